@@ -1,0 +1,146 @@
+// Package paging walks the paginated MCP list methods (tools/list,
+// prompts/list, resources/list, resources/templates/list) page by page,
+// bounded, and counts list generations per connection.
+//
+// The package knows nothing of transports: a walk asks a [Fetcher] for each
+// page and reads the items out of the raw result the server sent, so fields a
+// client library would drop are kept.
+package paging
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Method names one paginated list method and where its items live.
+type Method struct {
+	// Name is the JSON-RPC method, e.g. "tools/list".
+	Name string
+	// ItemsField is the result field holding the items, e.g. "tools".
+	ItemsField string
+	// KeyField names an item: "name" for tools and prompts, "uri" for
+	// resources, "uriTemplate" for resource templates.
+	KeyField string
+}
+
+// Tools returns the tools/list method.
+func Tools() Method {
+	return Method{Name: "tools/list", ItemsField: "tools", KeyField: "name"}
+}
+
+// Prompts returns the prompts/list method.
+func Prompts() Method {
+	return Method{Name: "prompts/list", ItemsField: "prompts", KeyField: "name"}
+}
+
+// Resources returns the resources/list method.
+func Resources() Method {
+	return Method{Name: "resources/list", ItemsField: "resources", KeyField: "uri"}
+}
+
+// ResourceTemplates returns the resources/templates/list method.
+func ResourceTemplates() Method {
+	return Method{Name: "resources/templates/list", ItemsField: "resourceTemplates", KeyField: "uriTemplate"}
+}
+
+// MethodByName returns the list method named name ("tools/list", …) or false.
+func MethodByName(name string) (Method, bool) {
+	for _, m := range []Method{Tools(), Prompts(), Resources(), ResourceTemplates()} {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Method{}, false
+}
+
+// Answer is one raw list answer as a [Fetcher] got it off the wire.
+type Answer struct {
+	// Result is the raw JSON "result" object of the response.
+	Result json.RawMessage
+	// RequestID is the raw JSON-RPC id of the request that got this answer.
+	RequestID string
+}
+
+// A Fetcher sends one list request for the given cursor ("" for the first
+// page) and returns the raw answer. It must honour ctx.
+type Fetcher func(ctx context.Context, cursor string) (*Answer, error)
+
+// Incomplete says why a walk stopped before a page without a cursor.
+type Incomplete string
+
+// The reasons a walk can be incomplete; the empty value means complete.
+const (
+	Complete       Incomplete = ""                // the last page named no cursor
+	PageLimit      Incomplete = "page-limit"      // the page bound was reached
+	CursorRepeated Incomplete = "cursor-repeated" // a page named a cursor already sent
+	Aborted        Incomplete = "aborted"         // the walk's context was done
+	Failed         Incomplete = "error"           // a fetch failed or a page could not be read
+)
+
+// Page is one accepted answer of a walk.
+type Page struct {
+	// Number is the page's 1-based place in the walk.
+	Number int `json:"page"`
+	// Cursor is the cursor sent to ask for the page; "" for the first.
+	Cursor string `json:"cursor,omitempty"`
+	// NextCursor is the cursor the page names; "" when it names none.
+	NextCursor string `json:"nextCursor,omitempty"`
+	// Items are the raw items, exactly as the server sent them.
+	Items []json.RawMessage `json:"-"`
+	// Count is len(Items).
+	Count int `json:"items"`
+	// TTLMs is the page's ttlMs as the server sent it; HasTTL says whether it did.
+	TTLMs  int  `json:"ttlMs,omitempty"`
+	HasTTL bool `json:"hasTTL,omitempty"`
+	// Elapsed is the time the fetch took; Ms is the same in milliseconds.
+	Elapsed time.Duration `json:"-"`
+	Ms      float64       `json:"ms"`
+	// Generation is the generation the page's request started when it
+	// settled (see [Counter]).
+	Generation int64 `json:"generation"`
+	// RequestID is the raw JSON-RPC id of the page's request.
+	RequestID string `json:"requestId,omitempty"`
+}
+
+// Finding is a cursor-health observation of a walk.
+type Finding struct {
+	// Check names what was observed: one of the Check… constants, such as
+	// [CheckCursorRepeated].
+	Check string `json:"check"`
+	// Severity is [SeverityError], [SeverityWarning] or [SeverityInfo].
+	Severity string `json:"severity"`
+	// Message says what was seen, naming pages, cursors and keys.
+	Message string `json:"message"`
+	// Page is the number of the page the finding is about, when there is one.
+	Page int `json:"page,omitempty"`
+}
+
+// Result is the outcome of a [Walk]. What was read is kept even when the walk
+// is incomplete.
+type Result struct {
+	Method     string     `json:"method"`
+	Pages      []Page     `json:"pages"`
+	Incomplete Incomplete `json:"incomplete"`
+	// Err says what stopped a walk that is [Failed] or [Aborted]; nil
+	// otherwise.
+	Err error `json:"-"`
+	// Error is Err's text, kept so that a recorded walk still says why it
+	// stopped.
+	Error    string    `json:"error,omitempty"`
+	Findings []Finding `json:"findings"`
+	// Generation is the generation of the last accepted page (0 when none).
+	Generation int64 `json:"generation"`
+}
+
+// Options tune a [Walk]. A nil *Options means defaults.
+type Options struct {
+	// MaxPages bounds the number of requests sent; 0 means 100.
+	MaxPages int
+	// OnPage, if set, is called after each accepted page, in order, from the
+	// walking goroutine.
+	OnPage func(Page)
+	// OnRequest, if set, is called just before each page is asked for, with
+	// the page number and cursor.
+	OnRequest func(number int, cursor string)
+}

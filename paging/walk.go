@@ -1,0 +1,283 @@
+package paging
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// DefaultMaxPages is the page bound of a walk whose [Options.MaxPages] is 0.
+const DefaultMaxPages = 100
+
+// Walk reads the list m page by page: it asks fetch for the first page, then
+// follows each page's nextCursor until a page has none. It never reads
+// without end. It stops early, and says why in [Result.Incomplete], when
+//
+//   - it has sent [Options.MaxPages] requests and the last page still names a
+//     cursor ([PageLimit]);
+//   - a page names a cursor the walk already sent ([CursorRepeated]); the page
+//     that named it is kept;
+//   - ctx is done ([Aborted]). This is checked before each page is asked for
+//     and when each answer arrives: an answer that arrives after it is not
+//     accepted, and nothing more is sent;
+//   - fetch fails or a page cannot be read ([Failed]).
+//
+// Pages accepted before the stop are kept. Each request is counted by c from
+// just before fetch is called until it returns, and the generation its
+// settle starts is the page's [Page.Generation]. A nil c counts into a
+// Counter of the walk's own.
+//
+// Walk calls fetch from the calling goroutine, one page at a time, and
+// returns only after the last call has returned; a fetch that does not honour
+// ctx delays the return of an aborted walk.
+func Walk(ctx context.Context, m Method, c *Counter, fetch Fetcher, opts *Options) *Result {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	if c == nil {
+		c = NewCounter()
+	}
+	w := &walker{
+		m:      m,
+		res:    &Result{Method: m.Name, Pages: []Page{}, Findings: []Finding{}},
+		sentBy: make(map[string]int),
+		keys:   make(map[string]itemRef),
+		dupes:  make(map[string]bool),
+	}
+	w.run(ctx, c, fetch, &o)
+	if w.res.Err != nil {
+		w.res.Error = w.res.Err.Error()
+	}
+	return w.res
+}
+
+// walker is the state of one [Walk].
+type walker struct {
+	m      Method
+	res    *Result
+	sentBy map[string]int     // cursor sent → number of the page it asked for
+	keys   map[string]itemRef // item key → where it was first seen
+	dupes  map[string]bool    // item keys already reported as duplicates
+}
+
+func (w *walker) run(ctx context.Context, c *Counter, fetch Fetcher, o *Options) {
+	res, name := w.res, w.m.Name
+	cursor := ""
+	for n := 1; ; n++ {
+		if cursor != "" {
+			if first, ok := w.sentBy[cursor]; ok {
+				w.stop(CursorRepeated, nil)
+				w.cursorRepeated(cursor, first, n-1)
+				return
+			}
+		}
+		if n > o.MaxPages {
+			w.stop(PageLimit, nil)
+			w.pageLimit(o.MaxPages, cursor)
+			return
+		}
+		if ctx.Err() != nil {
+			w.stop(Aborted, fmt.Errorf("%s: aborted before page %d was asked for: %w", name, n, context.Cause(ctx)))
+			return
+		}
+
+		if cursor != "" {
+			w.sentBy[cursor] = n
+		}
+		if o.OnRequest != nil {
+			o.OnRequest(n, cursor)
+		}
+		ans, gen, elapsed, err := fetchOne(ctx, c, fetch, cursor)
+
+		if ctx.Err() != nil {
+			w.stop(Aborted, fmt.Errorf("%s: aborted while page %d was out; its answer was not accepted: %w", name, n, context.Cause(ctx)))
+			return
+		}
+		if err != nil {
+			w.stop(Failed, fmt.Errorf("%s page %d: %w", name, n, err))
+			return
+		}
+		if ans == nil {
+			w.stop(Failed, fmt.Errorf("%s page %d: no answer and no error from the fetcher", name, n))
+			return
+		}
+		before := len(res.Findings)
+		p, err := w.readPage(n, ans.Result)
+		if err != nil {
+			res.Findings = res.Findings[:before] // the page is not accepted
+			w.stop(Failed, fmt.Errorf("%s page %d: %w", name, n, err))
+			return
+		}
+		p.Number = n
+		p.Cursor = cursor
+		p.RequestID = ans.RequestID
+		p.Elapsed = elapsed
+		p.Ms = float64(elapsed) / float64(time.Millisecond)
+		p.Generation = gen
+
+		res.Pages = append(res.Pages, p)
+		res.Generation = gen
+		w.inspect(&p)
+		if o.OnPage != nil {
+			o.OnPage(p)
+		}
+		if p.NextCursor == "" {
+			return
+		}
+		cursor = p.NextCursor
+	}
+}
+
+// fetchOne sends one request through fetch, counted by c, and times it.
+func fetchOne(ctx context.Context, c *Counter, fetch Fetcher, cursor string) (ans *Answer, gen int64, elapsed time.Duration, err error) {
+	req := c.Begin()
+	defer req.Settle() // also if fetch panics; a no-op after the Settle below
+	start := time.Now()
+	ans, err = fetch(ctx, cursor)
+	elapsed = time.Since(start)
+	return ans, req.Settle(), elapsed, err
+}
+
+func (w *walker) stop(why Incomplete, err error) {
+	w.res.Incomplete = why
+	w.res.Err = err
+}
+
+// readPage reads the items, nextCursor and ttlMs out of one raw result.
+// Findings about the page alone (missing items, a bad ttlMs) are added here.
+func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
+	var p Page
+	var obj map[string]json.RawMessage
+	switch k := jsonKind(raw); {
+	case k == kindEmpty:
+		return p, fmt.Errorf("result is empty")
+	case !json.Valid(raw):
+		return p, fmt.Errorf("result is not valid JSON")
+	case k != kindObject:
+		return p, fmt.Errorf("result is %s, not a JSON object", k)
+	}
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return p, fmt.Errorf("result cannot be read: %w", err)
+	}
+
+	field := w.m.ItemsField
+	switch items, ok := obj[field]; {
+	case !ok:
+		w.find(CheckMissingItems, SeverityWarning, number, fmt.Sprintf("page %d has no %q field; read as no items", number, field))
+	case jsonKind(items) == kindNull:
+		w.find(CheckMissingItems, SeverityWarning, number, fmt.Sprintf("page %d has %q: null instead of an array; read as no items", number, field))
+	case jsonKind(items) != kindArray:
+		return p, fmt.Errorf("%q is %s, not an array", field, jsonKind(items))
+	default:
+		if err := json.Unmarshal(items, &p.Items); err != nil {
+			return p, fmt.Errorf("%q cannot be read: %w", field, err)
+		}
+	}
+	p.Count = len(p.Items)
+
+	if next, ok := obj["nextCursor"]; ok && jsonKind(next) != kindNull {
+		if jsonKind(next) != kindString {
+			return p, fmt.Errorf("nextCursor is %s, not a string", jsonKind(next))
+		}
+		if err := json.Unmarshal(next, &p.NextCursor); err != nil {
+			return p, fmt.Errorf("nextCursor cannot be read: %w", err)
+		}
+	}
+
+	if ttl, ok := obj["ttlMs"]; ok {
+		var ms float64
+		if jsonKind(ttl) != kindNumber || json.Unmarshal(ttl, &ms) != nil || ms < 0 {
+			w.find(CheckInvalidTTL, SeverityWarning, number, fmt.Sprintf("page %d has ttlMs %s, not a non-negative number; ignored", number, truncate(string(ttl))))
+		} else {
+			p.TTLMs, p.HasTTL = int(min(ms, 1<<53)), true
+		}
+	}
+	return p, nil
+}
+
+// kind is the kind of one JSON value.
+type kind int
+
+const (
+	kindEmpty kind = iota
+	kindObject
+	kindArray
+	kindString
+	kindNumber
+	kindBool
+	kindNull
+)
+
+func (k kind) String() string {
+	switch k {
+	case kindEmpty:
+		return "empty"
+	case kindObject:
+		return "an object"
+	case kindArray:
+		return "an array"
+	case kindString:
+		return "a string"
+	case kindNumber:
+		return "a number"
+	case kindBool:
+		return "a boolean"
+	default:
+		return "null"
+	}
+}
+
+// jsonKind reports the kind of JSON value raw holds, judged by its first
+// byte: raw must be valid JSON or empty.
+func jsonKind(raw json.RawMessage) kind {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		return kindEmpty
+	}
+	switch b[0] {
+	case '{':
+		return kindObject
+	case '[':
+		return kindArray
+	case '"':
+		return kindString
+	case 't', 'f':
+		return kindBool
+	case 'n':
+		return kindNull
+	default:
+		return kindNumber
+	}
+}
+
+// Items returns the items of every accepted page, in order.
+func (r *Result) Items() []json.RawMessage {
+	var all []json.RawMessage
+	for _, p := range r.Pages {
+		all = append(all, p.Items...)
+	}
+	return all
+}
+
+// Count returns the number of items over all accepted pages.
+func (r *Result) Count() int {
+	n := 0
+	for _, p := range r.Pages {
+		n += p.Count
+	}
+	return n
+}
+
+// String returns the reason, or "complete" for [Complete].
+func (i Incomplete) String() string {
+	if i == Complete {
+		return "complete"
+	}
+	return string(i)
+}
