@@ -1,0 +1,211 @@
+package checks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Before returns the verdicts that decide whether a tools/call may be sent,
+// in order: [TaskSupport], then [InputSchema].
+//
+// def is the raw tool definition as the server listed it (a JSON object with
+// name, inputSchema, outputSchema, execution, ...), or nil when the tool was
+// not listed: then both verdicts are [Skipped]. args is the raw JSON
+// arguments object; nil means {}. Pass the result to [Blocks] to decide.
+func (v *Validator) Before(name string, def, args json.RawMessage) []Verdict {
+	if absent(def) {
+		return []Verdict{notListed(TaskSupport, name), notListed(InputSchema, name)}
+	}
+	d, err := parseDef(def)
+	if err != nil {
+		return []Verdict{unreadable(TaskSupport, err), unreadable(InputSchema, err)}
+	}
+	return []Verdict{taskSupport(name, d.execution), v.inputSchema(d.inputSchema, args)}
+}
+
+// After returns the verdicts on a tools/call answer, in order:
+// [StructuredContent], then [OutputSchema]. result is the raw CallToolResult
+// (the JSON-RPC "result" object); def is as for [Validator.Before], and nil
+// makes both verdicts [Skipped].
+func (v *Validator) After(name string, def, result json.RawMessage) []Verdict {
+	if absent(def) {
+		return []Verdict{notListed(StructuredContent, name), notListed(OutputSchema, name)}
+	}
+	d, err := parseDef(def)
+	if err != nil {
+		return []Verdict{unreadable(StructuredContent, err), unreadable(OutputSchema, err)}
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal(result, &res); err != nil || res == nil {
+		err = errors.New("the result is not a JSON object")
+		return []Verdict{unreadable(StructuredContent, err), unreadable(OutputSchema, err)}
+	}
+
+	var isError bool
+	_ = json.Unmarshal(res["isError"], &isError) // anything but true is not an error
+	if isError {
+		return []Verdict{
+			{Check: StructuredContent, Status: Skipped, Message: "result is an error (isError); structured content not required"},
+			{Check: OutputSchema, Status: Skipped, Message: "result is an error (isError); output schema not checked"},
+		}
+	}
+	if absent(d.outputSchema) {
+		return []Verdict{
+			{Check: StructuredContent, Status: Skipped, Message: "no output schema; structured content not required"},
+			{Check: OutputSchema, Status: Skipped, Message: "no output schema"},
+		}
+	}
+	sc := res["structuredContent"]
+	if absent(sc) {
+		return []Verdict{
+			{Check: StructuredContent, Status: Fail, Message: "Tool " + name + " has an output schema but did not return structured content"},
+			{Check: OutputSchema, Status: Skipped, Message: "no structured content to check"},
+		}
+	}
+	return []Verdict{
+		{Check: StructuredContent, Status: Pass, Message: "structured content present"},
+		v.outputSchema(d.outputSchema, sc),
+	}
+}
+
+// Blocks reports whether verdicts stop a call from being sent: any
+// [Refused], or an [InputSchema] [Fail]. The user may override it (--force).
+func Blocks(vs []Verdict) bool {
+	for _, v := range vs {
+		if v.Status == Refused || (v.Check == InputSchema && v.Status == Fail) {
+			return true
+		}
+	}
+	return false
+}
+
+// taskSupport judges execution.taskSupport: "required" refuses a plain call.
+func taskSupport(name string, execution json.RawMessage) Verdict {
+	v := Verdict{Check: TaskSupport, Status: Pass}
+	var exec map[string]json.RawMessage
+	if !absent(execution) {
+		if err := json.Unmarshal(execution, &exec); err != nil {
+			v.Message = "execution is not an object, so taskSupport is unknown; plain calls are allowed"
+			return v
+		}
+	}
+	raw := exec["taskSupport"]
+	if absent(raw) {
+		v.Message = "no execution.taskSupport; plain calls are allowed"
+		return v
+	}
+	var ts string
+	if err := json.Unmarshal(raw, &ts); err != nil {
+		v.Message = fmt.Sprintf("taskSupport is %s, an unknown value; plain calls are allowed", compact(raw))
+		return v
+	}
+	switch ts {
+	case "required":
+		v.Status = Refused
+		// The first sentence is the TypeScript SDK's own wording.
+		v.Message = `Tool "` + name + `" requires task-based execution.` +
+			" Plain tools/call was not sent; use --force to send it anyway."
+	case "optional", "forbidden":
+		v.Message = fmt.Sprintf("taskSupport is %q; plain calls are allowed", ts)
+	default:
+		v.Message = fmt.Sprintf("taskSupport is %q, an unknown value; plain calls are allowed", ts)
+	}
+	return v
+}
+
+// inputSchema checks the arguments against the tool's inputSchema.
+func (v *Validator) inputSchema(schema, args json.RawMessage) Verdict {
+	if absent(schema) {
+		return Verdict{Check: InputSchema, Status: Skipped, Message: "no input schema"}
+	}
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	return v.verdict(InputSchema, schema, args,
+		"arguments match the input schema",
+		"Arguments do not match the tool's input schema: ",
+		"input schema unchecked: ")
+}
+
+// outputSchema checks structured content against the tool's outputSchema.
+func (v *Validator) outputSchema(schema, structured json.RawMessage) Verdict {
+	return v.verdict(OutputSchema, schema, structured,
+		"structured content matches the output schema",
+		// The TypeScript SDK's wording.
+		"Structured content does not match the tool's output schema: ",
+		"output schema unchecked: ")
+}
+
+// verdict validates instance against schema and words the outcome.
+func (v *Validator) verdict(check string, schema, instance json.RawMessage, pass, fail, unchecked string) Verdict {
+	errs, err := v.Validate(schema, instance)
+	if err != nil {
+		reason := err.Error()
+		if u, ok := errors.AsType[*UncheckedError](err); ok {
+			reason = u.Reason
+		}
+		return Verdict{Check: check, Status: Unchecked, Message: unchecked + reason}
+	}
+	if len(errs) > 0 {
+		return Verdict{Check: check, Status: Fail, Message: fail + summary(errs), Errors: errs}
+	}
+	return Verdict{Check: check, Status: Pass, Message: pass}
+}
+
+// summary words the first error and counts the rest:
+// "/items/2/price: -1 should be at least 0 (and 2 more)".
+func summary(errs []SchemaError) string {
+	e := errs[0]
+	path := e.InstancePath
+	if path == "" {
+		path = "(root)"
+	}
+	s := path + ": " + e.Message
+	if n := len(errs) - 1; n > 0 {
+		s += fmt.Sprintf(" (and %d more)", n)
+	}
+	return s
+}
+
+// toolDef holds the parts of a tool definition the checks read.
+type toolDef struct {
+	inputSchema, outputSchema, execution json.RawMessage
+}
+
+func parseDef(def json.RawMessage) (toolDef, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(def, &fields); err != nil {
+		return toolDef{}, errors.New("the tool definition is not a JSON object")
+	}
+	return toolDef{
+		inputSchema:  fields["inputSchema"],
+		outputSchema: fields["outputSchema"],
+		execution:    fields["execution"],
+	}, nil
+}
+
+func notListed(check, name string) Verdict {
+	return Verdict{Check: check, Status: Skipped,
+		Message: fmt.Sprintf("tool %q was not listed; there is no definition to check against", name)}
+}
+
+func unreadable(check string, err error) Verdict {
+	return Verdict{Check: check, Status: Unchecked, Message: err.Error()}
+}
+
+// absent reports whether a raw member is missing or JSON null.
+func absent(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+// compact returns raw JSON without insignificant space, for messages.
+func compact(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
