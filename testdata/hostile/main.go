@@ -1,0 +1,497 @@
+// Command hostile is a small MCP server over stdio that misbehaves on purpose.
+//
+// It speaks newline-delimited JSON-RPC 2.0 by hand, without an MCP SDK, so
+// that it can break the protocol in exactly the ways a test needs: cursor
+// loops, endless pages, non-JSON lines on stdout, crashes, hangs, stderr
+// floods. The handshake itself is correct, so a conforming client connects:
+// server/discover is answered with "method not found" (this server speaks only
+// the initialize handshake), initialize echoes a supported requested protocol
+// version, ping answers {}, notifications are ignored.
+//
+// Usage:
+//
+//	hostile [-mode MODE] [-pages N] [-page-size N] [-stderr-lines N] [-delay D] [-trace]
+//
+// Modes (tool names are tool_P_I: page P, item I, both from 1):
+//
+//	normal             -pages pages of -page-size tools, cursors "c1", "c2", …;
+//	                   the last page has no nextCursor. Every listed tool
+//	                   answers tools/call with the text "ok".
+//	cursor-loop        page 1 → nextCursor "A", page A → "B", page B → "A".
+//	endless            every page names a fresh cursor "p1", "p2", … forever.
+//	hang-list          never answers tools/list (keeps reading stdin).
+//	hang-call          normal list, never answers tools/call.
+//	die-on-call        normal list; tools/call writes "fatal: crashing on
+//	                   purpose" to stderr and exits with status 3.
+//	exit-at-once       writes "cannot start: missing API key" to stderr and
+//	                   exits with status 1 before reading anything.
+//	garbage            before each tools/list answer, writes the non-JSON line
+//	                   "this is not json" and a half JSON object line.
+//	flood-stderr       writes -stderr-lines lines to stderr at start (before
+//	                   reading stdin, blocking if nobody drains stderr), then
+//	                   behaves as normal.
+//	empty-page-cursor  three pages: page 2 has no tools but a nextCursor.
+//	duplicate          the first tool of page 2 is named tool_1_1 again.
+//	task-required      normal list where tool_1_1 has execution.taskSupport
+//	                   "required" (a plain tools/call of it gets error -32601),
+//	                   tool_1_2 declares an outputSchema and answers
+//	                   structuredContent that does not match it; the last page
+//	                   also has ref_broken (outputSchema with a $ref that does
+//	                   not resolve) and schema_broken (outputSchema that cannot
+//	                   compile), both answering structuredContent {}. Implies
+//	                   -trace and a page size of at least 2.
+//	env                one page with the tool "env", whose call answers the
+//	                   value of the server's environment variable named by
+//	                   arguments.name. Writes "started" to stderr at start.
+//	ttl                normal, with "ttlMs": 60000 on every page.
+//
+// -delay D holds every tools/list and tools/call answer back by D; other
+// requests (ping, initialize) are still answered at once meanwhile.
+// -trace writes "recv METHOD" to stderr for every message received.
+// prompts/list, resources/list and resources/templates/list answer empty
+// lists, since the capabilities declare prompts and resources.
+// The server exits with status 0 when stdin reaches EOF.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// JSON-RPC error codes used here.
+const (
+	codeParseError     = -32700
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+)
+
+// protocolVersions are the versions initialize may negotiate, newest first.
+var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+var modes = []string{
+	"normal", "cursor-loop", "endless", "hang-list", "hang-call", "die-on-call",
+	"exit-at-once", "garbage", "flood-stderr", "empty-page-cursor", "duplicate",
+	"task-required", "env", "ttl",
+}
+
+type config struct {
+	mode        string
+	pages       int
+	pageSize    int
+	stderrLines int
+	delay       time.Duration
+	trace       bool
+}
+
+func main() {
+	var cfg config
+	flag.StringVar(&cfg.mode, "mode", "normal", "misbehaviour: "+strings.Join(modes, ", "))
+	flag.IntVar(&cfg.pages, "pages", 3, "number of tools/list pages")
+	flag.IntVar(&cfg.pageSize, "page-size", 2, "tools per page")
+	flag.IntVar(&cfg.stderrLines, "stderr-lines", 10000, "lines written to stderr in flood-stderr mode")
+	flag.DurationVar(&cfg.delay, "delay", 0, "delay before each tools/list and tools/call answer")
+	flag.BoolVar(&cfg.trace, "trace", false, `write "recv METHOD" to stderr for every message received`)
+	flag.Parse()
+
+	if !slices.Contains(modes, cfg.mode) {
+		fmt.Fprintf(os.Stderr, "hostile: unknown mode %q (modes: %s)\n", cfg.mode, strings.Join(modes, ", "))
+		os.Exit(2)
+	}
+	cfg.pages = max(cfg.pages, 1)
+	cfg.pageSize = max(cfg.pageSize, 1)
+	switch cfg.mode {
+	case "task-required":
+		cfg.trace = true
+		cfg.pageSize = max(cfg.pageSize, 2)
+	case "duplicate":
+		cfg.pages = max(cfg.pages, 2)
+	case "empty-page-cursor":
+		cfg.pages = 3
+	case "cursor-loop":
+		cfg.pages = 3
+	case "env":
+		cfg.pages = 1
+	}
+
+	s := &server{cfg: cfg, out: os.Stdout, errOut: os.Stderr}
+	switch cfg.mode {
+	case "exit-at-once":
+		s.logf("cannot start: missing API key")
+		os.Exit(1)
+	case "flood-stderr":
+		w := bufio.NewWriterSize(os.Stderr, 64<<10)
+		for i := 1; i <= cfg.stderrLines; i++ {
+			fmt.Fprintf(w, "flood line %d of %d: the quick brown fox jumps over the lazy dog\n", i, cfg.stderrLines)
+		}
+		w.Flush()
+	case "env":
+		s.logf("started")
+	}
+	s.serve(os.Stdin)
+}
+
+// server holds the configuration and serialises writes to stdout and stderr.
+type server struct {
+	cfg    config
+	outMu  sync.Mutex
+	out    io.Writer
+	errMu  sync.Mutex
+	errOut io.Writer
+}
+
+type request struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// serve reads one JSON-RPC message per line until EOF. Lines have no length
+// limit.
+func (s *server) serve(in io.Reader) {
+	r := bufio.NewReaderSize(in, 1<<20)
+	for {
+		line, err := r.ReadBytes('\n')
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			s.handle(line)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *server) handle(line []byte) {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		s.send(response{ID: json.RawMessage("null"), Error: &rpcError{codeParseError, "parse error: " + err.Error()}})
+		return
+	}
+	if req.Method == "" {
+		return // a response to a request we never sent
+	}
+	if s.cfg.trace {
+		s.logf("recv %s", req.Method)
+	}
+	if len(req.ID) == 0 {
+		return // notifications need no answer
+	}
+	switch req.Method {
+	case "initialize":
+		s.reply(req.ID, s.initialize(req.Params))
+	case "ping":
+		s.reply(req.ID, struct{}{})
+	case "tools/list":
+		if s.cfg.mode == "hang-list" {
+			return
+		}
+		s.later(func() { s.listTools(req) })
+	case "tools/call":
+		if s.cfg.mode == "hang-call" {
+			return
+		}
+		s.later(func() { s.callTool(req) })
+	case "prompts/list":
+		s.reply(req.ID, map[string]any{"prompts": []any{}})
+	case "resources/list":
+		s.reply(req.ID, map[string]any{"resources": []any{}})
+	case "resources/templates/list":
+		s.reply(req.ID, map[string]any{"resourceTemplates": []any{}})
+	default:
+		// Includes server/discover: this server only knows initialize.
+		s.fail(req.ID, codeMethodNotFound, "method not found: "+req.Method)
+	}
+}
+
+// later runs f now, or after -delay in its own goroutine so other requests
+// are still answered meanwhile.
+func (s *server) later(f func()) {
+	if s.cfg.delay <= 0 {
+		f()
+		return
+	}
+	go func() {
+		time.Sleep(s.cfg.delay)
+		f()
+	}()
+}
+
+func (s *server) initialize(params json.RawMessage) any {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(params, &p)
+	version := protocolVersions[0]
+	if slices.Contains(protocolVersions, p.ProtocolVersion) {
+		version = p.ProtocolVersion
+	}
+	return map[string]any{
+		"protocolVersion": version,
+		"capabilities": map[string]any{
+			"tools":     map[string]any{"listChanged": true},
+			"prompts":   map[string]any{},
+			"resources": map[string]any{},
+		},
+		"serverInfo": map[string]any{"name": "hostile-" + s.cfg.mode, "version": "0.0.1"},
+	}
+}
+
+type tool struct {
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	InputSchema  any    `json:"inputSchema"`
+	OutputSchema any    `json:"outputSchema,omitempty"`
+	Execution    any    `json:"execution,omitempty"`
+}
+
+type listResult struct {
+	Tools      []tool `json:"tools"`
+	NextCursor string `json:"nextCursor,omitempty"`
+	TTLMs      int    `json:"ttlMs,omitempty"`
+}
+
+func (s *server) listTools(req request) {
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	page, next, ok := s.locate(p.Cursor)
+	if !ok {
+		s.fail(req.ID, codeInvalidParams, fmt.Sprintf("invalid cursor %q", p.Cursor))
+		return
+	}
+	res := listResult{Tools: s.pageTools(page), NextCursor: next}
+	if s.cfg.mode == "ttl" {
+		res.TTLMs = 60000
+	}
+	if s.cfg.mode == "garbage" {
+		s.write([]byte("this is not json\n"))
+		s.write([]byte(`{"jsonrpc":"2.0","id":` + "\n"))
+	}
+	s.reply(req.ID, res)
+}
+
+// locate maps a request cursor to the page it names and the cursor of the
+// page after it ("" on the last page).
+func (s *server) locate(cursor string) (page int, next string, ok bool) {
+	switch s.cfg.mode {
+	case "cursor-loop":
+		switch cursor {
+		case "":
+			return 1, "A", true
+		case "A":
+			return 2, "B", true
+		case "B":
+			return 3, "A", true
+		}
+		return 0, "", false
+	case "endless":
+		page = 1
+		if cursor != "" {
+			n, err := strconv.Atoi(strings.TrimPrefix(cursor, "p"))
+			if err != nil || n < 1 || !strings.HasPrefix(cursor, "p") {
+				return 0, "", false
+			}
+			page = n + 1
+		}
+		return page, "p" + strconv.Itoa(page), true
+	}
+	page = 1
+	if cursor != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(cursor, "c"))
+		if err != nil || n < 1 || n >= s.cfg.pages || !strings.HasPrefix(cursor, "c") {
+			return 0, "", false
+		}
+		page = n + 1
+	}
+	if page < s.cfg.pages {
+		next = "c" + strconv.Itoa(page)
+	}
+	return page, next, true
+}
+
+// pageTools returns the tools on page (from 1).
+func (s *server) pageTools(page int) []tool {
+	if s.cfg.mode == "env" {
+		return []tool{{
+			Name:        "env",
+			Description: "Returns the server's environment variable named by the argument name.",
+			InputSchema: map[string]any{
+				"type":       "object",
+				"properties": map[string]any{"name": map[string]any{"type": "string"}},
+				"required":   []string{"name"},
+			},
+		}}
+	}
+	tools := []tool{}
+	if s.cfg.mode == "empty-page-cursor" && page == 2 {
+		return tools
+	}
+	for i := 1; i <= s.cfg.pageSize; i++ {
+		t := tool{
+			Name:        fmt.Sprintf("tool_%d_%d", page, i),
+			Description: fmt.Sprintf("Tool %d on page %d.", i, page),
+			InputSchema: map[string]any{"type": "object"},
+		}
+		switch {
+		case s.cfg.mode == "duplicate" && page == 2 && i == 1:
+			t.Name = "tool_1_1"
+			t.Description = "Same name as the first tool of page 1."
+		case s.cfg.mode == "task-required" && t.Name == "tool_1_1":
+			t.Description = "Requires task-based execution."
+			t.Execution = map[string]any{"taskSupport": "required"}
+		case s.cfg.mode == "task-required" && t.Name == "tool_1_2":
+			t.Description = "Answers structuredContent that does not match its outputSchema."
+			t.OutputSchema = map[string]any{
+				"type":       "object",
+				"properties": map[string]any{"n": map[string]any{"type": "integer"}},
+				"required":   []string{"n"},
+			}
+		}
+		tools = append(tools, t)
+	}
+	if s.cfg.mode == "task-required" && page == s.cfg.pages {
+		tools = append(tools,
+			tool{
+				Name:         "ref_broken",
+				Description:  "Its outputSchema holds a $ref that does not resolve.",
+				InputSchema:  map[string]any{"type": "object"},
+				OutputSchema: map[string]any{"$ref": "#/$defs/nope"},
+			},
+			tool{
+				Name:         "schema_broken",
+				Description:  "Its outputSchema cannot be compiled.",
+				InputSchema:  map[string]any{"type": "object"},
+				OutputSchema: map[string]any{"type": 12},
+			})
+	}
+	return tools
+}
+
+// listed reports whether a tool of that name is on some page. Endless mode
+// knows every well-formed tool_P_I.
+func (s *server) listed(name string) bool {
+	if s.cfg.mode == "endless" {
+		var p, i int
+		n, _ := fmt.Sscanf(name, "tool_%d_%d", &p, &i)
+		return n == 2 && name == fmt.Sprintf("tool_%d_%d", p, i) && p >= 1 && i >= 1 && i <= s.cfg.pageSize
+	}
+	for page := 1; page <= s.cfg.pages; page++ {
+		for _, t := range s.pageTools(page) {
+			if t.Name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type content struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type callResult struct {
+	Content           []content `json:"content"`
+	StructuredContent any       `json:"structuredContent,omitempty"`
+	IsError           bool      `json:"isError,omitempty"`
+}
+
+func (s *server) callTool(req request) {
+	var p struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	if !s.listed(p.Name) {
+		s.fail(req.ID, codeInvalidParams, "unknown tool: "+p.Name)
+		return
+	}
+	if s.cfg.mode == "die-on-call" {
+		s.logf("fatal: crashing on purpose")
+		os.Exit(3)
+	}
+	text := func(t string) callResult { return callResult{Content: []content{{"text", t}}} }
+	structured := func(v any) callResult {
+		b, _ := json.Marshal(v)
+		return callResult{Content: []content{{"text", string(b)}}, StructuredContent: v}
+	}
+	switch {
+	case s.cfg.mode == "task-required" && p.Name == "tool_1_1":
+		// What the 2025-11-25 tasks utility asks of a server when a tool
+		// that requires a task is called without one.
+		s.fail(req.ID, codeMethodNotFound, fmt.Sprintf("tool %q requires task-based execution", p.Name))
+	case s.cfg.mode == "task-required" && p.Name == "tool_1_2":
+		s.reply(req.ID, structured(map[string]any{"n": "not a number"}))
+	case p.Name == "ref_broken" || p.Name == "schema_broken":
+		s.reply(req.ID, structured(map[string]any{}))
+	case s.cfg.mode == "env":
+		name, _ := p.Arguments["name"].(string)
+		value, ok := os.LookupEnv(name)
+		if !ok {
+			res := text(fmt.Sprintf("%s is not set", name))
+			res.IsError = true
+			s.reply(req.ID, res)
+			return
+		}
+		s.reply(req.ID, text(value))
+	default:
+		s.reply(req.ID, text("ok"))
+	}
+}
+
+func (s *server) reply(id json.RawMessage, result any) {
+	s.send(response{ID: id, Result: result})
+}
+
+func (s *server) fail(id json.RawMessage, code int, msg string) {
+	s.send(response{ID: id, Error: &rpcError{code, msg}})
+}
+
+func (s *server) send(r response) {
+	r.JSONRPC = "2.0"
+	b, err := json.Marshal(r)
+	if err != nil {
+		s.logf("hostile: encoding response: %v", err)
+		return
+	}
+	s.write(append(b, '\n'))
+}
+
+// write writes one or more whole lines to stdout.
+func (s *server) write(b []byte) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if _, err := s.out.Write(b); err != nil && !errors.Is(err, os.ErrClosed) {
+		s.logf("hostile: writing stdout: %v", err)
+	}
+}
+
+// logf writes one line to stderr.
+func (s *server) logf(format string, args ...any) {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	fmt.Fprintf(s.errOut, format+"\n", args...)
+}
