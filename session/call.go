@@ -1,0 +1,143 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
+)
+
+// CallOptions tune a [Session.Call]. nil means defaults.
+type CallOptions struct {
+	// Force sends the call even when a check refuses it or the arguments
+	// fail the input schema.
+	Force bool
+}
+
+// Finding is something worth saying about a call that is not a check's
+// verdict, such as calling a tool the server did not list.
+type Finding struct {
+	Check    string `json:"check"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// CallResult is a finished tool call with its verdicts.
+type CallResult struct {
+	ID               int64
+	Tool             string
+	Args             json.RawMessage
+	Listed           bool
+	Sent             bool
+	Forced           bool
+	Generation       int64
+	Stale            bool
+	ListedDuringCall bool
+	Verdicts         []checks.Verdict
+	Findings         []Finding
+	// Result is the raw result the server answered, RPCError its JSON-RPC
+	// error; Err says why there is neither (timeout, cancel, connection).
+	Result    json.RawMessage
+	RPCError  json.RawMessage
+	Err       error
+	Cancelled bool
+	Elapsed   time.Duration
+}
+
+// IsError reports whether the result says isError: true.
+func (r *CallResult) IsError() bool {
+	var v struct {
+		IsError bool `json:"isError"`
+	}
+	return len(r.Result) > 0 && json.Unmarshal(r.Result, &v) == nil && v.IsError
+}
+
+// Call runs the checks that come before a call, sends tools/call unless one
+// of them stops it (see [CallOptions.Force]), and runs the checks on the
+// answer. The definition checked is the latest one a walk listed; a tool no
+// walk listed is still sent, with its definition checks skipped. Cancel ctx
+// to cancel the call (the server gets notifications/cancelled).
+func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, opts *CallOptions) *CallResult {
+	force := opts != nil && opts.Force
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	def, gen, listed := s.Tool(name)
+	r := &CallResult{ID: s.calls.Add(1), Tool: name, Args: args, Listed: listed, Generation: gen}
+	if !listed {
+		r.Findings = append(r.Findings, Finding{Check: "not-listed", Severity: "warning",
+			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
+	}
+	_, outAtStart := s.counter.Snapshot()
+	sentAtStart := s.listsSent.Load()
+	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &CallInfo{ID: r.ID, Tool: name, State: "start", Args: args, Listed: listed, Generation: gen}})
+
+	r.Verdicts = s.validator.Before(name, def, args)
+	if checks.Blocks(r.Verdicts) && !force {
+		s.finishCall(r, def, outAtStart, sentAtStart)
+		return r
+	}
+	r.Forced = checks.Blocks(r.Verdicts)
+	r.Sent = true
+	token := fmt.Sprintf("mcpwitness-%d", r.ID)
+	tokJSON, _ := json.Marshal(token)
+	s.mu.Lock()
+	s.tokens[string(tokJSON)] = r.ID
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.tokens, string(tokJSON))
+		s.mu.Unlock()
+	}()
+
+	rctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rctx, w := withWatcher(rctx)
+	defer s.tap.unwatch(w)
+	start := time.Now()
+	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: args, Meta: mcp.Meta{"progressToken": token}})
+	r.Elapsed = time.Since(start)
+	_, result, rpcErr, ok := w.answer()
+	switch {
+	case ok && len(rpcErr) > 0:
+		r.RPCError = rpcErr
+	case ok && len(result) > 0:
+		r.Result = result
+		if err != nil {
+			r.Findings = append(r.Findings, Finding{Check: "sdk-rejected", Severity: "warning",
+				Message: "the Go SDK could not take this result (" + err.Error() + "); it was checked from the raw answer"})
+		}
+	case err != nil:
+		r.Cancelled = ctx.Err() != nil
+		r.Err = s.failure(rctx, "tools/call "+name, err)
+	}
+	if len(r.Result) > 0 {
+		r.Verdicts = append(r.Verdicts, s.validator.After(name, def, r.Result)...)
+	}
+	s.finishCall(r, def, outAtStart, sentAtStart)
+	return r
+}
+
+func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int, sentAtStart int64) {
+	r.ListedDuringCall = outAtStart > 0 || s.listsSent.Load() != sentAtStart
+	if r.Listed {
+		now, _, ok := s.Tool(r.Tool)
+		r.Stale = !ok || !bytes.Equal(now, def)
+	}
+	for i := range r.Verdicts {
+		v := r.Verdicts[i]
+		s.log.Append(Event{Kind: KindVerdict, Method: "tools/call", Verdict: &v, Call: &CallInfo{ID: r.ID, Tool: r.Tool, State: "verdict"}})
+	}
+	info := &CallInfo{ID: r.ID, Tool: r.Tool, State: "done", Listed: r.Listed, Sent: r.Sent, Forced: r.Forced,
+		Generation: r.Generation, Stale: r.Stale, ListedDuringCall: r.ListedDuringCall,
+		Result: r.Result, RPCError: r.RPCError, Cancelled: r.Cancelled, Ms: ms(r.Elapsed)}
+	if r.Err != nil {
+		info.Error = r.Err.Error()
+	}
+	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: info})
+}

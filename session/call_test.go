@@ -1,0 +1,201 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+)
+
+func verdict(r *CallResult, check string) checks.Verdict {
+	for _, v := range r.Verdicts {
+		if v.Check == check {
+			return v
+		}
+	}
+	return checks.Verdict{Check: check, Status: "missing"}
+}
+
+func walked(t *testing.T, s *Session) {
+	t.Helper()
+	if _, res := s.Walk(context.Background(), paging.Tools()); res.Incomplete != paging.Complete {
+		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
+	}
+}
+
+func TestCallVerdictsOnTheDemoServer(t *testing.T) {
+	s := demoInMemory(t, nil)
+	walked(t, s)
+	ctx := context.Background()
+	tests := []struct {
+		tool string
+		args string
+		want map[string]checks.Status
+	}{
+		{"add", `{"a":2,"b":3}`, map[string]checks.Status{
+			checks.TaskSupport: checks.Pass, checks.InputSchema: checks.Pass,
+			checks.StructuredContent: checks.Pass, checks.OutputSchema: checks.Pass}},
+		{"forecast_broken", `{"city":"Oslo"}`, map[string]checks.Status{
+			checks.StructuredContent: checks.Pass, checks.OutputSchema: checks.Fail}},
+		{"summary_no_structured", `{"text":"hello world"}`, map[string]checks.Status{
+			checks.StructuredContent: checks.Fail, checks.OutputSchema: checks.Skipped}},
+		{"fail_always", `{}`, map[string]checks.Status{
+			checks.StructuredContent: checks.Skipped, checks.OutputSchema: checks.Skipped}},
+		{"unresolved_ref", `{}`, map[string]checks.Status{
+			checks.OutputSchema: checks.Unchecked}},
+		{"add", `{"a":"two"}`, map[string]checks.Status{
+			checks.InputSchema: checks.Fail}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.tool, func(t *testing.T) {
+			r := s.Call(ctx, tc.tool, json.RawMessage(tc.args), nil)
+			if r.Err != nil {
+				t.Fatalf("call: %v", r.Err)
+			}
+			for check, want := range tc.want {
+				if got := verdict(r, check); got.Status != want {
+					t.Errorf("%s = %s (%s), want %s", check, got.Status, got.Message, want)
+				}
+			}
+		})
+	}
+
+	r := s.Call(ctx, "forecast_broken", json.RawMessage(`{"city":"Oslo"}`), nil)
+	v := verdict(r, checks.OutputSchema)
+	if len(v.Errors) == 0 || !strings.HasPrefix(v.Message, "Structured content does not match the tool's output schema") {
+		t.Errorf("output-schema failure without paths or wording: %+v", v)
+	}
+	for _, e := range v.Errors {
+		if !strings.HasPrefix(e.InstancePath, "/") {
+			t.Errorf("instance path %q is not absolute", e.InstancePath)
+		}
+	}
+	if r := s.Call(ctx, "fail_always", nil, nil); !r.IsError() {
+		t.Error("fail_always did not answer isError")
+	}
+}
+
+func TestRefusedCallSendsNothing(t *testing.T) {
+	var rec bytes.Buffer
+	log := NewLog(&LogOptions{History: true})
+	r0, err := NewRecorder(&rec, NewHeader("test", TargetInfo{}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.AddSink(r0.Write)
+	s := demoInMemory(t, &Options{Log: log})
+	walked(t, s)
+	task := taskRequiredTool(t, s)
+
+	r := s.Call(context.Background(), task, nil, nil)
+	if r.Sent {
+		t.Fatal("a task-required tool was sent without --force")
+	}
+	v := verdict(r, checks.TaskSupport)
+	if v.Status != checks.Refused || !strings.HasPrefix(v.Message, `Tool "`+task+`" requires task-based execution.`) {
+		t.Errorf("task-support verdict = %+v", v)
+	}
+	if n := len(wireFrames(log, Send, "tools/call")); n != 0 {
+		t.Fatalf("%d tools/call frames on the wire for a refused call", n)
+	}
+	if strings.Contains(rec.String(), `"method":"tools/call"`) && strings.Contains(rec.String(), `"dir":"send"`) {
+		for _, line := range strings.Split(rec.String(), "\n") {
+			if strings.Contains(line, `"kind":"wire"`) && strings.Contains(line, `"tools/call"`) {
+				t.Fatalf("the record holds a tools/call frame: %s", line)
+			}
+		}
+	}
+
+	forced := s.Call(context.Background(), task, nil, &CallOptions{Force: true})
+	if !forced.Sent || !forced.Forced {
+		t.Fatal("--force did not send the call")
+	}
+	if n := len(wireFrames(log, Send, "tools/call")); n != 1 {
+		t.Errorf("%d tools/call frames after a forced call, want 1", n)
+	}
+}
+
+func taskRequiredTool(t *testing.T, s *Session) string {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, d := range s.tools {
+		var def struct {
+			Execution struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
+		}
+		if json.Unmarshal(d.raw, &def) == nil && def.Execution.TaskSupport == "required" {
+			return name
+		}
+	}
+	t.Fatal("the demo server lists no task-required tool")
+	return ""
+}
+
+func TestCallOfAnUnlistedToolIsAProbe(t *testing.T) {
+	s := demoInMemory(t, nil)
+	walked(t, s)
+	r := s.Call(context.Background(), "no_such_tool", nil, nil)
+	if !r.Sent || r.Listed {
+		t.Fatalf("sent=%v listed=%v, want sent and not listed", r.Sent, r.Listed)
+	}
+	if len(r.Findings) == 0 || r.Findings[0].Check != "not-listed" {
+		t.Errorf("findings = %+v, want not-listed", r.Findings)
+	}
+	for _, v := range r.Verdicts {
+		if v.Status != checks.Skipped {
+			t.Errorf("%s = %s for an unlisted tool, want skipped", v.Check, v.Status)
+		}
+	}
+}
+
+func TestServerDyingMidCallIsExplained(t *testing.T) {
+	s := dial(t, hostile(t, "die-on-call"), nil)
+	walked(t, s)
+	start := time.Now()
+	r := s.Call(context.Background(), "tool_1_1", nil, nil)
+	if r.Err == nil {
+		t.Fatal("no error from a server that died mid-call")
+	}
+	msg := r.Err.Error()
+	if !strings.Contains(msg, "exited") || !strings.Contains(msg, "crashing on purpose") {
+		t.Errorf("error does not say the server exited and quote its stderr: %s", msg)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("took %v to notice the server died", time.Since(start))
+	}
+}
+
+func TestServerNeverAnsweringTimesOut(t *testing.T) {
+	s := dial(t, hostile(t, "hang-call"), &Options{Timeout: 700 * time.Millisecond})
+	walked(t, s)
+	r := s.Call(context.Background(), "tool_1_1", nil, nil)
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "no answer within 700ms") {
+		t.Fatalf("error = %v, want a timeout naming 700ms", r.Err)
+	}
+	// The SDK sends the cancellation off the caller's path: wait for it.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(wireFrames(s.Log(), Send, "notifications/cancelled")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no notifications/cancelled sent after the timeout")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestCancelACall(t *testing.T) {
+	s := dial(t, hostile(t, "hang-call"), nil)
+	walked(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	r := s.Call(ctx, "tool_1_1", nil, nil)
+	if !r.Cancelled || r.Err == nil || !strings.Contains(r.Err.Error(), "cancelled") {
+		t.Fatalf("cancelled=%v err=%v", r.Cancelled, r.Err)
+	}
+}

@@ -1,0 +1,169 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"mcpwitness/demo"
+	"mcpwitness/paging"
+)
+
+func dialErr(t *testing.T, target Target, timeout time.Duration) error {
+	t.Helper()
+	start := time.Now()
+	s, err := Dial(context.Background(), target, &Options{Timeout: timeout})
+	if err == nil {
+		s.Close()
+		t.Fatal("Dial succeeded")
+	}
+	if took := time.Since(start); took > timeout+3*time.Second {
+		t.Errorf("Dial took %v with a %v timeout", took, timeout)
+	}
+	return err
+}
+
+func TestDialFailuresSayWhatHappened(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadURL := "http://" + closed.Addr().String() + "/mcp"
+	closed.Close()
+
+	tests := []struct {
+		name   string
+		target Target
+		want   []string
+	}{
+		{"exits at once", hostile(t, "exit-at-once"), []string{"exited", "exit status 1", "missing API key"}},
+		{"silent", Target{Command: []string{"sleep", "30"}}, []string{"no answer to the handshake within 1.5s", "silent"}},
+		{"not found", Target{Command: []string{"/no/such/server"}}, []string{"program not found"}},
+		{"nothing listening", Target{URL: deadURL}, []string{"connection refused"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := dialErr(t, tc.target, 1500*time.Millisecond)
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestBadProtocolVersionIsRefused(t *testing.T) {
+	_, err := Dial(context.Background(), Target{URL: "http://127.0.0.1:1/mcp"}, &Options{Protocol: "1999-01-01"})
+	if err == nil || !strings.Contains(err.Error(), "supported:") {
+		t.Fatalf("err = %v, want the supported versions listed", err)
+	}
+}
+
+func TestProtocolVersionIsNegotiated(t *testing.T) {
+	s := dial(t, Target{URL: demoHTTP(t)}, &Options{Protocol: "2025-06-18"})
+	if got := s.Info().ProtocolVersion; got != "2025-06-18" {
+		t.Errorf("negotiated %q, want 2025-06-18", got)
+	}
+	if s.Info().Name == "" {
+		t.Error("no server name after the handshake")
+	}
+}
+
+func TestGarbageOnStdoutIsRecordedNotFatal(t *testing.T) {
+	s := dial(t, hostile(t, "garbage"), nil)
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Incomplete != paging.Complete {
+		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
+	}
+	invalid := 0
+	for _, ev := range s.Log().Events() {
+		if ev.Kind == KindWire && ev.Level == "invalid" {
+			invalid++
+		}
+	}
+	if invalid == 0 {
+		t.Error("the lines that were not JSON are not in the log")
+	}
+}
+
+func TestStderrFloodIsCapturedLineByLine(t *testing.T) {
+	s := dial(t, hostile(t, "flood-stderr", "-stderr-lines", "5000"), nil)
+	walked(t, s)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n := 0
+		for _, ev := range s.Log().Events() {
+			if ev.Kind == KindStderr {
+				n++
+			}
+		}
+		if n >= 5000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d stderr lines captured, want 5000", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A canary secret given by -e, -H or in the URL never reaches the record,
+// even when the server echoes it back.
+func TestSecretsNeverReachTheRecord(t *testing.T) {
+	const envCanary = "canary-env-5b1e7c"
+	const headerCanary = "canary-header-9d2f4a"
+	const passCanary = "canary-pass-31c8e0"
+	const queryCanary = "canary-query-77ab12"
+
+	check := func(t *testing.T, target Target, call func(*Session)) {
+		var rec bytes.Buffer
+		log := NewLog(&LogOptions{History: true})
+		r, err := NewRecorder(&rec, NewHeader("test", target.Describe()), target.Secrets())
+		if err != nil {
+			t.Fatal(err)
+		}
+		log.AddSink(r.Write)
+		s := dial(t, target, &Options{Log: log})
+		call(s)
+		s.Close()
+		for _, c := range []string{envCanary, headerCanary, passCanary, queryCanary} {
+			if bytes.Contains(rec.Bytes(), []byte(c)) {
+				t.Errorf("canary %s is in the record", c)
+			}
+		}
+		if !bytes.Contains(rec.Bytes(), []byte("[REDACTED:")) {
+			t.Error("the record shows no placeholder")
+		}
+		lines := bytes.Split(bytes.TrimSpace(rec.Bytes()), []byte("\n"))
+		for i, l := range lines {
+			if !json.Valid(l) {
+				t.Fatalf("line %d of the record is not JSON: %s", i+1, l)
+			}
+		}
+	}
+
+	t.Run("env", func(t *testing.T) {
+		target := hostile(t, "env")
+		target.Env = []string{"MCPW_CANARY=" + envCanary}
+		check(t, target, func(s *Session) {
+			walked(t, s)
+			r := s.Call(context.Background(), "env", json.RawMessage(`{"name":"MCPW_CANARY"}`), nil)
+			if !bytes.Contains(r.Result, []byte(envCanary)) {
+				t.Fatalf("the server did not echo the canary: %s", r.Result)
+			}
+		})
+	})
+	t.Run("http", func(t *testing.T) {
+		srv := httptest.NewServer(demo.Handler(nil))
+		defer srv.Close()
+		u := strings.Replace(srv.URL, "http://", "http://user:"+passCanary+"@", 1) + "/?key=" + queryCanary
+		target := Target{URL: u, Headers: []string{"Authorization: Bearer " + headerCanary}}
+		check(t, target, func(s *Session) { walked(t, s) })
+	})
+}

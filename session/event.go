@@ -1,0 +1,122 @@
+package session
+
+import (
+	"encoding/json"
+	"time"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+)
+
+// Kind names what an [Event] records.
+type Kind string
+
+// The event kinds of format 1. Readers keep kinds they do not know.
+const (
+	KindConnect      Kind = "connect"      // the handshake finished; Server holds what was negotiated
+	KindWire         Kind = "wire"         // one frame in or out, raw
+	KindStderr       Kind = "stderr"       // one line the server wrote to its stderr
+	KindListRequest  Kind = "list-request" // a list request went out (Gen and Out after it)
+	KindPage         Kind = "page"         // a walk accepted a page
+	KindWalk         Kind = "walk"         // a walk started or ended
+	KindCall         Kind = "call"         // a tool call started or ended
+	KindVerdict      Kind = "verdict"      // one check's verdict on a call
+	KindProgress     Kind = "progress"     // a progress notification for a call
+	KindNotification Kind = "notification" // a server notification (logging, list_changed, …)
+	KindServerCall   Kind = "server-request"
+	KindError        Kind = "error"  // something failed; Text says what
+	KindClosed       Kind = "closed" // the connection ended
+)
+
+// Direction of a wire frame.
+const (
+	Send = "send" // from us to the server
+	Recv = "recv" // from the server to us
+)
+
+// Event is one entry of the session log. Which fields are set depends on
+// Kind; the JSON form is one line of the session file.
+type Event struct {
+	Seq  int64     `json:"seq"`
+	T    time.Time `json:"t"`
+	Kind Kind      `json:"kind"`
+
+	// Wire frames: direction, the frame as sent, and what it is.
+	Dir    string          `json:"dir,omitempty"`
+	Frame  json.RawMessage `json:"frame,omitempty"`
+	Method string          `json:"method,omitempty"`
+	ID     string          `json:"id,omitempty"`
+	Size   int             `json:"size,omitempty"`
+
+	// Text is a stderr line, an error message, a frame that was not JSON, or
+	// a human summary of a notification.
+	Text  string `json:"text,omitempty"`
+	Level string `json:"level,omitempty"`
+
+	// Gen and Out are the list generation counter right after this event.
+	Gen int64 `json:"gen,omitempty"`
+	Out int   `json:"out,omitempty"`
+
+	Server   *ServerInfo       `json:"server,omitempty"`
+	Walk     *WalkInfo         `json:"walk,omitempty"`
+	Page     *paging.Page      `json:"page,omitempty"`
+	Items    []json.RawMessage `json:"items,omitempty"`
+	Call     *CallInfo         `json:"call,omitempty"`
+	Verdict  *checks.Verdict   `json:"verdict,omitempty"`
+	Progress *ProgressInfo     `json:"progress,omitempty"`
+	// Data holds the params of a notification or server request.
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// ServerInfo is what the handshake told about the server.
+type ServerInfo struct {
+	Name            string          `json:"name"`
+	Version         string          `json:"version"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	Transport       string          `json:"transport"`
+	Target          string          `json:"target"`
+	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
+	Instructions    string          `json:"instructions,omitempty"`
+}
+
+// WalkInfo describes a walk when it starts ("start") and ends ("done").
+type WalkInfo struct {
+	ID         int64            `json:"id"`
+	Method     string           `json:"method"`
+	State      string           `json:"state"`
+	Pages      int              `json:"pages,omitempty"`
+	Items      int              `json:"items,omitempty"`
+	Incomplete string           `json:"incomplete,omitempty"`
+	Generation int64            `json:"generation,omitempty"`
+	Findings   []paging.Finding `json:"findings,omitempty"`
+	Error      string           `json:"error,omitempty"`
+	Ms         float64          `json:"ms,omitempty"`
+}
+
+// CallInfo describes a tool call when it starts ("start") and ends ("done").
+type CallInfo struct {
+	ID               int64           `json:"id"`
+	Tool             string          `json:"tool"`
+	State            string          `json:"state"`
+	Args             json.RawMessage `json:"args,omitempty"`
+	Listed           bool            `json:"listed"`
+	Sent             bool            `json:"sent"`
+	Forced           bool            `json:"forced,omitempty"`
+	Generation       int64           `json:"generation,omitempty"`
+	Stale            bool            `json:"stale,omitempty"`
+	ListedDuringCall bool            `json:"listedDuringCall,omitempty"`
+	RequestID        string          `json:"requestId,omitempty"`
+	Result           json.RawMessage `json:"result,omitempty"`
+	RPCError         json.RawMessage `json:"rpcError,omitempty"`
+	Error            string          `json:"error,omitempty"`
+	Cancelled        bool            `json:"cancelled,omitempty"`
+	Ms               float64         `json:"ms,omitempty"`
+}
+
+// ProgressInfo is one progress notification tied to a call.
+type ProgressInfo struct {
+	CallID   int64   `json:"call"`
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total,omitempty"`
+	Message  string  `json:"message,omitempty"`
+}

@@ -1,0 +1,99 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/demo"
+	"mcpwitness/internal/hostiletest"
+)
+
+// demoInMemory dials the demo server in-process.
+func demoInMemory(t *testing.T, opts *Options) *Session {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	srv := demo.New(nil)
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	return dial(t, Target{Transport: ct, Name: "demo"}, opts)
+}
+
+// demoStdio is a stdio target running the demo server in a child process.
+func demoStdio(t *testing.T) Target {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Target{Command: []string{exe, "-test.run=^$"}, Env: []string{"MCPWITNESS_TEST_DEMO=1"}}
+}
+
+// demoHTTP serves the demo server on 127.0.0.1 and returns its URL.
+func demoHTTP(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(demo.Handler(nil))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// hostile is a stdio target running a hostile test server in mode.
+func hostile(t *testing.T, mode string, args ...string) Target {
+	t.Helper()
+	bin := hostiletest.Build(t)
+	return Target{Command: append([]string{bin, "-mode", mode}, args...)}
+}
+
+func dial(t *testing.T, target Target, opts *Options) *Session {
+	t.Helper()
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.Log == nil {
+		opts.Log = NewLog(&LogOptions{History: true})
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Dial(ctx, target, opts)
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// wireFrames returns the wire events of the log with the given method and
+// direction.
+func wireFrames(l *Log, dir, method string) []Event {
+	var out []Event
+	for _, ev := range l.Events() {
+		if ev.Kind == KindWire && ev.Dir == dir && ev.Method == method {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func toolNames(items []json.RawMessage) []string {
+	var names []string
+	for _, it := range items {
+		var t struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(it, &t)
+		names = append(names, t.Name)
+	}
+	return names
+}

@@ -1,0 +1,354 @@
+// Package session is one live connection to an MCP server and its record:
+// it dials (stdio child, Streamable HTTP, legacy SSE or in-memory), taps
+// every frame on the wire, answers the server's own requests safely, walks
+// the paginated lists and calls tools with their checks. Everything it sees
+// becomes an [Event] in a [Log].
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+)
+
+// DefaultTimeout bounds connecting, the handshake and each request.
+const DefaultTimeout = 30 * time.Second
+
+// Options tune a [Session]. nil means defaults.
+type Options struct {
+	// Log receives the session's events; nil makes a new one without history.
+	Log *Log
+	// Timeout bounds connecting, the handshake and each request; 0 means 30s.
+	Timeout time.Duration
+	// Protocol is the protocol version to ask for; "" means the newest.
+	Protocol string
+	// Roots are the file URIs (or paths) answered to roots/list.
+	Roots []string
+	// MaxPages bounds each walk; 0 means 100.
+	MaxPages int
+	// ClientName and ClientVersion identify us in the handshake.
+	ClientName, ClientVersion string
+}
+
+// Session is one live connection to an MCP server.
+type Session struct {
+	target  Target
+	info    ServerInfo
+	log     *Log
+	tap     *tap
+	client  *mcp.Client
+	cs      *mcp.ClientSession
+	child   *child
+	timeout time.Duration
+	max     int
+
+	counter   *paging.Counter
+	validator *checks.Validator
+	walks     atomic.Int64
+	calls     atomic.Int64
+	listsSent atomic.Int64
+
+	mu     sync.Mutex
+	tools  map[string]toolDef
+	tokens map[string]int64 // progress token → call id
+	closed bool
+}
+
+type toolDef struct {
+	raw  json.RawMessage
+	gen  int64
+	walk int64
+}
+
+// SupportedProtocols lists the protocol versions a session can ask for.
+func SupportedProtocols() []string { return mcp.SupportedProtocolVersions() }
+
+// Dial connects to target and completes the handshake within the timeout.
+// A failure names what happened; for a stdio server it quotes the last lines
+// of the server's stderr.
+func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := target.Validate(); err != nil {
+		return nil, err
+	}
+	if o.Protocol != "" && !slices.Contains(mcp.SupportedProtocolVersions(), o.Protocol) {
+		return nil, fmt.Errorf("unknown protocol version %q; supported: %s", o.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
+	}
+	if o.Log == nil {
+		o.Log = NewLog(nil)
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.ClientName == "" {
+		o.ClientName = "mcpwitness"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	s := &Session{
+		target:    target,
+		log:       o.Log,
+		timeout:   o.Timeout,
+		max:       o.MaxPages,
+		counter:   paging.NewCounter(),
+		validator: checks.NewValidator(),
+		tools:     map[string]toolDef{},
+		tokens:    map[string]int64{},
+	}
+	s.tap = newTap(s.log)
+	s.tap.progress = s.progressCall
+	s.info.Target = target.Describe().String()
+	s.client = s.newClient(o)
+
+	transport, err := s.transport(target)
+	if err != nil {
+		return nil, err
+	}
+	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	cs, err := s.client.Connect(dctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: o.Protocol})
+	if err != nil {
+		err = s.dialError(dctx, err)
+		s.log.Append(Event{Kind: KindError, Text: err.Error()})
+		s.shutdown()
+		return nil, err
+	}
+	s.cs = cs
+	res := cs.InitializeResult()
+	if res != nil {
+		if res.ServerInfo != nil {
+			s.info.Name, s.info.Version = res.ServerInfo.Name, res.ServerInfo.Version
+		}
+		s.info.ProtocolVersion = res.ProtocolVersion
+		s.info.Instructions = res.Instructions
+		if res.Capabilities != nil {
+			s.info.Capabilities, _ = json.Marshal(res.Capabilities)
+		}
+	}
+	info := s.info
+	s.log.Append(Event{Kind: KindConnect, Server: &info})
+	return s, nil
+}
+
+func (s *Session) transport(t Target) (mcp.Transport, error) {
+	switch {
+	case len(t.Command) > 0:
+		s.info.Transport = "stdio"
+		c, err := startChild(t, s.tap, s.log)
+		if err != nil {
+			return nil, err
+		}
+		s.child = c
+		return &tapTransport{inner: c.transport(), tap: s.tap}, nil
+	case t.URL != "":
+		headers := http.Header{}
+		for _, h := range t.Headers {
+			name, value, _ := strings.Cut(h, ":")
+			headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+		}
+		rt := &httpTap{base: http.DefaultTransport, tap: s.tap, headers: headers, record: !t.SSE}
+		hc := &http.Client{Transport: rt}
+		if t.SSE {
+			s.info.Transport = "sse"
+			return &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc}, tap: s.tap, record: true}, nil
+		}
+		s.info.Transport = "http"
+		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1}, nil
+	default:
+		s.info.Transport = "in-memory"
+		return &tapTransport{inner: t.Transport, tap: s.tap, record: true}, nil
+	}
+}
+
+// dialError explains a failed handshake in the user's terms.
+func (s *Session) dialError(ctx context.Context, err error) error {
+	what := "connecting to " + s.info.Target
+	if s.child != nil {
+		if end := s.child.describeEnd(300 * time.Millisecond); strings.Contains(end, "exited") {
+			return fmt.Errorf("%s: %s", what, end)
+		}
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		msg := fmt.Sprintf("%s: no answer to the handshake within %s", what, s.timeout)
+		if s.child != nil {
+			msg += "; the server is running but silent on stdout (is it an MCP server speaking stdio?)"
+			if tail := s.child.stderrText(); tail != "" {
+				msg += "; " + tail
+			}
+		}
+		return errors.New(msg)
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return fmt.Errorf("%s: cancelled", what)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func (s *Session) newClient(o Options) *mcp.Client {
+	impl := &mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}
+	c := mcp.NewClient(impl, &mcp.ClientOptions{
+		CreateMessageHandler: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return nil, errors.New("mcpwitness declined this sampling request: no model is attached to the inspector")
+		},
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+		// Handlers make the SDK subscribe to list changes on newer protocols;
+		// the events themselves come from the tap.
+		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) {},
+		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) {},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {},
+	})
+	for _, r := range o.Roots {
+		uri := r
+		if !strings.Contains(uri, "://") {
+			uri = "file://" + uri
+		}
+		c.AddRoots(&mcp.Root{URI: uri})
+	}
+	c.AddReceivingMiddleware(s.serverRequests)
+	c.AddSendingMiddleware(noListCache)
+	return c
+}
+
+// serverRequests records the server's own requests and how we answered.
+func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		switch method {
+		case "roots/list", "sampling/createMessage", "elicitation/create":
+			ev := Event{Kind: KindServerCall, Method: method}
+			if p := req.GetParams(); p != nil {
+				ev.Data, _ = json.Marshal(p)
+			}
+			switch {
+			case err != nil:
+				ev.Text = "declined: " + err.Error()
+			case method == "elicitation/create":
+				ev.Text = "declined: mcpwitness does not answer elicitation headlessly"
+			case method == "roots/list":
+				ev.Text = "answered with the roots given by --root"
+			}
+			s.log.Append(ev)
+		}
+		return res, err
+	}
+}
+
+// noListCache keeps the SDK's list cache from ever answering: a refresh must
+// reach the wire. The page's ttlMs was recorded from the raw answer already.
+func noListCache(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		switch r := res.(type) {
+		case *mcp.ListToolsResult:
+			r.TTLMs = 0
+		case *mcp.ListPromptsResult:
+			r.TTLMs = 0
+		case *mcp.ListResourcesResult:
+			r.TTLMs = 0
+		case *mcp.ListResourceTemplatesResult:
+			r.TTLMs = 0
+		}
+		return res, err
+	}
+}
+
+// Info returns what the handshake told about the server.
+func (s *Session) Info() ServerInfo { return s.info }
+
+// Log returns the session's event log.
+func (s *Session) Log() *Log { return s.log }
+
+// Generation returns the list generation counter: the latest settled
+// generation and how many list requests are out.
+func (s *Session) Generation() (gen int64, out int) { return s.counter.Snapshot() }
+
+// Counter returns the session's generation counter.
+func (s *Session) Counter() *paging.Counter { return s.counter }
+
+// Tool returns the latest listed definition of the named tool and the
+// generation it came in.
+func (s *Session) Tool(name string) (def json.RawMessage, gen int64, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.tools[name]
+	return d.raw, d.gen, ok
+}
+
+// Close ends the session: the SDK session closes and a stdio child is
+// stopped (stdin closed, then SIGTERM, then SIGKILL). The log is not closed.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	var err error
+	if s.cs != nil {
+		done := make(chan error, 1)
+		go func() { done <- s.cs.Close() }()
+		select {
+		case err = <-done:
+		case <-time.After(3 * time.Second):
+			err = errors.New("closing the session took too long; stopping the server")
+		}
+	}
+	s.shutdown()
+	s.log.Append(Event{Kind: KindClosed, Text: "session closed"})
+	if err != nil && s.child != nil {
+		// A stdio server that exits when we close stdin is not an error.
+		err = nil
+	}
+	return err
+}
+
+func (s *Session) shutdown() {
+	if s.child != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.child.stop(ctx)
+	}
+}
+
+// failure explains a request that failed, adding what became of a stdio
+// server.
+func (s *Session) failure(ctx context.Context, what string, err error) error {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%s: no answer within %s; the request was cancelled", what, s.timeout)
+	case errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("%s: cancelled", what)
+	}
+	if s.child != nil {
+		if end := s.child.describeEnd(300 * time.Millisecond); strings.Contains(end, "exited") {
+			return fmt.Errorf("%s: %s", what, end)
+		}
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func (s *Session) progressCall(token string) (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.tokens[token]
+	return id, ok
+}

@@ -1,0 +1,140 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Target says which server to connect to and how. Exactly one of Command,
+// URL and Transport is set.
+type Target struct {
+	// Command starts a stdio server as a child process: program and args.
+	Command []string
+	// Env holds KEY=VAL pairs added to the environment the child inherits.
+	Env []string
+	// Dir is the child's working directory ("" for ours).
+	Dir string
+
+	// URL is a Streamable HTTP endpoint, or a legacy SSE endpoint with SSE.
+	URL string
+	// Headers holds "Name: value" pairs sent with every HTTP request.
+	Headers []string
+	SSE     bool
+
+	// Transport connects in some other way (in-memory, tests); Name labels it.
+	Transport mcp.Transport
+	Name      string
+}
+
+// TargetInfo describes a target with its secrets replaced, as the session
+// file's header and the UI show it.
+type TargetInfo struct {
+	Transport string            `json:"transport"`
+	Command   []string          `json:"command,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Dir       string            `json:"cwd,omitempty"`
+	URL       string            `json:"url,omitempty"`
+	Headers   map[string]string `json:"headers,omitempty"`
+	Name      string            `json:"name,omitempty"`
+}
+
+// Validate reports a target that names no server or more than one, and
+// malformed -e and -H values.
+func (t Target) Validate() error {
+	n := 0
+	for _, set := range []bool{len(t.Command) > 0, t.URL != "", t.Transport != nil} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return fmt.Errorf("no server given: pass a command after --, or --url URL")
+	case n > 1:
+		return fmt.Errorf("more than one server given: use either a command after -- or --url, not both")
+	}
+	for _, kv := range t.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return fmt.Errorf("bad -e %q: want KEY=VALUE", kv)
+		}
+	}
+	for _, h := range t.Headers {
+		if name, _, ok := strings.Cut(h, ":"); !ok || strings.TrimSpace(name) == "" {
+			return fmt.Errorf("bad -H %q: want 'Name: value'", h)
+		}
+	}
+	if (len(t.Env) > 0 || t.Dir != "") && len(t.Command) == 0 {
+		return fmt.Errorf("-e and --cwd apply to a stdio server: give a command after --")
+	}
+	if (len(t.Headers) > 0 || t.SSE) && t.URL == "" {
+		return fmt.Errorf("-H and --sse apply to an HTTP server: give --url")
+	}
+	return nil
+}
+
+// Secrets returns a [Redactor] that knows every secret of the target:
+// environment values, header values, URL credentials and query values.
+func (t Target) Secrets() *Redactor {
+	r := &Redactor{}
+	t.describe(r)
+	return r
+}
+
+// Describe returns the target with its secrets replaced.
+func (t Target) Describe() TargetInfo {
+	return t.describe(&Redactor{})
+}
+
+func (t Target) describe(r *Redactor) TargetInfo {
+	switch {
+	case len(t.Command) > 0:
+		info := TargetInfo{Transport: "stdio", Command: t.Command, Dir: t.Dir}
+		for _, kv := range t.Env {
+			k, v, _ := strings.Cut(kv, "=")
+			if info.Env == nil {
+				info.Env = map[string]string{}
+			}
+			info.Env[k] = r.Add(k, v)
+		}
+		return info
+	case t.URL != "":
+		info := TargetInfo{Transport: "http", URL: r.redactURL(t.URL)}
+		if t.SSE {
+			info.Transport = "sse"
+		}
+		for _, h := range t.Headers {
+			name, value, _ := strings.Cut(h, ":")
+			name = strings.TrimSpace(name)
+			value = strings.TrimSpace(value)
+			if info.Headers == nil {
+				info.Headers = map[string]string{}
+			}
+			info.Headers[name] = r.Add(name, value)
+			// A bearer token alone is the secret too.
+			if _, tok, ok := strings.Cut(value, " "); ok {
+				r.Add(name, strings.TrimSpace(tok))
+			}
+		}
+		return info
+	default:
+		name := t.Name
+		if name == "" {
+			name = "custom"
+		}
+		return TargetInfo{Transport: "in-memory", Name: name}
+	}
+}
+
+// String is a one-line, redacted description of the target.
+func (i TargetInfo) String() string {
+	switch i.Transport {
+	case "stdio":
+		return strings.Join(i.Command, " ")
+	case "http", "sse":
+		return i.URL
+	default:
+		return i.Name
+	}
+}

@@ -1,0 +1,130 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/paging"
+)
+
+// Walk reads every page of the list method m, bounded as [paging.Walk]
+// says, recording each request and page as it happens. Each page is read
+// from the raw answer on the wire, and always asked of the server: the SDK's
+// list cache never answers a walk. Cancel ctx to abort it.
+func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Result) {
+	id := s.walks.Add(1)
+	start := time.Now()
+	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: "start"}})
+	opts := &paging.Options{
+		MaxPages: s.max,
+		OnPage: func(p paging.Page) {
+			gen, out := s.counter.Snapshot()
+			page := p
+			s.log.Append(Event{Kind: KindPage, Method: m.Name, Page: &page, Items: p.Items, Gen: gen, Out: out,
+				Walk: &WalkInfo{ID: id, Method: m.Name, State: "page"}})
+			if m.Name == paging.Tools().Name {
+				s.learn(id, p)
+			}
+		},
+	}
+	res := paging.Walk(ctx, m, s.counter, s.fetcher(m), opts)
+	if m.Name == paging.Tools().Name && res.Incomplete == paging.Complete {
+		s.forget(id)
+	}
+	info := &WalkInfo{ID: id, Method: m.Name, State: "done", Pages: len(res.Pages), Incomplete: string(res.Incomplete),
+		Generation: res.Generation, Findings: res.Findings, Ms: ms(time.Since(start))}
+	for _, p := range res.Pages {
+		info.Items += p.Count
+	}
+	if res.Err != nil {
+		info.Error = res.Err.Error()
+	}
+	gen, out := s.counter.Snapshot()
+	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: info, Gen: gen, Out: out})
+	return id, res
+}
+
+func (s *Session) fetcher(m paging.Method) paging.Fetcher {
+	return func(ctx context.Context, cursor string) (*paging.Answer, error) {
+		s.listsSent.Add(1)
+		gen, out := s.counter.Snapshot()
+		s.log.Append(Event{Kind: KindListRequest, Method: m.Name, Text: cursor, Gen: gen, Out: out})
+		rctx, cancel := context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+		rctx, w := withWatcher(rctx)
+		defer s.tap.unwatch(w)
+		var err error
+		switch m.Name {
+		case "tools/list":
+			_, err = s.cs.ListTools(rctx, &mcp.ListToolsParams{Cursor: cursor})
+		case "prompts/list":
+			_, err = s.cs.ListPrompts(rctx, &mcp.ListPromptsParams{Cursor: cursor})
+		case "resources/list":
+			_, err = s.cs.ListResources(rctx, &mcp.ListResourcesParams{Cursor: cursor})
+		case "resources/templates/list":
+			_, err = s.cs.ListResourceTemplates(rctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+		default:
+			return nil, fmt.Errorf("%s is not a paginated list method", m.Name)
+		}
+		reqID, result, rpcErr, ok := w.answer()
+		switch {
+		case ok && len(rpcErr) > 0:
+			return nil, fmt.Errorf("%s: the server answered with an error: %s", m.Name, rpcErrorText(rpcErr))
+		case ok && len(result) > 0:
+			if err != nil {
+				// The answer is on the wire even if the SDK could not take it.
+				s.log.Append(Event{Kind: KindError, Method: m.Name, ID: reqID,
+					Text: "the SDK rejected this page (" + err.Error() + "); items were read from the raw answer"})
+			}
+			return &paging.Answer{Result: result, RequestID: reqID}, nil
+		case err != nil:
+			return nil, s.failure(rctx, m.Name, err)
+		default:
+			return nil, errors.New(m.Name + ": the answer was not seen on the wire")
+		}
+	}
+}
+
+// learn takes the tool definitions of an accepted page.
+func (s *Session) learn(walk int64, p paging.Page) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, item := range p.Items {
+		var t struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(item, &t) != nil || t.Name == "" {
+			continue
+		}
+		s.tools[t.Name] = toolDef{raw: item, gen: p.Generation, walk: walk}
+	}
+}
+
+// forget drops tools a complete walk no longer lists.
+func (s *Session) forget(walk int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, d := range s.tools {
+		if d.walk < walk {
+			delete(s.tools, name)
+		}
+	}
+}
+
+func rpcErrorText(raw json.RawMessage) string {
+	var e struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		return string(raw)
+	}
+	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
