@@ -1,0 +1,224 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"mcpwitness/session"
+)
+
+// usageError is a mistake on the command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// config is a parsed command line.
+type config struct {
+	cmd  string   // "" for the TUI, or tools, call, demo-server, help
+	args []string // positional arguments after the command
+
+	target   session.Target
+	json     bool
+	ndjson   bool
+	record   string
+	maxPages int
+	timeout  time.Duration
+	protocol string
+	theme    string
+	roots    []string
+	force    bool
+	argsJSON string
+	argsSet  bool
+	help     bool
+
+	// demo-server
+	httpAddr string
+	pageSize int
+	filler   int
+	ttlMs    int
+}
+
+var commands = []string{"tools", "call", "demo-server", "help"}
+
+type flagSpec struct {
+	names []string
+	value bool // takes a value
+	set   func(c *config, v string) error
+}
+
+func flagSpecs() []flagSpec {
+	return []flagSpec{
+		{[]string{"--json"}, false, func(c *config, _ string) error { c.json = true; return nil }},
+		{[]string{"--ndjson"}, false, func(c *config, _ string) error { c.ndjson = true; return nil }},
+		{[]string{"--record"}, true, func(c *config, v string) error { c.record = v; return nil }},
+		{[]string{"--max-pages"}, true, func(c *config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return usagef("--max-pages wants a whole number of at least 1, not %q", v)
+			}
+			c.maxPages = n
+			return nil
+		}},
+		{[]string{"--timeout"}, true, func(c *config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return usagef("--timeout wants a positive duration such as 30s or 2m, not %q", v)
+			}
+			c.timeout = d
+			return nil
+		}},
+		{[]string{"--protocol"}, true, func(c *config, v string) error { c.protocol = v; return nil }},
+		{[]string{"--theme"}, true, func(c *config, v string) error { c.theme = v; return nil }},
+		{[]string{"--url"}, true, func(c *config, v string) error { c.target.URL = v; return nil }},
+		{[]string{"-H", "--header"}, true, func(c *config, v string) error { c.target.Headers = append(c.target.Headers, v); return nil }},
+		{[]string{"--sse"}, false, func(c *config, _ string) error { c.target.SSE = true; return nil }},
+		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
+		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
+		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},
+		{[]string{"--force"}, false, func(c *config, _ string) error { c.force = true; return nil }},
+		{[]string{"--args"}, true, func(c *config, v string) error { c.argsJSON, c.argsSet = v, true; return nil }},
+		{[]string{"-h", "--help"}, false, func(c *config, _ string) error { c.help = true; return nil }},
+		{[]string{"--http"}, true, func(c *config, v string) error { c.httpAddr = v; return nil }},
+		{[]string{"--page-size"}, true, intFlag("--page-size", func(c *config) *int { return &c.pageSize })},
+		{[]string{"--filler"}, true, intFlag("--filler", func(c *config) *int { return &c.filler })},
+		{[]string{"--ttl-ms"}, true, intFlag("--ttl-ms", func(c *config) *int { return &c.ttlMs })},
+	}
+}
+
+func intFlag(name string, field func(*config) *int) func(*config, string) error {
+	return func(c *config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return usagef("%s wants a whole number, not %q", name, v)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+// parseArgs reads the command line. Flags may come anywhere before "--";
+// everything after "--" is the command of a stdio server.
+func parseArgs(args []string) (*config, error) {
+	c := &config{}
+	specs := flagSpecs()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			c.target.Command = args[i+1:]
+			if len(c.target.Command) == 0 {
+				return nil, usagef("nothing after --: give the server's command, e.g. -- node server.js")
+			}
+			break
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			name, value, hasValue := strings.Cut(a, "=")
+			spec, ok := findFlag(specs, name)
+			if !ok {
+				return nil, usagef("unknown flag %s; see mcpwitness --help", name)
+			}
+			if spec.value && !hasValue {
+				if i+1 >= len(args) {
+					return nil, usagef("%s needs a value", name)
+				}
+				i++
+				value = args[i]
+			} else if !spec.value && hasValue {
+				return nil, usagef("%s takes no value", name)
+			}
+			if err := spec.set(c, value); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if c.cmd == "" && len(c.args) == 0 {
+			if !isCommand(a) {
+				return nil, usagef("unknown command %q; commands are %s (or none, for the terminal UI)", a, strings.Join(commands, ", "))
+			}
+			c.cmd = a
+			continue
+		}
+		c.args = append(c.args, a)
+	}
+	if c.cmd == "help" {
+		c.help = true
+		if len(c.args) > 0 {
+			c.cmd, c.args = c.args[0], nil
+		} else {
+			c.cmd = ""
+		}
+	}
+	if c.help {
+		return c, nil
+	}
+	return c, c.check()
+}
+
+func (c *config) check() error {
+	if c.json && c.ndjson {
+		return usagef("--json and --ndjson do not go together: pick one")
+	}
+	if c.target.URL != "" && len(c.target.Command) > 0 {
+		return usagef("more than one server given: use either a command after -- or --url, not both")
+	}
+	switch c.cmd {
+	case "call":
+		if len(c.args) == 0 {
+			return usagef("call needs a tool name: mcpwitness call TOOL [k=v ...] [--args JSON]")
+		}
+		if c.argsSet && len(c.args) > 1 {
+			return usagef("give the arguments either as k=v pairs or as --args JSON, not both")
+		}
+		for _, kv := range c.args[1:] {
+			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+				return usagef("bad argument %q: want NAME=VALUE (or use --args JSON)", kv)
+			}
+		}
+	case "tools":
+		if len(c.args) > 0 {
+			return usagef("tools takes no arguments (got %q); put the server's command after --", c.args[0])
+		}
+	case "demo-server":
+		if len(c.args) > 0 || len(c.target.Command) > 0 || c.target.URL != "" {
+			return usagef("demo-server takes no server: it is one")
+		}
+	case "":
+		if len(c.args) > 0 {
+			return usagef("unexpected %q; put the server's command after --", c.args[0])
+		}
+	}
+	if c.protocol != "" && !contains(session.SupportedProtocols(), c.protocol) {
+		return usagef("unknown --protocol %q; supported: %s", c.protocol, strings.Join(session.SupportedProtocols(), ", "))
+	}
+	if c.target.URL != "" || len(c.target.Command) > 0 {
+		if err := c.target.Validate(); err != nil {
+			return usageError{err.Error()}
+		}
+	} else if len(c.target.Env) > 0 || c.target.Dir != "" || len(c.target.Headers) > 0 || c.target.SSE {
+		return usagef("-e, --cwd, -H and --sse describe a server: give a command after -- or --url")
+	}
+	return nil
+}
+
+func findFlag(specs []flagSpec, name string) (flagSpec, bool) {
+	for _, s := range specs {
+		if contains(s.names, name) {
+			return s, true
+		}
+	}
+	return flagSpec{}, false
+}
+
+func isCommand(s string) bool { return contains(commands, s) }
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

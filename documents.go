@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// The JSON documents of --json. Field names are a contract.
+type (
+	toolsDoc struct {
+		Server   serverDoc        `json:"server"`
+		Walk     walkDoc          `json:"walk"`
+		Pages    []pageDoc        `json:"pages"`
+		Tools    []toolDoc        `json:"tools"`
+		Findings []paging.Finding `json:"findings"`
+	}
+	serverDoc struct {
+		Name            string `json:"name"`
+		Version         string `json:"version"`
+		ProtocolVersion string `json:"protocolVersion"`
+		Transport       string `json:"transport,omitempty"`
+	}
+	walkDoc struct {
+		Complete   bool   `json:"complete"`
+		Incomplete string `json:"incomplete"`
+		Pages      int    `json:"pages"`
+		Generation int64  `json:"generation"`
+		Error      string `json:"error,omitempty"`
+	}
+	pageDoc struct {
+		Page       int     `json:"page"`
+		Items      int     `json:"items"`
+		NextCursor string  `json:"nextCursor"`
+		Ms         float64 `json:"ms"`
+		TTLMs      *int    `json:"ttlMs"`
+		Generation int64   `json:"generation"`
+	}
+	toolDoc struct {
+		Name            string          `json:"name"`
+		Page            int             `json:"page"`
+		Generation      int64           `json:"generation"`
+		Held            bool            `json:"held"`
+		TaskSupport     string          `json:"taskSupport"`
+		HasOutputSchema bool            `json:"hasOutputSchema"`
+		Definition      json.RawMessage `json:"definition"`
+	}
+	callDoc struct {
+		Tool             string            `json:"tool"`
+		Sent             bool              `json:"sent"`
+		Listed           bool              `json:"listed"`
+		Forced           bool              `json:"forced,omitempty"`
+		Generation       int64             `json:"generation"`
+		Stale            bool              `json:"stale"`
+		ListedDuringCall bool              `json:"listedDuringCall"`
+		Verdicts         []checks.Verdict  `json:"verdicts"`
+		Findings         []session.Finding `json:"findings,omitempty"`
+		Result           json.RawMessage   `json:"result"`
+		Error            json.RawMessage   `json:"error"`
+		Ms               float64           `json:"ms"`
+	}
+)
+
+func toolsDocument(s *session.Session, res *paging.Result) toolsDoc {
+	info := s.Info()
+	doc := toolsDoc{
+		Server: serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport},
+		Walk: walkDoc{Complete: res.Incomplete == paging.Complete, Incomplete: string(res.Incomplete),
+			Pages: len(res.Pages), Generation: res.Generation},
+		Pages: []pageDoc{}, Tools: []toolDoc{}, Findings: res.Findings,
+	}
+	if doc.Findings == nil {
+		doc.Findings = []paging.Finding{}
+	}
+	if res.Err != nil {
+		doc.Walk.Error = res.Err.Error()
+	}
+	held := s.Counter().Held(res)
+	for _, p := range res.Pages {
+		pd := pageDoc{Page: p.Number, Items: p.Count, NextCursor: p.NextCursor, Ms: p.Ms, Generation: p.Generation}
+		if p.HasTTL {
+			ttl := p.TTLMs
+			pd.TTLMs = &ttl
+		}
+		doc.Pages = append(doc.Pages, pd)
+		for _, item := range p.Items {
+			doc.Tools = append(doc.Tools, toolEntry(item, p, held))
+		}
+	}
+	return doc
+}
+
+func toolEntry(item json.RawMessage, p paging.Page, held bool) toolDoc {
+	var t struct {
+		Name         string          `json:"name"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+		Execution    struct {
+			TaskSupport string `json:"taskSupport"`
+		} `json:"execution"`
+	}
+	_ = json.Unmarshal(item, &t)
+	return toolDoc{
+		Name: t.Name, Page: p.Number, Generation: p.Generation, Held: held,
+		TaskSupport:     t.Execution.TaskSupport,
+		HasOutputSchema: len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null",
+		Definition:      item,
+	}
+}
+
+func callDocument(r *session.CallResult) callDoc {
+	doc := callDoc{
+		Tool: r.Tool, Sent: r.Sent, Listed: r.Listed, Forced: r.Forced, Generation: r.Generation, Stale: r.Stale,
+		ListedDuringCall: r.ListedDuringCall, Verdicts: r.Verdicts, Findings: r.Findings,
+		Result: r.Result, Error: r.RPCError, Ms: float64(r.Elapsed.Microseconds()) / 1000,
+	}
+	if doc.Verdicts == nil {
+		doc.Verdicts = []checks.Verdict{}
+	}
+	if len(doc.Result) == 0 {
+		doc.Result = json.RawMessage("null")
+	}
+	if len(doc.Error) == 0 {
+		doc.Error = json.RawMessage("null")
+		if r.Err != nil {
+			e, _ := json.Marshal(map[string]any{"message": r.Err.Error(), "cancelled": r.Cancelled})
+			doc.Error = e
+		}
+	}
+	return doc
+}
+
+// buildArgs makes the arguments object of a call from k=v pairs, coercing
+// each value by the type its property has in the input schema, or from
+// --args JSON.
+func buildArgs(def json.RawMessage, pairs []string, raw string, rawSet bool) (json.RawMessage, error) {
+	if rawSet {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(raw), &obj); err != nil || obj == nil {
+			return nil, usagef("--args must be a JSON object such as '{\"city\":\"Oslo\"}': %v", jsonErr(err))
+		}
+		return json.RawMessage(raw), nil
+	}
+	types := propertyTypes(def)
+	args := map[string]json.RawMessage{}
+	var order []string
+	for _, kv := range pairs {
+		k, v, _ := strings.Cut(kv, "=")
+		val, err := coerce(k, v, types[k])
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := args[k]; !dup {
+			order = append(order, k)
+		}
+		args[k] = val
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range order {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(args[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func jsonErr(err error) string {
+	if err == nil {
+		return "got null"
+	}
+	return err.Error()
+}
+
+// propertyTypes reads inputSchema.properties.*.type (the first type when a
+// list is given).
+func propertyTypes(def json.RawMessage) map[string]string {
+	var d struct {
+		InputSchema struct {
+			Properties map[string]struct {
+				Type json.RawMessage `json:"type"`
+			} `json:"properties"`
+		} `json:"inputSchema"`
+	}
+	out := map[string]string{}
+	if json.Unmarshal(def, &d) != nil {
+		return out
+	}
+	for name, p := range d.InputSchema.Properties {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(p.Type, &one) == nil:
+			out[name] = one
+		case json.Unmarshal(p.Type, &many) == nil:
+			for _, t := range many {
+				if t != "null" {
+					out[name] = t
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func coerce(name, v, typ string) (json.RawMessage, error) {
+	quote := func() json.RawMessage { b, _ := json.Marshal(v); return b }
+	switch typ {
+	case "string":
+		return quote(), nil
+	case "integer":
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+			return nil, usagef("argument %s wants an integer, not %q", name, v)
+		}
+		return json.RawMessage(v), nil
+	case "number":
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, usagef("argument %s wants a number, not %q", name, v)
+		}
+		b, _ := json.Marshal(f)
+		return b, nil
+	case "boolean":
+		bv, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, usagef("argument %s wants true or false, not %q", name, v)
+		}
+		return json.RawMessage(strconv.FormatBool(bv)), nil
+	case "object", "array":
+		if !json.Valid([]byte(v)) {
+			return nil, usagef("argument %s wants JSON (%s), not %q", name, typ, v)
+		}
+		return json.RawMessage(v), nil
+	}
+	// No schema for it: JSON if it is JSON (numbers, true, {…}), else a string.
+	if json.Valid([]byte(v)) {
+		return json.RawMessage(v), nil
+	}
+	return quote(), nil
+}
+
+func pagesLabel(n int) string {
+	if n == 1 {
+		return "1 page"
+	}
+	return fmt.Sprintf("%d pages", n)
+}

@@ -1,0 +1,115 @@
+package main
+
+import "strings"
+
+const helpMain = `mcpwitness — inspect an MCP server: every list page, every generation,
+every call checked the way clients check it, all recorded as evidence.
+
+Usage:
+  mcpwitness [flags]                    the embedded demo server
+  mcpwitness [flags] -- CMD [ARGS...]   a stdio server (its stderr is captured)
+  mcpwitness [flags] --url URL          a Streamable HTTP server (--sse for legacy SSE)
+  mcpwitness tools [flags] [server]     walk every page of tools/list and print them
+  mcpwitness call TOOL [k=v ...] [flags] [server]
+                                        call a tool and print its verdicts
+  mcpwitness demo-server [--http ADDR]  run the embedded demo server
+  mcpwitness help COMMAND               more on one command
+
+Server:
+  -- CMD [ARGS...]     run CMD as a stdio server (always last on the line)
+  -e, --env KEY=VAL    add to the server's environment (repeatable)
+  --cwd DIR            the server's working directory
+  --url URL            Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp
+  -H, --header 'Name: value'   HTTP header on every request (repeatable)
+  --sse                the URL is a legacy HTTP+SSE endpoint
+  --root PATH          answer roots/list with this root (repeatable; none by default)
+  --protocol VERSION   protocol version to ask for (default: newest)
+
+Output and limits:
+  --json               one JSON document on stdout
+  --ndjson             every event as one JSON line, as it happens
+  --record FILE        stream the session log to FILE (secrets redacted)
+  --max-pages N        stop a walk after N list requests (default 100)
+  --timeout D          bound on connecting and on each request (default 30s)
+  --theme NAME         dark, light, high-contrast or mono
+  --force              send a call even when a check refuses it
+
+Exit codes: 0 all good · 1 connection or protocol error · 2 usage error ·
+3 a check failed (incomplete walk, refusal, failed or unchecked verdict) ·
+4 the tool answered isError: true and every check passed.
+
+Secrets (header values, -e values, URL credentials and query values) never
+reach a record or --ndjson: they appear as [REDACTED:NAME:sha256=…].
+`
+
+const helpTools = `mcpwitness tools — walk every page of tools/list
+
+Usage:
+  mcpwitness tools [--json|--ndjson] [--max-pages N] [--record FILE] [server]
+
+Follows nextCursor until a page has none. A walk stops at --max-pages
+requests (incomplete: page-limit) or when a page names a cursor already
+sent (incomplete: cursor-repeated); what was read is still printed. Each
+page shows its item count, time, ttlMs and generation; each tool whether
+a typical client would hold its checks for it (held) or not (own).
+
+Examples:
+  mcpwitness tools
+  mcpwitness tools --json -- node server.js
+  mcpwitness tools --url http://127.0.0.1:8080/mcp -H 'Authorization: Bearer $TOKEN'
+
+Exit: 0 complete · 1 could not connect or list · 3 incomplete walk or cursor errors.
+`
+
+const helpCall = `mcpwitness call — call one tool and check it as a client would
+
+Usage:
+  mcpwitness call TOOL [NAME=VALUE ...] [--args JSON] [--force] [--json] [server]
+
+Lists the tools first, so the checks use the definition a client would hold:
+  task-support        a tool with execution.taskSupport "required" is refused
+                      before anything is sent (--force sends it anyway)
+  input-schema        arguments checked against inputSchema before sending
+  structured-content  an outputSchema demands structuredContent (unless isError)
+  output-schema       structuredContent checked against outputSchema, with
+                      every failing instance path
+A tool the server did not list is still sent, as a deliberate probe.
+
+NAME=VALUE values follow the input schema's types: a=2 is a number when the
+schema says number, flag=true a boolean, tags='["x"]' JSON.
+
+Examples:
+  mcpwitness call add a=2 b=3
+  mcpwitness call weather --args '{"city":"Oslo"}' --json --record session.jsonl
+  mcpwitness call render_video --force -- node server.js
+
+Exit: 0 all checks passed · 1 connection or protocol error · 3 refused, failed
+or unchecked verdict · 4 the tool answered isError: true, checks passed.
+`
+
+const helpDemo = `mcpwitness demo-server — the embedded demo server
+
+Usage:
+  mcpwitness demo-server                 serve over stdin/stdout
+  mcpwitness demo-server --http ADDR     serve Streamable HTTP on ADDR
+                                         (port 0 picks one; the URL is printed)
+
+It has 40+ tools in pages of 10: valid, invalid and missing structured
+output, an isError tool, a task-required tool, a slow tool with progress,
+a tool that adds and removes tools, resources, prompts and logging.
+  --page-size N   items per list page (default 10)
+  --filler N      add N generated tools
+  --ttl-ms N      advertise ttlMs N on list pages
+`
+
+func helpText(cmd string) string {
+	switch cmd {
+	case "tools":
+		return helpTools
+	case "call":
+		return helpCall
+	case "demo-server":
+		return helpDemo
+	}
+	return strings.TrimLeft(helpMain, "\n")
+}
