@@ -44,15 +44,18 @@ type Options struct {
 
 // Session is one live connection to an MCP server.
 type Session struct {
-	target  Target
-	info    ServerInfo
-	log     *Log
-	tap     *tap
-	client  *mcp.Client
-	cs      *mcp.ClientSession
-	child   *child
-	timeout time.Duration
-	max     int
+	target Target
+	info   ServerInfo
+	log    *Log
+	tap    *tap
+	client *mcp.Client
+	cs     *mcp.ClientSession
+	child  *child
+	// httpBase is the session's own HTTP transport, so closing the session
+	// closes its connections.
+	httpBase *http.Transport
+	timeout  time.Duration
+	max      int
 
 	counter   *paging.Counter
 	validator *checks.Validator
@@ -162,7 +165,9 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 			name, value, _ := strings.Cut(h, ":")
 			headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 		}
-		rt := &httpTap{base: http.DefaultTransport, tap: s.tap, headers: headers, record: !t.SSE}
+		base := http.DefaultTransport.(*http.Transport).Clone()
+		s.httpBase = base
+		rt := &httpTap{base: base, tap: s.tap, headers: headers, record: !t.SSE}
 		hc := &http.Client{Transport: rt}
 		if t.SSE {
 			s.info.Transport = "sse"
@@ -322,6 +327,9 @@ func (s *Session) Close() error {
 }
 
 func (s *Session) shutdown() {
+	if s.httpBase != nil {
+		s.httpBase.CloseIdleConnections()
+	}
 	if s.child != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
