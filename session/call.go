@@ -100,7 +100,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	rctx, w := withWatcher(rctx)
 	defer s.tap.unwatch(w)
 	start := time.Now()
-	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: args, Meta: mcp.Meta{"progressToken": token}})
+	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: args, Meta: s.callMeta(token)})
 	r.Elapsed = time.Since(start)
 	_, result, rpcErr, ok := w.answer()
 	switch {
@@ -140,4 +140,14 @@ func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int,
 		info.Error = r.Err.Error()
 	}
 	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: info})
+}
+
+// callMeta is the _meta of a call: our progress token and, on newer
+// protocols, the log level we want to see.
+func (s *Session) callMeta(token string) mcp.Meta {
+	m := mcp.Meta{"progressToken": token}
+	if s.info.ProtocolVersion >= newProtocol {
+		m[mcp.MetaKeyLogLevel] = "debug"
+	}
+	return m
 }

@@ -199,3 +199,32 @@ func TestCancelACall(t *testing.T) {
 		t.Fatalf("cancelled=%v err=%v", r.Cancelled, r.Err)
 	}
 }
+
+func TestCallNotificationsBecomeEvents(t *testing.T) {
+	for _, proto := range []string{"", "2025-11-25"} {
+		t.Run("protocol "+proto, func(t *testing.T) {
+			s := demoInMemory(t, &Options{Protocol: proto})
+			walked(t, s)
+			logs := s.Call(context.Background(), "log_burst", nil, nil)
+			slow := s.Call(context.Background(), "slow_count", json.RawMessage(`{"steps":3,"delay_ms":5}`), nil)
+			if logs.Err != nil || slow.Err != nil {
+				t.Fatal(logs.Err, slow.Err)
+			}
+			var messages, progress int
+			for _, ev := range s.Log().Events() {
+				switch {
+				case ev.Kind == KindNotification && ev.Method == "notifications/message" && ev.Level != "":
+					messages++
+				case ev.Kind == KindProgress && ev.Progress.CallID == slow.ID:
+					progress++
+				}
+			}
+			if messages == 0 {
+				t.Error("no log message events")
+			}
+			if progress != 3 {
+				t.Errorf("%d progress events for slow_count, want 3", progress)
+			}
+		})
+	}
+}

@@ -75,6 +75,23 @@ type toolDef struct {
 	walk int64
 }
 
+// newProtocol is the first protocol version where the log level travels in
+// each request's _meta instead of logging/setLevel.
+const newProtocol = "2026-07-28"
+
+// askForLogs asks a server that logs to send everything, so the events show
+// its log; on newer protocols each call carries the level instead.
+func (s *Session) askForLogs(ctx context.Context, res *mcp.InitializeResult) {
+	if res == nil || res.Capabilities == nil || res.Capabilities.Logging == nil || res.ProtocolVersion >= newProtocol {
+		return
+	}
+	lctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	if err := s.cs.SetLoggingLevel(lctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		s.log.Append(Event{Kind: KindError, Method: "logging/setLevel", Text: "asking for debug logs failed: " + err.Error()})
+	}
+}
+
 // SupportedProtocols lists the protocol versions a session can ask for.
 func SupportedProtocols() []string { return mcp.SupportedProtocolVersions() }
 
@@ -146,6 +163,7 @@ func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
 	}
 	info := s.info
 	s.log.Append(Event{Kind: KindConnect, Server: &info})
+	s.askForLogs(ctx, res)
 	return s, nil
 }
 
