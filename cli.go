@@ -34,6 +34,8 @@ type config struct {
 	argsJSON string
 	argsSet  bool
 	help     bool
+	config   string
+	server   string
 
 	// demo-server
 	httpAddr string
@@ -81,6 +83,8 @@ func flagSpecs() []flagSpec {
 		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},
 		{[]string{"--force"}, false, func(c *config, _ string) error { c.force = true; return nil }},
 		{[]string{"--args"}, true, func(c *config, v string) error { c.argsJSON, c.argsSet = v, true; return nil }},
+		{[]string{"--config"}, true, func(c *config, v string) error { c.config = v; return nil }},
+		{[]string{"--server"}, true, func(c *config, v string) error { c.server = v; return nil }},
 		{[]string{"-h", "--help"}, false, func(c *config, _ string) error { c.help = true; return nil }},
 		{[]string{"--http"}, true, func(c *config, v string) error { c.httpAddr = v; return nil }},
 		{[]string{"--page-size"}, true, intFlag("--page-size", func(c *config) *int { return &c.pageSize })},
@@ -163,6 +167,25 @@ func (c *config) check() error {
 	}
 	if c.target.URL != "" && len(c.target.Command) > 0 {
 		return usagef("more than one server given: use either a command after -- or --url, not both")
+	}
+	if c.server != "" && c.config == "" {
+		return usagef("--server picks a server from --config FILE; give the file too")
+	}
+	if c.config != "" {
+		if c.target.URL != "" || len(c.target.Command) > 0 {
+			return usagef("--config names the server already: drop the -- command or --url")
+		}
+		t, err := loadConfigTarget(c.config, c.server)
+		if err != nil {
+			return err
+		}
+		t.Env = append(t.Env, c.target.Env...)
+		t.Headers = append(t.Headers, c.target.Headers...)
+		if c.target.Dir != "" {
+			t.Dir = c.target.Dir
+		}
+		t.SSE = t.SSE || c.target.SSE
+		c.target = t
 	}
 	switch c.cmd {
 	case "call":

@@ -9,6 +9,7 @@ Usage:
   mcpwitness [flags]                    the embedded demo server
   mcpwitness [flags] -- CMD [ARGS...]   a stdio server (its stderr is captured)
   mcpwitness [flags] --url URL          a Streamable HTTP server (--sse for legacy SSE)
+  mcpwitness [flags] --config FILE --server NAME   a server from an mcpServers file
   mcpwitness tools [flags] [server]     walk every page of tools/list and print them
   mcpwitness call TOOL [k=v ...] [flags] [server]
                                         call a tool and print its verdicts
@@ -22,6 +23,8 @@ Server:
   --url URL            Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp
   -H, --header 'Name: value'   HTTP header on every request (repeatable)
   --sse                the URL is a legacy HTTP+SSE endpoint
+  --config FILE        take the server from an mcpServers JSON file (Claude
+                       Desktop, Cursor, VS Code); --server NAME picks one
   --root PATH          answer roots/list with this root (repeatable; none by default)
   --protocol VERSION   protocol version to ask for (default: newest)
 
