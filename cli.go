@@ -44,7 +44,7 @@ type config struct {
 	ttlMs    int
 }
 
-var commands = []string{"tools", "call", "demo-server", "help"}
+var commands = []string{"tools", "call", "check", "demo-server", "help"}
 
 type flagSpec struct {
 	names []string
@@ -200,9 +200,9 @@ func (c *config) check() error {
 				return usagef("bad argument %q: want NAME=VALUE (or use --args JSON)", kv)
 			}
 		}
-	case "tools":
+	case "tools", "check":
 		if len(c.args) > 0 {
-			return usagef("tools takes no arguments (got %q); put the server's command after --", c.args[0])
+			return usagef("%s takes no arguments (got %q); put the server's command after --", c.cmd, c.args[0])
 		}
 	case "demo-server":
 		if len(c.args) > 0 || len(c.target.Command) > 0 || c.target.URL != "" {

@@ -13,6 +13,8 @@ Usage:
   mcpwitness tools [flags] [server]     walk every page of tools/list and print them
   mcpwitness call TOOL [k=v ...] [flags] [server]
                                         call a tool and print its verdicts
+  mcpwitness check [flags] [server]     lint: every list, cursor health, schemas,
+                                        task eligibility; exit 3 on findings
   mcpwitness demo-server [--http ADDR]  run the embedded demo server
   mcpwitness help COMMAND               more on one command
 
@@ -105,8 +107,32 @@ a tool that adds and removes tools, resources, prompts and logging.
   --ttl-ms N      advertise ttlMs N on list pages
 `
 
+const helpCheck = `mcpwitness check — lint a server without calling anything
+
+Usage:
+  mcpwitness check [--json] [--max-pages N] [server]
+
+Walks every list the server offers (tools, and prompts, resources and
+resource templates when it declares them) and reports:
+  walk                 a list that could not be read to its end
+  cursor-repeated, empty-page-with-cursor, duplicate-item, page-limit
+  tool-name            names outside the 1–128 characters [A-Za-z0-9_.-]
+  input-schema         missing, not an object, or cannot be checked
+  output-schema        not an object, or cannot be checked (does not
+                       compile, or holds a $ref that does not resolve)
+  task-support         tools that clients refuse to call plainly (a note)
+
+Examples:
+  mcpwitness check -- node server.js
+  mcpwitness check --json --url http://127.0.0.1:8080/mcp
+
+Exit: 0 no errors or warnings · 1 could not connect or list · 3 findings.
+`
+
 func helpText(cmd string) string {
 	switch cmd {
+	case "check":
+		return helpCheck
 	case "tools":
 		return helpTools
 	case "call":

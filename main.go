@@ -50,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runTools(ctx, cfg, stdout, stderr)
 	case "call":
 		return runCall(ctx, cfg, stdout, stderr)
+	case "check":
+		return runCheck(ctx, cfg, stdout, stderr)
 	default:
 		return runTUI(ctx, cfg, stdout, stderr)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mcpwitness/internal/hostiletest"
 )
 
 // The test binary doubles as the mcpwitness binary: the default target
@@ -318,5 +320,38 @@ func TestBuildArgsCoercesBySchema(t *testing.T) {
 		if _, err := buildArgs(def, []string{bad}, "", false); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
+	}
+}
+
+func TestCheckLintsEveryList(t *testing.T) {
+	code, out, stderr := runCLI(t, "check", "--json")
+	if code != exitCheck {
+		t.Fatalf("exit %d, want 3 (the demo server has an unresolved $ref): %s", code, stderr)
+	}
+	var doc struct {
+		Lists []struct {
+			Method   string
+			Complete bool
+			Items    int
+		}
+		Findings []struct{ Check, Severity, Message, Item string }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Lists) != 4 {
+		t.Errorf("walked %d lists, want tools, prompts, resources and templates", len(doc.Lists))
+	}
+	found := map[string]string{}
+	for _, f := range doc.Findings {
+		found[f.Item+" "+f.Check] = f.Severity
+	}
+	if found["unresolved_ref output-schema"] != "error" || found["render_video task-support"] != "info" {
+		t.Errorf("findings = %v", found)
+	}
+
+	code, out, _ = runCLI(t, "check", "--", hostiletest.Build(t), "-mode", "cursor-loop")
+	if code != exitCheck || !strings.Contains(out, "cursor-repeated") {
+		t.Errorf("cursor loop: exit %d\n%s", code, out)
 	}
 }
