@@ -100,7 +100,11 @@ func (p *printer) call(doc callDoc, r *session.CallResult) {
 	if !doc.Listed {
 		listed = p.yellow("not listed")
 	}
-	fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", p.bold(doc.Tool), sent, listed, doc.Ms)
+	if doc.Sent {
+		fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", p.bold(doc.Tool), sent, listed, doc.Ms)
+	} else {
+		fmt.Fprintf(p.w, "%s · %s · %s\n", p.bold(doc.Tool), sent, listed)
+	}
 	if doc.Stale {
 		fmt.Fprintln(p.w, p.yellow("⚠ the definition checked is stale: a later listing changed it"))
 	}
