@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"mcpwitness/checks"
+	"mcpwitness/demo"
 	"mcpwitness/paging"
 )
 
@@ -226,5 +229,43 @@ func TestCallNotificationsBecomeEvents(t *testing.T) {
 				t.Errorf("%d progress events for slow_count, want 3", progress)
 			}
 		})
+	}
+}
+
+// A walk during a call marks it listedDuringCall; a walk that changes the
+// called tool's definition marks it stale.
+func TestCallStaleAndListedDuringCall(t *testing.T) {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	srv := demo.New(nil)
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	s := dial(t, Target{Transport: ct}, nil)
+	walked(t, s)
+
+	quiet := s.Call(ctx, "add", json.RawMessage(`{"a":1,"b":2}`), nil)
+	if quiet.Stale || quiet.ListedDuringCall {
+		t.Fatalf("a call with no walk around it: stale=%v listedDuringCall=%v", quiet.Stale, quiet.ListedDuringCall)
+	}
+
+	done := make(chan *CallResult)
+	go func() {
+		done <- s.Call(ctx, "slow_count", json.RawMessage(`{"steps":4,"delay_ms":100}`), nil)
+	}()
+	time.Sleep(120 * time.Millisecond)
+	srv.AddTool(&mcp.Tool{Name: "slow_count", Description: "redefined while a call was in flight",
+		InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	walked(t, s)
+	r := <-done
+	if r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if !r.ListedDuringCall || !r.Stale {
+		t.Errorf("stale=%v listedDuringCall=%v, want both", r.Stale, r.ListedDuringCall)
 	}
 }
