@@ -106,7 +106,7 @@ func taskSupport(name string, execution json.RawMessage) Verdict {
 		v.Status = Refused
 		// The first sentence is the TypeScript SDK's own wording.
 		v.Message = `Tool "` + name + `" requires task-based execution.` +
-			" Plain tools/call was not sent; use --force to send it anyway."
+			" A plain tools/call was not sent; send it anyway (--force) to see the server's own answer."
 	case "optional", "forbidden":
 		v.Message = fmt.Sprintf("taskSupport is %q; plain calls are allowed", ts)
 	default:

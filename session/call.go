@@ -47,6 +47,8 @@ type CallResult struct {
 	Err       error
 	Cancelled bool
 	Elapsed   time.Duration
+	// RequestID is the JSON-RPC id the tools/call went out with.
+	RequestID string
 }
 
 // IsError reports whether the result says isError: true.
@@ -102,7 +104,8 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	start := time.Now()
 	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: args, Meta: s.callMeta(token)})
 	r.Elapsed = time.Since(start)
-	_, result, rpcErr, ok := w.answer()
+	reqID, result, rpcErr, ok := w.answer()
+	r.RequestID = reqID
 	switch {
 	case ok && len(rpcErr) > 0:
 		r.RPCError = rpcErr
@@ -135,7 +138,7 @@ func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int,
 	}
 	info := &CallInfo{ID: r.ID, Tool: r.Tool, State: "done", Listed: r.Listed, Sent: r.Sent, Forced: r.Forced,
 		Generation: r.Generation, Stale: r.Stale, ListedDuringCall: r.ListedDuringCall,
-		Result: r.Result, RPCError: r.RPCError, Cancelled: r.Cancelled, Ms: ms(r.Elapsed)}
+		Result: r.Result, RPCError: r.RPCError, Cancelled: r.Cancelled, Ms: ms(r.Elapsed), RequestID: r.RequestID}
 	if r.Err != nil {
 		info.Error = r.Err.Error()
 	}

@@ -47,6 +47,8 @@ type Event struct {
 	Method string          `json:"method,omitempty"`
 	ID     string          `json:"id,omitempty"`
 	Size   int             `json:"size,omitempty"`
+	// LatencyMs is, on an answer, the time since its request was sent.
+	LatencyMs float64 `json:"latencyMs,omitempty"`
 
 	// Text is a stderr line, an error message, a frame that was not JSON, or
 	// a human summary of a notification.

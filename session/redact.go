@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,6 +18,9 @@ const minScrub = 4
 // so a record shows which secret was used without holding it.
 type Redactor struct {
 	secrets []secret
+	// plain and escaped replace every secret in one pass, so a placeholder
+	// written for one secret is never scanned again for another.
+	plain, escaped *strings.Replacer
 }
 
 type secret struct {
@@ -48,40 +50,43 @@ func (r *Redactor) Add(name, value string) string {
 	for i := len(r.secrets) - 1; i > 0 && len(r.secrets[i].value) > len(r.secrets[i-1].value); i-- {
 		r.secrets[i], r.secrets[i-1] = r.secrets[i-1], r.secrets[i]
 	}
+	var plain, escaped []string
+	// Placeholders map to themselves, listed first: a scan that meets one
+	// takes it whole, so a secret such as "info" never bites into
+	// "[REDACTED:userinfo:…]".
+	for _, s := range r.secrets {
+		plain = append(plain, s.placeholder, s.placeholder)
+		escaped = append(escaped, s.placeholder, s.placeholder)
+	}
+	for _, s := range r.secrets {
+		if len(s.value) < minScrub {
+			continue
+		}
+		plain = append(plain, s.value, s.placeholder)
+		esc, _ := json.Marshal(s.value)
+		escaped = append(escaped, string(esc[1:len(esc)-1]), s.placeholder)
+	}
+	r.plain, r.escaped = strings.NewReplacer(plain...), strings.NewReplacer(escaped...)
 	return p
 }
 
 // String returns s with every known secret of at least four bytes replaced.
 func (r *Redactor) String(s string) string {
-	if r == nil {
+	if r == nil || r.plain == nil {
 		return s
 	}
-	for _, sec := range r.secrets {
-		if len(sec.value) >= minScrub {
-			s = strings.ReplaceAll(s, sec.value, sec.placeholder)
-		}
-	}
-	return s
+	return r.plain.Replace(s)
 }
 
 // JSON returns the JSON text b with every known secret of at least four
 // bytes replaced, both as written plainly and as a JSON string escapes it.
 func (r *Redactor) JSON(b []byte) []byte {
-	if r == nil {
+	if r == nil || r.escaped == nil {
 		return b
 	}
-	for _, sec := range r.secrets {
-		if len(sec.value) < minScrub {
-			continue
-		}
-		b = bytes.ReplaceAll(b, []byte(sec.value), []byte(sec.placeholder))
-		esc, _ := json.Marshal(sec.value)
-		esc = esc[1 : len(esc)-1]
-		if !bytes.Equal(esc, []byte(sec.value)) {
-			b = bytes.ReplaceAll(b, esc, []byte(sec.placeholder))
-		}
-	}
-	return b
+	// JSON text holds a secret as a JSON string escapes it; values with
+	// nothing to escape are the same either way.
+	return []byte(r.escaped.Replace(string(b)))
 }
 
 // redactURL returns raw with its userinfo and query values replaced by
@@ -98,12 +103,11 @@ func (r *Redactor) redactURL(raw string) string {
 		b.WriteString(u.Scheme + "://")
 	}
 	if u.User != nil {
+		// The user name is shown hashed but not hunted for in every frame:
+		// a name such as "admin" would mangle unrelated text.
 		b.WriteString(r.Add("userinfo", u.User.String()))
-		if name := u.User.Username(); name != "" {
-			r.Add("userinfo", name)
-		}
 		if pw, ok := u.User.Password(); ok {
-			r.Add("userinfo", pw)
+			r.Add("password", pw)
 		}
 		b.WriteString("@")
 	}

@@ -96,7 +96,7 @@ func (t *tap) route(dir string, raw json.RawMessage, now time.Time, record bool)
 	}
 	t.mu.Unlock()
 	if latency > 0 {
-		ev.Text = "latency " + latency.Round(time.Microsecond).String()
+		ev.LatencyMs = ms(latency)
 	}
 	if record {
 		t.log.Append(ev)

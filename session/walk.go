@@ -20,8 +20,10 @@ func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Res
 	id := s.walks.Add(1)
 	start := time.Now()
 	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: "start"}})
+	var pageNo int
 	opts := &paging.Options{
-		MaxPages: s.max,
+		MaxPages:  s.max,
+		OnRequest: func(number int, _ string) { pageNo = number },
 		OnPage: func(p paging.Page) {
 			gen, out := s.counter.Snapshot()
 			page := p
@@ -32,7 +34,7 @@ func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Res
 			}
 		},
 	}
-	res := paging.Walk(ctx, m, s.counter, s.fetcher(m), opts)
+	res := paging.Walk(ctx, m, s.counter, s.fetcher(m, id, &pageNo), opts)
 	if m.Name == paging.Tools().Name && res.Incomplete == paging.Complete {
 		s.forget(id)
 	}
@@ -49,11 +51,14 @@ func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Res
 	return id, res
 }
 
-func (s *Session) fetcher(m paging.Method) paging.Fetcher {
+// fetcher sends one list request of walk id; *page is the number of the
+// page asked for (set by the walk, on the same goroutine, just before).
+func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 	return func(ctx context.Context, cursor string) (*paging.Answer, error) {
 		s.listsSent.Add(1)
 		gen, out := s.counter.Snapshot()
-		s.log.Append(Event{Kind: KindListRequest, Method: m.Name, Text: cursor, Gen: gen, Out: out})
+		s.log.Append(Event{Kind: KindListRequest, Method: m.Name, Gen: gen, Out: out,
+			Walk: &WalkInfo{ID: id, Method: m.Name, State: "request"}, Page: &paging.Page{Number: *page, Cursor: cursor}})
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
 		rctx, w := withWatcher(rctx)
