@@ -1,0 +1,390 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"mcpwitness/themes"
+)
+
+// bigDoc is the size of raw JSON past which a document is built in a
+// command instead of in Update.
+const bigDoc = 64 << 10
+
+// detailKey is what a detail document was built from; a new key means a
+// rebuild.
+type detailKey struct {
+	tool   *toolEntry
+	call   int64
+	rev    int
+	ncalls int
+	width  int
+	sty    *themes.Styles
+	held   bool
+	stale  bool
+	done   bool
+}
+
+// docBuiltMsg carries a document built in a command.
+type docBuiltMsg struct {
+	key   detailKey
+	lines []string
+}
+
+// detailPane shows the selected tool, or one of its calls.
+type detailPane struct {
+	st   *state
+	sty  *themes.Styles
+	keys *KeyMap
+	loc  *time.Location
+	w, h int
+
+	focused bool
+	tool    *toolEntry
+	call    int64 // 0: the tool itself
+	confirm bool  // asking before sending a refused call anyway
+
+	sc      scroller
+	built   detailKey
+	pending detailKey // a document being built in a command
+	bar     progress.Model
+}
+
+func newDetailPane(st *state, sty *themes.Styles, keys *KeyMap, loc *time.Location) detailPane {
+	d := detailPane{st: st, sty: sty, keys: keys, loc: loc}
+	d.restyle()
+	return d
+}
+
+func (d *detailPane) restyle() {
+	full, empty := d.sty.ProgressFull, d.sty.ProgressEmpty
+	if full == nil {
+		full = lipgloss.NoColor{}
+	}
+	if empty == nil {
+		empty = lipgloss.NoColor{}
+	}
+	d.bar = progress.New(progress.WithFillCharacters('█', '░'), progress.WithoutPercentage(),
+		progress.WithColors(color.Color(full)))
+	d.bar.EmptyColor = empty
+}
+
+func (d *detailPane) SetSize(w, h int) { d.w, d.h = w, h }
+
+// ShowTool shows t's details.
+func (d *detailPane) ShowTool(t *toolEntry) {
+	if d.tool != t || d.call != 0 {
+		d.sc.Top()
+	}
+	d.tool, d.call, d.confirm = t, 0, false
+}
+
+// ShowCall shows call id of t.
+func (d *detailPane) ShowCall(t *toolEntry, id int64) {
+	if d.call != id {
+		d.sc.Top()
+	}
+	d.tool, d.call, d.confirm = t, id, false
+}
+
+// Call returns the call shown, or nil.
+func (d *detailPane) Call() *callState {
+	if d.call == 0 {
+		return nil
+	}
+	return d.st.calls[d.call]
+}
+
+// history returns the calls of the shown tool, oldest first.
+func (d *detailPane) history() []*callState {
+	if d.tool == nil {
+		return nil
+	}
+	return d.st.toolCalls[d.tool.Name]
+}
+
+// StepCall moves through the shown tool's calls: -1 older, +1 newer. Past
+// the newest comes the tool itself; before the newest, from the tool, -1
+// shows the newest call.
+func (d *detailPane) StepCall(dir int) {
+	calls := d.history()
+	if len(calls) == 0 {
+		return
+	}
+	i := len(calls) // the tool itself
+	for n, c := range calls {
+		if c.ID == d.call {
+			i = n
+		}
+	}
+	i = max(min(i+dir, len(calls)), 0)
+	if i == len(calls) {
+		d.ShowTool(d.tool)
+		return
+	}
+	d.ShowCall(d.tool, calls[i].ID)
+}
+
+func (d *detailPane) key() detailKey {
+	k := detailKey{tool: d.tool, call: d.call, width: d.w, sty: d.sty}
+	if d.tool == nil {
+		return k
+	}
+	if c := d.Call(); c != nil {
+		k.rev = c.rev
+		return k
+	}
+	calls := d.history()
+	k.ncalls = len(calls)
+	for _, c := range calls {
+		k.rev += c.rev
+	}
+	if w := d.st.walkByID[d.tool.Walk]; w != nil {
+		k.held, k.stale, k.done = d.st.held(w), d.st.stale(w), w.Done
+	}
+	return k
+}
+
+// Sync rebuilds the document when what it shows changed. A big one is
+// built in a command.
+func (d *detailPane) Sync() tea.Cmd {
+	k := d.key()
+	if k == d.built || k == d.pending {
+		return nil
+	}
+	build := d.builder(k)
+	if d.tool != nil && len(d.tool.Raw) > bigDoc || d.Call() != nil && len(d.Call().Result) > bigDoc {
+		d.pending = k
+		d.sc.SetLines([]string{d.sty.Muted.Render("rendering…")})
+		return func() tea.Msg { return docBuiltMsg{key: k, lines: build()} }
+	}
+	d.sc.SetLines(build())
+	d.built, d.pending = k, detailKey{}
+	return nil
+}
+
+// builder returns a function that builds the document for k from values
+// copied now, so it may run on another goroutine.
+func (d *detailPane) builder(k detailKey) func() []string {
+	st, loc, w := d.sty, d.loc, max(d.w-2, 10)
+	t := k.tool
+	if t == nil {
+		return func() []string { return []string{st.Muted.Render("No tool selected.")} }
+	}
+	if c := d.Call(); c != nil {
+		cc := *c
+		cc.Verdicts = append(cc.Verdicts[:0:0], c.Verdicts...)
+		return func() []string { return callDoc(&cc, t, w, st, loc) }
+	}
+	calls := append([]*callState(nil), d.history()...)
+	summaries := make([]string, len(calls))
+	for i, c := range calls {
+		summaries[i] = fmt.Sprintf("#%d  %s  %s", c.ID, clock(c.Start, loc), callSummary(c))
+	}
+	return func() []string { return toolDoc(t, summaries, k, w, st) }
+}
+
+// Update handles scrolling keys while focused and built documents.
+func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case docBuiltMsg:
+		if msg.key == d.pending {
+			d.sc.SetLines(msg.lines)
+			d.built, d.pending = msg.key, detailKey{}
+		}
+	case tea.KeyPressMsg:
+		k := d.keys
+		switch {
+		case key.Matches(msg, k.Up):
+			d.sc.ScrollBy(-1)
+		case key.Matches(msg, k.Down):
+			d.sc.ScrollBy(1)
+		case key.Matches(msg, k.PageUp):
+			d.sc.ScrollBy(-d.sc.h)
+		case key.Matches(msg, k.PageDown):
+			d.sc.ScrollBy(d.sc.h)
+		case key.Matches(msg, k.Top):
+			d.sc.Top()
+		case key.Matches(msg, k.Bottom):
+			d.sc.Bottom()
+		}
+	}
+	return d, nil
+}
+
+// Wheel scrolls by n lines.
+func (d *detailPane) Wheel(n int) { d.sc.ScrollBy(n) }
+
+// View renders the pane in exactly h rows; spin is the spinner's frame and
+// now the time, for a call in flight.
+func (d *detailPane) View(spin string, now time.Time) string {
+	s := d.sty
+	style := s.TitleBlurred
+	if d.focused {
+		style = s.Title
+	}
+	title, right := "Detail", ""
+	if c := d.Call(); c != nil {
+		title = fmt.Sprintf("Call #%d", c.ID)
+	}
+	if n := len(d.history()); n > 0 {
+		right = s.Subtle.Render(fmt.Sprintf("[ ] %d %s", n, plural(n, "call", "calls")))
+	}
+	head := style.Render(title)
+	if gap := d.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 {
+		head += strings.Repeat(" ", gap) + right
+	}
+	lines := []string{fit(head, d.w)}
+	lines = append(lines, d.liveLines(spin, now)...)
+	d.sc.SetSize(d.w, d.h-len(lines))
+	out := strings.Join(lines, "\n")
+	if d.sc.h > 0 {
+		out += "\n" + d.sc.View()
+	}
+	return out
+}
+
+// liveLines are the lines that change without an event: the spinner and
+// progress of a call in flight, and the confirmation prompt.
+func (d *detailPane) liveLines(spin string, now time.Time) []string {
+	s := d.sty
+	c := d.Call()
+	switch {
+	case c != nil && !c.Done:
+		el := now.Sub(c.Start)
+		if el < 0 {
+			el = 0
+		}
+		out := []string{fit(" "+s.Spinner.Render(spin)+" "+s.Text.Render("calling "+c.Tool+"…")+" "+
+			s.Muted.Render(fmtDur(el)+" · esc cancels"), d.w)}
+		if c.HasProgress {
+			pct := 0.0
+			if c.Total > 0 {
+				pct = min(c.Progress/c.Total, 1)
+			}
+			label := fmt.Sprintf("%g", c.Progress)
+			if c.Total > 0 {
+				label += fmt.Sprintf("/%g", c.Total)
+			}
+			if c.ProgressMsg != "" {
+				label += " " + c.ProgressMsg
+			}
+			bar := d.bar
+			bar.SetWidth(min(max(d.w-4-len(label), 10), 40))
+			out = append(out, fit("   "+bar.ViewAs(pct)+" "+s.Muted.Render(label), d.w))
+		}
+		return append(out, "")
+	case d.confirm && c != nil:
+		return []string{
+			fit(" "+s.Warn.Render(fmt.Sprintf("Send %s anyway, as a plain tools/call the checks refused?", c.Tool)), d.w),
+			fit(" "+s.Bold.Render("enter")+s.Muted.Render(" sends it · ")+s.Bold.Render("esc")+s.Muted.Render(" keeps it unsent"), d.w),
+			"",
+		}
+	}
+	return nil
+}
+
+// ShortHelp returns the pane's bindings for the help line.
+func (d *detailPane) ShortHelp() []key.Binding {
+	k := d.keys
+	if d.confirm {
+		return []key.Binding{k.Confirm, k.Back}
+	}
+	if c := d.Call(); c != nil {
+		if !c.Done {
+			return []key.Binding{k.Back}
+		}
+		out := []key.Binding{k.Call, k.PrevCall, k.NextCall, k.Back}
+		if callOutcome(c) == outcomeRefused {
+			out = append([]key.Binding{k.Force}, out...)
+		}
+		return out
+	}
+	return []key.Binding{k.Call, k.Up, k.Down, k.PrevCall, k.NextPane}
+}
+
+// FullHelp returns the pane's bindings, grouped.
+func (d *detailPane) FullHelp() [][]key.Binding {
+	k := d.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.PrevCall, k.NextCall, k.Force, k.Confirm}}
+}
+
+// toolDoc builds the document of one tool: what it is, what a client does
+// with a call to it, its recent calls, and its definition.
+func toolDoc(t *toolEntry, calls []string, k detailKey, w int, s *themes.Styles) []string {
+	d := newDoc(w, s)
+	head := s.Bold.Render(t.Name)
+	if t.Title != "" && t.Title != t.Name {
+		head += "  " + s.Muted.Render(t.Title)
+	}
+	d.add(head)
+	where := fmt.Sprintf("walk #%d · page %d · gen %d", t.Walk, t.Page, t.Gen)
+	switch {
+	case !k.done:
+		where += " · walk in progress"
+	case k.held:
+		where += " · held: a typical client checks its calls too"
+	default:
+		where += " · own: only mcpwitness checks its calls; a typical client would not"
+	}
+	d.text(s.Muted, where, 0)
+	if k.stale {
+		d.text(s.BadgeStale, "stale: the server said its tool list changed after this walk; r walks again", 0)
+	}
+	if t.Bad != "" {
+		d.text(s.Fail, "✗ unreadable definition: "+t.Bad, 0)
+	}
+	if t.Description != "" {
+		d.blank()
+		d.text(s.Text, t.Description, 0)
+	}
+	if t.TaskSupport == "required" {
+		d.blank()
+		d.text(s.Warn, "⊘ Plain calls are refused: execution.taskSupport is \"required\". A client must run it as a task, "+
+			"so mcpwitness refuses a plain tools/call before anything is sent; f sends it anyway (after asking).", 0)
+	}
+	var hints []string
+	for _, h := range []struct {
+		on   bool
+		text string
+	}{{t.ReadOnly, "read-only"}, {t.Destructive, "destructive"}, {t.Idempotent, "idempotent"}, {t.OpenWorld, "open-world"},
+		{t.Output != nil, "output schema: answers are checked"}, {t.TaskSupport == "optional", "task support optional"}} {
+		if h.on {
+			hints = append(hints, h.text)
+		}
+	}
+	if len(hints) > 0 {
+		d.blank()
+		d.text(s.Info, strings.Join(hints, " · "), 0)
+	}
+	if len(calls) > 0 {
+		d.blank()
+		d.heading(fmt.Sprintf("Calls (%d)", len(calls)))
+		from := max(len(calls)-5, 0)
+		for i := len(calls) - 1; i >= from; i-- {
+			d.text(s.Text, calls[i], 2)
+		}
+		if from > 0 {
+			d.text(s.Muted, fmt.Sprintf("… %d older; [ and ] step through them", from), 2)
+		}
+	}
+	for _, sec := range []struct {
+		name string
+		raw  []byte
+	}{{"Input schema", t.Input}, {"Output schema", t.Output}, {"Execution", t.Execution}, {"Annotations", t.Annotations}, {"_meta", t.Meta}} {
+		if isNull(sec.raw) {
+			continue
+		}
+		d.blank()
+		d.heading(sec.name)
+		d.json(sec.raw, 2)
+	}
+	return d.Lines()
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmux drives one tmux session running the built binary.
+type tmux struct {
+	t    *testing.T
+	name string
+}
+
+func (x *tmux) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", args...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// keys sends tmux key names (Enter, Escape, C-s) or literal text.
+func (x *tmux) keys(keys ...string) {
+	x.t.Helper()
+	x.run(append([]string{"send-keys", "-t", x.name}, keys...)...)
+}
+
+// text types s literally.
+func (x *tmux) text(s string) {
+	x.t.Helper()
+	x.run("send-keys", "-t", x.name, "-l", s)
+}
+
+func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", x.name) }
+
+// wait polls the screen until it matches re, failing after a deadline.
+func (x *tmux) wait(re string) string {
+	x.t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := x.screen()
+		if rx.MatchString(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("screen never matched %q:\n%s", re, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestEndToEnd builds mcpwitness, runs it in tmux against its embedded demo
+// server, walks, calls a passing, a failing and a refused tool, exports the
+// session, and checks the screen and the exported file.
+func TestEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	// Until package main opens this UI, there is nothing to drive.
+	deps, err := exec.Command("go", "list", "-deps", "..").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	if !strings.Contains("\n"+string(deps), "\nmcpwitness/ui\n") {
+		t.Skip("package main does not import mcpwitness/ui yet")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mcpwitness")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	x := &tmux{t: t, name: fmt.Sprintf("mcpwitness-e2e-%d", os.Getpid())}
+	x.run("new-session", "-d", "-s", x.name, "-x", "120", "-y", "40", "-c", work,
+		"env -u NO_COLOR TERM=xterm-256color "+bin+"; sleep 30")
+	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", x.name).Run() })
+
+	s := x.wait(`✓ \d+ pages · \d+ tools`)
+	for _, want := range []string{"mcpwitness-demo", "stdio", "page 1 · 10 tools", "gen "} {
+		if !strings.Contains(s, want) {
+			t.Errorf("first screen lacks %q:\n%s", want, s)
+		}
+	}
+
+	call := func(tool, arg string) {
+		x.keys("/")
+		x.text(tool)
+		x.keys("Enter")
+		x.wait(`▌ ` + tool)
+		// A lone Escape followed fast by Enter reads as alt+enter: wait
+		// until the filter is gone before the next key.
+		x.keys("Escape")
+		x.wait(`Tools \d+ +walk #`)
+		x.keys("Enter")
+		x.wait("Call " + tool)
+		x.text(arg)
+		x.keys("C-s")
+	}
+	call("weather", "Lisbon")
+	x.wait(`(?s)Call #\d.*weather.*✓ pass · `)
+	call("forecast_broken", "Paris")
+	s = x.wait(`(?s)✗ fail\s+output-schema.*/temperature`)
+	if !strings.Contains(s, "/humidity") {
+		t.Errorf("failing call screen lacks /humidity:\n%s", s)
+	}
+	call("render_video", "a storyboard")
+	x.wait(`(?s)⊘ Refused before sending: nothing was sent`)
+
+	x.keys("e")
+	s = x.wait(`exported \d+ lines to \S+mcpwitness-\d{8}-\d{6}\.jsonl`)
+	files, _ := filepath.Glob(filepath.Join(work, "mcpwitness-*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("export files in %s: %v\n%s", work, files, s)
+	}
+	checkExport(t, files[0])
+
+	x.keys("q")
+	x.wait(`^\s*$`)
+}
+
+// checkExport reads a session file and checks it holds the story.
+func checkExport(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	if !sc.Scan() {
+		t.Fatal("empty export")
+	}
+	var h struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Format != "mcpwitness-session" || h.Version != 1 {
+		t.Fatalf("header %s: %v", sc.Bytes(), err)
+	}
+	kinds := map[string]int{}
+	var sentCalls []string
+	outcomes := map[string]string{}
+	for sc.Scan() {
+		var ev struct {
+			Kind  string `json:"kind"`
+			Dir   string `json:"dir"`
+			Frame struct {
+				Method string `json:"method"`
+				Params struct {
+					Name string `json:"name"`
+				} `json:"params"`
+			} `json:"frame"`
+			Call *struct {
+				Tool  string `json:"tool"`
+				State string `json:"state"`
+			} `json:"call"`
+			Verdict *struct {
+				Check  string `json:"check"`
+				Status string `json:"status"`
+			} `json:"verdict"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("line %q: %v", sc.Bytes(), err)
+		}
+		kinds[ev.Kind]++
+		if ev.Kind == "wire" && ev.Dir == "send" && ev.Frame.Method == "tools/call" {
+			sentCalls = append(sentCalls, ev.Frame.Params.Name)
+		}
+		if ev.Verdict != nil && ev.Call != nil && ev.Verdict.Status != "pass" && ev.Verdict.Status != "skipped" {
+			outcomes[ev.Call.Tool] += ev.Verdict.Check + ":" + ev.Verdict.Status + " "
+		}
+	}
+	for _, k := range []string{"connect", "wire", "page", "walk", "call", "verdict"} {
+		if kinds[k] == 0 {
+			t.Errorf("export has no %s events (kinds: %v)", k, kinds)
+		}
+	}
+	if got := strings.Join(sentCalls, ","); got != "weather,forecast_broken" {
+		t.Errorf("tools/call frames sent for %q, want weather and forecast_broken only", got)
+	}
+	if !strings.Contains(outcomes["forecast_broken"], "output-schema:fail") || !strings.Contains(outcomes["render_video"], "task-support:refused") {
+		t.Errorf("verdicts in the export: %v", outcomes)
+	}
+}

@@ -1,0 +1,502 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/checks"
+	"mcpwitness/themes"
+)
+
+// argsCheckedMsg is the live check of the editor's arguments against the
+// tool's input schema, run in a command.
+type argsCheckedMsg struct {
+	seq       int
+	jsonErr   string
+	unchecked string
+	errs      []checks.SchemaError
+}
+
+// checkArgsCmd validates args against schema off the UI goroutine. The
+// validator is safe for concurrent use.
+func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) tea.Cmd {
+	return func() tea.Msg {
+		msg := argsCheckedMsg{seq: seq}
+		if !json.Valid(args) {
+			var x any
+			err := json.Unmarshal(args, &x)
+			msg.jsonErr = "not valid JSON"
+			if err != nil {
+				msg.jsonErr += ": " + err.Error()
+			}
+			return msg
+		}
+		if isNull(schema) {
+			return msg
+		}
+		errs, err := v.Validate(schema, args)
+		var unchecked *checks.UncheckedError
+		switch {
+		case errors.As(err, &unchecked):
+			msg.unchecked = unchecked.Reason
+		case err != nil:
+			msg.unchecked = err.Error()
+		}
+		msg.errs = errs
+		return msg
+	}
+}
+
+// editorPane edits the arguments of one call: a form for flat schemas, raw
+// JSON otherwise.
+type editorPane struct {
+	sty  *themes.Styles
+	keys *KeyMap
+	v    *checks.Validator
+	w, h int
+
+	tool    *toolEntry
+	fields  []formField
+	inputs  []textinput.Model // one per field; unused for choices
+	choice  []int             // per field: the chosen choice, -1 for none
+	focus   int
+	canForm bool
+	raw     bool
+	area    textarea.Model
+
+	checkSeq int
+	checked  *argsCheckedMsg // the newest check result
+	note     string          // why the last send did not happen
+}
+
+func newEditorPane(sty *themes.Styles, keys *KeyMap, v *checks.Validator) editorPane {
+	return editorPane{sty: sty, keys: keys, v: v, area: textarea.New()}
+}
+
+// Open starts editing a call of t, prefilled from its input schema.
+func (e *editorPane) Open(t *toolEntry) tea.Cmd {
+	e.tool, e.note, e.checked, e.focus = t, "", nil, 0
+	e.fields, e.canForm = formFields(t.Input)
+	e.raw = !e.canForm
+	e.inputs = make([]textinput.Model, len(e.fields))
+	e.choice = make([]int, len(e.fields))
+	for i, f := range e.fields {
+		in := textinput.New()
+		in.Prompt = ""
+		in.CharLimit = 4096
+		in.Placeholder = f.Kind
+		e.choice[i] = -1
+		if f.Kind == kindChoice {
+			for j, c := range f.Choices {
+				if f.Default != nil && bytes.Equal(bytes.TrimSpace(c), bytes.TrimSpace(f.Default)) {
+					e.choice[i] = j
+				}
+			}
+			if e.choice[i] < 0 && f.Required {
+				e.choice[i] = 0
+			}
+		} else if f.Default != nil {
+			var s string
+			if json.Unmarshal(f.Default, &s) != nil {
+				s = string(f.Default)
+			}
+			in.SetValue(s)
+		}
+		e.inputs[i] = in
+	}
+	e.area = textarea.New()
+	e.area.ShowLineNumbers = false
+	e.area.Prompt = ""
+	e.area.SetValue(string(skeleton(t.Input)))
+	e.restyle()
+	e.SetSize(e.w, e.h)
+	return tea.Batch(e.focusCmd(), e.recheck())
+}
+
+func (e *editorPane) restyle() {
+	for i := range e.inputs {
+		s := e.inputs[i].Styles()
+		s.Focused.Text, s.Blurred.Text = e.sty.Text, e.sty.Text
+		s.Focused.Placeholder, s.Blurred.Placeholder = e.sty.Subtle, e.sty.Subtle
+		s.Cursor.Blink = false
+		e.inputs[i].SetStyles(s)
+	}
+	s := e.area.Styles()
+	s.Focused.Text, s.Blurred.Text = e.sty.Text, e.sty.Text
+	s.Focused.CursorLine = e.sty.Text
+	s.Focused.Base, s.Blurred.Base = e.sty.Text, e.sty.Text
+	s.Cursor.Blink = false
+	e.area.SetStyles(s)
+}
+
+func (e *editorPane) SetSize(w, h int) {
+	e.w, e.h = w, h
+	for i := range e.inputs {
+		e.inputs[i].SetWidth(max(w-e.labelWidth()-6, 8))
+	}
+	e.area.SetWidth(max(w-2, 10))
+	e.area.SetHeight(max(h-e.reserved(), 3))
+}
+
+// reserved is the rows the raw editor leaves for the title and the check.
+func (e *editorPane) reserved() int { return 6 }
+
+func (e *editorPane) labelWidth() int {
+	n := 4
+	for _, f := range e.fields {
+		n = max(n, len(f.Name)+1)
+	}
+	return min(n, max(e.w/3, 6))
+}
+
+func (e *editorPane) focusCmd() tea.Cmd {
+	for i := range e.inputs {
+		e.inputs[i].Blur()
+	}
+	e.area.Blur()
+	if e.raw {
+		return e.area.Focus()
+	}
+	if e.focus < len(e.inputs) && e.fields[e.focus].Kind != kindChoice {
+		return e.inputs[e.focus].Focus()
+	}
+	return nil
+}
+
+// Args returns the arguments as they stand.
+func (e *editorPane) Args() json.RawMessage {
+	if e.raw {
+		return json.RawMessage(strings.TrimSpace(e.area.Value()))
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	for i, f := range e.fields {
+		var v json.RawMessage
+		if f.Kind == kindChoice {
+			if e.choice[i] < 0 {
+				continue
+			}
+			v = f.Choices[e.choice[i]]
+		} else {
+			text := e.inputs[i].Value()
+			if text == "" {
+				continue
+			}
+			v = fieldValue(f.Kind, text)
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		name, _ := json.Marshal(f.Name)
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// Ready says whether the arguments are JSON that can be sent; when not,
+// it says why inline.
+func (e *editorPane) Ready() bool {
+	if json.Valid(e.Args()) {
+		e.note = ""
+		return true
+	}
+	e.note = "fix the JSON before sending: it does not parse"
+	return false
+}
+
+func (e *editorPane) recheck() tea.Cmd {
+	e.checkSeq++
+	return checkArgsCmd(e.checkSeq, e.v, e.tool.Input, e.Args())
+}
+
+// Update handles keys while the editor is open and check results.
+func (e editorPane) Update(msg tea.Msg) (editorPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case argsCheckedMsg:
+		if msg.seq == e.checkSeq {
+			e.checked = &msg
+		}
+		return e, nil
+	case tea.KeyPressMsg:
+		before := string(e.Args())
+		cmd := e.key(msg)
+		if string(e.Args()) != before {
+			e.note = ""
+			cmd = tea.Batch(cmd, e.recheck())
+		}
+		return e, cmd
+	default:
+		// A paste or another message for the focused input.
+		if e.tool == nil {
+			return e, nil
+		}
+		before := string(e.Args())
+		var cmd tea.Cmd
+		switch {
+		case e.raw:
+			e.area, cmd = e.area.Update(msg)
+		case e.focus < len(e.inputs) && e.fields[e.focus].Kind != kindChoice:
+			e.inputs[e.focus], cmd = e.inputs[e.focus].Update(msg)
+		}
+		if string(e.Args()) != before {
+			cmd = tea.Batch(cmd, e.recheck())
+		}
+		return e, cmd
+	}
+}
+
+func (e *editorPane) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := e.keys
+	if key.Matches(msg, k.Raw) {
+		return e.toggleRaw()
+	}
+	if e.raw {
+		var cmd tea.Cmd
+		e.area, cmd = e.area.Update(msg)
+		return cmd
+	}
+	switch {
+	case len(e.fields) == 0:
+		return nil
+	case key.Matches(msg, k.NextField):
+		e.focus = (e.focus + 1) % len(e.fields)
+		return e.focusCmd()
+	case key.Matches(msg, k.PrevField):
+		e.focus = (e.focus + len(e.fields) - 1) % len(e.fields)
+		return e.focusCmd()
+	}
+	f := e.fields[e.focus]
+	if f.Kind == kindChoice {
+		n := len(f.Choices)
+		switch {
+		case msg.String() == "right" || msg.String() == "space":
+			e.choice[e.focus] = (e.choice[e.focus] + 1) % n
+		case msg.String() == "left" && e.choice[e.focus] < 0:
+			e.choice[e.focus] = n - 1
+		case msg.String() == "left":
+			e.choice[e.focus] = (e.choice[e.focus] + n - 1) % n
+		case msg.String() == "backspace" && !f.Required:
+			e.choice[e.focus] = -1
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	e.inputs[e.focus], cmd = e.inputs[e.focus].Update(msg)
+	return cmd
+}
+
+// toggleRaw switches between the form and raw JSON, carrying the values.
+func (e *editorPane) toggleRaw() tea.Cmd {
+	if !e.raw {
+		pretty, _ := prettyJSON(e.Args())
+		e.area.SetValue(pretty)
+		e.raw = true
+		return e.focusCmd()
+	}
+	if !e.canForm {
+		e.note = "this input schema needs raw JSON: it is not a flat object of simple values"
+		return nil
+	}
+	if err := e.fillForm(e.Args()); err != nil {
+		e.note = "fix the JSON to go back to the form: " + err.Error()
+		return nil
+	}
+	e.raw = false
+	return e.focusCmd()
+}
+
+// fillForm sets the form's fields from a JSON object.
+func (e *editorPane) fillForm(args json.RawMessage) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err != nil {
+		return err
+	}
+	for i, f := range e.fields {
+		v, ok := obj[f.Name]
+		if f.Kind == kindChoice {
+			e.choice[i] = -1
+			for j, c := range f.Choices {
+				if ok && bytes.Equal(bytes.TrimSpace(c), bytes.TrimSpace(v)) {
+					e.choice[i] = j
+				}
+			}
+			continue
+		}
+		var s string
+		if ok && json.Unmarshal(v, &s) != nil {
+			s = string(v)
+		}
+		e.inputs[i].SetValue(s)
+	}
+	return nil
+}
+
+// Fill puts the arguments of an earlier call in the editor.
+func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
+	pretty, ok := prettyJSON(args)
+	if !ok {
+		return nil
+	}
+	e.area.SetValue(pretty)
+	if !e.raw {
+		if e.fillForm(args) != nil {
+			e.raw = true
+			return tea.Batch(e.focusCmd(), e.recheck())
+		}
+	}
+	return e.recheck()
+}
+
+// View renders the editor in exactly h rows.
+func (e *editorPane) View() string {
+	s := e.sty
+	mode := "form · ctrl+r raw JSON"
+	if e.raw {
+		mode = "raw JSON"
+		if e.canForm {
+			mode += " · ctrl+r form"
+		}
+	}
+	title := s.Title.Render("Call "+e.tool.Name) + "  " + s.Muted.Render(mode)
+	lines := []string{fit(title, e.w), ""}
+	if e.raw {
+		lines = append(lines, strings.Split(e.area.View(), "\n")...)
+	} else {
+		lines = append(lines, e.formLines()...)
+	}
+	check := e.checkLines()
+	room := e.h - len(check) - 1
+	if len(lines) > room {
+		lines = lines[:max(room, 1)]
+	}
+	for len(lines) < room {
+		lines = append(lines, "")
+	}
+	lines = append(lines, "")
+	lines = append(lines, check...)
+	var b strings.Builder
+	for i, l := range lines[:min(len(lines), e.h)] {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(fit(l, e.w))
+	}
+	return b.String()
+}
+
+func (e *editorPane) formLines() []string {
+	s := e.sty
+	if len(e.fields) == 0 {
+		return []string{" " + s.Muted.Render("This tool takes no arguments; ctrl+s sends {}.")}
+	}
+	lw := e.labelWidth()
+	var out []string
+	for i, f := range e.fields {
+		label := f.Name
+		if f.Required {
+			label += "*"
+		}
+		label = fit(trunc(label, lw), lw)
+		ls := s.Label
+		marker := "  "
+		if i == e.focus {
+			ls = s.LabelFocused
+			marker = s.Title.Render("▸ ")
+		}
+		var value string
+		if f.Kind == kindChoice {
+			value = e.choiceView(i)
+		} else {
+			value = e.inputs[i].View()
+		}
+		out = append(out, marker+ls.Render(label)+"  "+value)
+		if i == e.focus && f.Desc != "" {
+			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(trunc(f.Desc, e.w-lw-5)))
+		}
+	}
+	return out
+}
+
+func (e *editorPane) choiceView(i int) string {
+	f, s := e.fields[i], e.sty
+	cur := "–"
+	if c := e.choice[i]; c >= 0 {
+		cur = string(f.Choices[c])
+		var str string
+		if json.Unmarshal(f.Choices[c], &str) == nil {
+			cur = str
+		}
+	}
+	pos := fmt.Sprintf("%d/%d", e.choice[i]+1, len(f.Choices))
+	if e.choice[i] < 0 {
+		pos = fmt.Sprintf("–/%d", len(f.Choices))
+	}
+	return s.Muted.Render("‹ ") + s.Choice.Render(cur) + s.Muted.Render(" › "+pos)
+}
+
+// checkLines renders the live check, wrapped, at most five lines.
+func (e *editorPane) checkLines() []string {
+	s := e.sty
+	d := newDoc(e.w-1, s)
+	if e.note != "" {
+		d.text(s.Fail, "✗ "+e.note, 0)
+	}
+	c := e.checked
+	switch {
+	case c == nil:
+		d.text(s.Muted, "checking…", 0)
+	case c.jsonErr != "":
+		d.text(s.Fail, "✗ "+c.jsonErr, 0)
+	case c.unchecked != "":
+		d.text(s.Warn, "? the input schema cannot be checked: "+c.unchecked, 0)
+	case len(c.errs) == 0:
+		d.text(s.Pass, "✓ arguments match the input schema", 0)
+	default:
+		d.text(s.Fail, fmt.Sprintf("✗ %d %s against the input schema; sending is refused unless forced",
+			len(c.errs), plural(len(c.errs), "problem", "problems")), 0)
+		for _, se := range c.errs {
+			d.segs([]seg{{text: "  ", plain: true}, {text: pathOrRoot(se.InstancePath), style: s.Warn},
+				{text: "  " + se.Keyword + ": ", style: s.Muted}, {text: se.Message, style: s.Text}}, 4)
+		}
+	}
+	lines := d.Lines()
+	if len(lines) > 5 {
+		lines = append(lines[:4], s.Muted.Render("  …"))
+	}
+	return lines
+}
+
+func pathOrRoot(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
+}
+
+// ShortHelp returns the editor's bindings for the help line.
+func (e *editorPane) ShortHelp() []key.Binding {
+	k := e.keys
+	if e.raw {
+		return []key.Binding{k.Send, k.Raw, k.Back}
+	}
+	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, k.Back}
+}
+
+// FullHelp returns the editor's bindings, grouped.
+func (e *editorPane) FullHelp() [][]key.Binding {
+	k := e.keys
+	return [][]key.Binding{{k.Send, k.Back, k.Raw}, {k.NextField, k.PrevField, k.Choice}}
+}

@@ -1,0 +1,214 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+)
+
+// outcome is what a call came to, in one word.
+type outcome int
+
+const (
+	outcomeRunning outcome = iota
+	outcomePass
+	outcomeIsError // the tool answered isError: true and every check passed
+	outcomeFail
+	outcomeUnchecked
+	outcomeRefused
+	outcomeCancelled
+	outcomeError // no answer: transport, protocol or JSON-RPC error
+)
+
+func callOutcome(c *callState) outcome {
+	switch {
+	case !c.Done:
+		return outcomeRunning
+	case c.Cancelled:
+		return outcomeCancelled
+	case !c.Sent && c.Err == "" && len(c.RPCError) == 0:
+		// A check stopped it before sending: refused, or arguments that
+		// fail the input schema.
+		return outcomeRefused
+	case c.Err != "" || len(c.RPCError) > 0:
+		return outcomeError
+	case hasStatus(c.Verdicts, checks.Fail):
+		return outcomeFail
+	case hasStatus(c.Verdicts, checks.Unchecked):
+		return outcomeUnchecked
+	case isErrorResult(c.Result):
+		return outcomeIsError
+	}
+	return outcomePass
+}
+
+func hasStatus(vs []checks.Verdict, st checks.Status) bool {
+	for _, v := range vs {
+		if v.Status == st {
+			return true
+		}
+	}
+	return false
+}
+
+func isErrorResult(raw json.RawMessage) bool {
+	var v struct {
+		IsError bool `json:"isError"`
+	}
+	return len(raw) > 0 && json.Unmarshal(raw, &v) == nil && v.IsError
+}
+
+// verdictMark is the symbol of a verdict status.
+func verdictMark(st checks.Status) string {
+	switch st {
+	case checks.Pass:
+		return "✓"
+	case checks.Fail:
+		return "✗"
+	case checks.Refused:
+		return "⊘"
+	case checks.Unchecked:
+		return "?"
+	case checks.Skipped:
+		return "–"
+	}
+	return "·"
+}
+
+// outcomeMark is the symbol of a call's outcome.
+func outcomeMark(o outcome) string {
+	switch o {
+	case outcomePass:
+		return "✓"
+	case outcomeIsError:
+		return "!"
+	case outcomeFail, outcomeError:
+		return "✗"
+	case outcomeUnchecked:
+		return "?"
+	case outcomeRefused:
+		return "⊘"
+	case outcomeCancelled:
+		return "⨯"
+	}
+	return "…"
+}
+
+// callSummary says in a few words how a call ended.
+func callSummary(c *callState) string {
+	switch o := callOutcome(c); o {
+	case outcomeRunning:
+		return "running"
+	case outcomeCancelled:
+		return "cancelled after " + fmtMs(c.Ms)
+	case outcomeRefused:
+		return "⊘ refused · nothing sent"
+	case outcomeError:
+		if len(c.RPCError) > 0 {
+			return "✗ JSON-RPC error " + rpcErrorText(c.RPCError) + " · " + fmtMs(c.Ms)
+		}
+		return "✗ " + c.Err
+	default:
+		var fails []string
+		for _, v := range c.Verdicts {
+			if v.Status == checks.Fail || v.Status == checks.Unchecked {
+				fails = append(fails, verdictMark(v.Status)+" "+v.Check)
+			}
+		}
+		word := map[outcome]string{outcomePass: "✓ pass", outcomeIsError: "! isError, checks pass"}[o]
+		if len(fails) > 0 {
+			word = strings.Join(fails, " ")
+		}
+		if c.Forced {
+			word = "sent anyway · " + word
+		}
+		return word + " · " + fmtMs(c.Ms)
+	}
+}
+
+func rpcErrorText(raw json.RawMessage) string {
+	var e struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		return string(raw)
+	}
+	return fmt.Sprintf("%d: %s", e.Code, e.Message)
+}
+
+// walkSummary says how a walk stands: "walking page 3…", "✓ 5 pages",
+// "⚠ incomplete: cursor-repeated".
+func walkSummary(w *walkState) string {
+	switch {
+	case w == nil:
+		return "no walk yet"
+	case !w.Done:
+		return fmt.Sprintf("walking page %d…", max(w.Asking, len(w.Pages)+1))
+	case w.Incomplete != string(paging.Complete):
+		return "⚠ incomplete: " + w.Incomplete
+	}
+	return fmt.Sprintf("✓ %d %s", len(w.Pages), plural(len(w.Pages), "page", "pages"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// fmtMs formats a duration given in milliseconds: "0.4 ms", "12 ms", "1.2 s".
+func fmtMs(ms float64) string {
+	switch {
+	case ms < 10:
+		return fmt.Sprintf("%.1f ms", ms)
+	case ms < 1000:
+		return fmt.Sprintf("%.0f ms", ms)
+	case ms < 60000:
+		return fmt.Sprintf("%.1f s", ms/1000)
+	}
+	return time.Duration(ms * float64(time.Millisecond)).Round(time.Second).String()
+}
+
+// fmtDur formats d like [fmtMs].
+func fmtDur(d time.Duration) string { return fmtMs(float64(d) / float64(time.Millisecond)) }
+
+// fmtTTL formats a page's ttlMs: "ttl 30 s".
+func fmtTTL(ms int) string {
+	if ms%1000 == 0 {
+		return fmt.Sprintf("ttl %d s", ms/1000)
+	}
+	return "ttl " + fmtMs(float64(ms))
+}
+
+// fmtSize formats a byte count: "812 B", "4.3 kB", "1.2 MB".
+func fmtSize(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f kB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// clock formats t as a wall-clock time in loc.
+func clock(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "–"
+	}
+	return t.In(loc).Format("15:04:05")
+}
+
+// clockMs formats t with milliseconds.
+func clockMs(t time.Time, loc *time.Location) string {
+	if t.IsZero() {
+		return "–"
+	}
+	return t.In(loc).Format("15:04:05.000")
+}

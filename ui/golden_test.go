@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/demo"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+const fixture = "testdata/demo-session.jsonl"
+
+var recordFixture = flag.Bool("fixture", false, "record "+fixture+" from the demo server")
+
+// TestRecordFixture records a session with the demo server: a walk, a
+// passing, a failing and a refused call, and log messages. Times,
+// latencies and dates are replaced by fixed ones so the screens built from
+// it never change from run to run.
+func TestRecordFixture(t *testing.T) {
+	if !*recordFixture {
+		t.Skip("run with -fixture to record " + fixture)
+	}
+	log := session.NewLog(nil)
+	var evs []session.Event
+	log.AddSink(func(ev session.Event) { evs = append(evs, ev) })
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New(&demo.Options{TTLMs: 30000}).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Walk(ctx, paging.Tools())
+	for _, c := range []struct{ tool, args string }{
+		{"weather", `{"city":"Lisbon"}`},
+		{"forecast_broken", `{"city":"Paris"}`},
+		{"render_video", `{"storyboard":"title card\nsunrise over the bay"}`},
+	} {
+		s.Call(ctx, c.tool, json.RawMessage(c.args), nil)
+	}
+	s.Close()
+
+	// Dates in answers change daily; protocol versions look like dates too.
+	date := regexp.MustCompile(`20\d\d-\d\d-\d\d`)
+	fixDate := func(b []byte) []byte {
+		if slices.Contains(session.SupportedProtocols(), string(b)) {
+			return b
+		}
+		return []byte("2026-12-01")
+	}
+	f, err := os.Create(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := session.NewHeader("mcpwitness test", session.Target{Name: "demo"}.Describe())
+	h.Started = t0
+	line, _ := json.Marshal(h)
+	fmt.Fprintf(f, "%s\n", line)
+	for i, ev := range evs {
+		ev.T = t0.Add(time.Duration(i) * 40 * time.Millisecond)
+		if ev.Page != nil {
+			ev.Page.Ms = float64(3 + ev.Page.Number)
+		}
+		if ev.Walk != nil && ev.Walk.Ms != 0 {
+			ev.Walk.Ms = 27
+		}
+		if ev.Call != nil && ev.Call.Ms != 0 {
+			ev.Call.Ms = 12
+		}
+		if ev.LatencyMs != 0 {
+			ev.LatencyMs = 2
+		}
+		line, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(f, "%s\n", date.ReplaceAllFunc(line, fixDate))
+	}
+}
+
+// replayModel builds a model of size w×h in theme from the fixture's
+// events, with no server, as a replay does.
+func replayModel(t *testing.T, w, h int, theme string) *model {
+	t.Helper()
+	m := newModel(options{Theme: theme, Now: func() time.Time { return t0.Add(time.Minute) }, Loc: time.UTC})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	for _, ev := range readSession(t, fixture) {
+		m.Update(eventMsg(ev))
+	}
+	return m
+}
+
+func TestGolden(t *testing.T) {
+	scenes := map[string]func(m *model){
+		"main": func(m *model) {},
+		"result": func(m *model) {
+			m.tools.picked = "forecast_broken"
+			m.tools.reselect()
+			m.sync()
+			m.Update(keyMsg("["))
+		},
+		"wire": func(m *model) { m.Update(keyMsg("w")) },
+	}
+	for _, scene := range []string{"main", "result", "wire"} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			for _, theme := range []string{"dark", "mono"} {
+				name := fmt.Sprintf("%s_%dx%d_%s", scene, size[0], size[1], theme)
+				t.Run(name, func(t *testing.T) {
+					m := replayModel(t, size[0], size[1], theme)
+					scenes[scene](m)
+					view := m.View().Content
+					checkFits(t, view, size[0], size[1])
+					golden.RequireEqual(t, ansi.Strip(view))
+				})
+			}
+		}
+	}
+}
+
+// TestReplayMatchesTheLiveSession checks what the fixture holds shows up:
+// every page of the walk, and the three calls with their verdicts.
+func TestReplayMatchesTheLiveSession(t *testing.T) {
+	m := replayModel(t, 120, 40, "dark")
+	w := m.st.latestTools()
+	if w == nil || !w.Done || len(w.Pages) < 4 {
+		t.Fatalf("replayed walk: %+v", w)
+	}
+	for tool, want := range map[string]outcome{"weather": outcomePass, "forecast_broken": outcomeFail, "render_video": outcomeRefused} {
+		calls := m.st.toolCalls[tool]
+		if len(calls) != 1 || callOutcome(calls[0]) != want {
+			t.Errorf("%s: %d calls, outcome %v; want one, %v", tool, len(calls), outcomeOf(calls), want)
+		}
+	}
+}
+
+func outcomeOf(cs []*callState) any {
+	if len(cs) == 0 {
+		return "none"
+	}
+	return callOutcome(cs[0])
+}

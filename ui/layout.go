@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// layout is where each part of the screen goes, worked out on resize.
+type layout struct {
+	w, h               int
+	bodyTop, bodyH     int
+	leftW, rightW      int
+	eventsTop, eventsH int
+}
+
+const (
+	headerRows = 3 // two lines and a rule
+	footerRows = 2 // status and help
+)
+
+func (m *model) resize(w, h int) {
+	m.w, m.h = w, h
+	l := layout{w: w, h: h}
+	l.eventsH = min(max(h/5, 4), 12)
+	l.bodyTop = headerRows
+	l.bodyH = max(h-headerRows-l.eventsH-1-footerRows, 3)
+	l.eventsTop = l.bodyTop + l.bodyH + 1
+	l.leftW = min(max(w*2/5, 34), 56)
+	l.rightW = max(w-l.leftW-3, 10)
+	m.lay = l
+	m.tools.SetSize(l.leftW, l.bodyH)
+	m.detail.SetSize(l.rightW, l.bodyH)
+	m.editor.SetSize(l.rightW, l.bodyH)
+	m.wire.SetSize(w, l.bodyH)
+	m.events.SetSize(w, l.eventsH)
+	m.help.SetWidth(w - 2)
+}
+
+// render draws the whole screen: header, body, events, status, help.
+func (m *model) render() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	l := m.lay
+	rule := m.memo.get("rule", fmt.Sprintf("%d %p", l.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", l.w)) })
+	var b strings.Builder
+	b.WriteString(m.header())
+	b.WriteByte('\n')
+	b.WriteString(rule)
+	b.WriteByte('\n')
+	if m.showHelp {
+		// Help takes the events pane's rows too.
+		m.helpSc.SetLines(strings.Split(m.fullHelp(), "\n"))
+		m.helpSc.SetSize(l.w, l.bodyH+1+l.eventsH)
+		b.WriteString(m.helpSc.View())
+		b.WriteByte('\n')
+		b.WriteString(m.statusLine())
+		b.WriteByte('\n')
+		b.WriteString(m.helpLine())
+		return b.String()
+	}
+	b.WriteString(m.body())
+	b.WriteByte('\n')
+	b.WriteString(rule)
+	b.WriteByte('\n')
+	b.WriteString(m.events.View())
+	b.WriteByte('\n')
+	b.WriteString(m.statusLine())
+	b.WriteByte('\n')
+	b.WriteString(m.helpLine())
+	return b.String()
+}
+
+// header is two lines: who the server is, then the walk's indicators. It
+// is drawn again only when one of them changed.
+func (m *model) header() string {
+	walk := m.st.latestTools()
+	var ws string
+	if walk != nil {
+		ws = fmt.Sprint(walk.ID, walk.Done, len(walk.Pages), walk.Incomplete)
+	}
+	spin := ""
+	if m.st.out > 0 || m.calling != "" {
+		spin = m.spin.View()
+	}
+	key := fmt.Sprintf("%d %p %p %d %d %s %d %s %v %s %v %v", m.w, m.sty, m.st.server, m.st.gen, m.st.out, ws,
+		m.st.lastAnswer.UnixNano(), m.calling, m.st.closed, spin, m.dialErr != nil, m.backend != nil)
+	return m.memo.get("header", key, m.drawHeader)
+}
+
+func (m *model) drawHeader() string {
+	s, w := m.sty, m.w
+	var line1 string
+	if srv := m.st.server; srv != nil {
+		line1 = " " + s.Server.Render(srv.Name) + " " + s.Text.Render(srv.Version) +
+			s.Muted.Render(" · protocol ") + s.Text.Render(orDash(srv.ProtocolVersion)) +
+			s.Muted.Render(" · "+orDash(srv.Transport))
+		if srv.Target != "" {
+			line1 += s.Subtle.Render(" · " + srv.Target)
+		}
+	} else {
+		line1 = " " + s.Server.Render("mcpwitness") + " " + s.Muted.Render(m.connectText())
+	}
+	line1 = fit(line1, w)
+
+	spin := "  "
+	if m.st.out > 0 {
+		spin = " " + s.Spinner.Render(m.spin.View())
+	}
+	gen := s.HeaderKey.Render("gen ") + s.Bold.Render(fmt.Sprint(m.st.gen)) +
+		s.HeaderKey.Render(" · out ") + s.Bold.Render(fmt.Sprint(m.st.out)) + spin
+	walk := m.st.latestTools()
+	ws := walkSummary(walk)
+	wstyle := s.Text
+	switch {
+	case walk == nil:
+		wstyle = s.Muted
+	case walk.Done && walk.Incomplete != "":
+		wstyle = s.Warn
+	case walk.Done:
+		wstyle = s.Pass
+	}
+	line2 := " " + gen + s.Subtle.Render(" │  ") + wstyle.Render(ws)
+	if walk != nil && walk.Done {
+		line2 += s.Muted.Render(fmt.Sprintf(" · %d tools", walk.Items))
+	}
+	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(clock(m.st.lastAnswer, m.o.Loc))
+	var r2 string
+	switch {
+	case m.calling != "":
+		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+m.calling+" ")
+	case m.st.closed:
+		r2 = s.Warn.Render("session closed ")
+	}
+	return line1 + "\n" + joinEnds(line2, r2, w)
+}
+
+func (m *model) connectText() string {
+	target := m.o.Target
+	if target == "" {
+		target = "the server"
+	}
+	switch {
+	case m.dialErr != nil:
+		return "could not connect"
+	case m.o.Dial == nil && m.backend == nil:
+		return "replay (read-only)"
+	}
+	return "connecting to " + target + "…"
+}
+
+// joinEnds puts left and right on one line of width w, cutting left first.
+func joinEnds(left, right string, w int) string {
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if lw+rw+1 > w {
+		// No room for both: the left part matters more.
+		return fit(left, w)
+	}
+	return left + strings.Repeat(" ", w-lw-rw) + right
+}
+
+// body is the main area: help, the connection state, the tools and detail
+// panes (or the editor), or the wire pane.
+func (m *model) body() string {
+	l := m.lay
+	switch {
+	case m.st.server == nil && m.dialErr != nil:
+		msg := m.sty.Fail.Render("✗ "+m.dialErr.Error()) + "\n\n" +
+			m.sty.Muted.Render("Check the command or URL, then start mcpwitness again. q quits.")
+		return m.block(lipgloss.NewStyle().Width(l.w-4).Render(msg), l.w, l.bodyH)
+	case m.st.server == nil && m.o.Dial != nil:
+		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), l.w, l.bodyH)
+	case m.showWire:
+		return m.wire.View()
+	}
+	right := ""
+	if m.editing {
+		right = m.editor.View()
+	} else {
+		right = m.detail.View(m.spin.View(), m.o.Now())
+	}
+	left := strings.Split(m.tools.View(), "\n")
+	rl := strings.Split(right, "\n")
+	rule := m.sty.Rule.Render("│")
+	var b strings.Builder
+	for i := 0; i < l.bodyH; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		a, c := "", ""
+		if i < len(left) {
+			a = left[i]
+		}
+		if i < len(rl) {
+			c = rl[i]
+		}
+		// Panes draw lines of exactly their width.
+		b.WriteString(a)
+		b.WriteString(" " + rule + " ")
+		b.WriteString(c)
+	}
+	return b.String()
+}
+
+// block pads text to a w×h block with a one-cell margin.
+func (m *model) block(text string, w, h int) string {
+	lines := strings.Split(text, "\n")
+	out := make([]string, h)
+	for i := range out {
+		line := ""
+		if i > 0 && i-1 < len(lines) {
+			line = "  " + lines[i-1]
+		}
+		out[i] = fit(line, w)
+	}
+	return strings.Join(out, "\n")
+}
+
+func (m *model) statusLine() string {
+	s := m.sty
+	if m.status == "" {
+		return strings.Repeat(" ", m.w)
+	}
+	style := s.Info
+	mark := "•"
+	switch m.statusLevel {
+	case levelOK:
+		style, mark = s.Pass, "✓"
+	case levelError:
+		style, mark = s.Fail, "✗"
+	}
+	return fit(" "+style.Render(mark+" "+m.status), m.w)
+}
+
+// bindings returns the help for what has the keys now.
+func (m *model) bindings() helpMap {
+	k := &m.keys
+	global := []key.Binding{k.NextPane, k.Walk, k.Wire, k.Export, k.Theme, k.Help, k.Quit}
+	var short []key.Binding
+	var full [][]key.Binding
+	switch {
+	case m.showHelp:
+		short = []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close")), k.Quit}
+	case m.st.server == nil:
+		short = []key.Binding{k.Wire, k.Export, k.Help, k.Quit}
+	case m.editing:
+		short, full = m.editor.ShortHelp(), m.editor.FullHelp()
+	case m.tools.Filtering():
+		short = m.tools.ShortHelp()
+	case m.focus == paneTools:
+		short, full = m.tools.ShortHelp(), m.tools.FullHelp()
+	case m.focus == paneDetail:
+		short, full = m.detail.ShortHelp(), m.detail.FullHelp()
+	case m.focus == paneEvents:
+		short, full = m.events.ShortHelp(), m.events.FullHelp()
+	default:
+		short, full = m.wire.ShortHelp(), m.wire.FullHelp()
+	}
+	switch c := m.detail.Call(); {
+	case m.editing || m.showHelp:
+	case m.detail.confirm:
+		short = m.detail.ShortHelp()
+	case c != nil && callOutcome(c) == outcomeRefused && m.focus != paneDetail:
+		short = append([]key.Binding{k.Force}, short...)
+	}
+	return helpMap{short: short, full: append(full, global)}
+}
+
+func (m *model) helpLine() string {
+	short := m.bindings().short
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d %p", m.w, m.sty)
+	for _, b := range short {
+		key.WriteString("|" + b.Help().Key + b.Help().Desc)
+	}
+	return m.memo.get("help", key.String(), func() string { return fit(" "+m.help.ShortHelpView(short), m.w) })
+}
+
+// memo keeps the last drawing of a part of the screen with the key it was
+// drawn for.
+type memo map[string][2]string
+
+func (c memo) get(part, key string, draw func() string) string {
+	if v, ok := c[part]; ok && v[0] == key {
+		return v[1]
+	}
+	out := draw()
+	c[part] = [2]string{key, out}
+	return out
+}
+
+// fullHelp lists every key, grouped, with what the badges mean. It is
+// built only while help is open.
+func (m *model) fullHelp() string {
+	k := &m.keys
+	s := m.sty
+	return m.memo.get("fullhelp", fmt.Sprintf("%d %p", m.w, m.sty), func() string {
+		groups := [][]key.Binding{
+			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.PrevPane},
+			{k.Call, k.Send, k.Back, k.Filter, k.Walk, k.PrevCall, k.NextCall, k.Force},
+			{k.Wire, k.Copy, k.Export, k.Theme, k.Help, k.Quit},
+			{k.NextField, k.PrevField, k.Choice, k.Raw, k.Confirm},
+		}
+		var keys string
+		if m.w >= 110 {
+			keys = m.help.FullHelpView(groups)
+		} else {
+			// Two columns at a time on a narrow screen.
+			keys = m.help.FullHelpView(groups[:2]) + "\n\n" + m.help.FullHelpView(groups[2:])
+		}
+		var b strings.Builder
+		b.WriteString("\n  " + s.Title.Render("Keys") + "\n\n")
+		for _, l := range strings.Split(keys, "\n") {
+			b.WriteString("  " + l + "\n")
+		}
+		b.WriteString("\n  " + s.Title.Render("Badges") + "\n\n")
+		for _, row := range [][2]string{
+			{s.BadgeTask.Render("task"), "execution.taskSupport is \"required\": plain calls are refused"},
+			{s.BadgeOut.Render("out"), "declares an output schema: answers are checked against it"},
+			{s.BadgeRO.Render("ro") + "/" + s.BadgeDestr.Render("destr"), "annotations: read-only / destructive"},
+			{s.BadgeHeld.Render("held"), "a typical client checks calls to it too (one page, latest, nothing out)"},
+			{s.BadgeOwn.Render("own"), "only mcpwitness checks calls to it; a typical client would not"},
+			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
+		} {
+			b.WriteString("  " + fit(row[0], 10) + " " + s.Muted.Render(row[1]) + "\n")
+		}
+		b.WriteString("\n  " + s.Muted.Render("↑/↓ scroll · ? or esc closes this help"))
+		return b.String()
+	})
+}

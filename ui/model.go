@@ -1,0 +1,407 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+	"mcpwitness/themes"
+)
+
+// Backend is what the UI asks of a live session. A read-only replay passes
+// nil: everything on screen comes from events either way.
+type Backend interface {
+	Walk(ctx context.Context, m paging.Method) (int64, *paging.Result)
+	Call(ctx context.Context, name string, args json.RawMessage, opts *session.CallOptions) *session.CallResult
+}
+
+// Messages.
+type (
+	// eventMsg is one session event.
+	eventMsg session.Event
+	// eventsMsg is a batch of session events, in order, from the bridge.
+	eventsMsg []session.Event
+	// connectedMsg says the dial succeeded.
+	connectedMsg struct{ backend Backend }
+	// dialFailedMsg says the dial failed.
+	dialFailedMsg struct{ err error }
+	// walkDoneMsg says a walk started by the UI returned.
+	walkDoneMsg struct {
+		id  int64
+		res *paging.Result
+	}
+	// callDoneMsg says a call started by the UI returned.
+	callDoneMsg struct {
+		tool string
+		res  *session.CallResult
+	}
+	// exportDoneMsg says where an export went, or why it failed.
+	exportDoneMsg struct {
+		path  string
+		lines int64
+		err   error
+	}
+	statusMsg struct {
+		text  string
+		level int
+	}
+	statusExpiredMsg struct{ id int }
+)
+
+// Status levels.
+const (
+	levelInfo = iota
+	levelOK
+	levelError
+)
+
+func statusCmd(text string, level int) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: text, level: level} }
+}
+
+// pane names the pane with the keys.
+type pane int
+
+const (
+	paneTools pane = iota
+	paneDetail
+	paneEvents
+	paneWire
+	paneFrame
+)
+
+// options are what a [model] is made with.
+type options struct {
+	Backend Backend
+	// Dial connects; nil when Backend is given or for a replay.
+	Dial    func(ctx context.Context) (Backend, error)
+	Target  string // shown while connecting
+	Theme   string // "" chooses: dark, light on a light background, mono with NoColor
+	NoColor bool
+	// Export writes the session file and says where; nil when there is
+	// nothing to export.
+	Export func(ctx context.Context) (path string, lines int64, err error)
+	Ctx    context.Context
+	Tasks  *tasks
+	Now    func() time.Time
+	Loc    *time.Location
+}
+
+// model is the root of the UI: the only tea.Model. It folds session events
+// into its state and lays the panes out.
+type model struct {
+	o     options
+	st    *state
+	keys  KeyMap
+	sty   *themes.Styles
+	theme string
+	fixed bool // the theme was chosen, not guessed
+	w, h  int
+	lay   layout
+
+	backend Backend
+	dialErr error
+	v       *checks.Validator
+
+	tools  toolsPane
+	detail detailPane
+	editor editorPane
+	wire   wirePane
+	events eventsPane
+	focus  pane
+
+	editing  bool
+	showWire bool
+	showHelp bool
+	help     help.Model
+	helpSc   scroller
+	spin     spinner.Model
+	spinning bool
+
+	walking    bool
+	rewalk     bool
+	walkCancel context.CancelFunc
+	calling    string // the tool of the call in flight
+	awaiting   bool   // the detail pane waits to show the call's start
+	callCancel context.CancelFunc
+	exporting  bool
+
+	status      string
+	statusLevel int
+	statusID    int
+
+	memo memo // drawings of unchanged parts
+}
+
+func newModel(o options) *model {
+	if o.Ctx == nil {
+		o.Ctx = context.Background()
+	}
+	if o.Tasks == nil {
+		o.Tasks = newTasks()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Loc == nil {
+		o.Loc = time.Local
+	}
+	m := &model{o: o, st: newState(), keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
+	m.theme, m.fixed = o.Theme, o.Theme != ""
+	if m.theme == "" {
+		m.theme = themes.Dark
+		if o.NoColor {
+			m.theme, m.fixed = themes.Mono, true
+		}
+	}
+	sty, ok := themes.ByName(m.theme)
+	if !ok {
+		m.theme = themes.Dark
+		sty, _ = themes.ByName(m.theme)
+	}
+	m.sty = &sty
+	m.tools = newToolsPane(m.st, m.sty, &m.keys)
+	m.detail = newDetailPane(m.st, m.sty, &m.keys, o.Loc)
+	m.editor = newEditorPane(m.sty, &m.keys, m.v)
+	m.wire = newWirePane(m.st, m.sty, &m.keys, o.Loc)
+	m.events = newEventsPane(m.st, m.sty, &m.keys, o.Loc)
+	m.help = help.New()
+	m.help.Styles = m.sty.Help
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.sty.Spinner))
+	m.setFocus(paneTools)
+	return m
+}
+
+// Init dials (when there is something to dial) and asks the terminal for
+// its background colour.
+func (m *model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if d := m.o.Dial; d != nil && m.backend == nil {
+		ctx := m.o.Ctx
+		cmds = append(cmds, m.o.Tasks.cmd(func() tea.Msg {
+			b, err := d(ctx)
+			if err != nil {
+				return dialFailedMsg{err: err}
+			}
+			return connectedMsg{backend: b}
+		}))
+	} else if m.backend != nil {
+		cmds = append(cmds, m.startWalk())
+	}
+	if !m.fixed {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	cmds = append(cmds, m.ensureSpin())
+	return tea.Batch(cmds...)
+}
+
+// Update folds events into the state and routes everything else.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	add := func(c tea.Cmd) { cmds = append(cmds, c) }
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		if !m.fixed && !msg.IsDark() {
+			m.setTheme(themes.Light)
+		}
+	case eventMsg:
+		add(m.applyEvent(session.Event(msg)))
+	case eventsMsg:
+		for _, ev := range msg {
+			add(m.applyEvent(ev))
+		}
+	case connectedMsg:
+		m.backend = msg.backend
+		add(m.startWalk())
+	case dialFailedMsg:
+		m.dialErr = msg.err
+	case walkDoneMsg:
+		m.walking, m.walkCancel = false, nil
+		if m.rewalk {
+			m.rewalk = false
+			add(m.startWalk())
+		}
+	case callDoneMsg:
+		m.calling, m.callCancel = "", nil
+		if msg.res != nil && m.detail.tool != nil && m.detail.tool.Name == msg.tool && (m.awaiting || m.detail.call == msg.res.ID) {
+			m.detail.ShowCall(m.detail.tool, msg.res.ID)
+		}
+		m.awaiting = false
+	case exportDoneMsg:
+		m.exporting = false
+		if msg.err != nil {
+			add(m.setStatus("export failed: "+msg.err.Error()+"; the session is still recorded, try e again", levelError))
+		} else {
+			add(m.setStatus("exported "+plural64(msg.lines)+" to "+msg.path, levelOK))
+		}
+	case statusMsg:
+		add(m.setStatus(msg.text, msg.level))
+	case statusExpiredMsg:
+		if msg.id == m.statusID {
+			m.status = ""
+		}
+	case spinner.TickMsg:
+		if m.busy() {
+			var cmd tea.Cmd
+			m.spin, cmd = m.spin.Update(msg)
+			add(cmd)
+		} else {
+			m.spinning = false
+		}
+	case filterDoneMsg:
+		var cmd tea.Cmd
+		m.tools, cmd = m.tools.Update(msg)
+		add(cmd)
+	case argsCheckedMsg:
+		m.editor, _ = m.editor.Update(msg)
+	case docBuiltMsg:
+		m.detail, _ = m.detail.Update(msg)
+	case frameBuiltMsg:
+		m.wire, _ = m.wire.Update(msg)
+	case tea.KeyPressMsg:
+		add(m.key(msg))
+	case tea.MouseWheelMsg:
+		add(m.wheel(msg.Mouse()))
+	default:
+		// Pastes, clipboard reads and cursor blinks belong to the input
+		// that has the keys.
+		var cmd tea.Cmd
+		switch {
+		case m.editing:
+			m.editor, cmd = m.editor.Update(msg)
+		case m.tools.Filtering():
+			m.tools, cmd = m.tools.Update(msg)
+		}
+		add(cmd)
+	}
+	add(m.sync())
+	return m, tea.Batch(cmds...)
+}
+
+// applyEvent folds ev in and reacts to what needs an action: a tools
+// list_changed starts a walk (after the one in flight, if any).
+func (m *model) applyEvent(ev session.Event) tea.Cmd {
+	m.st.Apply(ev)
+	switch {
+	case ev.Kind == session.KindNotification && ev.Method == listChangedOut && m.backend != nil:
+		if m.walking {
+			m.rewalk = true
+			return nil
+		}
+		return m.startWalk()
+	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start" && m.awaiting &&
+		ev.Call.Tool == m.calling && m.detail.tool != nil && m.detail.tool.Name == ev.Call.Tool:
+		m.detail.ShowCall(m.detail.tool, ev.Call.ID)
+		m.awaiting = false
+	}
+	return nil
+}
+
+// sync brings the panes up to date with the state after every message.
+func (m *model) sync() tea.Cmd {
+	cmds := []tea.Cmd{m.tools.Sync()}
+	if sel := m.tools.Selected(); !m.editing && !m.tools.Pending() {
+		switch {
+		case sel == nil && m.detail.tool != nil && m.st.shown != nil && len(m.st.shown.Tools) == 0:
+			m.detail.ShowTool(nil)
+		case sel != nil && (m.detail.tool == nil || m.detail.tool.Name != sel.Name):
+			m.detail.ShowTool(sel)
+			m.awaiting = false
+		case sel != nil && m.detail.tool != sel:
+			// The same tool from a newer walk: keep what is shown.
+			m.detail.tool = sel
+		}
+	}
+	cmds = append(cmds, m.detail.Sync())
+	if m.showWire {
+		cmds = append(cmds, m.wire.Sync())
+	}
+	m.events.Sync()
+	cmds = append(cmds, m.ensureSpin())
+	return tea.Batch(cmds...)
+}
+
+// busy says whether something is in flight that the spinner shows.
+func (m *model) busy() bool {
+	connecting := m.backend == nil && m.o.Dial != nil && m.dialErr == nil
+	return connecting || m.st.out > 0 || m.walking || m.calling != "" || m.exporting ||
+		m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
+}
+
+func (m *model) ensureSpin() tea.Cmd {
+	if m.spinning || !m.busy() {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+func (m *model) setStatus(text string, level int) tea.Cmd {
+	m.statusID++
+	m.status, m.statusLevel = text, level
+	life := 6 * time.Second
+	if level == levelError {
+		life = 12 * time.Second
+	}
+	return afterCmd(m.o.Ctx, life, statusExpiredMsg{id: m.statusID})
+}
+
+// afterCmd delivers msg after d, or nothing once ctx is done, so a timer
+// never outlives the program.
+func afterCmd(ctx context.Context, d time.Duration, msg tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return msg
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// setTheme rebuilds the styles. Panes get a new pointer, so documents
+// still being built elsewhere keep the old, unchanged styles.
+func (m *model) setTheme(name string) {
+	sty, ok := themes.ByName(name)
+	if !ok {
+		return
+	}
+	m.theme, m.sty = name, &sty
+	m.tools.sty, m.detail.sty, m.editor.sty, m.wire.sty, m.events.sty = m.sty, m.sty, m.sty, m.sty, m.sty
+	m.tools.restyle()
+	m.detail.restyle()
+	m.detail.SetSize(m.detail.w, m.detail.h)
+	m.editor.restyle()
+	m.help.Styles = m.sty.Help
+	m.spin.Style = m.sty.Spinner
+}
+
+// View lays the panes out; it renders only what is visible.
+func (m *model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "mcpwitness"
+	if m.st.server != nil {
+		v.WindowTitle = "mcpwitness · " + m.st.server.Name
+	}
+	return v
+}
+
+func plural64(n int64) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return itoa64(n) + " lines"
+}

@@ -1,0 +1,232 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/checks"
+	"mcpwitness/themes"
+)
+
+// callDoc builds the document of one call: its outcome, verdicts,
+// arguments and what the server answered.
+func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Location) []string {
+	d := newDoc(w, s)
+	d.add(s.Bold.Render(c.Tool) + "  " + s.Muted.Render(clock(c.Start, loc)))
+	o := callOutcome(c)
+	switch o {
+	case outcomeRunning:
+		d.text(s.Muted, "waiting for the answer…", 0)
+	case outcomeRefused:
+		d.text(s.Warn, "⊘ Refused before sending: nothing was sent to the server (the wire pane shows no tools/call for it).", 0)
+		d.text(s.Muted, "f sends it anyway, deliberately, to see the server's own answer (asks first).", 0)
+	case outcomeCancelled:
+		d.text(s.Warn, fmt.Sprintf("⨯ Cancelled after %s: notifications/cancelled was sent to the server.", fmtMs(c.Ms)), 0)
+	default:
+		d.text(outcomeStyle(o, s), callSummary(c), 0)
+	}
+	var notes []string
+	if c.Generation > 0 {
+		notes = append(notes, fmt.Sprintf("checked against the definition from gen %d", c.Generation))
+	}
+	if !c.Listed && c.Done {
+		notes = append(notes, "not listed by any walk: definition checks skipped")
+	}
+	if c.Forced {
+		notes = append(notes, "sent anyway, past a refusal")
+	}
+	if len(notes) > 0 {
+		d.text(s.Muted, strings.Join(notes, " · "), 0)
+	}
+	if c.Stale {
+		d.text(s.BadgeStale, "stale: a later listing changed this tool's definition during the call", 0)
+	}
+	if c.ListedDuring {
+		d.text(s.Warn, "a list request was out while this call was in flight: a typical client would not have held its checks", 0)
+	}
+
+	if len(c.Verdicts) > 0 {
+		d.blank()
+		d.heading("Verdicts")
+		width := 0
+		for _, v := range c.Verdicts {
+			width = max(width, len(v.Check))
+		}
+		// What failed first, then what passed or was skipped.
+		for _, quiet := range []bool{false, true} {
+			for _, v := range c.Verdicts {
+				if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
+					verdictLines(d, v, width, s)
+				}
+			}
+		}
+	}
+	if c.Err != "" {
+		d.blank()
+		d.heading("Error")
+		d.text(s.Fail, c.Err, 2)
+	}
+	if len(c.RPCError) > 0 {
+		d.blank()
+		d.heading("JSON-RPC error")
+		d.json(c.RPCError, 2)
+	}
+	if len(c.Args) > 0 {
+		d.blank()
+		d.heading("Arguments")
+		d.json(c.Args, 2)
+	}
+	if len(c.Result) > 0 {
+		resultLines(d, c.Result, s)
+	}
+	return d.Lines()
+}
+
+func outcomeStyle(o outcome, s *themes.Styles) lipgloss.Style {
+	switch o {
+	case outcomePass:
+		return s.Pass
+	case outcomeFail, outcomeError:
+		return s.Fail
+	case outcomeIsError, outcomeUnchecked, outcomeRefused, outcomeCancelled:
+		return s.Warn
+	}
+	return s.Text
+}
+
+func statusStyle(st checks.Status, s *themes.Styles) lipgloss.Style {
+	switch st {
+	case checks.Pass:
+		return s.Pass
+	case checks.Fail:
+		return s.Fail
+	case checks.Refused, checks.Unchecked:
+		return s.Warn
+	}
+	return s.Muted
+}
+
+// verdictLines adds one verdict: its mark, check and message, then each
+// schema error with its instance path.
+func verdictLines(d *doc, v checks.Verdict, width int, s *themes.Styles) {
+	st := statusStyle(v.Status, s)
+	head := []seg{
+		{text: "  ", plain: true},
+		{text: verdictMark(v.Status) + " " + string(v.Status), style: st},
+		{text: strings.Repeat(" ", 10-len(v.Status)), plain: true},
+		{text: v.Check, style: s.Bold},
+	}
+	// The message goes on the same line when it fits there whole, else
+	// below, indented.
+	quiet := v.Status == checks.Pass || v.Status == checks.Skipped
+	switch room := d.width - (14 + width + 2); {
+	case ansi.StringWidth(v.Message) <= room || quiet:
+		// A passing or skipped check keeps to one line.
+		msg, style := trunc(v.Message, room), s.Text
+		if quiet {
+			style = s.Muted
+		}
+		if room >= 12 {
+			head = append(head, seg{text: strings.Repeat(" ", width-len(v.Check)+2), plain: true}, seg{text: msg, style: style})
+		}
+		d.segs(head, 0)
+	default:
+		d.segs(head, 0)
+		d.text(s.Text, v.Message, 6)
+	}
+	pw := 0
+	for _, e := range v.Errors {
+		pw = max(pw, len(pathOrRoot(e.InstancePath)))
+	}
+	pw = min(pw, 24)
+	for _, e := range v.Errors {
+		p := pathOrRoot(e.InstancePath)
+		if len(p) < pw {
+			p += strings.Repeat(" ", pw-len(p))
+		}
+		d.segs([]seg{
+			{text: "      ", plain: true},
+			{text: p + "  ", style: s.Warn},
+			{text: e.Keyword + ": ", style: s.Muted},
+			{text: e.Message, style: s.Text},
+		}, 8+pw)
+	}
+}
+
+// resultLines adds what a tools/call result holds.
+func resultLines(d *doc, raw json.RawMessage, s *themes.Styles) {
+	var r struct {
+		Content    []json.RawMessage `json:"content"`
+		Structured json.RawMessage   `json:"structuredContent"`
+		IsError    *bool             `json:"isError"`
+		Meta       json.RawMessage   `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		d.blank()
+		d.heading("Result")
+		d.json(raw, 2)
+		return
+	}
+	d.blank()
+	isErr := r.IsError != nil && *r.IsError
+	if isErr {
+		d.add(s.Bold.Render("isError ") + s.Warn.Render("true") + s.Muted.Render(" · the tool reports a failure of its own"))
+	} else {
+		d.add(s.Bold.Render("isError ") + s.Muted.Render("false"))
+	}
+	d.blank()
+	d.heading(fmt.Sprintf("Content (%d)", len(r.Content)))
+	if len(r.Content) == 0 {
+		d.text(s.Muted, "no content blocks", 2)
+	}
+	for _, c := range r.Content {
+		contentLines(d, c, s)
+	}
+	d.blank()
+	d.heading("structuredContent")
+	if isNull(r.Structured) {
+		d.text(s.Muted, "none", 2)
+	} else {
+		d.json(r.Structured, 2)
+	}
+	if !isNull(r.Meta) {
+		d.blank()
+		d.heading("_meta")
+		d.json(r.Meta, 2)
+	}
+}
+
+// contentLines adds one content block.
+func contentLines(d *doc, raw json.RawMessage, s *themes.Styles) {
+	var b struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		MimeType string          `json:"mimeType"`
+		Data     string          `json:"data"`
+		URI      string          `json:"uri"`
+		Name     string          `json:"name"`
+		Resource json.RawMessage `json:"resource"`
+	}
+	if json.Unmarshal(raw, &b) != nil {
+		d.json(raw, 2)
+		return
+	}
+	label := s.Info.Render(b.Type)
+	switch b.Type {
+	case "text":
+		d.add("  " + label)
+		d.text(s.Text, b.Text, 4)
+	case "image", "audio":
+		d.add("  " + label + "  " + s.Muted.Render(fmt.Sprintf("%s · %s base64", orDash(b.MimeType), fmtSize(len(b.Data)))))
+	case "resource_link":
+		d.add("  " + label + "  " + s.Text.Render(b.URI) + "  " + s.Muted.Render(b.Name))
+	default:
+		d.add("  " + label)
+		d.json(raw, 4)
+	}
+}

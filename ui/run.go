@@ -1,0 +1,207 @@
+// Package ui is the terminal UI of mcpwitness: a Bubble Tea program that
+// shows a server's lists arriving page by page, calls its tools with their
+// verdicts, and shows the wire and the session's events.
+//
+// Everything the panes show is folded from session events, so a recorded
+// session replays into the same screens. Actions go through a [Backend].
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/session"
+)
+
+// Config is what [Run] needs.
+type Config struct {
+	Target     session.Target  // the server (the demo-server child by default)
+	Session    session.Options // Timeout, Protocol, Roots, MaxPages (Log is set by Run)
+	Theme      string          // "" = auto: dark, or light on a light background, mono under NO_COLOR
+	RecordPath string          // --record FILE: stream the session log there too
+	Tool       string          // e.g. "mcpwitness dev", for the session header
+	ExportDir  string          // where e writes (default: the current directory)
+}
+
+// Run opens the UI at once, connects to the server in the background and
+// walks its tools. It returns when the user quits, after cancelling what is
+// in flight, closing the session (which stops a stdio child) and ending
+// every goroutine it started. A failed connection is shown and returned.
+func Run(ctx context.Context, cfg Config) error {
+	return run(ctx, cfg)
+}
+
+func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
+	if cfg.Theme != "" {
+		if _, ok := lookupTheme(cfg.Theme); !ok {
+			return fmt.Errorf("unknown theme %q; choose one of %s", cfg.Theme, themeList())
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	log := session.NewLog(nil)
+	rec, err := newRecording(cfg)
+	if err != nil {
+		return err
+	}
+	log.AddSink(rec.write)
+	sub := log.Subscribe()
+
+	conn := &conn{}
+	tasks := newTasks()
+	opts := cfg.Session
+	opts.Log = log
+	target := cfg.Target
+	m := newModel(options{
+		Dial: func(ctx context.Context) (Backend, error) {
+			s, err := session.Dial(ctx, target, &opts)
+			if err != nil {
+				return nil, err
+			}
+			if !conn.set(s) {
+				s.Close()
+				return nil, errors.New("closed while connecting")
+			}
+			return s, nil
+		},
+		Target:  target.Describe().String(),
+		Theme:   cfg.Theme,
+		NoColor: os.Getenv("NO_COLOR") != "",
+		Export:  rec.export,
+		Ctx:     ctx,
+		Tasks:   tasks,
+	})
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+
+	var wg sync.WaitGroup
+	wg.Go(func() { bridge(sub.C(), p.Send) })
+
+	final, runErr := p.Run()
+
+	// Shut down in order: cancel what is in flight, close the session (and
+	// its child), wait for the commands, close the log, wait for the bridge.
+	cancel()
+	if s := conn.close(); s != nil {
+		s.Close()
+	}
+	tasks.closeAndWait()
+	log.Close()
+	sub.Close()
+	wg.Wait()
+	rec.close()
+
+	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {
+		runErr = nil
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if fm, ok := final.(*model); ok && fm.dialErr != nil {
+		return fm.dialErr
+	}
+	return nil
+}
+
+// bridge delivers events to the program in batches: what arrives within
+// a few milliseconds of the first goes in one message, so a server that
+// floods (stderr, logs, notifications) costs one update per batch, and
+// keys still get their turn.
+func bridge(events <-chan session.Event, send func(tea.Msg)) {
+	const most, window = 1000, 4 * time.Millisecond
+	timer := time.NewTimer(window)
+	defer timer.Stop()
+	for ev := range events {
+		batch := []session.Event{ev}
+		timer.Reset(window)
+	collect:
+		for len(batch) < most {
+			select {
+			case ev, ok := <-events:
+				if !ok {
+					break collect
+				}
+				batch = append(batch, ev)
+			case <-timer.C:
+				break collect
+			}
+		}
+		send(eventsMsg(batch))
+	}
+}
+
+// conn holds the session once dialled, so Run can close it whatever the
+// UI is doing.
+type conn struct {
+	mu     sync.Mutex
+	s      *session.Session
+	closed bool
+}
+
+// set keeps s; false means Run is already shutting down.
+func (c *conn) set(s *session.Session) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return false
+	}
+	c.s = s
+	return true
+}
+
+func (c *conn) close() *session.Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	return c.s
+}
+
+// tasks counts the commands that run session work, so shutdown can wait
+// for them. A command started after shutdown does nothing.
+type tasks struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	n      int
+	closed bool
+}
+
+func newTasks() *tasks {
+	t := &tasks{}
+	t.cond = sync.NewCond(&t.mu)
+	return t
+}
+
+// cmd wraps f as a command counted by t.
+func (t *tasks) cmd(f func() tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		t.mu.Lock()
+		if t.closed {
+			t.mu.Unlock()
+			return nil
+		}
+		t.n++
+		t.mu.Unlock()
+		defer func() {
+			t.mu.Lock()
+			t.n--
+			t.cond.Broadcast()
+			t.mu.Unlock()
+		}()
+		return f()
+	}
+}
+
+func (t *tasks) closeAndWait() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closed = true
+	for t.n > 0 {
+		t.cond.Wait()
+	}
+}

@@ -1,0 +1,76 @@
+package ui
+
+import "strings"
+
+// scroller shows a window of pre-rendered lines. It never renders: View
+// slices the lines it was given.
+type scroller struct {
+	lines []string
+	off   int
+	w, h  int
+}
+
+func (s *scroller) SetSize(w, h int) {
+	s.w, s.h = w, max(h, 0)
+	s.clamp()
+}
+
+// SetLines replaces the lines, keeping the scroll position when it can.
+func (s *scroller) SetLines(lines []string) {
+	s.lines = lines
+	s.clamp()
+}
+
+func (s *scroller) ScrollBy(n int) {
+	s.off += n
+	s.clamp()
+}
+
+func (s *scroller) Top()    { s.off = 0 }
+func (s *scroller) Bottom() { s.off = len(s.lines); s.clamp() }
+
+func (s *scroller) clamp() {
+	s.off = min(s.off, len(s.lines)-s.h)
+	s.off = max(s.off, 0)
+}
+
+// more says whether lines are hidden below the window.
+func (s *scroller) more() bool { return s.off+s.h < len(s.lines) }
+
+// View returns exactly h lines, each exactly w cells wide.
+func (s *scroller) View() string {
+	var b strings.Builder
+	for i := 0; i < s.h; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line := ""
+		if n := s.off + i; n < len(s.lines) {
+			line = s.lines[n]
+		}
+		b.WriteString(fit(line, s.w))
+	}
+	return b.String()
+}
+
+// paint is a style reduced to the escape codes around its text, for rows
+// drawn many times a frame: wrapping text in them costs a concatenation,
+// not a full style render. Only for styles without padding, margins or
+// widths.
+type paint struct{ pre, post string }
+
+func newPaint(render func(...string) string) paint {
+	r := render("\x1f")
+	i := strings.IndexByte(r, 0x1f)
+	if i < 0 {
+		return paint{}
+	}
+	return paint{pre: r[:i], post: r[i+1:]}
+}
+
+func (p paint) on(s string) string {
+	if s == "" {
+		return ""
+	}
+	return p.pre + s + p.post
+}

@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// tapeKey is one key press of a VHS tape, in Bubble Tea's key names.
+type tapeKey struct {
+	line int
+	key  string // "enter", "ctrl+s", "w", ...
+	text bool   // typed by a Type command
+}
+
+// tapeKeys reads the key presses of a VHS tape: Type text, the named keys
+// (Enter, Escape, Tab, arrows, …, with an optional @speed and count) and
+// Ctrl+X combinations. Other commands are not key presses.
+func tapeKeys(t *testing.T, path string) []tapeKey {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	names := map[string]string{"Enter": "enter", "Escape": "esc", "Tab": "tab", "Space": "space", "Backspace": "backspace",
+		"Delete": "delete", "Up": "up", "Down": "down", "Left": "left", "Right": "right", "PageUp": "pgup", "PageDown": "pgdown",
+		"Home": "home", "End": "end", "Insert": "insert"}
+	var out []tapeKey
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cmd, rest, _ := strings.Cut(line, " ")
+		word, _, _ := strings.Cut(cmd, "@")
+		switch {
+		case word == "Type":
+			text, err := strconv.Unquote(strings.TrimSpace(rest))
+			if err != nil {
+				t.Fatalf("%s:%d: Type wants a quoted string: %v", path, n, err)
+			}
+			for _, r := range text {
+				out = append(out, tapeKey{line: n, key: string(r), text: true})
+			}
+		case names[word] != "":
+			count := 1
+			if rest = strings.TrimSpace(rest); rest != "" {
+				if count, err = strconv.Atoi(rest); err != nil {
+					t.Fatalf("%s:%d: bad count %q", path, n, rest)
+				}
+			}
+			for range count {
+				out = append(out, tapeKey{line: n, key: names[word]})
+			}
+		case strings.HasPrefix(word, "Ctrl+") || strings.HasPrefix(word, "Alt+") || strings.HasPrefix(word, "Shift+"):
+			parts := strings.Split(word, "+")
+			last := parts[len(parts)-1]
+			if k, ok := names[last]; ok {
+				last = k
+			} else {
+				last = strings.ToLower(last)
+			}
+			mods := strings.ToLower(strings.Join(parts[:len(parts)-1], "+"))
+			out = append(out, tapeKey{line: n, key: mods + "+" + last})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// stroke is a key string for key.Matches.
+type stroke string
+
+func (s stroke) String() string { return string(s) }
+
+// TestTapeFollowsTheKeyMap walks demo.tape's key presses through the UI's
+// modes: outside an input every key must be a binding of DefaultKeyMap;
+// text goes only into the filter or the argument editor a key opened.
+func TestTapeFollowsTheKeyMap(t *testing.T) {
+	keys := tapeKeys(t, "../demo.tape")
+	km := DefaultKeyMap()
+	var all []key.Binding
+	v := reflect.ValueOf(km)
+	for i := range v.NumField() {
+		all = append(all, v.Field(i).Interface().(key.Binding))
+	}
+	const (
+		normal = iota
+		filter
+		editor
+	)
+	mode, shell := normal, true // the tape starts at a shell prompt
+	for _, k := range keys {
+		s := stroke(k.key)
+		switch {
+		case shell:
+			// Typing the command that starts mcpwitness.
+			if k.key == "enter" && k.line > 0 && strings.Contains(lineText(t, k.line-1), "mcpwitness") {
+				shell = false
+			}
+		case mode == filter:
+			switch {
+			case k.text:
+			case key.Matches(s, km.Back), k.key == "enter":
+				mode = normal
+			default:
+				t.Errorf("demo.tape:%d: %q while filtering is neither text nor enter/esc", k.line, k.key)
+			}
+		case mode == editor:
+			switch {
+			case k.text:
+			case key.Matches(s, km.Send), key.Matches(s, km.Back):
+				mode = normal
+			case key.Matches(s, km.NextField, km.PrevField, km.Choice, km.Raw):
+			default:
+				t.Errorf("demo.tape:%d: %q in the editor is not an editor key", k.line, k.key)
+			}
+		default:
+			switch {
+			case key.Matches(s, km.Filter):
+				mode = filter
+			case key.Matches(s, km.Call):
+				mode = editor
+			case key.Matches(s, all...):
+			default:
+				t.Errorf("demo.tape:%d: %q is not a key of DefaultKeyMap", k.line, k.key)
+			}
+		}
+	}
+	if shell {
+		t.Error("demo.tape never starts mcpwitness")
+	}
+	if mode != normal {
+		t.Error("demo.tape ends inside the filter or the editor")
+	}
+	if last := keys[len(keys)-1]; !key.Matches(stroke(last.key), km.Quit) {
+		t.Errorf("demo.tape ends with %q, not a quit key", last.key)
+	}
+}
+
+// lineText is the line'th line (1-based) of demo.tape.
+func lineText(t *testing.T, line int) string {
+	t.Helper()
+	b, err := os.ReadFile("../demo.tape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	return lines[line-1]
+}
+
+// TestTapeValidates runs `vhs validate` on demo.tape when vhs is installed.
+func TestTapeValidates(t *testing.T) {
+	vhs, err := exec.LookPath("vhs")
+	if err != nil {
+		t.Skip("vhs is not installed")
+	}
+	out, err := exec.Command(vhs, "validate", "../demo.tape").CombinedOutput()
+	if err != nil {
+		t.Errorf("vhs validate demo.tape: %v\n%s", err, out)
+	}
+}

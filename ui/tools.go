@@ -1,0 +1,412 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"mcpwitness/themes"
+)
+
+// syncFilterMax is the most tools filtered in Update; longer lists are
+// filtered in a command.
+const syncFilterMax = 1000
+
+// toolRow is one row of the tools pane: a page separator or a tool.
+type toolRow struct {
+	page *pageState // set on a separator
+	hits int        // on a separator: tools of the page the filter kept
+	tool *toolEntry
+}
+
+// toolsPane lists the tools of the shown walk in page order, with a
+// separator row per page, and filters them.
+type toolsPane struct {
+	st   *state
+	sty  *themes.Styles
+	keys *KeyMap
+	w, h int
+
+	focused bool
+	rows    []toolRow
+	cursor  int // index in rows; always a tool row when there is one
+	offset  int
+	picked  string // name of the selected tool, kept across rebuilds
+
+	// What rows were built from.
+	builtWalk  *walkState
+	builtPages int
+	builtVer   int
+
+	input  textinput.Model
+	typing bool // the filter input has the keys
+	query  string
+	// hits are the tools the last filter result kept (nil: no filter
+	// applied), hitsVer counts results applied.
+	hits      map[*toolEntry][]int
+	hitsQuery string // the query hits are for
+	hitsVer   int
+	filterSeq int
+	asked     filterAsk // the newest filter run started
+
+	pt toolPaints
+}
+
+// toolPaints are the pane's styles as paints, and its badges pre-drawn.
+type toolPaints struct {
+	text, sel, selBlur, marker, sep paint
+	badge                           map[string]string // badge text → drawn
+}
+
+// filterAsk is what one filter run was started for.
+type filterAsk struct {
+	w *walkState
+	n int
+	q string
+}
+
+func newToolsPane(st *state, sty *themes.Styles, keys *KeyMap) toolsPane {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "filter"
+	in.CharLimit = 200
+	p := toolsPane{st: st, sty: sty, keys: keys, input: in}
+	p.restyle()
+	return p
+}
+
+func (p *toolsPane) restyle() {
+	s := p.input.Styles()
+	s.Focused.Prompt = p.sty.Title
+	s.Blurred.Prompt = p.sty.Muted
+	s.Focused.Text = p.sty.Text
+	s.Blurred.Text = p.sty.Text
+	s.Focused.Placeholder = p.sty.Subtle
+	s.Blurred.Placeholder = p.sty.Subtle
+	p.input.SetStyles(s)
+	st := p.sty
+	p.pt = toolPaints{text: newPaint(st.Text.Render), sel: newPaint(st.Selected.Render), selBlur: newPaint(st.SelectedBlurred.Render),
+		marker: newPaint(st.Title.Render), sep: newPaint(st.Separator.Render), badge: map[string]string{}}
+	for text, style := range map[string]lipgloss.Style{"bad": st.Fail, "task": st.BadgeTask, "out": st.BadgeOut, "destr": st.BadgeDestr,
+		"ro": st.BadgeRO, "stale": st.BadgeStale, "held": st.BadgeHeld, "own": st.BadgeOwn} {
+		p.pt.badge[text] = style.Render(text)
+	}
+}
+
+func (p *toolsPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.input.SetWidth(max(w-16, 6))
+	p.follow()
+}
+
+// listHeight is the number of rows below the title.
+func (p *toolsPane) listHeight() int { return max(p.h-1, 0) }
+
+// Selected returns the selected tool, or nil.
+func (p *toolsPane) Selected() *toolEntry {
+	if p.cursor >= 0 && p.cursor < len(p.rows) {
+		return p.rows[p.cursor].tool
+	}
+	return nil
+}
+
+// Sync rebuilds the rows when the shown walk or the filter result changed,
+// and starts a filter run when tools arrived under an active filter.
+func (p *toolsPane) Sync() tea.Cmd {
+	w := p.st.shown
+	var cmd tea.Cmd
+	pages, n := 0, 0
+	if w != nil {
+		pages, n = len(w.Pages), len(w.Tools)
+	}
+	if p.query != "" && p.asked != (filterAsk{w, n, p.query}) {
+		cmd = p.runFilter()
+	}
+	switch {
+	case w == p.builtWalk && pages == p.builtPages && p.hitsVer == p.builtVer:
+		if w != nil && w.Done && p.Pending() {
+			// The walk ended without the picked tool: it is gone.
+			p.reselect()
+		}
+		return cmd
+	case w == p.builtWalk && p.hits == nil && p.hitsVer == p.builtVer && pages > p.builtPages:
+		// Pages arrived and nothing is filtered: append them.
+		for i := p.builtPages; i < pages; i++ {
+			p.appendPage(&w.Pages[i], w)
+		}
+	default:
+		p.rows = p.rows[:0]
+		if w != nil {
+			for i := range w.Pages {
+				p.appendPage(&w.Pages[i], w)
+			}
+		}
+	}
+	p.builtWalk, p.builtPages, p.builtVer = w, pages, p.hitsVer
+	p.reselect()
+	return cmd
+}
+
+func (p *toolsPane) appendPage(pg *pageState, w *walkState) {
+	if w.Tools == nil {
+		return
+	}
+	tools := w.Tools[pg.First : pg.First+pg.Count]
+	if p.hits == nil {
+		p.rows = append(p.rows, toolRow{page: pg, hits: len(tools)})
+		for _, t := range tools {
+			p.rows = append(p.rows, toolRow{tool: t})
+		}
+		return
+	}
+	sep := len(p.rows)
+	p.rows = append(p.rows, toolRow{page: pg})
+	for _, t := range tools {
+		if _, ok := p.hits[t]; ok {
+			p.rows = append(p.rows, toolRow{tool: t})
+		}
+	}
+	if n := len(p.rows) - sep - 1; n == 0 {
+		p.rows = p.rows[:sep]
+	} else {
+		p.rows[sep].hits = n
+	}
+}
+
+// reselect puts the cursor back on the picked tool. While a walk is still
+// reading pages the picked tool may not have arrived yet: the cursor waits
+// on the nearest row and the pick is kept (see [toolsPane.Pending]).
+func (p *toolsPane) reselect() {
+	if p.picked != "" {
+		for i, r := range p.rows {
+			if r.tool != nil && r.tool.Name == p.picked {
+				p.cursor = i
+				p.follow()
+				return
+			}
+		}
+	}
+	picked := p.picked
+	p.cursor = min(p.cursor, len(p.rows)-1)
+	p.move(0)
+	if w := p.builtWalk; picked != "" && w != nil && !w.Done {
+		p.picked = picked
+	}
+}
+
+// Pending says the picked tool has not arrived in the walk being read.
+func (p *toolsPane) Pending() bool {
+	t := p.Selected()
+	return p.picked != "" && (t == nil || t.Name != p.picked)
+}
+
+// move moves the cursor by n tool rows (skipping separators).
+func (p *toolsPane) move(n int) {
+	if len(p.rows) == 0 {
+		p.cursor, p.offset = 0, 0
+		return
+	}
+	c := max(min(p.cursor, len(p.rows)-1), 0)
+	step := 1
+	if n < 0 {
+		step, n = -1, -n
+	}
+	for moved := 0; moved < n; {
+		next := c + step
+		for next >= 0 && next < len(p.rows) && p.rows[next].tool == nil {
+			next += step
+		}
+		if next < 0 || next >= len(p.rows) {
+			break
+		}
+		c = next
+		moved++
+	}
+	if p.rows[c].tool == nil { // on a separator: take the nearest tool
+		for i := c; i < len(p.rows); i++ {
+			if p.rows[i].tool != nil {
+				c = i
+				break
+			}
+		}
+	}
+	p.cursor = c
+	if t := p.rows[c].tool; t != nil {
+		p.picked = t.Name
+	}
+	p.follow()
+}
+
+// follow scrolls so the cursor (and its page separator, near the top) shows.
+func (p *toolsPane) follow() {
+	h := p.listHeight()
+	if h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+		if p.offset > 0 && p.rows[p.offset-1].tool == nil {
+			p.offset--
+		}
+	}
+	if p.cursor >= p.offset+h {
+		p.offset = p.cursor - h + 1
+	}
+	p.offset = max(min(p.offset, len(p.rows)-h), 0)
+}
+
+// Filtering says whether the filter input has the keys.
+func (p *toolsPane) Filtering() bool { return p.typing }
+
+// Filtered says whether a filter is applied.
+func (p *toolsPane) Filtered() bool { return p.query != "" }
+
+func (p *toolsPane) startFilter() tea.Cmd {
+	p.typing = true
+	return p.input.Focus()
+}
+
+func (p *toolsPane) clearFilter() {
+	p.typing = false
+	p.input.Blur()
+	p.input.SetValue("")
+	p.setHits(nil)
+	p.Sync()
+}
+
+// applyHits takes a filter result. For a new query the cursor goes to
+// the first match; for new pages under the same query it stays put.
+func (p *toolsPane) applyHits(h map[*toolEntry][]int) {
+	if p.hitsQuery != p.query {
+		p.hitsQuery, p.picked, p.cursor = p.query, "", 0
+	}
+	p.setHits(h)
+}
+
+func (p *toolsPane) setHits(h map[*toolEntry][]int) {
+	if h == nil {
+		p.query, p.hitsQuery, p.asked = "", "", filterAsk{}
+		p.filterSeq++ // drop results still on their way
+	}
+	p.hits = h
+	p.hitsVer++
+}
+
+func (p *toolsPane) runFilter() tea.Cmd {
+	p.filterSeq++
+	w := p.st.shown
+	n := 0
+	if w != nil {
+		n = len(w.Tools)
+	}
+	p.asked = filterAsk{w, n, p.query}
+	if w == nil || w.Tools == nil {
+		return nil
+	}
+	cmd := filterCmd(p.filterSeq, w, w.Tools[:n:n], p.query)
+	if n <= syncFilterMax {
+		// Small enough to filter at once, so keys typed right after
+		// the query act on the filtered list.
+		if msg, ok := cmd().(filterDoneMsg); ok {
+			p.applyHits(msg.hits)
+		}
+		return nil
+	}
+	return cmd
+}
+
+// Update handles keys while the pane has focus and filter results.
+func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case filterDoneMsg:
+		if msg.seq == p.filterSeq && msg.query == p.query {
+			p.applyHits(msg.hits)
+			return p, p.Sync()
+		}
+	case tea.KeyPressMsg:
+		if p.typing {
+			return p.updateInput(msg)
+		}
+		k := p.keys
+		switch {
+		case key.Matches(msg, k.Up):
+			p.move(-1)
+		case key.Matches(msg, k.Down):
+			p.move(1)
+		case key.Matches(msg, k.PageUp):
+			p.move(-p.listHeight())
+		case key.Matches(msg, k.PageDown):
+			p.move(p.listHeight())
+		case key.Matches(msg, k.Top):
+			p.cursor = 0
+			p.move(0)
+		case key.Matches(msg, k.Bottom):
+			p.cursor = len(p.rows) - 1
+			p.move(0)
+		case key.Matches(msg, k.Filter):
+			return p, p.startFilter()
+		}
+	default:
+		// A paste or another message for the filter input.
+		if p.typing {
+			return p.typed(msg)
+		}
+	}
+	return p, nil
+}
+
+func (p toolsPane) updateInput(msg tea.KeyPressMsg) (toolsPane, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		p.clearFilter()
+		return p, nil
+	case "enter", "tab", "down", "up":
+		p.typing = false
+		p.input.Blur()
+		if msg.String() == "down" || msg.String() == "up" {
+			return p.Update(msg)
+		}
+		return p, nil
+	}
+	return p.typed(msg)
+}
+
+// typed gives msg to the filter input and filters for what it holds.
+func (p toolsPane) typed(msg tea.Msg) (toolsPane, tea.Cmd) {
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	if q := strings.TrimSpace(p.input.Value()); q != p.query {
+		p.query = q
+		if q == "" {
+			p.setHits(nil)
+			p.Sync()
+		} else {
+			cmd = tea.Batch(cmd, p.runFilter())
+		}
+	}
+	return p, cmd
+}
+
+// Wheel moves the cursor by n rows.
+func (p *toolsPane) Wheel(n int) { p.move(n) }
+
+// ShortHelp returns the bindings shown in the help line for this pane.
+func (p *toolsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	if p.typing {
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		}
+	}
+	return []key.Binding{k.Call, k.Filter, k.Walk, k.NextPane, k.Wire, k.Export, k.Help, k.Quit}
+}
+
+// FullHelp returns every binding of this pane, grouped.
+func (p *toolsPane) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Call, k.Filter, k.Walk, k.Back}}
+}

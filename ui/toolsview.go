@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View renders the title and the visible rows only.
+func (p *toolsPane) View() string {
+	var b strings.Builder
+	b.WriteString(p.title())
+	h := p.listHeight()
+	if len(p.rows) == 0 && h > 0 {
+		b.WriteString("\n" + fit(" "+p.sty.Muted.Render(p.emptyText()), p.w))
+		h--
+	}
+	held := p.st.held(p.builtWalk)
+	stale := p.st.stale(p.builtWalk)
+	done := p.builtWalk != nil && p.builtWalk.Done
+	for i := 0; i < h; i++ {
+		b.WriteByte('\n')
+		n := p.offset + i
+		if n >= len(p.rows) {
+			b.WriteString(strings.Repeat(" ", p.w))
+			continue
+		}
+		r := p.rows[n]
+		if r.page != nil {
+			b.WriteString(p.separator(r))
+			continue
+		}
+		b.WriteString(p.toolLine(r.tool, n == p.cursor, done, held, stale))
+	}
+	return b.String()
+}
+
+func (p *toolsPane) emptyText() string {
+	w := p.st.latestTools()
+	switch {
+	case p.query != "" && p.hits != nil:
+		return "no tool matches " + p.query
+	case p.query != "":
+		return "filtering…"
+	case w == nil:
+		return "no walk yet"
+	case !w.Done:
+		return "waiting for page 1…"
+	case w.Err != "":
+		return "no tools: " + w.Err
+	}
+	return "the server listed no tools"
+}
+
+func (p *toolsPane) title() string {
+	style := p.sty.TitleBlurred
+	if p.focused {
+		style = p.sty.Title
+	}
+	count := 0
+	if w := p.builtWalk; w != nil {
+		count = len(w.Tools)
+	}
+	left := style.Render("Tools") + " " + p.sty.Muted.Render(fmt.Sprint(count))
+	right := ""
+	if w := p.builtWalk; w != nil {
+		right = p.sty.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
+	}
+	if p.typing || p.query != "" {
+		shown := 0
+		for _, r := range p.rows {
+			if r.tool != nil {
+				shown++
+			}
+		}
+		left += "  " + p.input.View()
+		right = p.sty.Muted.Render(fmt.Sprintf("%d/%d", shown, count))
+	}
+	gap := p.w - lipgloss.Width(left) - lipgloss.Width(right) - 1
+	if gap < 1 {
+		return fit(left, p.w)
+	}
+	return left + strings.Repeat(" ", gap) + right + " "
+}
+
+func (p *toolsPane) separator(r toolRow) string {
+	pg := r.page
+	count := fmt.Sprintf("%d %s", pg.Count, plural(pg.Count, "tool", "tools"))
+	short := fmt.Sprint(pg.Count)
+	if p.hits != nil {
+		count = fmt.Sprintf("%d of %d tools", r.hits, pg.Count)
+		short = fmt.Sprintf("%d/%d", r.hits, pg.Count)
+	}
+	tail := " · " + fmtMs(pg.Ms)
+	if pg.HasTTL {
+		tail += " · " + fmtTTL(pg.TTLMs)
+	}
+	num := fmt.Sprintf("page %d · ", pg.Number)
+	// The longest form that fits: "page 2 · 10 tools · 4 ms · ttl 30 s".
+	for _, text := range []string{num + count + tail, num + short + tail, fmt.Sprintf("p%d · ", pg.Number) + short + tail} {
+		if w := ansi.StringWidth(text); w+3 <= p.w {
+			return p.pt.sep.on("─ " + text + " " + strings.Repeat("─", p.w-w-3))
+		}
+	}
+	return fit(p.sty.Separator.Render(num+short), p.w)
+}
+
+// badges returns the badges of t, most important first, and their width.
+func (p *toolsPane) badges(t *toolEntry, done, held, stale bool) (string, int) {
+	var names [7]string
+	n := 0
+	add := func(s string) { names[n] = s; n++ }
+	if t.Bad != "" {
+		add("bad")
+	}
+	if t.TaskSupport == "required" {
+		add("task")
+	}
+	if t.Output != nil {
+		add("out")
+	}
+	switch {
+	case t.Destructive:
+		add("destr")
+	case t.ReadOnly:
+		add("ro")
+	}
+	if stale {
+		add("stale")
+	}
+	if done {
+		if held {
+			add("held")
+		} else {
+			add("own")
+		}
+	}
+	var b strings.Builder
+	w := 0
+	for i, name := range names[:n] {
+		if i > 0 {
+			b.WriteByte(' ')
+			w++
+		}
+		b.WriteString(p.pt.badge[name])
+		w += len(name)
+	}
+	return b.String(), w
+}
+
+// toolLine draws one tool row, exactly p.w cells wide.
+func (p *toolsPane) toolLine(t *toolEntry, selected, done, held, stale bool) string {
+	badges, bw := p.badges(t, done, held, stale)
+	nameW := p.w - bw - 5
+	if nameW < 8 {
+		badges, nameW = "", p.w-5
+	}
+	name := trunc(t.Name, nameW)
+	pad := strings.Repeat(" ", nameW-ansi.StringWidth(name))
+	if selected {
+		style := p.pt.selBlur
+		if p.focused {
+			style = p.pt.sel
+		}
+		marker := "▌"
+		if p.sty.Mono {
+			marker = ">"
+		}
+		return p.pt.marker.on(marker) + style.on(" "+name+pad+" ") + " " + badges + " "
+	}
+	styled := p.pt.text.on(name)
+	if pos := p.hits[t]; len(pos) > 0 {
+		styled = highlight(name, pos, p.sty.Text, p.sty.Match)
+	}
+	return "  " + styled + pad + "  " + badges + " "
+}
+
+// highlight styles the characters of s at byte offsets pos with hit, the
+// rest with base. Offsets past s (cut off) are ignored.
+func highlight(s string, pos []int, base, hit lipgloss.Style) string {
+	var b strings.Builder
+	last := 0
+	for _, i := range pos {
+		if i < last || i >= len(s) {
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(base.Render(s[last:i]))
+		b.WriteString(hit.Render(s[i : i+size]))
+		last = i + size
+	}
+	b.WriteString(base.Render(s[last:]))
+	return b.String()
+}

@@ -1,0 +1,274 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/session"
+	"mcpwitness/themes"
+)
+
+// frameKey is what a frame document was built from.
+type frameKey struct {
+	n     int64
+	width int
+	sty   *themes.Styles
+}
+
+// frameBuiltMsg carries a frame document built in a command.
+type frameBuiltMsg struct {
+	key   frameKey
+	lines []string
+}
+
+// wirePane lists every frame in and out (the newest [maxWireFrames]) and
+// shows the selected one pretty-printed.
+type wirePane struct {
+	st   *state
+	sty  *themes.Styles
+	keys *KeyMap
+	loc  *time.Location
+	w, h int
+
+	focused  bool
+	onFrame  bool // the frame view, not the list, has the keys
+	list     streamList
+	frame    scroller
+	built    frameKey
+	building frameKey
+}
+
+func newWirePane(st *state, sty *themes.Styles, keys *KeyMap, loc *time.Location) wirePane {
+	return wirePane{st: st, sty: sty, keys: keys, loc: loc, list: newStreamList()}
+}
+
+func (p *wirePane) listRows() int { return max((p.h-2)*2/5, 3) }
+
+func (p *wirePane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.list.SetHeight(p.listRows())
+	p.frame.SetSize(w, max(h-p.listRows()-2, 1))
+}
+
+// Selected returns the selected frame, or nil.
+func (p *wirePane) Selected() *wireFrame {
+	n := p.list.Selected()
+	if n < 0 {
+		return nil
+	}
+	return p.st.wire.abs(n)
+}
+
+// Sync follows new frames and rebuilds the frame view when the selection
+// changed. A big frame is built in a command.
+func (p *wirePane) Sync() tea.Cmd {
+	p.list.Sync(p.st.wire.first(), p.st.wire.total())
+	k := frameKey{n: p.list.Selected(), width: p.w, sty: p.sty}
+	if k == p.built || k == p.building {
+		return nil
+	}
+	f := p.Selected()
+	if f == nil {
+		p.frame.SetLines(nil)
+		p.built = k
+		return nil
+	}
+	ff, st, loc, w := *f, p.sty, p.loc, max(p.w-2, 10)
+	build := func() []string { return frameDoc(&ff, w, st, loc) }
+	if len(f.Frame) > bigDoc {
+		p.building = k
+		p.frame.SetLines([]string{st.Muted.Render("rendering…")})
+		return func() tea.Msg { return frameBuiltMsg{key: k, lines: build()} }
+	}
+	if p.built.n != k.n {
+		p.frame.Top()
+	}
+	p.frame.SetLines(build())
+	p.built, p.building = k, frameKey{}
+	return nil
+}
+
+// Update handles keys while the pane has focus and built frames.
+func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case frameBuiltMsg:
+		if msg.key == p.building {
+			p.frame.Top()
+			p.frame.SetLines(msg.lines)
+			p.built, p.building = msg.key, frameKey{}
+		}
+	case tea.KeyPressMsg:
+		k := p.keys
+		if key.Matches(msg, k.Copy) {
+			if f := p.Selected(); f != nil {
+				text := string(f.Frame)
+				if text == "" {
+					text = f.Text
+				}
+				return p, tea.Batch(tea.SetClipboard(text), statusCmd(fmt.Sprintf("copied frame (%s) to the clipboard (OSC 52)", fmtSize(len(text))), levelInfo))
+			}
+			return p, nil
+		}
+		if p.onFrame {
+			switch {
+			case key.Matches(msg, k.Up):
+				p.frame.ScrollBy(-1)
+			case key.Matches(msg, k.Down):
+				p.frame.ScrollBy(1)
+			case key.Matches(msg, k.PageUp):
+				p.frame.ScrollBy(-p.frame.h)
+			case key.Matches(msg, k.PageDown):
+				p.frame.ScrollBy(p.frame.h)
+			case key.Matches(msg, k.Top):
+				p.frame.Top()
+			case key.Matches(msg, k.Bottom):
+				p.frame.Bottom()
+			}
+			return p, nil
+		}
+		switch {
+		case key.Matches(msg, k.Up):
+			p.list.Move(-1)
+		case key.Matches(msg, k.Down):
+			p.list.Move(1)
+		case key.Matches(msg, k.PageUp):
+			p.list.Move(-p.list.h)
+		case key.Matches(msg, k.PageDown):
+			p.list.Move(p.list.h)
+		case key.Matches(msg, k.Top):
+			p.list.Top()
+		case key.Matches(msg, k.Bottom):
+			p.list.Bottom()
+		}
+		return p, p.Sync()
+	}
+	return p, nil
+}
+
+// Wheel scrolls the list (top part) or the frame (bottom part) at row y
+// of the pane.
+func (p *wirePane) Wheel(y, n int) tea.Cmd {
+	if y <= p.listRows() {
+		p.list.Move(n)
+		return p.Sync()
+	}
+	p.frame.ScrollBy(n)
+	return nil
+}
+
+// View renders the list's visible rows and the selected frame.
+func (p *wirePane) View() string {
+	s := p.sty
+	title := s.TitleBlurred
+	if p.focused && !p.onFrame {
+		title = s.Title
+	}
+	kept := p.st.wire.len()
+	head := title.Render("Wire") + " " + s.Muted.Render(fmt.Sprintf("%d frames", p.st.wire.total()))
+	if p.st.wire.first() > 0 {
+		head += s.Subtle.Render(fmt.Sprintf(" · newest %d shown; the session record keeps all", kept))
+	}
+	lines := []string{fit(head, p.w)}
+	sel := p.list.Selected()
+	for i := 0; i < p.list.h; i++ {
+		n := p.list.offset + int64(i)
+		f := p.st.wire.abs(n)
+		if f == nil {
+			if i == 0 && kept == 0 {
+				lines = append(lines, fit(" "+s.Muted.Render("no frames yet"), p.w))
+				continue
+			}
+			lines = append(lines, strings.Repeat(" ", p.w))
+			continue
+		}
+		lines = append(lines, p.row(f, n == sel))
+	}
+	ft := s.TitleBlurred
+	if p.focused && p.onFrame {
+		ft = s.Title
+	}
+	fh := ft.Render("Frame")
+	if p.frame.more() {
+		fh += s.Subtle.Render(" · more below")
+	}
+	lines = append(lines, fit(fh, p.w))
+	p.frame.SetSize(p.w, p.h-len(lines))
+	return strings.Join(lines, "\n") + "\n" + p.frame.View()
+}
+
+// row renders one frame in the list: direction, time, method, id, size and
+// the latency of an answer.
+func (p *wirePane) row(f *wireFrame, selected bool) string {
+	s := p.sty
+	dir, ds := "→", s.Send
+	if f.Dir == session.Recv {
+		dir, ds = "←", s.Recv
+	}
+	method := f.Method
+	switch {
+	case f.Text != "" && len(f.Frame) == 0:
+		method = "(not JSON)"
+	case method == "" && f.ID != "":
+		method = "(answer)"
+	}
+	id := ""
+	if f.ID != "" {
+		id = "#" + strings.Trim(f.ID, `"`)
+	}
+	lat := ""
+	if f.Latency > 0 {
+		lat = fmtDur(f.Latency)
+	}
+	// dir, time, method, id, size, latency, then what the frame is about.
+	mw := min(max((p.w-40)/2, 12), 30)
+	text := fmt.Sprintf("%s %-*s %-6s %8s %8s", clockMs(f.T, p.loc), mw, trunc(method, mw), trunc(id, 6), fmtSize(f.Size), lat)
+	if rest := p.w - 3 - ansi.StringWidth(text) - 2; rest > 4 && f.Note != "" {
+		text += "  " + trunc(f.Note, rest)
+	}
+	if selected {
+		style := s.SelectedBlurred
+		if p.focused && !p.onFrame {
+			style = s.Selected
+		}
+		return fit(style.Render(" "+dir+" "+text), p.w)
+	}
+	return fit(" "+ds.Render(dir)+" "+s.Text.Render(text), p.w)
+}
+
+// frameDoc builds the document of one frame.
+func frameDoc(f *wireFrame, w int, s *themes.Styles, loc *time.Location) []string {
+	d := newDoc(w, s)
+	dir := "sent"
+	if f.Dir == session.Recv {
+		dir = "received"
+	}
+	parts := []string{dir, clockMs(f.T, loc), fmtSize(f.Size)}
+	if f.Latency > 0 {
+		parts = append(parts, "answered in "+fmtDur(f.Latency))
+	}
+	d.add(s.Muted.Render(strings.Join(parts, " · ")) + "  " + s.Subtle.Render("y copies"))
+	if len(f.Frame) == 0 {
+		d.text(s.Warn, "not JSON:", 0)
+		d.text(s.Text, f.Text, 2)
+		return d.Lines()
+	}
+	d.json(f.Frame, 0)
+	return d.Lines()
+}
+
+// ShortHelp returns the pane's bindings for the help line.
+func (p *wirePane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Up, k.Down, k.Copy, k.NextPane, k.Wire, k.Export, k.Help, k.Quit}
+}
+
+// FullHelp returns the pane's bindings, grouped.
+func (p *wirePane) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Copy, k.Wire}}
+}
