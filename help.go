@@ -15,6 +15,8 @@ Usage:
                                         call a tool and print its verdicts
   mcpwitness check [flags] [server]     lint: every list, cursor health, schemas,
                                         task eligibility; exit 3 on findings
+  mcpwitness report FILE                a Markdown report of a session file
+  mcpwitness diff BEFORE AFTER          what changed between two session files
   mcpwitness demo-server [--http ADDR]  run the embedded demo server
   mcpwitness help COMMAND               more on one command
 
@@ -133,6 +135,10 @@ func helpText(cmd string) string {
 	switch cmd {
 	case "check":
 		return helpCheck
+	case "report":
+		return helpReport
+	case "diff":
+		return helpDiff
 	case "tools":
 		return helpTools
 	case "call":
@@ -142,3 +148,48 @@ func helpText(cmd string) string {
 	}
 	return strings.TrimLeft(helpMain, "\n")
 }
+
+const helpReport = `mcpwitness report — a Markdown report of a session file, for an issue tracker
+
+Usage:
+  mcpwitness report FILE > report.md
+
+Reads a session file written by --record (or exported from the terminal UI)
+and writes Markdown to stdout: the target (secrets redacted), server and
+protocol, a table of walks (pages, items, generations, incomplete reasons),
+findings, a table of calls with each check's verdict and the failing
+instance paths, and the request and response frames of every failed or
+refused call in collapsed blocks. No server is needed.
+
+A damaged file (cut off by a crash, a line that is not an event) is
+reported as far as it can be read; what was skipped is said on stderr and
+at the top of the report.
+
+Example:
+  mcpwitness call forecast_broken city=Oslo --record run.jsonl
+  mcpwitness report run.jsonl > report.md
+
+Exit: 0 written · 1 the file cannot be read · 2 usage error.
+`
+
+const helpDiff = `mcpwitness diff — what changed between two session files
+
+Usage:
+  mcpwitness diff BEFORE AFTER [--json]
+
+Compares the last complete tools/list walk of each file: tools added,
+removed and changed (description, input schema, output schema, execution,
+annotations, title, other), tools whose order changed or that arrived on
+another page, and the verdicts of the tools both files called (the last
+call of each). --json writes one document, described in
+docs/session-format.md.
+
+Example:
+  mcpwitness tools --record before.jsonl -- node server.js
+  # change the server
+  mcpwitness tools --record after.jsonl -- node server.js
+  mcpwitness diff before.jsonl after.jsonl
+
+Exit: 0 equal · 3 different · 1 a file cannot be read or has no complete
+tools walk · 2 usage error.
+`

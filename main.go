@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
-	"time"
 
 	"mcpwitness/demo"
 	"mcpwitness/session"
@@ -52,6 +51,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCall(ctx, cfg, stdout, stderr)
 	case "check":
 		return runCheck(ctx, cfg, stdout, stderr)
+	case "report":
+		return runReport(ctx, cfg, stdout, stderr)
+	case "diff":
+		return runDiff(ctx, cfg, stdout, stderr)
 	default:
 		return runTUI(ctx, cfg, stdout, stderr)
 	}
@@ -118,7 +121,10 @@ func openRecord(path string, target session.Target, log *session.Log) (*session.
 	if path == "" {
 		return nil, func() error { return nil }, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil, nil, fmt.Errorf("--record %s: the file exists; choose another name or remove it (a record is never overwritten)", path)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("--record: %w", err)
 	}
@@ -139,11 +145,4 @@ func openRecord(path string, target session.Target, log *session.Log) (*session.
 		}
 		return nil
 	}, nil
-}
-
-func timeoutOr(d time.Duration) time.Duration {
-	if d <= 0 {
-		return session.DefaultTimeout
-	}
-	return d
 }
