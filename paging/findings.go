@@ -1,6 +1,7 @@
 package paging
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -60,6 +61,7 @@ func (w *walker) inspect(p *Page) {
 		return
 	}
 	var keyless []int
+	p.Keys = make([]string, len(p.Items))
 	for i, item := range p.Items {
 		here := itemRef{page: p.Number, index: i + 1}
 		key, ok := itemKey(item, field)
@@ -67,6 +69,7 @@ func (w *walker) inspect(p *Page) {
 			keyless = append(keyless, here.index)
 			continue
 		}
+		p.Keys[i] = key
 		first, seen := w.keys[key]
 		if !seen {
 			w.keys[key] = here
@@ -114,11 +117,68 @@ func (w *walker) pageLimit(bound int, cursor string) {
 }
 
 // itemKey returns item[field] when item is an object and that is a string.
+// item must be valid JSON (items come from a result already read). It reads
+// the object's top level in one pass, without decoding its members.
 func itemKey(item json.RawMessage, field string) (string, bool) {
-	if jsonKind(item) != kindObject {
+	b := item
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
 		return "", false
 	}
-	var obj map[string]json.RawMessage // items come from a valid result
+	i++
+	var val []byte
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] == '}' {
+			break
+		}
+		if b[i] == ',' {
+			i++
+			continue
+		}
+		kend := skipString(b, i)
+		if kend < 0 {
+			return itemKeySlow(item, field)
+		}
+		rawKey := b[i:kend]
+		i = skipSpace(b, kend)
+		if i >= len(b) || b[i] != ':' {
+			return itemKeySlow(item, field)
+		}
+		i = skipSpace(b, i+1)
+		vend := skipValue(b, i)
+		if vend < 0 {
+			return itemKeySlow(item, field)
+		}
+		if bytes.IndexByte(rawKey, '\\') >= 0 || !utf8.Valid(rawKey) {
+			var k string
+			if json.Unmarshal(rawKey, &k) != nil {
+				return "", false
+			}
+			if k == field {
+				val = b[i:vend]
+			}
+		} else if string(rawKey[1:len(rawKey)-1]) == field {
+			val = b[i:vend] // the last of duplicate members wins, as in a map
+		}
+		i = vend
+	}
+	if len(val) == 0 || val[0] != '"' {
+		return "", false
+	}
+	inner := val[1 : len(val)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var key string
+	if json.Unmarshal(val, &key) != nil {
+		return "", false
+	}
+	return key, true
+}
+
+func itemKeySlow(item json.RawMessage, field string) (string, bool) {
+	var obj map[string]json.RawMessage
 	if json.Unmarshal(item, &obj) != nil {
 		return "", false
 	}
@@ -131,6 +191,69 @@ func itemKey(item json.RawMessage, field string) (string, bool) {
 		return "", false
 	}
 	return key, true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at b[i], or -1.
+func skipString(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index just past the value starting at b[i], or -1.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				if i < 0 {
+					return -1
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	default:
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return i
+			}
+		}
+		return i
+	}
 }
 
 // maxShown is the number of runes of a cursor or key shown in a message.

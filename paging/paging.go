@@ -88,6 +88,8 @@ type Page struct {
 	NextCursor string `json:"nextCursor,omitempty"`
 	// Items are the raw items, exactly as the server sent them.
 	Items []json.RawMessage `json:"-"`
+	// Keys holds each item's key ([Method.KeyField]), "" for an item without one.
+	Keys []string `json:"-"`
 	// Count is len(Items).
 	Count int `json:"items"`
 	// TTLMs is the page's ttlMs as the server sent it; HasTTL says whether it did.

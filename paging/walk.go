@@ -157,12 +157,15 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 	switch k := jsonKind(raw); {
 	case k == kindEmpty:
 		return p, fmt.Errorf("result is empty")
-	case !json.Valid(raw):
+	case k != kindObject && !json.Valid(raw):
 		return p, fmt.Errorf("result is not valid JSON")
 	case k != kindObject:
 		return p, fmt.Errorf("result is %s, not a JSON object", k)
 	}
 	if err := json.Unmarshal(raw, &obj); err != nil {
+		if !json.Valid(raw) {
+			return p, fmt.Errorf("result is not valid JSON")
+		}
 		return p, fmt.Errorf("result cannot be read: %w", err)
 	}
 

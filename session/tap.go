@@ -1,9 +1,9 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 	"time"
 
@@ -45,14 +45,14 @@ type envelope struct {
 }
 
 // frame records one raw frame seen going in direction dir.
-func (t *tap) frame(dir string, raw []byte) {
+func (t *tap) frame(dir string, raw []byte) bool {
 	now := time.Now()
 	if !json.Valid(raw) {
 		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
-		return
+		return false
 	}
 	raw = append([]byte(nil), raw...)
-	if trimmed := strings.TrimSpace(string(raw)); strings.HasPrefix(trimmed, "[") {
+	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '[' {
 		// A batch: record it whole, then route each member.
 		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Frame: raw, Method: "(batch)", Size: len(raw)})
 		var members []json.RawMessage
@@ -61,9 +61,10 @@ func (t *tap) frame(dir string, raw []byte) {
 				t.route(dir, m, now, false)
 			}
 		}
-		return
+		return true
 	}
 	t.route(dir, raw, now, true)
+	return true
 }
 
 func (t *tap) route(dir string, raw json.RawMessage, now time.Time, record bool) {

@@ -99,14 +99,23 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 func (s *Session) learn(walk int64, p paging.Page) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, item := range p.Items {
-		var t struct {
-			Name string `json:"name"`
+	for i, item := range p.Items {
+		var name string
+		if len(p.Keys) == len(p.Items) {
+			name = p.Keys[i]
+		} else {
+			var t struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(item, &t) != nil {
+				continue
+			}
+			name = t.Name
 		}
-		if json.Unmarshal(item, &t) != nil || t.Name == "" {
+		if name == "" {
 			continue
 		}
-		s.tools[t.Name] = toolDef{raw: item, gen: p.Generation, walk: walk}
+		s.tools[name] = toolDef{raw: item, gen: p.Generation, walk: walk}
 	}
 }
 
