@@ -326,23 +326,13 @@ func answer(c *Call) string {
 	case c.Error != "":
 		return "no answer: " + text(c.Error)
 	case len(c.RPCError) > 0:
-		return "JSON-RPC error: " + text(rpcErrorText(c.RPCError))
+		return "JSON-RPC error: " + text(session.RPCErrorText(c.RPCError))
 	case c.IsError:
 		return "`isError: true`"
 	}
 	return fmt.Sprintf("result in %s", ms(c.Ms, true))
 }
 
-func rpcErrorText(raw json.RawMessage) string {
-	var e struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(raw, &e) != nil {
-		return string(raw)
-	}
-	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
-}
 
 // failingPaths lists the instance paths of failed checks, at most max.
 func failingPaths(c *Call, max int) string {

@@ -79,7 +79,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 		reqID, result, rpcErr, ok := w.answer()
 		switch {
 		case ok && len(rpcErr) > 0:
-			return nil, fmt.Errorf("%s: the server answered with an error: %s", m.Name, rpcErrorText(rpcErr))
+			return nil, fmt.Errorf("%s: the server answered with an error: %s", m.Name, RPCErrorText(rpcErr))
 		case ok && len(result) > 0:
 			if err != nil {
 				// The answer is on the wire even if the SDK could not take it.
@@ -130,7 +130,9 @@ func (s *Session) forget(walk int64) {
 	}
 }
 
-func rpcErrorText(raw json.RawMessage) string {
+// RPCErrorText renders a raw JSON-RPC error object as "message (code N)",
+// or returns it as it is when it is not one.
+func RPCErrorText(raw json.RawMessage) string {
 	var e struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
