@@ -333,7 +333,6 @@ func answer(c *Call) string {
 	return fmt.Sprintf("result in %s", ms(c.Ms, true))
 }
 
-
 // failingPaths lists the instance paths of failed checks, at most max.
 func failingPaths(c *Call, max int) string {
 	var out []string
