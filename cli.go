@@ -44,7 +44,7 @@ type config struct {
 	ttlMs    int
 }
 
-var commands = []string{"tools", "call", "check", "report", "diff", "demo-server", "help"}
+var commands = []string{"tools", "call", "check", "report", "diff", "open", "demo-server", "help"}
 
 type flagSpec struct {
 	names []string

@@ -17,6 +17,7 @@ Usage:
                                         task eligibility; exit 3 on findings
   mcpwitness report FILE                a Markdown report of a session file
   mcpwitness diff BEFORE AFTER          what changed between two session files
+  mcpwitness open FILE                  replay a session file in the terminal UI
   mcpwitness demo-server [--http ADDR]  run the embedded demo server
   mcpwitness help COMMAND               more on one command
 
@@ -139,6 +140,8 @@ func helpText(cmd string) string {
 		return helpReport
 	case "diff":
 		return helpDiff
+	case "open":
+		return helpOpen
 	case "tools":
 		return helpTools
 	case "call":
@@ -192,4 +195,37 @@ Example:
 
 Exit: 0 equal · 3 different · 1 a file cannot be read or has no complete
 tools walk · 2 usage error.
+`
+
+const helpOpen = `mcpwitness open — replay a session file in the terminal UI, with no server
+
+Usage:
+  mcpwitness open FILE [--theme NAME]
+
+Shows a session file written by --record (or exported from the terminal UI
+with e) in the same panes as a live session, read-only: the walks with
+their pages and generations, every call with its verdicts, the wire and the
+events. The header says it is a replay, of which file, recorded when.
+Walking, calling and exporting need a live server and are not offered.
+
+It opens at the end of the session. The scrubber shows the session as it
+was after any of its events: which pages had arrived, which list requests
+were out (gen N · out K), which calls were in flight.
+  , .  (← →)               one event back, forward
+  < >  (shift+← shift+→)   the previous, next moment: a walk starting or
+                           ending, a list request, a page, a call starting
+                           or ending, a list change
+  { }                      the start, the end of the session
+The status line says where: event 123/4,567 · 14:05:01.482 · +2.3 s.
+
+A damaged file (cut off by a crash, lines that are not events) opens as far
+as it can be read; the status line and the events pane say what was left
+out. The file is indexed, not loaded: a file of hundreds of MB opens with
+memory bounded by what the panes show.
+
+Example:
+  mcpwitness --record run.jsonl -- node server.js
+  mcpwitness open run.jsonl
+
+Exit: 0 quit with q · 1 the file cannot be opened · 2 usage error.
 `

@@ -55,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runReport(ctx, cfg, stdout, stderr)
 	case "diff":
 		return runDiff(ctx, cfg, stdout, stderr)
+	case "open":
+		return runOpen(ctx, cfg, stdout, stderr)
 	default:
 		return runTUI(ctx, cfg, stdout, stderr)
 	}

@@ -71,6 +71,11 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 
+	if m.replay != nil {
+		if cmd, ok := m.replayKey(msg); ok {
+			return cmd
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit()

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"mcpwitness/session"
 	"mcpwitness/themes"
 )
 
@@ -30,6 +31,7 @@ type detailKey struct {
 	held   bool
 	stale  bool
 	done   bool
+	absent string
 }
 
 // docBuiltMsg carries a document built in a command.
@@ -50,6 +52,13 @@ type detailPane struct {
 	tool    *toolEntry
 	call    int64 // 0: the tool itself
 	confirm bool  // asking before sending a refused call anyway
+	// readOnly leaves out what needs a live server (a replay); load reads
+	// event i of the session file, for what a lean state does not keep.
+	readOnly bool
+	load     func(i int) (session.Event, error)
+	// absent names the tool picked in a replay that is not listed at the
+	// point shown.
+	absent string
 
 	sc      scroller
 	built   detailKey
@@ -135,6 +144,7 @@ func (d *detailPane) StepCall(dir int) {
 func (d *detailPane) key() detailKey {
 	k := detailKey{tool: d.tool, call: d.call, width: d.w, sty: d.sty}
 	if d.tool == nil {
+		k.absent = d.absent
 		return k
 	}
 	if c := d.Call(); c != nil {
@@ -160,7 +170,8 @@ func (d *detailPane) Sync() tea.Cmd {
 		return nil
 	}
 	build := d.builder(k)
-	if d.tool != nil && len(d.tool.Raw) > bigDoc || d.Call() != nil && len(d.Call().Result) > bigDoc {
+	c := d.Call()
+	if d.tool != nil && len(d.tool.Raw) > bigDoc || c != nil && (len(c.Result) > bigDoc || d.mustLoad(c)) {
 		d.pending = k
 		d.sc.SetLines([]string{d.sty.Muted.Render("rendering…")})
 		return func() tea.Msg { return docBuiltMsg{key: k, lines: build()} }
@@ -176,19 +187,72 @@ func (d *detailPane) builder(k detailKey) func() []string {
 	st, loc, w := d.sty, d.loc, max(d.w-2, 10)
 	t := k.tool
 	if t == nil {
+		if k.absent != "" {
+			return func() []string {
+				return []string{st.Muted.Render(k.absent + " is not listed at this point of the session.")}
+			}
+		}
 		return func() []string { return []string{st.Muted.Render("No tool selected.")} }
 	}
+	ro := d.readOnly
 	if c := d.Call(); c != nil {
 		cc := *c
 		cc.Verdicts = append(cc.Verdicts[:0:0], c.Verdicts...)
-		return func() []string { return callDoc(&cc, t, w, st, loc) }
+		load := d.load
+		if !d.mustLoad(c) {
+			load = nil
+		}
+		return func() []string {
+			var missing string
+			if load != nil {
+				missing = readBack(&cc, load)
+			}
+			return callDoc(&cc, t, w, st, loc, ro, missing)
+		}
 	}
 	calls := append([]*callState(nil), d.history()...)
 	summaries := make([]string, len(calls))
 	for i, c := range calls {
 		summaries[i] = fmt.Sprintf("#%d  %s  %s", c.ID, clock(c.Start, loc), callSummary(c))
 	}
-	return func() []string { return toolDoc(t, summaries, k, w, st) }
+	return func() []string { return toolDoc(t, summaries, k, w, st, ro) }
+}
+
+// mustLoad says whether c's arguments or answer are to be read from the
+// session file before its document can be built.
+func (d *detailPane) mustLoad(c *callState) bool {
+	return d.load != nil && (c.ArgsSrc > 0 || c.ResultSrc > 0)
+}
+
+// readBack reads c's arguments and answer from the session file. It says
+// what could not be read.
+func readBack(c *callState, load func(int) (session.Event, error)) string {
+	var failed []string
+	if c.ArgsSrc > 0 {
+		if ev, err := load(c.ArgsSrc - 1); err != nil || ev.Call == nil {
+			failed = append(failed, fmt.Sprintf("the arguments (event %d: %v)", c.ArgsSrc, orMissing(err)))
+		} else {
+			c.Args = ev.Call.Args
+		}
+	}
+	if c.ResultSrc > 0 {
+		if ev, err := load(c.ResultSrc - 1); err != nil || ev.Call == nil {
+			failed = append(failed, fmt.Sprintf("the answer (event %d: %v)", c.ResultSrc, orMissing(err)))
+		} else {
+			c.Result, c.RPCError = ev.Call.Result, ev.Call.RPCError
+		}
+	}
+	if len(failed) == 0 {
+		return ""
+	}
+	return "could not read " + strings.Join(failed, " and ") + " from the session file"
+}
+
+func orMissing(err error) any {
+	if err == nil {
+		return "not a call event"
+	}
+	return err
 }
 
 // Update handles scrolling keys while focused and built documents.
@@ -262,8 +326,12 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 		if el < 0 {
 			el = 0
 		}
+		hint := " · esc cancels"
+		if d.readOnly {
+			hint = " so far"
+		}
 		out := []string{fit(" "+s.Spinner.Render(spin)+" "+s.Text.Render("calling "+c.Tool+"…")+" "+
-			s.Muted.Render(fmtDur(el)+" · esc cancels"), d.w)}
+			s.Muted.Render(fmtDur(el)+hint), d.w)}
 		if c.HasProgress {
 			pct := 0.0
 			if c.Total > 0 {
@@ -318,7 +386,7 @@ func (d *detailPane) FullHelp() [][]key.Binding {
 
 // toolDoc builds the document of one tool: what it is, what a client does
 // with a call to it, its recent calls, and its definition.
-func toolDoc(t *toolEntry, calls []string, k detailKey, w int, s *themes.Styles) []string {
+func toolDoc(t *toolEntry, calls []string, k detailKey, w int, s *themes.Styles, readOnly bool) []string {
 	d := newDoc(w, s)
 	head := s.Bold.Render(t.Name)
 	if t.Title != "" && t.Title != t.Name {
@@ -336,7 +404,11 @@ func toolDoc(t *toolEntry, calls []string, k detailKey, w int, s *themes.Styles)
 	}
 	d.text(s.Muted, where, 0)
 	if k.stale {
-		d.text(s.BadgeStale, "stale: the server said its tool list changed after this walk; r walks again", 0)
+		stale := "stale: the server said its tool list changed after this walk"
+		if !readOnly {
+			stale += "; r walks again"
+		}
+		d.text(s.BadgeStale, stale, 0)
 	}
 	if t.Bad != "" {
 		d.text(s.Fail, "✗ unreadable definition: "+t.Bad, 0)
@@ -347,8 +419,14 @@ func toolDoc(t *toolEntry, calls []string, k detailKey, w int, s *themes.Styles)
 	}
 	if t.TaskSupport == "required" {
 		d.blank()
-		d.text(s.Warn, "⊘ Plain calls are refused: execution.taskSupport is \"required\". A client must run it as a task, "+
-			"so mcpwitness refuses a plain tools/call before anything is sent; f sends it anyway (after asking).", 0)
+		text := "⊘ Plain calls are refused: execution.taskSupport is \"required\". A client must run it as a task, " +
+			"so mcpwitness refuses a plain tools/call before anything is sent"
+		if readOnly {
+			text += "."
+		} else {
+			text += "; f sends it anyway (after asking)."
+		}
+		d.text(s.Warn, text, 0)
 	}
 	var hints []string
 	for _, h := range []struct {

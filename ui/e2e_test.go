@@ -59,6 +59,22 @@ func (x *tmux) wait(re string) string {
 	}
 }
 
+// until polls the screen until ok holds, failing after a deadline.
+func (x *tmux) until(what string, ok func(screen string) bool) string {
+	x.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := x.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("timed out waiting for %s:\n%s", what, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestEndToEnd builds mcpwitness, runs it in tmux against its embedded demo
 // server, walks, calls a passing, a failing and a refused tool, exports the
 // session, and checks the screen and the exported file.
@@ -69,21 +85,8 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	// Until package main opens this UI, there is nothing to drive.
-	deps, err := exec.Command("go", "list", "-deps", "..").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	if !strings.Contains("\n"+string(deps), "\nmcpwitness/ui\n") {
-		t.Skip("package main does not import mcpwitness/ui yet")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mcpwitness")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t, dir)
 	work := filepath.Join(dir, "work")
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
@@ -135,6 +138,84 @@ func TestEndToEnd(t *testing.T) {
 
 	x.keys("q")
 	x.wait(`^\s*$`)
+}
+
+// buildBinary builds mcpwitness into dir, skipping the test until package
+// main opens the UI.
+func buildBinary(t *testing.T, dir string) string {
+	t.Helper()
+	deps, err := exec.Command("go", "list", "-deps", "..").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	if !strings.Contains("\n"+string(deps), "\nmcpwitness/ui\n") {
+		t.Skip("package main does not import mcpwitness/ui yet")
+	}
+	bin := filepath.Join(dir, "mcpwitness")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestEndToEndOpen records a session with the built binary, then replays
+// it in tmux: a file that cannot be opened is an error on stderr, exit 1,
+// with the screen as it was; a good file shows the replay badge, opens at
+// its end, and the scrubber's keys move the position indicator.
+func TestEndToEndOpen(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	dir := t.TempDir()
+	bin := buildBinary(t, dir)
+	if out, _ := exec.Command(bin, "open").CombinedOutput(); strings.Contains(string(out), "unknown command") {
+		t.Skip("the command line does not offer open yet")
+	}
+	rec := filepath.Join(dir, "run.jsonl")
+	if out, err := exec.Command(bin, "call", "forecast_broken", "city=Oslo", "--record", rec).CombinedOutput(); err == nil {
+		t.Fatalf("call forecast_broken passed its checks:\n%s", out)
+	}
+
+	x := &tmux{t: t, name: fmt.Sprintf("mcpwitness-e2e-open-%d", os.Getpid())}
+	x.run("new-session", "-d", "-s", x.name, "-x", "80", "-y", "24", "-c", dir,
+		"env -u NO_COLOR TERM=xterm-256color "+bin+" open missing.jsonl; echo \"exit $?\"; "+
+			"env -u NO_COLOR TERM=xterm-256color "+bin+" open run.jsonl; sleep 30")
+	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", x.name).Run() })
+	x.wait(`(?s)mcpwitness: opening session file: .*missing\.jsonl.*exit 1`)
+
+	s := x.wait(`event (\d+)/(\d+) · end`)
+	for _, want := range []string{"REPLAY", "run.jsonl", "recorded", "forecast_broken: ✗ output-schema"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("replay screen lacks %q:\n%s", want, s)
+		}
+	}
+	end := regexp.MustCompile(`event (\d+)/(\d+)`).FindStringSubmatch(s)
+	if end[1] != end[2] {
+		t.Fatalf("opened at event %s of %s, not at the end", end[1], end[2])
+	}
+	for _, word := range []string{"enter call", "walk again", "export"} {
+		if strings.Contains(s, word) {
+			t.Errorf("a replay offers %q:\n%s", word, s)
+		}
+	}
+	x.keys("<")
+	pos := regexp.MustCompile(`event (\d+)/` + end[2] + `\b`)
+	x.until("< to move the position", func(s string) bool {
+		m := pos.FindStringSubmatch(s)
+		return m != nil && m[1] != end[1]
+	})
+	x.keys("{")
+	x.wait(`event 0/` + end[2] + ` · start`)
+	x.keys("}")
+	x.wait(`event ` + end[1] + `/` + end[2] + ` · end`)
+	x.keys("q")
+	// Back on the normal screen, where the first command's error is.
+	x.wait(`exit 1`)
 }
 
 // checkExport reads a session file and checks it holds the story.

@@ -40,7 +40,7 @@ func callOutcome(c *callState) outcome {
 		return outcomeFail
 	case hasStatus(c.Verdicts, checks.Unchecked):
 		return outcomeUnchecked
-	case isErrorResult(c.Result):
+	case c.IsError:
 		return outcomeIsError
 	}
 	return outcomePass
@@ -77,25 +77,6 @@ func verdictMark(st checks.Status) string {
 		return "–"
 	}
 	return "·"
-}
-
-// outcomeMark is the symbol of a call's outcome.
-func outcomeMark(o outcome) string {
-	switch o {
-	case outcomePass:
-		return "✓"
-	case outcomeIsError:
-		return "!"
-	case outcomeFail, outcomeError:
-		return "✗"
-	case outcomeUnchecked:
-		return "?"
-	case outcomeRefused:
-		return "⊘"
-	case outcomeCancelled:
-		return "⨯"
-	}
-	return "…"
 }
 
 // callSummary says in a few words how a call ended.

@@ -38,6 +38,14 @@ type KeyMap struct {
 	Choice    key.Binding // cycle an enum field's choices
 	Raw       key.Binding // switch between the form and raw JSON
 
+	// Replaying a session file: the scrubber.
+	StepBack    key.Binding // one event back
+	StepForward key.Binding // one event forward
+	PrevMoment  key.Binding // back to the previous page, walk, call or list change
+	NextMoment  key.Binding
+	First       key.Binding // the start of the session
+	Last        key.Binding // its end
+
 	// Interrupt quits even while text is being typed.
 	Interrupt key.Binding
 }
@@ -78,6 +86,13 @@ func DefaultKeyMap() KeyMap {
 		PrevField: b(k("shift+tab", "up"), "shift+tab/↑", "previous field"),
 		Choice:    b(k("left", "right"), "←/→", "choose"),
 		Raw:       b(k("ctrl+r"), "ctrl+r", "form/raw JSON"),
+
+		StepBack:    b(k(",", "left"), ",/←", "event back"),
+		StepForward: b(k(".", "right"), "./→", "event forward"),
+		PrevMoment:  b(k("<", "shift+left"), "</shift+←", "previous moment"),
+		NextMoment:  b(k(">", "shift+right"), ">/shift+→", "next moment"),
+		First:       b(k("{"), "{", "start of the session"),
+		Last:        b(k("}"), "}", "end of the session"),
 
 		Interrupt: b(k("ctrl+c"), "ctrl+c", "quit"),
 	}

@@ -84,18 +84,23 @@ func (m *model) header() string {
 		ws = fmt.Sprint(walk.ID, walk.Done, len(walk.Pages), walk.Incomplete)
 	}
 	spin := ""
-	if m.st.out > 0 || m.calling != "" {
+	if m.replay == nil && (m.st.out > 0 || m.calling != "") {
 		spin = m.spin.View()
 	}
 	key := fmt.Sprintf("%d %p %p %d %d %s %d %s %v %s %v %v", m.w, m.sty, m.st.server, m.st.gen, m.st.out, ws,
 		m.st.lastAnswer.UnixNano(), m.calling, m.st.closed, spin, m.dialErr != nil, m.backend != nil)
+	if r := m.replay; r != nil {
+		key += fmt.Sprintf(" replay %v %s", r.loaded, m.inFlight())
+	}
 	return m.memo.get("header", key, m.drawHeader)
 }
 
 func (m *model) drawHeader() string {
 	s, w := m.sty, m.w
 	var line1 string
-	if srv := m.st.server; srv != nil {
+	if m.replay != nil {
+		line1 = m.replayLine1()
+	} else if srv := m.st.server; srv != nil {
 		line1 = " " + s.Server.Render(srv.Name) + " " + s.Text.Render(srv.Version) +
 			s.Muted.Render(" · protocol ") + s.Text.Render(orDash(srv.ProtocolVersion)) +
 			s.Muted.Render(" · "+orDash(srv.Transport))
@@ -108,7 +113,11 @@ func (m *model) drawHeader() string {
 	line1 = fit(line1, w)
 
 	spin := "  "
-	if m.st.out > 0 {
+	switch {
+	case m.st.out > 0 && m.replay != nil:
+		// A replay stands still: no spinner for what was out then.
+		spin = " " + s.Spinner.Render("⋯")
+	case m.st.out > 0:
 		spin = " " + s.Spinner.Render(m.spin.View())
 	}
 	gen := s.HeaderKey.Render("gen ") + s.Bold.Render(fmt.Sprint(m.st.gen)) +
@@ -133,6 +142,8 @@ func (m *model) drawHeader() string {
 	switch {
 	case m.calling != "":
 		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+m.calling+" ")
+	case m.replay != nil && len(m.st.running) > 0:
+		r2 = s.Spinner.Render("⋯") + s.Text.Render(" "+m.inFlight()+" ")
 	case m.st.closed:
 		r2 = s.Warn.Render("session closed ")
 	}
@@ -168,6 +179,8 @@ func joinEnds(left, right string, w int) string {
 func (m *model) body() string {
 	l := m.lay
 	switch {
+	case m.replay != nil && !m.replay.loaded:
+		return m.loadingBody()
 	case m.st.server == nil && m.dialErr != nil:
 		msg := m.sty.Fail.Render("✗ "+m.dialErr.Error()) + "\n\n" +
 			m.sty.Muted.Render("Check the command or URL, then start mcpwitness again. q quits.")
@@ -180,6 +193,8 @@ func (m *model) body() string {
 	right := ""
 	if m.editing {
 		right = m.editor.View()
+	} else if m.replay != nil {
+		right = m.detail.View("⋯", m.st.at)
 	} else {
 		right = m.detail.View(m.spin.View(), m.o.Now())
 	}
@@ -222,6 +237,9 @@ func (m *model) block(text string, w, h int) string {
 
 func (m *model) statusLine() string {
 	s := m.sty
+	if m.replay != nil {
+		return m.replayStatus()
+	}
 	if m.status == "" {
 		return strings.Repeat(" ", m.w)
 	}
@@ -230,6 +248,8 @@ func (m *model) statusLine() string {
 	switch m.statusLevel {
 	case levelOK:
 		style, mark = s.Pass, "✓"
+	case levelWarn:
+		style, mark = s.Warn, "⚠"
 	case levelError:
 		style, mark = s.Fail, "✗"
 	}
@@ -245,7 +265,9 @@ func (m *model) bindings() helpMap {
 	switch {
 	case m.showHelp:
 		short = []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close")), k.Quit}
-	case m.st.server == nil:
+	case m.replay != nil && !m.replay.loaded:
+		short = []key.Binding{k.Theme, k.Help, k.Quit}
+	case m.st.server == nil && m.replay == nil:
 		short = []key.Binding{k.Wire, k.Export, k.Help, k.Quit}
 	case m.editing:
 		short, full = m.editor.ShortHelp(), m.editor.FullHelp()
@@ -266,6 +288,14 @@ func (m *model) bindings() helpMap {
 		short = m.detail.ShortHelp()
 	case c != nil && callOutcome(c) == outcomeRefused && m.focus != paneDetail:
 		short = append([]key.Binding{k.Force}, short...)
+	}
+	if r := m.replay; r != nil && r.loaded && !m.editing && !m.showHelp && !m.tools.Filtering() {
+		scrub := []key.Binding{
+			key.NewBinding(key.WithKeys(",", "."), key.WithHelp(",/.", "step")),
+			key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "moment")),
+		}
+		short = append(scrub, short...)
+		global = append(global, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last)
 	}
 	return helpMap{short: short, full: append(full, global)}
 }
@@ -298,12 +328,16 @@ func (c memo) get(part, key string, draw func() string) string {
 func (m *model) fullHelp() string {
 	k := &m.keys
 	s := m.sty
-	return m.memo.get("fullhelp", fmt.Sprintf("%d %p", m.w, m.sty), func() string {
+	return m.memo.get("fullhelp", fmt.Sprintf("%d %p %v", m.w, m.sty, m.replay != nil), func() string {
 		groups := [][]key.Binding{
 			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.PrevPane},
 			{k.Call, k.Send, k.Back, k.Filter, k.Walk, k.PrevCall, k.NextCall, k.Force},
 			{k.Wire, k.Copy, k.Export, k.Theme, k.Help, k.Quit},
 			{k.NextField, k.PrevField, k.Choice, k.Raw, k.Confirm},
+		}
+		if m.replay != nil {
+			// The editor's keys are off in a replay: the scrubber's go there.
+			groups[3] = []key.Binding{k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last}
 		}
 		var keys string
 		if m.w >= 110 {
@@ -327,6 +361,9 @@ func (m *model) fullHelp() string {
 			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
 		} {
 			b.WriteString("  " + fit(row[0], 10) + " " + s.Muted.Render(row[1]) + "\n")
+		}
+		if m.replay != nil {
+			b.WriteString(m.replayHelp())
 		}
 		b.WriteString("\n  " + s.Muted.Render("↑/↓ scroll · ? or esc closes this help"))
 		return b.String()

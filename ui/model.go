@@ -59,6 +59,7 @@ type (
 const (
 	levelInfo = iota
 	levelOK
+	levelWarn
 	levelError
 )
 
@@ -92,6 +93,9 @@ type options struct {
 	Tasks  *tasks
 	Now    func() time.Time
 	Loc    *time.Location
+	// Replay, when set, makes the model a read-only replay of a session
+	// file: no backend, no dial, and the scrubber.
+	Replay *replay
 }
 
 // model is the root of the UI: the only tea.Model. It folds session events
@@ -132,6 +136,8 @@ type model struct {
 	awaiting   bool   // the detail pane waits to show the call's start
 	callCancel context.CancelFunc
 	exporting  bool
+
+	replay *replay // nil for a live session
 
 	status      string
 	statusLevel int
@@ -176,6 +182,9 @@ func newModel(o options) *model {
 	m.help.Styles = m.sty.Help
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.sty.Spinner))
 	m.setFocus(paneTools)
+	if o.Replay != nil {
+		m.startReplay(o.Replay)
+	}
 	return m
 }
 
@@ -183,7 +192,9 @@ func newModel(o options) *model {
 // its background colour.
 func (m *model) Init() tea.Cmd {
 	var cmds []tea.Cmd
-	if d := m.o.Dial; d != nil && m.backend == nil {
+	if m.replay != nil {
+		cmds = append(cmds, m.startLoad())
+	} else if d := m.o.Dial; d != nil && m.backend == nil {
 		ctx := m.o.Ctx
 		cmds = append(cmds, m.o.Tasks.cmd(func() tea.Msg {
 			b, err := d(ctx)
@@ -243,6 +254,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			add(m.setStatus("exported "+plural64(msg.lines)+" to "+msg.path, levelOK))
 		}
+	case foldedMsg:
+		add(m.folded(msg.job))
 	case statusMsg:
 		add(m.setStatus(msg.text, msg.level))
 	case statusExpiredMsg:
@@ -309,9 +322,17 @@ func (m *model) applyEvent(ev session.Event) tea.Cmd {
 // sync brings the panes up to date with the state after every message.
 func (m *model) sync() tea.Cmd {
 	cmds := []tea.Cmd{m.tools.Sync()}
+	if m.replay != nil {
+		// A replay shows only what was listed at the point shown.
+		m.detail.absent = ""
+		if m.tools.Pending() {
+			m.detail.absent = m.tools.picked
+			m.detail.ShowTool(nil)
+		}
+	}
 	if sel := m.tools.Selected(); !m.editing && !m.tools.Pending() {
 		switch {
-		case sel == nil && m.detail.tool != nil && m.st.shown != nil && len(m.st.shown.Tools) == 0:
+		case sel == nil && m.detail.tool != nil && (m.st.shown == nil || len(m.st.shown.Tools) == 0):
 			m.detail.ShowTool(nil)
 		case sel != nil && (m.detail.tool == nil || m.detail.tool.Name != sel.Name):
 			m.detail.ShowTool(sel)
@@ -332,6 +353,9 @@ func (m *model) sync() tea.Cmd {
 
 // busy says whether something is in flight that the spinner shows.
 func (m *model) busy() bool {
+	if r := m.replay; r != nil {
+		return !r.loaded || r.running || m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
+	}
 	connecting := m.backend == nil && m.o.Dial != nil && m.dialErr == nil
 	return connecting || m.st.out > 0 || m.walking || m.calling != "" || m.exporting ||
 		m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
@@ -349,7 +373,7 @@ func (m *model) setStatus(text string, level int) tea.Cmd {
 	m.statusID++
 	m.status, m.statusLevel = text, level
 	life := 6 * time.Second
-	if level == levelError {
+	if level >= levelWarn {
 		life = 12 * time.Second
 	}
 	return afterCmd(m.o.Ctx, life, statusExpiredMsg{id: m.statusID})
@@ -393,7 +417,10 @@ func (m *model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "mcpwitness"
-	if m.st.server != nil {
+	switch {
+	case m.replay != nil:
+		v.WindowTitle = "mcpwitness · replay · " + m.replay.name
+	case m.st.server != nil:
 		v.WindowTitle = "mcpwitness · " + m.st.server.Name
 	}
 	return v

@@ -15,7 +15,10 @@ import (
 
 // callDoc builds the document of one call: its outcome, verdicts,
 // arguments and what the server answered.
-func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Location) []string {
+//
+// readOnly leaves out what needs a live server; missing says what of the
+// call could not be read back from the session file.
+func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
 	d := newDoc(w, s)
 	d.add(s.Bold.Render(c.Tool) + "  " + s.Muted.Render(clock(c.Start, loc)))
 	o := callOutcome(c)
@@ -24,7 +27,9 @@ func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Loca
 		d.text(s.Muted, "waiting for the answer…", 0)
 	case outcomeRefused:
 		d.text(s.Warn, "⊘ Refused before sending: nothing was sent to the server (the wire pane shows no tools/call for it).", 0)
-		d.text(s.Muted, "f sends it anyway, deliberately, to see the server's own answer (asks first).", 0)
+		if !readOnly {
+			d.text(s.Muted, "f sends it anyway, deliberately, to see the server's own answer (asks first).", 0)
+		}
 	case outcomeCancelled:
 		d.text(s.Warn, fmt.Sprintf("⨯ Cancelled after %s: notifications/cancelled was sent to the server.", fmtMs(c.Ms)), 0)
 	default:
@@ -48,6 +53,12 @@ func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Loca
 	}
 	if c.ListedDuring {
 		d.text(s.Warn, "a list request was out while this call was in flight: a typical client would not have held its checks", 0)
+	}
+	if c.Dropped {
+		d.text(s.Muted, "its arguments and answer are no longer kept in memory (a long session keeps the newest); the session record has them", 0)
+	}
+	if missing != "" {
+		d.text(s.Warn, "✗ "+missing, 0)
 	}
 
 	if len(c.Verdicts) > 0 {

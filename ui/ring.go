@@ -1,28 +1,36 @@
 package ui
 
-// ring keeps the newest entries of an unbounded stream, at most cap of
+// ring keeps the newest entries of an unbounded stream, at most limit of
 // them. Entries are numbered from the start of the stream, so a position
-// stays valid while older entries roll off.
+// stays valid while older entries roll off. Its buffer grows as entries
+// arrive, so a short stream costs little.
 type ring[T any] struct {
 	buf   []T
+	limit int
 	start int   // index in buf of the oldest kept entry
 	n     int   // entries kept
 	gone  int64 // entries that rolled off
 }
 
-func newRing[T any](capacity int) ring[T] {
-	return ring[T]{buf: make([]T, 0, max(capacity, 1))}
+func newRing[T any](limit int) ring[T] {
+	return ring[T]{limit: max(limit, 1)}
 }
 
 // push appends v, dropping the oldest entry when full.
 func (r *ring[T]) push(v T) {
 	switch {
-	case len(r.buf) < cap(r.buf):
-		r.buf = append(r.buf, v)
-		r.n++
 	case r.n < len(r.buf):
 		// Room left by drop.
 		r.buf[(r.start+r.n)%len(r.buf)] = v
+		r.n++
+	case len(r.buf) < r.limit:
+		if r.start != 0 {
+			// Put the entries back in order before growing; the full
+			// slice expression makes append copy to a new array.
+			r.buf = append(r.buf[r.start:len(r.buf):len(r.buf)], r.buf[:r.start]...)
+			r.start = 0
+		}
+		r.buf = append(r.buf, v)
 		r.n++
 	default:
 		r.buf[r.start] = v
@@ -43,6 +51,13 @@ func (r *ring[T]) drop() {
 	r.gone++
 }
 
+// clone returns a copy that can take and drop entries without changing r.
+func (r *ring[T]) clone() ring[T] {
+	c := *r
+	c.buf = append([]T(nil), r.buf...)
+	return c
+}
+
 // len returns the number of entries kept.
 func (r *ring[T]) len() int { return r.n }
 
@@ -53,15 +68,24 @@ func (r *ring[T]) first() int64 { return r.gone }
 func (r *ring[T]) total() int64 { return r.gone + int64(r.n) }
 
 // at returns the kept entry i (0 is the oldest kept).
-func (r *ring[T]) at(i int) *T {
-	return &r.buf[(r.start+i)%len(r.buf)]
+func (r *ring[T]) at(i int) T {
+	return r.buf[(r.start+i)%len(r.buf)]
 }
 
-// abs returns the entry with stream number n, or nil if it is not kept.
-func (r *ring[T]) abs(n int64) *T {
+// abs returns the entry with stream number n, or the zero T if it is not
+// kept.
+func (r *ring[T]) abs(n int64) T {
 	i := n - r.gone
 	if i < 0 || i >= int64(r.n) {
-		return nil
+		var zero T
+		return zero
 	}
 	return r.at(int(i))
+}
+
+// set replaces the entry with stream number n, if it is kept.
+func (r *ring[T]) set(n int64, v T) {
+	if i := n - r.gone; i >= 0 && i < int64(r.n) {
+		r.buf[(r.start+int(i))%len(r.buf)] = v
+	}
 }

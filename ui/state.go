@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -19,6 +18,9 @@ const (
 	maxEventRows   = 2000
 	maxRowText     = 2000 // bytes of an events-pane row
 	keepWalkTools  = 4    // walks whose tool definitions are kept (older ones keep their summary)
+	maxWalks       = 500  // walks kept; older ones are forgotten (the events pane keeps their outcome)
+	maxCalls       = 2000 // calls kept; older ones are forgotten
+	maxCallBytes   = 32 << 20
 	listChangedOut = "notifications/tools/list_changed"
 )
 
@@ -43,14 +45,39 @@ type state struct {
 
 	calls     map[int64]*callState
 	toolCalls map[string][]*callState
+	// callOrder holds the calls kept, oldest first; running those not done.
+	callOrder []*callState
+	running   []*callState
+	// callBytes counts the arguments and answers kept; trimmed is how many
+	// of callOrder's oldest calls had theirs dropped to stay in budget.
+	callBytes int
+	trimmed   int
+	callsGone int // calls forgotten
+	walksGone int // walks forgotten
 
-	wire      ring[wireFrame]
+	// Frames and rows, once pushed, are never changed: a change replaces.
+	wire      ring[*wireFrame]
 	wireBytes int
-	events    ring[eventRow]
+	events    ring[*eventRow]
 
 	// pendingChange is the stream number of the events-pane row of a
 	// tools list_changed not yet followed by a walk, or -1.
 	pendingChange int64
+
+	// applied counts the events folded in; at is the time of the last,
+	// and a replay says in what what it was.
+	applied int
+	at      time.Time
+	what    string
+	// made counts the bytes of what was made so far, by kind, for the
+	// weight of snapshots (see state.weight).
+	made weights
+
+	// lean keeps no bytes a session file can give again: frames and the
+	// arguments and answers of calls are read back on demand, by src, the
+	// 1-based number in the file of the event being applied.
+	lean bool
+	src  int
 }
 
 // walkState is one walk and its pages in arrival order.
@@ -100,34 +127,6 @@ type toolEntry struct {
 	Bad string
 }
 
-// callState is one tool call, from its start to its verdicts.
-type callState struct {
-	ID           int64
-	Tool         string
-	Start, End   time.Time
-	Done         bool
-	Args         json.RawMessage
-	Listed       bool
-	Sent         bool
-	Forced       bool
-	Generation   int64
-	Stale        bool
-	ListedDuring bool
-	Result       json.RawMessage
-	RPCError     json.RawMessage
-	Err          string
-	Cancelled    bool
-	Ms           float64
-	Verdicts     []checks.Verdict
-
-	HasProgress bool
-	Progress    float64
-	Total       float64
-	ProgressMsg string
-	// rev changes whenever the call changes.
-	rev int
-}
-
 // wireFrame is one frame in or out.
 type wireFrame struct {
 	T       time.Time
@@ -141,6 +140,9 @@ type wireFrame struct {
 	// Note says what the frame is about in a few words: a tool's name, a
 	// cursor, an error.
 	Note string
+	// Src is the 1-based number in the session file of the event holding
+	// the frame when its bytes are not kept (Frame and Text empty), else 0.
+	Src int
 }
 
 // eventRow is one line of the events pane.
@@ -156,14 +158,16 @@ func newState() *state {
 		walkByID:      map[int64]*walkState{},
 		calls:         map[int64]*callState{},
 		toolCalls:     map[string][]*callState{},
-		wire:          newRing[wireFrame](maxWireFrames),
-		events:        newRing[eventRow](maxEventRows),
+		wire:          newRing[*wireFrame](maxWireFrames),
+		events:        newRing[*eventRow](maxEventRows),
 		pendingChange: -1,
 	}
 }
 
 // Apply folds one event into the state.
 func (s *state) Apply(ev session.Event) {
+	s.applied++
+	s.at = ev.T
 	switch ev.Kind {
 	case session.KindConnect:
 		if ev.Server != nil {
@@ -179,8 +183,7 @@ func (s *state) Apply(ev session.Event) {
 	case session.KindListRequest:
 		s.gen, s.out = ev.Gen, ev.Out
 		if ev.Walk != nil && ev.Page != nil {
-			w := s.walk(ev.Walk.ID, ev.Walk.Method, ev.T)
-			w.Asking = ev.Page.Number
+			s.walk(ev.Walk.ID, ev.Walk.Method, ev.T).Asking = ev.Page.Number
 		}
 	case session.KindPage:
 		s.gen, s.out = ev.Gen, ev.Out
@@ -193,11 +196,13 @@ func (s *state) Apply(ev session.Event) {
 		if ev.Verdict != nil && ev.Call != nil {
 			c := s.call(ev.Call.ID, ev.Call.Tool, ev.T)
 			c.Verdicts = append(c.Verdicts, *ev.Verdict)
+			s.made.calls += verdictWeight
 			c.rev++
 		}
 	case session.KindProgress:
 		if p := ev.Progress; p != nil {
 			if c := s.calls[p.CallID]; c != nil {
+				c = s.own(c)
 				c.HasProgress, c.Progress, c.Total, c.ProgressMsg = true, p.Progress, p.Total, p.Message
 				c.rev++
 			}
@@ -225,7 +230,8 @@ func (s *state) row(t time.Time, kind, level, text string) {
 	if len(text) > maxRowText {
 		text = strings.ToValidUTF8(text[:maxRowText], "") + " …"
 	}
-	s.events.push(eventRow{T: t, Kind: kind, Level: level, Text: text})
+	s.events.push(&eventRow{T: t, Kind: kind, Level: level, Text: text})
+	s.made.rows += rowWeight + len(text)
 }
 
 func (s *state) applyWire(ev session.Event) {
@@ -239,14 +245,18 @@ func (s *state) applyWire(ev session.Event) {
 		f.Size = max(len(ev.Frame), len(ev.Text))
 	}
 	f.Note = frameNote(ev.Frame)
+	if s.lean && s.src > 0 {
+		f.Frame, f.Text, f.Src = nil, "", s.src
+	}
 	if ev.Dir == session.Recv {
 		s.lastAnswer = ev.T
 	}
 	if s.wire.len() == maxWireFrames {
 		s.wireBytes -= frameBytes(s.wire.at(0))
 	}
-	s.wire.push(f)
+	s.wire.push(&f)
 	s.wireBytes += frameBytes(&f)
+	s.made.frames += frameWeight + frameBytes(&f)
 	for s.wireBytes > maxWireBytes && s.wire.len() > 1 {
 		s.wireBytes -= frameBytes(s.wire.at(0))
 		s.wire.drop()
@@ -255,26 +265,44 @@ func (s *state) applyWire(ev session.Event) {
 
 func frameBytes(f *wireFrame) int { return len(f.Frame) + len(f.Text) }
 
+// walk returns walk id, made on first sight, ready to change.
 func (s *state) walk(id int64, method string, t time.Time) *walkState {
 	if w := s.walkByID[id]; w != nil {
-		return w
+		return s.ownWalk(w)
 	}
 	w := &walkState{ID: id, Method: method, Start: t}
+	s.made.walks += walkWeight
 	if s.pendingChange >= 0 && method == paging.Tools().Name {
 		w.AfterChange = true
 		if r := s.events.abs(s.pendingChange); r != nil {
-			r.Text += fmt.Sprintf(" → walk #%d", id)
+			row := *r
+			row.Text += fmt.Sprintf(" → walk #%d", id)
+			s.events.set(s.pendingChange, &row)
 		}
 		s.pendingChange = -1
 	}
 	s.walks = append(s.walks, w)
 	s.walkByID[id] = w
+	s.forgetWalks()
 	s.trimWalks()
 	if method == paging.Tools().Name && (s.shown == nil || len(s.shown.Pages) == 0) {
 		s.shown = w
 		s.shownRev++
 	}
 	return w
+}
+
+// forgetWalks keeps the newest [maxWalks] walks, and the shown one.
+func (s *state) forgetWalks() {
+	for len(s.walks) > maxWalks {
+		i := 0
+		if s.walks[0] == s.shown {
+			i = 1
+		}
+		delete(s.walkByID, s.walks[i].ID)
+		s.walks = append(s.walks[:i], s.walks[i+1:]...)
+		s.walksGone++
+	}
 }
 
 // trimWalks drops the tool definitions of old walks (not the shown one).
@@ -287,7 +315,7 @@ func (s *state) trimWalks() {
 		}
 		kept++
 		if kept > keepWalkTools && w != s.shown {
-			w.Tools = nil
+			s.ownWalk(w).Tools = nil
 		}
 	}
 }
@@ -312,10 +340,12 @@ func (s *state) applyPage(ev session.Event) {
 			t := readTool(raw)
 			t.Walk, t.Page, t.Gen = w.ID, p.Number, p.Generation
 			w.Tools = append(w.Tools, t)
+			s.made.walks += toolWeight(t)
 		}
 	}
 	p.Count = len(w.Tools) - p.First
 	w.Pages = append(w.Pages, p)
+	s.made.walks += pageWeight
 	if method == paging.Tools().Name || method == "" {
 		s.shown = w
 		s.shownRev++
@@ -362,42 +392,6 @@ func (s *state) applyWalk(ev session.Event) {
 	}
 }
 
-func (s *state) call(id int64, tool string, t time.Time) *callState {
-	if c := s.calls[id]; c != nil {
-		return c
-	}
-	c := &callState{ID: id, Tool: tool, Start: t}
-	s.calls[id] = c
-	s.toolCalls[tool] = append(s.toolCalls[tool], c)
-	return c
-}
-
-func (s *state) applyCall(ev session.Event) {
-	info := ev.Call
-	if info == nil {
-		return
-	}
-	c := s.call(info.ID, info.Tool, ev.T)
-	c.rev++
-	switch info.State {
-	case "start":
-		c.Args, c.Listed, c.Generation = info.Args, info.Listed, info.Generation
-	case "done":
-		c.Done, c.End = true, ev.T
-		c.Listed, c.Sent, c.Forced = info.Listed, info.Sent, info.Forced
-		c.Generation, c.Stale, c.ListedDuring = info.Generation, info.Stale, info.ListedDuringCall
-		c.Result, c.RPCError, c.Err, c.Cancelled, c.Ms = info.Result, info.RPCError, info.Error, info.Cancelled, info.Ms
-		level := ""
-		switch callOutcome(c) {
-		case outcomeFail, outcomeError:
-			level = "error"
-		case outcomeRefused, outcomeUnchecked, outcomeCancelled:
-			level = "warn"
-		}
-		s.row(ev.T, "call", level, fmt.Sprintf("call #%d %s: %s", c.ID, c.Tool, callSummary(c)))
-	}
-}
-
 func (s *state) applyNotification(ev session.Event) {
 	switch {
 	case ev.Method == "notifications/message":
@@ -414,6 +408,7 @@ func (s *state) applyNotification(ev session.Event) {
 		s.pendingChange = s.events.total() - 1
 		for _, w := range s.walks {
 			if w.Method == paging.Tools().Name && !w.Changed {
+				w = s.ownWalk(w)
 				w.Changed = true
 				if w == s.shown {
 					s.shownRev++

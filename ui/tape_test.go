@@ -89,25 +89,32 @@ func (s stroke) String() string { return string(s) }
 func TestTapeFollowsTheKeyMap(t *testing.T) {
 	keys := tapeKeys(t, "../demo.tape")
 	km := DefaultKeyMap()
-	var all []key.Binding
-	v := reflect.ValueOf(km)
-	for i := range v.NumField() {
-		all = append(all, v.Field(i).Interface().(key.Binding))
-	}
+	all := bindings(km)
 	const (
 		normal = iota
 		filter
 		editor
 	)
-	mode, shell := normal, true // the tape starts at a shell prompt
+	// A replay's keys: those of a live session that need a server are off.
+	live, replay := km, km
+	disableLiveKeys(&replay)
+	mode, shell, started := normal, true, false // the tape starts at a shell prompt
 	for _, k := range keys {
 		s := stroke(k.key)
 		switch {
 		case shell:
-			// Typing the command that starts mcpwitness.
-			if k.key == "enter" && k.line > 0 && strings.Contains(lineText(t, k.line-1), "mcpwitness") {
-				shell = false
+			// Typing the command that starts mcpwitness (or opens a file).
+			if cmd := lineText(t, k.line-1); k.key == "enter" && k.line > 0 && strings.Contains(cmd, "mcpwitness") {
+				shell, started = false, true
+				km = live
+				if strings.Contains(cmd, "mcpwitness open") {
+					km = replay
+				}
+				all = bindings(km)
 			}
+		case mode == normal && key.Matches(s, km.Quit) && k.text:
+			// Back at the shell prompt; the tape may start mcpwitness again.
+			shell = true
 		case mode == filter:
 			switch {
 			case k.text:
@@ -137,7 +144,7 @@ func TestTapeFollowsTheKeyMap(t *testing.T) {
 			}
 		}
 	}
-	if shell {
+	if !started {
 		t.Error("demo.tape never starts mcpwitness")
 	}
 	if mode != normal {
@@ -146,6 +153,16 @@ func TestTapeFollowsTheKeyMap(t *testing.T) {
 	if last := keys[len(keys)-1]; !key.Matches(stroke(last.key), km.Quit) {
 		t.Errorf("demo.tape ends with %q, not a quit key", last.key)
 	}
+}
+
+// bindings returns every binding of km.
+func bindings(km KeyMap) []key.Binding {
+	var all []key.Binding
+	v := reflect.ValueOf(km)
+	for i := range v.NumField() {
+		all = append(all, v.Field(i).Interface().(key.Binding))
+	}
+	return all
 }
 
 // lineText is the line'th line (1-based) of demo.tape.

@@ -20,10 +20,12 @@ type frameKey struct {
 	sty   *themes.Styles
 }
 
-// frameBuiltMsg carries a frame document built in a command.
+// frameBuiltMsg carries a frame document built in a command, and the
+// frame's bytes when they were read from the session file for it.
 type frameBuiltMsg struct {
 	key   frameKey
 	lines []string
+	read  wireFrame
 }
 
 // wirePane lists every frame in and out (the newest [maxWireFrames]) and
@@ -41,6 +43,10 @@ type wirePane struct {
 	frame    scroller
 	built    frameKey
 	building frameKey
+	// load reads event i of the session file, for frames a lean state
+	// does not keep; read is the last frame read back, for y.
+	load func(i int) (session.Event, error)
+	read wireFrame
 }
 
 func newWirePane(st *state, sty *themes.Styles, keys *KeyMap, loc *time.Location) wirePane {
@@ -80,6 +86,14 @@ func (p *wirePane) Sync() tea.Cmd {
 	}
 	ff, st, loc, w := *f, p.sty, p.loc, max(p.w-2, 10)
 	build := func() []string { return frameDoc(&ff, w, st, loc) }
+	if load := p.load; ff.Src > 0 && load != nil {
+		p.building = k
+		p.frame.SetLines([]string{st.Muted.Render("reading the frame…")})
+		return func() tea.Msg {
+			readFrame(&ff, load)
+			return frameBuiltMsg{key: k, lines: build(), read: ff}
+		}
+	}
 	if len(f.Frame) > bigDoc {
 		p.building = k
 		p.frame.SetLines([]string{st.Muted.Render("rendering…")})
@@ -101,11 +115,18 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 			p.frame.Top()
 			p.frame.SetLines(msg.lines)
 			p.built, p.building = msg.key, frameKey{}
+			p.read = msg.read
 		}
 	case tea.KeyPressMsg:
 		k := p.keys
 		if key.Matches(msg, k.Copy) {
 			if f := p.Selected(); f != nil {
+				if f.Src > 0 {
+					if p.read.Src != f.Src {
+						return p, statusCmd("the frame is still being read; try y again", levelInfo)
+					}
+					f = &p.read
+				}
 				text := string(f.Frame)
 				if text == "" {
 					text = f.Text
@@ -238,6 +259,20 @@ func (p *wirePane) row(f *wireFrame, selected bool) string {
 		return fit(style.Render(" "+dir+" "+text), p.w)
 	}
 	return fit(" "+ds.Render(dir)+" "+s.Text.Render(text), p.w)
+}
+
+// readFrame fills in f's bytes from the session file. A frame that cannot
+// be read says why, as text.
+func readFrame(f *wireFrame, load func(int) (session.Event, error)) {
+	ev, err := load(f.Src - 1)
+	switch {
+	case err != nil:
+		f.Text = "could not read this frame from the session file: " + err.Error()
+	case len(ev.Frame) == 0 && ev.Text == "":
+		f.Text = fmt.Sprintf("event %d of the session file holds no frame", f.Src)
+	default:
+		f.Frame, f.Text = ev.Frame, ev.Text
+	}
 }
 
 // frameDoc builds the document of one frame.

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mcpwitness/session"
+)
+
+// runOpenWith runs the open command on cfg.
+func runOpenWith(cfg *config) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	cfg.cmd = "open"
+	code = runOpen(context.Background(), cfg, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestOpenUsageErrorsExit2(t *testing.T) {
+	file := filepath.Join("ui", "testdata", "demo-session.jsonl")
+	for name, cfg := range map[string]*config{
+		"no file":      {},
+		"two files":    {args: []string{file, file}},
+		"a server URL": {args: []string{file}, target: session.Target{URL: "http://127.0.0.1:1/mcp"}},
+		"a command":    {args: []string{file}, target: session.Target{Command: []string{"node", "server.js"}}},
+		"--record":     {args: []string{file}, record: "out.jsonl"},
+		"--json":       {args: []string{file}, json: true},
+		"--ndjson":     {args: []string{file}, ndjson: true},
+		"a bad theme":  {args: []string{file}, theme: "plaid"},
+	} {
+		code, stdout, stderr := runOpenWith(cfg)
+		if code != exitUsage || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 2 and nothing", name, code, stdout)
+		}
+		if !strings.HasPrefix(stderr, "mcpwitness: ") || len(stderr) < 30 {
+			t.Errorf("%s: unclear message %q", name, stderr)
+		}
+	}
+}
+
+// TestOpenUnreadableFileExits1 checks that a file that cannot be opened is
+// reported on stderr, exit 1, before anything is drawn on stdout.
+func TestOpenUnreadableFileExits1(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for path, want := range map[string]string{
+		filepath.Join(dir, "missing.jsonl"): "no such file",
+		dir:                                 "is a directory, not a session file",
+		write("notes.txt", "hello\n"):       "line 1 is not a session header",
+		write("future.jsonl", `{"format":"mcpwitness-session","version":2}`+"\n"): "format version 2; this mcpwitness reads version 1",
+		write("empty.jsonl", ""): "the file is empty",
+	} {
+		code, stdout, stderr := runOpenWith(&config{args: []string{path}})
+		if code != exitConnect || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", path, code, stdout)
+		}
+		if !strings.HasPrefix(stderr, "mcpwitness: ") || !strings.Contains(stderr, want) {
+			t.Errorf("%s: stderr %q, want it to say %q", path, stderr, want)
+		}
+	}
+}
+
+// TestOpenOnTheCommandLine runs open as the command line does.
+func TestOpenOnTheCommandLine(t *testing.T) {
+	if !isCommand("open") {
+		t.Skip("the command line does not offer open yet")
+	}
+	code, _, stderr := runCLI(t, "open")
+	if code != exitUsage || !strings.Contains(stderr, "open needs one session file") {
+		t.Errorf("open with no file: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "open", filepath.Join(t.TempDir(), "none.jsonl"))
+	if code != exitConnect || !strings.Contains(stderr, "no such file") {
+		t.Errorf("open of a missing file: exit %d, %q", code, stderr)
+	}
+	if code, out, _ := runCLI(t, "help", "open"); code != exitOK || !strings.Contains(out, "mcpwitness open FILE") {
+		t.Errorf("help open: exit %d, %q", code, out)
+	}
+}

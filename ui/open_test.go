@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestOpenQuitsCleanly runs the whole replay program on the fixture,
+// scrubs, quits with q while a fold may be in flight, and checks that every
+// goroutine it started has ended.
+func TestOpenQuitsCleanly(t *testing.T) {
+	base := runtime.NumGoroutine()
+	in, keys := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- open(context.Background(), OpenConfig{Path: fixture, Theme: "mono"},
+			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24), tea.WithoutSignals())
+	}()
+	for _, k := range []string{"<", "<", "{", ">", ".", ",", "}", "w", "?", "q"} {
+		keys.Write([]byte(k))
+		time.Sleep(20 * time.Millisecond)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("open did not return after q")
+	}
+	keys.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base+2 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines left after open (%d before):\n%s", n, base, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestOpenRefusesAnUnknownTheme checks the theme before the screen
+// changes.
+func TestOpenRefusesAnUnknownTheme(t *testing.T) {
+	err := Open(context.Background(), OpenConfig{Path: fixture, Theme: "plaid"})
+	if err == nil {
+		t.Fatal("an unknown theme was accepted")
+	}
+}

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"mcpwitness/checks"
+	"mcpwitness/session"
+)
+
+// TestLargeFileReplaysWithBoundedHeap replays a generated file of 24 MB,
+// most of it frames and answers, and checks that the heap holds a fraction
+// of it: frames and answers stay in the file until a pane shows them.
+func TestLargeFileReplaysWithBoundedHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and replays a 24 MB file; skipped with -short")
+	}
+	const size = 24 << 20
+	path := largeSession(t, size)
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+
+	h := replayHarness(t, path, 120, 40, "dark")
+	r := h.m.replay
+	h.key("w")
+	h.settle()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grew := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d MB, %d events: the heap grew by %.1f MB; %d snapshots", st.Size()>>20, r.n, float64(grew)/(1<<20), len(r.marks)+len(r.near))
+	if grew > st.Size()/3 {
+		t.Errorf("replaying %d MB grew the heap by %d MB", st.Size()>>20, grew>>20)
+	}
+	if w := h.m.st.wire.len(); w < 1000 {
+		t.Errorf("the wire pane keeps %d frames", w)
+	}
+	if s := h.screen(); !strings.Contains(s, "Frame") || !strings.Contains(s, `"jsonrpc"`) {
+		t.Errorf("the newest frame is not shown:\n%s", s)
+	}
+	// Back to the middle and to the end again.
+	h.press("<", "<", "<", "{", ">", ">", ">", "}")
+	if r.pos != r.n {
+		t.Errorf("} went to %d of %d", r.pos, r.n)
+	}
+	runtime.KeepAlive(h)
+}
+
+// largeSession writes a session file of about size bytes: walks of a
+// paged list, calls with big answers, and the frames of both.
+func largeSession(t *testing.T, size int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "large.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	n := 0
+	write := func(v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(b) + 1
+		w.Write(append(b, '\n'))
+	}
+	h := session.NewHeader("mcpwitness test", session.Target{Name: "large"}.Describe())
+	h.Started = t0
+	write(h)
+	b := &evs{}
+	write(b.connect())
+	blob := strings.Repeat("x", 8000)
+	for id := int64(1); n < size; id++ {
+		for _, ev := range recordedWalk(b, id, 3, 10, 3*(id-1)) {
+			write(ev)
+		}
+		for c := range int64(10) {
+			call := 100*id + c
+			result := fmt.Sprintf(`{"content":[{"type":"text","text":%q}],"structuredContent":{"blob":%q}}`, blob, blob)
+			frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, call, result)
+			evs := callEvents(b, call, "tool_0004", true, result, checks.Verdict{Check: "output-schema", Status: checks.Pass})
+			write(evs[0])
+			req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"tool_0004"}}`, call)
+			write(b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/call", ID: fmt.Sprint(call), Frame: json.RawMessage(req), Size: len(req)}))
+			write(b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: fmt.Sprint(call), Frame: json.RawMessage(frame), Size: len(frame)}))
+			for _, ev := range evs[1:] {
+				write(ev)
+			}
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

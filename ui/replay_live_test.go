@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"mcpwitness/session"
+)
+
+// TestRecordThenOpenMatchesTheLiveSession drives a live session against the
+// demo server while a Recorder writes the session file: a walk, a passing,
+// a failing, a refused and an isError call. It then opens the file and
+// compares the replay's panes at the end with the live model's, pane by
+// pane: only the badge, the status line and the keys on offer may differ.
+func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
+	target := demoTarget(t)
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := session.NewRecorder(f, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := session.NewLog(nil)
+	var logged atomic.Int64
+	log.AddSink(rec.Write)
+	log.AddSink(func(session.Event) { logged.Add(1) })
+	// Subscribed before the dial, as Run does, so the UI sees every event.
+	sub := log.Subscribe()
+	t.Cleanup(sub.Close)
+
+	var sess atomic.Pointer[session.Session]
+	live := newHarness(t, options{Dial: func(ctx context.Context) (Backend, error) {
+		s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: 10 * time.Second})
+		if err != nil {
+			return nil, err
+		}
+		sess.Store(s)
+		return s, nil
+	}})
+	go func() {
+		for ev := range sub.C() {
+			select {
+			case live.msgs <- eventMsg(ev):
+			case <-live.done:
+				return
+			}
+		}
+	}()
+	live.until("the first walk", func() bool {
+		w := live.m.st.latestTools()
+		return w != nil && w.Done && !live.m.walking
+	})
+	for _, c := range []struct {
+		tool, typed string
+		want        outcome
+	}{{"weather", "Lisbon", outcomePass}, {"forecast_broken", "Paris", outcomeFail},
+		{"render_video", "a storyboard", outcomeRefused}, {"fail_always", "x", outcomeIsError}} {
+		if got := callOutcome(live.call(c.tool, c.typed)); got != c.want {
+			t.Fatalf("%s: outcome %v, want %v", c.tool, got, c.want)
+		}
+	}
+	sess.Load().Close()
+	live.until("every event", func() bool { return live.m.st.closed && int64(live.m.st.applied) == logged.Load() })
+	if err := rec.Err(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	replay := replayHarness(t, path, 120, 40, "dark")
+	if got, want := replay.m.replay.n, int(logged.Load()); got != want {
+		t.Fatalf("the file holds %d events, the live session logged %d", got, want)
+	}
+
+	compare := func(what string, get func(h *harness) string) {
+		t.Helper()
+		if diff := cmp.Diff(get(live), get(replay)); diff != "" {
+			t.Errorf("%s differs between the live session and its replay (-live +replay):\n%s", what, diff)
+		}
+	}
+	compare("the header's indicators", func(h *harness) string { return h.headerLines()[1] })
+	if l, r := strings.TrimSpace(live.headerLines()[0]), replay.headerLines()[0]; !strings.Contains(r, l) || !strings.Contains(r, "REPLAY") {
+		t.Errorf("replay header %q does not hold the live one %q and a badge", r, l)
+	}
+	compare("the events pane", func(h *harness) string { return stripped(h.m.events.View()) })
+	// The same tool selected on both sides.
+	replay.m.tools.picked = live.m.tools.picked
+	replay.m.tools.reselect()
+	compare("the tools pane", func(h *harness) string { return stripped(h.m.tools.View()) })
+
+	// The detail pane, for each tool called and each of its calls, built
+	// with the same wording on both sides.
+	replay.m.detail.readOnly = false
+	for _, tool := range []string{"weather", "forecast_broken", "render_video", "fail_always", "add"} {
+		for _, h := range []*harness{live, replay} {
+			h.m.tools.picked = tool
+			h.m.tools.reselect()
+			h.m.detail.ShowTool(h.m.tools.Selected())
+			h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			h.until("the tool's document", func() bool { return h.m.detail.pending == (detailKey{}) })
+		}
+		compare(tool+"'s detail", func(h *harness) string { return stripped(h.m.detail.View("", t0)) })
+		for range live.m.st.toolCalls[tool] {
+			for _, h := range []*harness{live, replay} {
+				h.key("[")
+				h.until("the call's document", func() bool { return h.m.detail.pending == (detailKey{}) })
+			}
+			compare(tool+"'s call", func(h *harness) string { return stripped(h.m.detail.View("", t0)) })
+		}
+	}
+
+	// The wire pane: the list, and each frame the cursor goes to.
+	for _, h := range []*harness{live, replay} {
+		h.key("w")
+		h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) })
+	}
+	for i := range 12 {
+		compare("the wire pane", func(h *harness) string { return stripped(h.m.wire.View()) })
+		for _, h := range []*harness{live, replay} {
+			h.key("up")
+			if i%3 == 0 {
+				h.key("pgup")
+			}
+			h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) })
+		}
+	}
+}

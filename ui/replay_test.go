@@ -1,0 +1,358 @@
+package ui
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"mcpwitness/checks"
+	"mcpwitness/session"
+)
+
+func TestReplayOpensAtTheEnd(t *testing.T) {
+	h := replayHarness(t, fixture, 120, 40, "dark")
+	r := h.m.replay
+	if r.pos != r.n || r.n != 50 {
+		t.Fatalf("opened at event %d of %d, want the end of 50", r.pos, r.n)
+	}
+	head := h.headerLines()
+	for _, want := range []string{"REPLAY", "demo-session.jsonl", "recorded 2026-11-29 14:05 UTC", "mcpwitness-demo"} {
+		if !strings.Contains(head[0], want) {
+			t.Errorf("header lacks %q: %q", want, head[0])
+		}
+	}
+	if !strings.Contains(head[1], "gen 5 · out 0") || !strings.Contains(head[1], "✓ 5 pages · 49 tools") {
+		t.Errorf("header's indicators: %q", head[1])
+	}
+	if got := h.position(); got != "event 50/50" {
+		t.Errorf("position %q, want event 50/50", got)
+	}
+	for tool, want := range map[string]outcome{"weather": outcomePass, "forecast_broken": outcomeFail, "render_video": outcomeRefused} {
+		if cs := h.m.st.toolCalls[tool]; len(cs) != 1 || callOutcome(cs[0]) != want {
+			t.Errorf("%s: %d calls, outcome %v; want one, %v", tool, len(cs), outcomeOf(cs), want)
+		}
+	}
+}
+
+func TestReplayLeavesOutWhatNeedsAServer(t *testing.T) {
+	h := replayHarness(t, fixture, 120, 40, "dark")
+	help := strings.Split(h.screen(), "\n")
+	short := help[len(help)-1]
+	for _, absent := range []string{"call", "walk again", "export", "send anyway"} {
+		if strings.Contains(short, absent) {
+			t.Errorf("help line offers %q in a replay: %q", absent, short)
+		}
+	}
+	for _, want := range []string{",/. step", "</> moment", "w wire", "q quit"} {
+		if !strings.Contains(short, want) {
+			t.Errorf("help line lacks %q: %q", want, short)
+		}
+	}
+	h.key("?")
+	full := h.screen()
+	keys, _, _ := strings.Cut(full, "Replay")
+	for _, absent := range []string{"walk again", "export", "send anyway", "ctrl+s", "form/raw"} {
+		if strings.Contains(keys, absent) {
+			t.Errorf("full help offers %q in a replay", absent)
+		}
+	}
+	for _, want := range []string{"event back", "next moment", "end of the session", "read-only"} {
+		if !strings.Contains(full, want) {
+			t.Errorf("full help lacks %q:\n%s", want, full)
+		}
+	}
+	h.key("esc")
+
+	// The refused call: no "f sends it anyway" in a replay.
+	h.m.tools.picked = "render_video"
+	h.m.tools.reselect()
+	h.m.sync()
+	h.key("[")
+	h.settle()
+	if s := h.screen(); !strings.Contains(s, "nothing was sent") || strings.Contains(s, "sends it anyway") {
+		t.Errorf("refused call in a replay:\n%s", s)
+	}
+	before := h.position()
+	for _, k := range []string{"r", "enter", "f", "e"} {
+		h.key(k)
+		h.drain()
+		if h.m.editing || h.m.detail.confirm || h.m.walking || h.m.exporting || h.m.calling != "" {
+			t.Fatalf("%s started something in a replay", k)
+		}
+		if !strings.Contains(h.screen(), "read-only replay") {
+			t.Errorf("%s: no hint that a replay is read-only:\n%s", k, h.screen())
+		}
+	}
+	if h.position() != before {
+		t.Errorf("live keys moved the replay from %s to %s", before, h.position())
+	}
+}
+
+// TestScrubberShowsTheStateAsItWas replays a five-page walk and a call and
+// checks the screen after each step: what had arrived, what was out.
+func TestScrubberShowsTheStateAsItWas(t *testing.T) {
+	b := &evs{}
+	all := []session.Event{b.connect()}
+	all = append(all, recordedWalk(b, 1, 5, 10, 0)...)
+	all = append(all, callEvents(b, 1, "tool_0003", true, `{"content":[]}`, checks.Verdict{Check: "task-support", Status: checks.Pass})...)
+	path := writeSession(t, "walk.jsonl", all)
+	h := replayHarness(t, path, 120, 40, "dark")
+	n := len(all)
+
+	h.press("{")
+	if got := h.position(); got != "event 0/"+itoa64(int64(n)) {
+		t.Fatalf("{ went to %s", got)
+	}
+	if s := h.screen(); !strings.Contains(s, "no walk yet") || !strings.Contains(s, "not connected yet") {
+		t.Errorf("the start shows more than nothing:\n%s", s)
+	}
+
+	// Moments: connect, walk start, then per page a request and the page.
+	h.press(">", ">", ">", ">")
+	if w := h.m.st.latestTools(); w == nil || len(w.Pages) != 1 {
+		t.Fatalf("after four moments: walk %+v", w)
+	}
+	h.press(">", ">")
+	head := h.headerLines()[1]
+	if s := h.screen(); !strings.Contains(s, "Tools 20") || !strings.Contains(head, "walking page 3…") || !strings.Contains(head, "gen 2 · out 0") {
+		t.Errorf("after page 2: header %q\n%s", head, s)
+	}
+	// The moment page 3 is asked for: one request out.
+	h.press(">")
+	head = h.headerLines()[1]
+	if !strings.Contains(head, "walking page 3…") || !strings.Contains(head, "gen 2 · out 1") {
+		t.Errorf("after asking for page 3: %q", head)
+	}
+	if h.m.st.out != 1 || h.m.st.gen != 2 {
+		t.Errorf("state after asking for page 3: gen %d out %d", h.m.st.gen, h.m.st.out)
+	}
+	// One event at a time: the request frame goes out, the answer comes.
+	at := h.m.replay.pos
+	h.press(".")
+	if h.m.replay.pos != at+1 || h.m.st.wire.total() != 5 {
+		t.Errorf(". went from %d to %d; %d frames", at, h.m.replay.pos, h.m.st.wire.total())
+	}
+	h.press(",", ",")
+	if h.m.replay.pos != at-1 || !strings.Contains(h.headerLines()[1], "gen 2 · out 0") {
+		t.Errorf(", , went to %d: %q", h.m.replay.pos, h.headerLines()[1])
+	}
+
+	// The call's start: the call is in flight at that point.
+	for h.m.replay.pos < n && len(h.m.st.running) == 0 {
+		h.press(">")
+	}
+	if s := h.screen(); !strings.Contains(s, "calling tool_0003") {
+		t.Errorf("the call in flight is not shown:\n%s", s)
+	}
+	h.press("}")
+	if h.m.replay.pos != n || len(h.m.st.running) != 0 || !strings.Contains(h.screen(), "✓ 5 pages · 50 tools") {
+		t.Errorf("} went to %d:\n%s", h.m.replay.pos, h.screen())
+	}
+	// Back to the middle of the walk and on to the end again: the same end
+	// (above the status line).
+	body := func() string { s := h.screen(); return s[:strings.LastIndex(s[:strings.LastIndex(s, "\n")], "\n")] }
+	end := body()
+	h.press("<", "<", "<", "<", "<", "}")
+	if got := body(); got != end {
+		t.Errorf("the end after scrubbing differs:\n%s\nwant:\n%s", got, end)
+	}
+}
+
+// TestEveryPointMatchesAFoldFromTheStart moves the scrubber to every point
+// of the fixture, in an order that uses snapshots, the shown state and
+// folds from the start, and checks each state against a plain fold.
+func TestEveryPointMatchesAFoldFromTheStart(t *testing.T) {
+	h := replayHarness(t, fixture, 120, 40, "dark")
+	events := readSession(t, fixture)
+	r := h.m.replay
+	// Small gaps, so the marks are used.
+	r.marks = nil
+	for _, p := range []int{10, 20, 30, 40} {
+		h.press("{")
+		for h.m.replay.pos < p {
+			h.press(".")
+		}
+		r.addMark(mark{pos: p, st: h.m.st, w: weigh(h.m.st)})
+	}
+	order := []int{50, 3, 49, 0, 25, 24, 26, 11, 10, 9, 41, 1, 50}
+	for _, p := range order {
+		h.exec(h.m.moveTo(p))
+		h.settle()
+		want := newState()
+		want.lean = true
+		for i, ev := range events[:p] {
+			want.src = i + 1
+			want.Apply(ev)
+		}
+		if got := fingerprint(h.m.st); got != fingerprint(want) {
+			t.Errorf("at %d:\n%s\nwant:\n%s", p, got, fingerprint(want))
+		}
+	}
+}
+
+// TestSnapshotsNeverChange folds a session that changes finished walks
+// and calls (list changes, late verdicts and progress, old walks' tools let
+// go) with a snapshot every few events, moves to every point in a shuffled
+// order, and checks each state, and afterwards every snapshot, against a
+// plain fold.
+func TestSnapshotsNeverChange(t *testing.T) {
+	b := &evs{}
+	all := []session.Event{b.connect()}
+	for id := int64(1); id <= 6; id++ {
+		all = append(all, recordedWalk(b, id, 2, 3, 2*(id-1))...)
+		all = append(all, callEvents(b, id, "tool_0002", true, `{"content":[],"isError":true}`,
+			checks.Verdict{Check: "task-support", Status: checks.Pass})...)
+		// A call that runs across the next walk, with progress.
+		start := b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "start", Listed: true}})
+		all = append(all, start, b.ev(session.Event{Kind: session.KindNotification, Method: listChangedOut}),
+			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 100 + id, Progress: 1, Total: 2}}))
+		all = append(all, b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "done", Sent: true, Listed: true}}),
+			// Late, after the call ended: a damaged or odd file.
+			b.ev(session.Event{Kind: session.KindVerdict, Verdict: &checks.Verdict{Check: "late", Status: checks.Fail}, Call: &session.CallInfo{ID: id, Tool: "tool_0002"}}),
+			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: id, Progress: 9}}))
+	}
+	path := writeSession(t, "cow.jsonl", all)
+	r, err := openReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.file.Close() })
+	r.gap = 7
+	h := newHarness(t, options{Replay: r})
+	h.settle()
+	if len(r.marks) < 10 {
+		t.Fatalf("%d marks; want one every %d events", len(r.marks), r.gap)
+	}
+	fold := func(p int) string {
+		want := newState()
+		want.lean = true
+		for i, ev := range all[:p] {
+			want.src = i + 1
+			want.Apply(ev)
+		}
+		return fingerprint(want)
+	}
+	for i := range len(all) + 1 {
+		p := (i * 37) % (len(all) + 1)
+		h.exec(h.m.moveTo(p))
+		h.settle()
+		if got, want := fingerprint(h.m.st), fold(p); got != want {
+			t.Fatalf("at %d:\n%s\nwant:\n%s", p, got, want)
+		}
+	}
+	for _, mk := range append(r.marks, r.near...) {
+		if got, want := fingerprint(mk.st), fold(mk.pos); got != want {
+			t.Fatalf("the snapshot at %d changed:\n%s\nwant:\n%s", mk.pos, got, want)
+		}
+	}
+}
+
+// fingerprint is what the panes show of a state, in words.
+func fingerprint(s *state) string {
+	var b strings.Builder
+	b.WriteString(fmt.Sprintf("gen %d out %d applied %d running %d closed %v shown %v\n", s.gen, s.out, s.applied, len(s.running), s.closed, s.shown != nil))
+	for _, w := range s.walks {
+		b.WriteString(fmt.Sprintf("walk %d %s %d tools changed %v after %v asking %d shown %v\n", w.ID, walkSummary(w), len(w.Tools), w.Changed, w.AfterChange, w.Asking, w == s.shown))
+	}
+	for _, c := range s.callOrder {
+		b.WriteString(fmt.Sprintf("%s %s verdicts %d progress %v %g\n", c.Tool, callSummary(c), len(c.Verdicts), c.HasProgress, c.Progress))
+	}
+	for _, tool := range slices.Sorted(maps.Keys(s.toolCalls)) {
+		b.WriteString(fmt.Sprintf("%s: %d calls\n", tool, len(s.toolCalls[tool])))
+	}
+	for i := 0; i < s.events.len(); i++ {
+		b.WriteString(s.events.at(i).Kind + " " + s.events.at(i).Text + "\n")
+	}
+	for i := 0; i < s.wire.len(); i++ {
+		f := s.wire.at(i)
+		b.WriteString(f.Method + " " + f.ID + " " + f.Note + " " + itoa64(int64(f.Src)) + "\n")
+	}
+	return b.String()
+}
+
+func TestDamagedFileOpensWithAWarning(t *testing.T) {
+	data, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut the file in the middle of its last line, as a crash would.
+	cut := writeBytes(t, "cut.jsonl", data[:len(data)-20])
+	h := replayHarness(t, cut, 120, 40, "dark")
+	s := h.screen()
+	if !strings.Contains(s, "⚠") || !strings.Contains(s, "cut off") {
+		t.Errorf("the status line does not warn of the cut:\n%s", s)
+	}
+	if !strings.Contains(s, "file ") || !strings.Contains(s, "line 51") {
+		t.Errorf("the events pane does not show the warning:\n%s", s)
+	}
+	if got := h.position(); got != "event 49/49" {
+		t.Errorf("position %s, want event 49/49", got)
+	}
+}
+
+func TestFileThatCannotBeOpenedIsAnError(t *testing.T) {
+	future := writeBytes(t, "future.jsonl", []byte(`{"format":"mcpwitness-session","version":2,"tool":"x","started":"2026-11-29T14:05:00Z"}`+"\n"))
+	for path, want := range map[string]string{
+		future:                      "format version 2; this mcpwitness reads version 1",
+		t.TempDir() + "/none.jsonl": "no such file",
+	} {
+		err := Open(t.Context(), OpenConfig{Path: path})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Open(%s) = %v, want an error saying %q", path, err, want)
+		}
+	}
+}
+
+func writeBytes(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := t.TempDir() + "/" + name
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestMomentsOfTheFixture(t *testing.T) {
+	h := replayHarness(t, fixture, 120, 40, "dark")
+	var kinds []string
+	events := readSession(t, fixture)
+	for _, p := range h.m.replay.moments {
+		ev := events[p-1]
+		k := string(ev.Kind)
+		if ev.Call != nil {
+			k += ":" + ev.Call.State
+		}
+		if ev.Walk != nil && ev.Kind == session.KindWalk {
+			k += ":" + ev.Walk.State
+		}
+		kinds = append(kinds, k)
+	}
+	want := "connect walk:start" + strings.Repeat(" list-request page", 5) + " walk:done" +
+		strings.Repeat(" call:start call:done", 3) + " closed"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("moments:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestFileWithNoEventsOpens opens a file that holds only its header, and
+// one whose every event line is damaged.
+func TestFileWithNoEventsOpens(t *testing.T) {
+	header := `{"format":"mcpwitness-session","version":1,"tool":"x","started":"2026-11-29T14:05:00Z"}` + "\n"
+	for name, data := range map[string]string{
+		"header only": header,
+		"all damaged": header + "not json\n{\"kind\":\"wire\"}\n",
+	} {
+		h := replayHarness(t, writeBytes(t, "f.jsonl", []byte(data)), 80, 24, "mono")
+		s := h.screen()
+		if got := h.position(); got != "event 0/0" || !strings.Contains(s, "no walk yet") {
+			t.Errorf("%s: position %s:\n%s", name, got, s)
+		}
+		h.press(",", ".", "<", ">", "{", "}")
+		if name == "all damaged" && !strings.Contains(s, "line 2: not an event") {
+			t.Errorf("%s: the events pane does not say what was skipped:\n%s", name, s)
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/session"
+)
+
+// startReplay makes m a read-only replay of r: the keys that need a live
+// server are switched off, so they are absent from the help too.
+func (m *model) startReplay(r *replay) {
+	m.replay = r
+	m.show(r.base, 0)
+	disableLiveKeys(&m.keys)
+	m.detail.readOnly = true
+	m.detail.load = r.file.Event
+	m.wire.load = r.file.Event
+}
+
+// disableLiveKeys switches off the keys that need a live server: walking,
+// calling (the editor's keys with it), sending anyway, exporting.
+func disableLiveKeys(k *KeyMap) {
+	for _, b := range []*key.Binding{&k.Call, &k.Walk, &k.Force, &k.Export, &k.Confirm,
+		&k.Send, &k.NextField, &k.PrevField, &k.Choice, &k.Raw} {
+		b.SetEnabled(false)
+	}
+}
+
+// replayKey handles the scrubber's keys, and says why the keys of a live
+// session do nothing here. ok is false for any other key.
+func (m *model) replayKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	k, r := &m.keys, m.replay
+	if key.Matches(msg, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last) {
+		if !r.loaded {
+			return m.setStatus("still reading "+r.name+"; the scrubber works once it is read", levelInfo), true
+		}
+		switch {
+		case key.Matches(msg, k.StepBack):
+			return m.step(-1), true
+		case key.Matches(msg, k.StepForward):
+			return m.step(1), true
+		case key.Matches(msg, k.PrevMoment):
+			return m.moment(-1), true
+		case key.Matches(msg, k.NextMoment):
+			return m.moment(1), true
+		case key.Matches(msg, k.First):
+			return m.moveTo(0), true
+		default:
+			return m.moveTo(r.n), true
+		}
+	}
+	live := DefaultKeyMap()
+	what := ""
+	switch {
+	case key.Matches(msg, live.Walk):
+		what = "walking"
+	case key.Matches(msg, live.Call) && (m.focus == paneTools || m.focus == paneDetail):
+		what = "calling"
+	case key.Matches(msg, live.Force) && !m.showWire:
+		what = "sending"
+	case key.Matches(msg, live.Export):
+		return m.setStatus("read-only replay: nothing to export, "+r.name+" is the record", levelInfo), true
+	default:
+		return nil, false
+	}
+	return m.setStatus("read-only replay: "+what+" needs a live server", levelInfo), true
+}
+
+// replayLine1 is the header's first line in a replay: the badge, the file
+// and when it was recorded, then the server as known at this point.
+func (m *model) replayLine1() string {
+	s, r := m.sty, m.replay
+	line := " " + s.Selected.Bold(true).Render(" REPLAY ") + " " + s.Bold.Render(r.name)
+	if t := r.started(); !t.IsZero() {
+		line += s.Muted.Render(" · recorded " + t.In(m.o.Loc).Format("2006-01-02 15:04 MST"))
+	}
+	if srv := m.st.server; srv != nil {
+		line += s.Muted.Render(" · ") + s.Server.Render(srv.Name) + " " + s.Text.Render(srv.Version) +
+			s.Muted.Render(" · protocol ") + s.Text.Render(orDash(srv.ProtocolVersion)) +
+			s.Muted.Render(" · "+orDash(srv.Transport))
+		if srv.Target != "" {
+			line += s.Subtle.Render(" · " + srv.Target)
+		}
+	} else if r.loaded {
+		line += s.Muted.Render(" · not connected yet at this point")
+	}
+	return fit(line, m.w)
+}
+
+// started is when the recording started, or its first event.
+func (r *replay) started() time.Time {
+	if !r.meta.Started.IsZero() {
+		return r.meta.Started
+	}
+	return r.meta.First
+}
+
+// inFlight names the calls in flight at this point of a replay.
+func (m *model) inFlight() string {
+	run := m.st.running
+	if len(run) == 0 {
+		return ""
+	}
+	text := "calling " + run[len(run)-1].Tool
+	if len(run) > 1 {
+		text += fmt.Sprintf(" +%d", len(run)-1)
+	}
+	return text
+}
+
+// replayStatus is the status line of a replay: where the scrubber is, then
+// the status message or what happened at that point.
+func (m *model) replayStatus() string {
+	s, r := m.sty, m.replay
+	if !r.loaded {
+		return fit(" "+s.Spinner.Render(m.spin.View())+" "+s.Text.Render(m.readingText()), m.w)
+	}
+	pos := fmt.Sprintf("event %s/%s", thousands(int64(r.pos)), thousands(int64(r.n)))
+	head := " " + s.Title.Render("⏵ "+pos)
+	switch r.pos {
+	case 0:
+		head += s.Muted.Render(" · start")
+	case r.n:
+		head += s.Muted.Render(" · end")
+	}
+	when := ""
+	if at := m.st.at; !at.IsZero() {
+		rel := max(at.Sub(r.meta.First), 0)
+		when = s.Muted.Render(" · ") + s.Text.Render(clockMs(at, m.o.Loc)) + s.Muted.Render(" · +"+fmtDur(rel))
+	}
+	moving := ""
+	if r.running && r.target != r.pos {
+		pct := 0
+		if span := r.target - r.from; span != 0 {
+			pct = min(max((r.done-r.from)*100/span, 0), 99)
+		}
+		moving = " " + s.Spinner.Render(m.spin.View()) + s.Text.Render(fmt.Sprintf(" → %s %d%%", thousands(int64(r.target)), pct))
+	}
+	sep := s.Subtle.Render("  │  ")
+	if m.status != "" {
+		style, mark := s.Info, "•"
+		switch m.statusLevel {
+		case levelOK:
+			style, mark = s.Pass, "✓"
+		case levelWarn:
+			style, mark = s.Warn, "⚠"
+		case levelError:
+			style, mark = s.Fail, "✗"
+		}
+		tail := sep + style.Render(mark+" "+m.status)
+		// A message matters more than the time: on a narrow screen the
+		// time goes first.
+		if ansi.StringWidth(head+when+moving+tail) > m.w {
+			when = ""
+		}
+		return fit(head+when+moving+tail, m.w)
+	}
+	line := head + when + moving
+	if m.st.what != "" {
+		line += sep + s.Muted.Render(m.st.what)
+	}
+	return fit(line, m.w)
+}
+
+func (m *model) readingText() string {
+	r := m.replay
+	pct := 0
+	if r.n > 0 {
+		pct = r.read * 100 / r.n
+	}
+	return fmt.Sprintf("reading %s… %d%% · %s of %s", r.name, pct, thousands(int64(r.read)), pluralEvents(r.n))
+}
+
+// loadingBody is the body while the file is read the first time.
+func (m *model) loadingBody() string {
+	s, r := m.sty, m.replay
+	bar := m.detail.bar
+	bar.SetWidth(min(max(m.w-8, 10), 60))
+	frac := 0.0
+	if r.n > 0 {
+		frac = float64(r.read) / float64(r.n)
+	}
+	text := s.Spinner.Render(m.spin.View()) + " " + s.Text.Render(m.readingText()) + "\n\n" + bar.ViewAs(frac)
+	if t := r.started(); !t.IsZero() {
+		by := ""
+		if r.meta.Tool != "" {
+			by = " by " + r.meta.Tool
+		}
+		text += "\n\n" + s.Muted.Render("recorded "+t.In(m.o.Loc).Format("2006-01-02 15:04:05 MST")+by)
+	}
+	return m.block(text, m.lay.w, m.lay.bodyH)
+}
+
+// replayHelp is what the full help says about a replay.
+func (m *model) replayHelp() string {
+	s, r := m.sty, m.replay
+	return "\n  " + s.Title.Render("Replay") + "\n\n" +
+		"  " + s.Muted.Render(fmt.Sprintf("%s, read-only: the screen shows the session as it was after the event", r.name)) + "\n" +
+		"  " + s.Muted.Render("the status line names. Walking, calling and exporting need a live server and are") + "\n" +
+		"  " + s.Muted.Render("not offered. A moment is a walk starting or ending, a list request, a page, a call") + "\n" +
+		"  " + s.Muted.Render("starting or ending, or a list change.") + "\n"
+}
+
+// describe says in a few words what ev was, for the status line.
+func describe(ev session.Event) string {
+	switch ev.Kind {
+	case session.KindWire:
+		dir := "→ "
+		if ev.Dir == session.Recv {
+			dir = "← "
+		}
+		what := ev.Method
+		if what == "" {
+			what = "answer"
+		}
+		if ev.ID != "" {
+			what += " #" + strings.Trim(ev.ID, `"`)
+		}
+		return dir + what
+	case session.KindListRequest:
+		if ev.Page != nil && ev.Walk != nil {
+			return fmt.Sprintf("walk #%d asks for page %d of %s", ev.Walk.ID, ev.Page.Number, ev.Method)
+		}
+	case session.KindPage:
+		if ev.Page != nil && ev.Walk != nil {
+			return fmt.Sprintf("walk #%d: page %d arrived · %d items", ev.Walk.ID, ev.Page.Number, ev.Page.Count)
+		}
+	case session.KindWalk:
+		if w := ev.Walk; w != nil {
+			if w.State == "done" {
+				return fmt.Sprintf("walk #%d of %s ended", w.ID, w.Method)
+			}
+			return fmt.Sprintf("walk #%d of %s started", w.ID, w.Method)
+		}
+	case session.KindCall:
+		if c := ev.Call; c != nil {
+			if c.State == "done" {
+				return fmt.Sprintf("call #%d %s ended", c.ID, c.Tool)
+			}
+			return fmt.Sprintf("call #%d %s started", c.ID, c.Tool)
+		}
+	case session.KindVerdict:
+		if v := ev.Verdict; v != nil && ev.Call != nil {
+			return fmt.Sprintf("call #%d verdict: %s %s", ev.Call.ID, v.Check, v.Status)
+		}
+	case session.KindNotification, session.KindServerCall:
+		return strings.TrimPrefix(ev.Method, "notifications/")
+	case session.KindConnect:
+		return "connected"
+	case session.KindClosed:
+		return "session closed"
+	}
+	return string(ev.Kind)
+}
