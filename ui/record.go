@@ -98,25 +98,28 @@ func (r *recording) export(ctx context.Context) (string, int64, error) {
 		return "", 0, fmt.Errorf("reading the session spool: %w", err)
 	}
 	defer src.Close()
-	data, err := io.ReadAll(src)
+	st, err := src.Stat()
 	if err != nil {
 		return "", 0, fmt.Errorf("reading the session spool: %w", err)
 	}
-	// A line being written right now is left for the next export.
-	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-		data = data[:i+1]
+	// A line being written right now is left for the next export. The spool
+	// is streamed, never read whole: long sessions make large files.
+	end, err := wholeLines(src, st.Size())
+	if err != nil {
+		return "", 0, fmt.Errorf("reading the session spool: %w", err)
 	}
-	lines := int64(bytes.Count(data, []byte{'\n'}))
 
 	tmp, err := os.CreateTemp(r.dir, ".mcpwitness-export-*.tmp")
 	if err != nil {
 		return "", 0, fmt.Errorf("creating a file in %s: %w", r.dir, err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
+	counter := &lineCounter{w: tmp}
+	if _, err := io.Copy(counter, io.NewSectionReader(src, 0, end)); err != nil {
 		tmp.Close()
 		return "", 0, fmt.Errorf("writing %s: %w", tmp.Name(), err)
 	}
+	lines := counter.lines
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return "", 0, fmt.Errorf("syncing %s: %w", tmp.Name(), err)
@@ -188,4 +191,34 @@ func themeList() string {
 		out += n
 	}
 	return out
+}
+
+// wholeLines returns the length of f's first size bytes up to and including
+// their last newline.
+func wholeLines(f io.ReaderAt, size int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for end := size; end > 0; {
+		start := max(0, end-int64(len(buf)))
+		chunk := buf[:end-start]
+		if _, err := f.ReadAt(chunk, start); err != nil && err != io.EOF {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
+}
+
+// lineCounter counts the newlines written through it.
+type lineCounter struct {
+	w     io.Writer
+	lines int64
+}
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.lines += int64(bytes.Count(p[:n], []byte{'\n'}))
+	return n, err
 }
