@@ -264,21 +264,7 @@ func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 			d.built, d.pending = msg.key, detailKey{}
 		}
 	case tea.KeyPressMsg:
-		k := d.keys
-		switch {
-		case key.Matches(msg, k.Up):
-			d.sc.ScrollBy(-1)
-		case key.Matches(msg, k.Down):
-			d.sc.ScrollBy(1)
-		case key.Matches(msg, k.PageUp):
-			d.sc.ScrollBy(-d.sc.h)
-		case key.Matches(msg, k.PageDown):
-			d.sc.ScrollBy(d.sc.h)
-		case key.Matches(msg, k.Top):
-			d.sc.Top()
-		case key.Matches(msg, k.Bottom):
-			d.sc.Bottom()
-		}
+		moveKey(msg, d.keys, &d.sc)
 	}
 	return d, nil
 }

@@ -44,21 +44,7 @@ func (p *eventsPane) Sync() { p.list.Sync(p.st.events.first(), p.st.events.total
 // Update handles keys while the pane has focus.
 func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		k := p.keys
-		switch {
-		case key.Matches(msg, k.Up):
-			p.list.Move(-1)
-		case key.Matches(msg, k.Down):
-			p.list.Move(1)
-		case key.Matches(msg, k.PageUp):
-			p.list.Move(-p.list.h)
-		case key.Matches(msg, k.PageDown):
-			p.list.Move(p.list.h)
-		case key.Matches(msg, k.Top):
-			p.list.Top()
-		case key.Matches(msg, k.Bottom):
-			p.list.Bottom()
-		}
+		moveKey(msg, p.keys, &p.list)
 	}
 	return p, nil
 }

@@ -1,6 +1,11 @@
 package ui
 
-import "strings"
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // scroller shows a window of pre-rendered lines. It never renders: View
 // slices the lines it was given.
@@ -73,4 +78,38 @@ func (p paint) on(s string) string {
 		return ""
 	}
 	return p.pre + s + p.post
+}
+
+// mover is what the movement keys act on: a scroller's offset or a list's
+// cursor.
+type mover interface {
+	moveBy(n int)
+	pageSize() int
+	Top()
+	Bottom()
+}
+
+func (s *scroller) moveBy(n int)  { s.ScrollBy(n) }
+func (s *scroller) pageSize() int { return s.h }
+
+// moveKey applies a movement key (up, down, page up, page down, top,
+// bottom) to m and reports whether msg was one.
+func moveKey(msg tea.KeyPressMsg, k *KeyMap, m mover) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		m.moveBy(-1)
+	case key.Matches(msg, k.Down):
+		m.moveBy(1)
+	case key.Matches(msg, k.PageUp):
+		m.moveBy(-m.pageSize())
+	case key.Matches(msg, k.PageDown):
+		m.moveBy(m.pageSize())
+	case key.Matches(msg, k.Top):
+		m.Top()
+	case key.Matches(msg, k.Bottom):
+		m.Bottom()
+	default:
+		return false
+	}
+	return true
 }

@@ -71,3 +71,6 @@ func (l *streamList) Selected() int64 {
 	}
 	return l.cursor
 }
+
+func (l *streamList) moveBy(n int)  { l.Move(n) }
+func (l *streamList) pageSize() int { return l.h }

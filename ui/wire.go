@@ -136,36 +136,10 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 			return p, nil
 		}
 		if p.onFrame {
-			switch {
-			case key.Matches(msg, k.Up):
-				p.frame.ScrollBy(-1)
-			case key.Matches(msg, k.Down):
-				p.frame.ScrollBy(1)
-			case key.Matches(msg, k.PageUp):
-				p.frame.ScrollBy(-p.frame.h)
-			case key.Matches(msg, k.PageDown):
-				p.frame.ScrollBy(p.frame.h)
-			case key.Matches(msg, k.Top):
-				p.frame.Top()
-			case key.Matches(msg, k.Bottom):
-				p.frame.Bottom()
-			}
+			moveKey(msg, k, &p.frame)
 			return p, nil
 		}
-		switch {
-		case key.Matches(msg, k.Up):
-			p.list.Move(-1)
-		case key.Matches(msg, k.Down):
-			p.list.Move(1)
-		case key.Matches(msg, k.PageUp):
-			p.list.Move(-p.list.h)
-		case key.Matches(msg, k.PageDown):
-			p.list.Move(p.list.h)
-		case key.Matches(msg, k.Top):
-			p.list.Top()
-		case key.Matches(msg, k.Bottom):
-			p.list.Bottom()
-		}
+		moveKey(msg, k, &p.list)
 		return p, p.Sync()
 	}
 	return p, nil
