@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -124,11 +123,6 @@ func (c *child) readStdout(r *os.File) {
 			return
 		}
 	}
-}
-
-func isJSON(b []byte) bool {
-	b = bytes.TrimSpace(b)
-	return len(b) > 0 && (b[0] == '{' || b[0] == '[') && json.Valid(b)
 }
 
 func (c *child) readStderr(r *os.File) {
