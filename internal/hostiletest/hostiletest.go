@@ -46,11 +46,14 @@ const (
 
 // Modes returns every mode of the hostile server.
 func Modes() []string {
-	return []string{
+	all := []string{
 		ModeNormal, ModeCursorLoop, ModeEndless, ModeHangList, ModeHangCall,
 		ModeDieOnCall, ModeExitAtOnce, ModeGarbage, ModeFloodStderr,
 		ModeEmptyPageCursor, ModeDuplicate, ModeTaskRequired, ModeEnv, ModeTTL,
 	}
+	all = append(all, wireModes()...)
+	all = append(all, protocolModes()...)
+	return append(all, stringsModes()...)
 }
 
 // Command returns an unstarted command running the hostile server binary bin

@@ -79,10 +79,43 @@ const (
 // protocolVersions are the versions initialize may negotiate, newest first.
 var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
-var modes = []string{
+// baseModes are the modes this file implements; each theme file (wire.go,
+// protocol.go, strings.go) adds its own in a theme value.
+var baseModes = []string{
 	"normal", "cursor-loop", "endless", "hang-list", "hang-call", "die-on-call",
 	"exit-at-once", "garbage", "flood-stderr", "empty-page-cursor", "duplicate",
 	"task-required", "env", "ttl",
+}
+
+// theme is a group of modes implemented in a file of its own. start runs
+// before stdin is read and reports whether it took over the whole process;
+// handle sees each request first and reports whether it answered it.
+type theme struct {
+	modes  []string
+	start  func(s *server) bool
+	handle func(s *server, req request) bool
+}
+
+// themes lists the theme files' modes; each file returns its own value.
+func themes() []theme { return []theme{wireTheme(), protocolTheme(), stringsTheme()} }
+
+// allModes is every mode: the base ones and each theme's.
+func allModes() []string {
+	all := slices.Clone(baseModes)
+	for _, t := range themes() {
+		all = append(all, t.modes...)
+	}
+	return all
+}
+
+// themeOf returns the theme implementing mode, if any.
+func themeOf(mode string) (theme, bool) {
+	for _, t := range themes() {
+		if slices.Contains(t.modes, mode) {
+			return t, true
+		}
+	}
+	return theme{}, false
 }
 
 type config struct {
@@ -96,7 +129,7 @@ type config struct {
 
 func main() {
 	var cfg config
-	flag.StringVar(&cfg.mode, "mode", "normal", "misbehaviour: "+strings.Join(modes, ", "))
+	flag.StringVar(&cfg.mode, "mode", "normal", "misbehaviour: "+strings.Join(allModes(), ", "))
 	flag.IntVar(&cfg.pages, "pages", 3, "number of tools/list pages")
 	flag.IntVar(&cfg.pageSize, "page-size", 2, "tools per page")
 	flag.IntVar(&cfg.stderrLines, "stderr-lines", 10000, "lines written to stderr in flood-stderr mode")
@@ -104,8 +137,8 @@ func main() {
 	flag.BoolVar(&cfg.trace, "trace", false, `write "recv METHOD" to stderr for every message received`)
 	flag.Parse()
 
-	if !slices.Contains(modes, cfg.mode) {
-		fmt.Fprintf(os.Stderr, "hostile: unknown mode %q (modes: %s)\n", cfg.mode, strings.Join(modes, ", "))
+	if !slices.Contains(allModes(), cfg.mode) {
+		fmt.Fprintf(os.Stderr, "hostile: unknown mode %q (modes: %s)\n", cfg.mode, strings.Join(allModes(), ", "))
 		os.Exit(2)
 	}
 	cfg.pages = max(cfg.pages, 1)
@@ -125,6 +158,12 @@ func main() {
 	}
 
 	s := &server{cfg: cfg, out: os.Stdout, errOut: os.Stderr}
+	if t, ok := themeOf(cfg.mode); ok {
+		s.theme = &t
+		if t.start != nil && t.start(s) {
+			return
+		}
+	}
 	switch cfg.mode {
 	case "exit-at-once":
 		s.logf("cannot start: missing API key")
@@ -144,6 +183,7 @@ func main() {
 // server holds the configuration and serialises writes to stdout and stderr.
 type server struct {
 	cfg    config
+	theme  *theme // the theme of cfg.mode, nil for a base mode
 	outMu  sync.Mutex
 	out    io.Writer
 	errMu  sync.Mutex
@@ -194,6 +234,9 @@ func (s *server) handle(line []byte) {
 	}
 	if s.cfg.trace {
 		s.logf("recv %s", req.Method)
+	}
+	if s.theme != nil && s.theme.handle != nil && s.theme.handle(s, req) {
+		return
 	}
 	if len(req.ID) == 0 {
 		return // notifications need no answer

@@ -1,0 +1,4 @@
+package hostiletest
+
+// protocolModes are the modes of testdata/hostile/protocol.go.
+func protocolModes() []string { return nil }

@@ -1,0 +1,4 @@
+package hostiletest
+
+// stringsModes are the modes of testdata/hostile/strings.go.
+func stringsModes() []string { return nil }

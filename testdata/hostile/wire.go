@@ -1,0 +1,6 @@
+package main
+
+// wireTheme holds the modes of this file.
+func wireTheme() theme {
+	return theme{}
+}
