@@ -1,0 +1,252 @@
+// Package sanitize makes text that came from a server safe to show on a
+// terminal or in a report. Server strings — names, descriptions, results,
+// stderr, log messages, errors that quote them — can hold escape sequences
+// that clear the screen, set the window title, write the clipboard (OSC 52)
+// or move the cursor, carriage returns and backspaces that overwrite what was
+// printed, and bidirectional overrides or zero-width characters that make
+// text read differently from what it is.
+//
+// [Line] and [Text] show every such character visibly instead: ESC as ␛,
+// other C0 and C1 controls and DEL as \r, \b, \x9b and the like, bidi
+// controls and zero-width characters as \u202e and the like, invalid UTF-8 as
+// U+FFFD. The raw bytes stay in the session file; only display is cleaned.
+// [Scan] reports what a string holds, for checks that flag it.
+package sanitize
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Line returns s safe for one line of a terminal: every control character,
+// newlines and tabs included, is shown visibly.
+func Line(s string) string {
+	if plain(s, false) {
+		return s
+	}
+	return clean(s, false)
+}
+
+// Text returns s safe for a terminal where it may span lines: newlines and
+// tabs stay, a carriage return that ends a line before its newline is
+// dropped, and every other control character is shown visibly.
+func Text(s string) string {
+	if plain(s, true) {
+		return s
+	}
+	return clean(s, true)
+}
+
+// Lines applies [Line] to each string of ss, in place, and returns ss.
+func Lines(ss []string) []string {
+	for i, s := range ss {
+		ss[i] = Line(s)
+	}
+	return ss
+}
+
+// plain reports whether s is printable ASCII (with newlines and tabs when
+// multiline), which needs no work.
+func plain(s string, multiline bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			continue
+		}
+		if multiline && (c == '\n' || c == '\t') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func clean(s string, multiline bool) string {
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			b.WriteRune(utf8.RuneError)
+			i++
+			continue
+		}
+		next := s[i+size:]
+		switch {
+		case multiline && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case multiline && r == '\r' && strings.HasPrefix(next, "\n"):
+			// CRLF: the line ends here either way.
+		case r == 0x1b:
+			b.WriteString("␛")
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+			b.WriteString(escapeControl(r))
+		case Invisible(r) && !joinsEmoji(r, s[:i], next):
+			b.WriteString(escapeUnicode(r))
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func escapeControl(r rune) string {
+	switch r {
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	case '\b':
+		return `\b`
+	case '\a':
+		return `\a`
+	case '\f':
+		return `\f`
+	case '\v':
+		return `\v`
+	case 0:
+		return `\0`
+	}
+	const hex = "0123456789abcdef"
+	return `\x` + string(hex[r>>4]) + string(hex[r&0xf])
+}
+
+func escapeUnicode(r rune) string {
+	const hex = "0123456789abcdef"
+	out := []byte(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		out = append(out, hex[(r>>uint(shift))&0xf])
+	}
+	return string(out)
+}
+
+// Bidi reports whether r is a bidirectional formatting character: the
+// embeddings, overrides and isolates that can make text read in an order
+// other than its bytes, and the implicit marks.
+func Bidi(r rune) bool {
+	switch {
+	case r >= 0x202a && r <= 0x202e: // LRE, RLE, PDF, LRO, RLO
+		return true
+	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	case r == 0x200e || r == 0x200f || r == 0x061c: // LRM, RLM, ALM
+		return true
+	}
+	return false
+}
+
+// ZeroWidth reports whether r is a character with no width that can hide
+// inside a name: zero-width space, non-joiner and joiner, word joiner,
+// invisible operators, the byte order mark, the Mongolian vowel separator.
+func ZeroWidth(r rune) bool {
+	switch r {
+	case 0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x180e:
+		return true
+	}
+	return false
+}
+
+// Invisible reports whether r is shown escaped by [Line] and [Text] although
+// it is not a control character: a bidi control or a zero-width character.
+func Invisible(r rune) bool { return Bidi(r) || ZeroWidth(r) }
+
+// joinsEmoji reports whether r is a zero-width joiner inside an emoji
+// sequence (👩‍💻), where it is how the text is meant to read.
+func joinsEmoji(r rune, before, after string) bool {
+	if r != 0x200d {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(before)
+	next, _ := utf8.DecodeRuneInString(after)
+	return pictographic(prev) && pictographic(next)
+}
+
+func pictographic(r rune) bool {
+	return r >= 0x1f000 || (r >= 0x2600 && r <= 0x27bf) || r == 0xfe0f || unicode.Is(unicode.So, r)
+}
+
+// Findings are the kinds of unsafe characters a string holds.
+type Findings struct {
+	// Controls counts C0 and C1 control characters and DEL (ESC included),
+	// newlines and tabs excluded.
+	Controls int
+	// Escapes counts ESC characters, the start of terminal sequences.
+	Escapes int
+	// Bidi counts bidirectional formatting characters.
+	Bidi int
+	// ZeroWidth counts zero-width characters outside emoji sequences.
+	ZeroWidth int
+	// InvalidUTF8 counts bytes that are not valid UTF-8.
+	InvalidUTF8 int
+}
+
+// Any reports whether anything was found.
+func (f Findings) Any() bool {
+	return f.Controls+f.Bidi+f.ZeroWidth+f.InvalidUTF8 > 0
+}
+
+// String says what was found, e.g. "2 control characters (1 escape
+// sequence), 1 bidi control".
+func (f Findings) String() string {
+	var parts []string
+	if f.Controls > 0 {
+		p := count(f.Controls, "control character", "control characters")
+		if f.Escapes > 0 {
+			p += " (" + count(f.Escapes, "escape", "escapes") + ")"
+		}
+		parts = append(parts, p)
+	}
+	if f.Bidi > 0 {
+		parts = append(parts, count(f.Bidi, "bidi control", "bidi controls"))
+	}
+	if f.ZeroWidth > 0 {
+		parts = append(parts, count(f.ZeroWidth, "zero-width character", "zero-width characters"))
+	}
+	if f.InvalidUTF8 > 0 {
+		parts = append(parts, count(f.InvalidUTF8, "invalid UTF-8 byte", "invalid UTF-8 bytes"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// Scan reports the unsafe characters s holds. Newlines and tabs count as
+// control characters only when multiline is false.
+func Scan(s string, multiline bool) Findings {
+	var f Findings
+	if plain(s, multiline) {
+		return f
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			f.InvalidUTF8++
+			i++
+			continue
+		case multiline && (r == '\n' || r == '\t'):
+		case multiline && r == '\r' && strings.HasPrefix(s[i+size:], "\n"):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+			f.Controls++
+			if r == 0x1b {
+				f.Escapes++
+			}
+		case Bidi(r):
+			f.Bidi++
+		case ZeroWidth(r) && !joinsEmoji(r, s[:i], s[i+size:]):
+			f.ZeroWidth++
+		}
+		i += size
+	}
+	return f
+}
