@@ -71,9 +71,6 @@ func TestOpenUnreadableFileExits1(t *testing.T) {
 
 // TestOpenOnTheCommandLine runs open as the command line does.
 func TestOpenOnTheCommandLine(t *testing.T) {
-	if !isCommand("open") {
-		t.Skip("the command line does not offer open yet")
-	}
 	code, _, stderr := runCLI(t, "open")
 	if code != exitUsage || !strings.Contains(stderr, "open needs one session file") {
 		t.Errorf("open with no file: exit %d, %q", code, stderr)

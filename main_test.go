@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(append([]string{"--timeout", "20s"}, args...), &out, &errb)
+	code = run(append([]string{"--timeout", "60s"}, args...), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -289,7 +289,7 @@ func TestDemoServerOverHTTP(t *testing.T) {
 	var url string
 	select {
 	case url = <-lines:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("demo-server --http printed no address")
 	}
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") {

@@ -33,9 +33,9 @@ func demoTarget(t *testing.T) session.Target {
 func demoHarness(t *testing.T) (*harness, *session.Session) {
 	t.Helper()
 	log := session.NewLog(nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := session.Dial(ctx, demoTarget(t), &session.Options{Log: log, Timeout: 10 * time.Second})
+	s, err := session.Dial(ctx, demoTarget(t), &session.Options{Log: log, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestRunExportsAndQuitsCleanly(t *testing.T) {
 		done <- run(context.Background(), Config{Target: target, ExportDir: dir, Tool: "test"},
 			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40), tea.WithoutSignals())
 	}()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	seen := map[string]bool{}
 	var export string
 	for export == "" && time.Now().Before(deadline) {
@@ -212,11 +212,11 @@ func TestRunExportsAndQuitsCleanly(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run: %v", err)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("run did not return after q")
 	}
 	keys.Close()
-	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline.Add(5*time.Second)) {
+	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline.Add(time.Minute)) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > base+2 {

@@ -21,20 +21,23 @@ func TestOpenQuitsCleanly(t *testing.T) {
 		done <- open(context.Background(), OpenConfig{Path: fixture, Theme: "mono"},
 			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24), tea.WithoutSignals())
 	}()
+	// A write to the pipe returns once the program has read it: each key is
+	// in before the next is sent, and q comes while folds may be running.
 	for _, k := range []string{"<", "<", "{", ">", ".", ",", "}", "w", "?", "q"} {
-		keys.Write([]byte(k))
-		time.Sleep(20 * time.Millisecond)
+		if _, err := keys.Write([]byte(k)); err != nil {
+			t.Fatalf("key %q: %v", k, err)
+		}
 	}
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("open did not return after q")
 	}
 	keys.Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -1,27 +1,49 @@
-package ui
+package main
 
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// tmux drives one tmux session running the built binary.
+// The end-to-end tests drive the mcpwitness binary in a terminal: tmux runs
+// it, send-keys types, capture-pane reads the screen. The binary is this
+// test binary, which runs main's run when MCPWITNESS_AS_MAIN is set (see
+// TestMain), so the program on screen is built with the same flags as the
+// tests, -race included.
+
+// screenWait is how long a screen may take to reach an expected state: a
+// walk, a call or a replay over stdio, under -race, on a busy machine.
+const screenWait = 90 * time.Second
+
+// tmux drives one program in a tmux server of its own, so no other tmux
+// server, configuration or earlier test shares its state.
 type tmux struct {
 	t    *testing.T
-	name string
+	sock string
+}
+
+// startTmux starts a tmux server running command in a width×height pane
+// whose working directory is dir. The server ends with the test.
+func startTmux(t *testing.T, dir string, width, height int, command string) *tmux {
+	t.Helper()
+	x := &tmux{t: t, sock: filepath.Join(t.TempDir(), "tmux.sock")}
+	x.run("-f", "/dev/null", "new-session", "-d", "-s", "e2e",
+		"-x", strconv.Itoa(width), "-y", strconv.Itoa(height), "-c", dir, command)
+	t.Cleanup(func() { exec.Command("tmux", "-S", x.sock, "kill-server").Run() })
+	return x
 }
 
 func (x *tmux) run(args ...string) string {
 	x.t.Helper()
-	out, err := exec.Command("tmux", args...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-S", x.sock}, args...)...).CombinedOutput()
 	if err != nil {
 		x.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -31,71 +53,78 @@ func (x *tmux) run(args ...string) string {
 // keys sends tmux key names (Enter, Escape, C-s) or literal text.
 func (x *tmux) keys(keys ...string) {
 	x.t.Helper()
-	x.run(append([]string{"send-keys", "-t", x.name}, keys...)...)
+	x.run(append([]string{"send-keys", "-t", "e2e"}, keys...)...)
 }
 
 // text types s literally.
 func (x *tmux) text(s string) {
 	x.t.Helper()
-	x.run("send-keys", "-t", x.name, "-l", s)
+	x.run("send-keys", "-t", "e2e", "-l", s)
 }
 
-func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", x.name) }
+func (x *tmux) screen() string { return x.run("capture-pane", "-p", "-t", "e2e") }
 
-// wait polls the screen until it matches re, failing after a deadline.
+// wait polls the screen until it matches re, failing after screenWait.
 func (x *tmux) wait(re string) string {
 	x.t.Helper()
 	rx := regexp.MustCompile(re)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := x.screen()
-		if rx.MatchString(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			x.t.Fatalf("screen never matched %q:\n%s", re, s)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return x.until(strconv.Quote(re), rx.MatchString)
 }
 
-// until polls the screen until ok holds, failing after a deadline.
+// until polls the screen until ok holds, failing after screenWait.
 func (x *tmux) until(what string, ok func(screen string) bool) string {
 	x.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(screenWait)
 	for {
 		s := x.screen()
 		if ok(s) {
 			return s
 		}
 		if time.Now().After(deadline) {
-			x.t.Fatalf("timed out waiting for %s:\n%s", what, s)
+			x.t.Fatalf("the screen never showed %s in %v:\n%s", what, screenWait, s)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }
 
-// TestEndToEnd builds mcpwitness, runs it in tmux against its embedded demo
-// server, walks, calls a passing, a failing and a refused tool, exports the
-// session, and checks the screen and the exported file.
-func TestEndToEnd(t *testing.T) {
+// shellLine is a shell command line that prints marker, runs mcpwitness
+// with args in a colour terminal, prints "exit N" with its exit status, and
+// then keeps the pane open, so that a test can wait for the program's end
+// and read what it left on the normal screen.
+func shellLine(t *testing.T, marker string, args ...string) string {
+	t.Helper()
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"env", "-u", "NO_COLOR", "MCPWITNESS_AS_MAIN=1", "TERM=xterm-256color", shellQuote(bin)}
+	for _, a := range args {
+		words = append(words, shellQuote(a))
+	}
+	return "echo " + shellQuote(marker) + "; " + strings.Join(words, " ") + `; echo "exit $?"; exec sleep 600`
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// needTmux skips a test where tmux is missing (.ci/run installs it) or
+// under -short.
+func needTmux(t *testing.T) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
 	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
+		t.Skip("drives the binary in tmux; skipped with -short")
 	}
-	dir := t.TempDir()
-	bin := buildBinary(t, dir)
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
+}
 
-	x := &tmux{t: t, name: fmt.Sprintf("mcpwitness-e2e-%d", os.Getpid())}
-	x.run("new-session", "-d", "-s", x.name, "-x", "120", "-y", "40", "-c", work,
-		"env -u NO_COLOR TERM=xterm-256color "+bin+"; sleep 30")
-	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", x.name).Run() })
+// TestEndToEnd runs mcpwitness in tmux against its embedded demo server,
+// walks, calls a passing, a failing and a refused tool, exports the
+// session, quits, and checks the screen and the exported file.
+func TestEndToEnd(t *testing.T) {
+	needTmux(t)
+	work := t.TempDir()
+	x := startTmux(t, work, 120, 40, shellLine(t, "shell before mcpwitness"))
 
 	s := x.wait(`✓ \d+ pages · \d+ tools`)
 	for _, want := range []string{"mcpwitness-demo", "stdio", "page 1 · 10 tools", "gen "} {
@@ -136,58 +165,35 @@ func TestEndToEnd(t *testing.T) {
 	}
 	checkExport(t, files[0])
 
+	// q leaves the alternate screen: the shell's screen is back as it was.
 	x.keys("q")
-	x.wait(`^\s*$`)
+	x.wait(`(?s)shell before mcpwitness\s*\nexit 0\s*$`)
 }
 
-// buildBinary builds mcpwitness into dir, skipping the test until package
-// main opens the UI.
-func buildBinary(t *testing.T, dir string) string {
-	t.Helper()
-	deps, err := exec.Command("go", "list", "-deps", "..").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
+// TestEndToEndOpenMissingFile opens a file that does not exist: an error on
+// stderr naming the file, exit 1, and the screen left as it was (no
+// alternate screen, nothing cleared).
+func TestEndToEndOpenMissingFile(t *testing.T) {
+	needTmux(t)
+	x := startTmux(t, t.TempDir(), 120, 24, shellLine(t, "shell before open", "open", "missing.jsonl"))
+	s := x.wait(`exit \d+`)
+	if !regexp.MustCompile(`(?s)^shell before open\s*\nmcpwitness: opening session file: .*missing\.jsonl.*no such file.*\nexit 1\s*$`).MatchString(s) {
+		t.Errorf("open of a missing file: want the error under the shell's line and exit 1:\n%s", s)
 	}
-	if !strings.Contains("\n"+string(deps), "\nmcpwitness/ui\n") {
-		t.Skip("package main does not import mcpwitness/ui yet")
-	}
-	bin := filepath.Join(dir, "mcpwitness")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
-// TestEndToEndOpen records a session with the built binary, then replays
-// it in tmux: a file that cannot be opened is an error on stderr, exit 1,
-// with the screen as it was; a good file shows the replay badge, opens at
-// its end, and the scrubber's keys move the position indicator.
+// TestEndToEndOpen records a session, then replays it in tmux: the replay
+// badge, opened at its end, no live actions offered; the scrubber's keys
+// move the position indicator; q gives the shell's screen back.
 func TestEndToEndOpen(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
+	needTmux(t)
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
-	if out, _ := exec.Command(bin, "open").CombinedOutput(); strings.Contains(string(out), "unknown command") {
-		t.Skip("the command line does not offer open yet")
-	}
 	rec := filepath.Join(dir, "run.jsonl")
-	if out, err := exec.Command(bin, "call", "forecast_broken", "city=Oslo", "--record", rec).CombinedOutput(); err == nil {
-		t.Fatalf("call forecast_broken passed its checks:\n%s", out)
+	if code, out, stderr := runCLI(t, "call", "forecast_broken", "city=Oslo", "--record", rec); code != exitCheck {
+		t.Fatalf("call forecast_broken --record: exit %d, want %d (a failed check)\n%s%s", code, exitCheck, out, stderr)
 	}
 
-	x := &tmux{t: t, name: fmt.Sprintf("mcpwitness-e2e-open-%d", os.Getpid())}
-	x.run("new-session", "-d", "-s", x.name, "-x", "80", "-y", "24", "-c", dir,
-		"env -u NO_COLOR TERM=xterm-256color "+bin+" open missing.jsonl; echo \"exit $?\"; "+
-			"env -u NO_COLOR TERM=xterm-256color "+bin+" open run.jsonl; sleep 30")
-	t.Cleanup(func() { exec.Command("tmux", "kill-session", "-t", x.name).Run() })
-	x.wait(`(?s)mcpwitness: opening session file: .*missing\.jsonl.*exit 1`)
-
+	x := startTmux(t, dir, 80, 24, shellLine(t, "shell before open", "open", "run.jsonl"))
 	s := x.wait(`event (\d+)/(\d+) · end`)
 	for _, want := range []string{"REPLAY", "run.jsonl", "recorded", "forecast_broken: ✗ output-schema"} {
 		if !strings.Contains(s, want) {
@@ -205,7 +211,7 @@ func TestEndToEndOpen(t *testing.T) {
 	}
 	x.keys("<")
 	pos := regexp.MustCompile(`event (\d+)/` + end[2] + `\b`)
-	x.until("< to move the position", func(s string) bool {
+	x.until("< moving the position back", func(s string) bool {
 		m := pos.FindStringSubmatch(s)
 		return m != nil && m[1] != end[1]
 	})
@@ -214,8 +220,7 @@ func TestEndToEndOpen(t *testing.T) {
 	x.keys("}")
 	x.wait(`event ` + end[1] + `/` + end[2] + ` · end`)
 	x.keys("q")
-	// Back on the normal screen, where the first command's error is.
-	x.wait(`exit 1`)
+	x.wait(`(?s)shell before open\s*\nexit 0\s*$`)
 }
 
 // checkExport reads a session file and checks it holds the story.
@@ -270,6 +275,9 @@ func checkExport(t *testing.T, path string) {
 		if ev.Verdict != nil && ev.Call != nil && ev.Verdict.Status != "pass" && ev.Verdict.Status != "skipped" {
 			outcomes[ev.Call.Tool] += ev.Verdict.Check + ":" + ev.Verdict.Status + " "
 		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
 	}
 	for _, k := range []string{"connect", "wire", "page", "walk", "call", "verdict"} {
 		if kinds[k] == 0 {
