@@ -159,31 +159,31 @@ func TestCallOfAnUnlistedToolIsAProbe(t *testing.T) {
 }
 
 func TestServerDyingMidCallIsExplained(t *testing.T) {
-	s := dial(t, hostile(t, "die-on-call"), nil)
+	// The timeout is far longer than noticing an exit takes: an error that
+	// came from waiting it out says so, and fails below.
+	s := dial(t, hostile(t, "die-on-call"), &Options{Timeout: time.Minute})
 	walked(t, s)
-	start := time.Now()
 	r := s.Call(context.Background(), "tool_1_1", nil, nil)
 	if r.Err == nil {
 		t.Fatal("no error from a server that died mid-call")
 	}
 	msg := r.Err.Error()
-	if !strings.Contains(msg, "exited") || !strings.Contains(msg, "crashing on purpose") {
+	if !strings.Contains(msg, "exited") || !strings.Contains(msg, "crashing on purpose") || strings.Contains(msg, "no answer within") {
 		t.Errorf("error does not say the server exited and quote its stderr: %s", msg)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("took %v to notice the server died", time.Since(start))
 	}
 }
 
 func TestServerNeverAnsweringTimesOut(t *testing.T) {
-	s := dial(t, hostile(t, "hang-call"), &Options{Timeout: 700 * time.Millisecond})
+	// The timeout applies to the walk's pages too: long enough for those on
+	// a busy machine, short enough for the test.
+	s := dial(t, hostile(t, "hang-call"), &Options{Timeout: 1500 * time.Millisecond})
 	walked(t, s)
 	r := s.Call(context.Background(), "tool_1_1", nil, nil)
-	if r.Err == nil || !strings.Contains(r.Err.Error(), "no answer within 700ms") {
-		t.Fatalf("error = %v, want a timeout naming 700ms", r.Err)
+	if r.Err == nil || !strings.Contains(r.Err.Error(), "no answer within 1.5s") {
+		t.Fatalf("error = %v, want a timeout naming 1.5s", r.Err)
 	}
 	// The SDK sends the cancellation off the caller's path: wait for it.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for len(wireFrames(s.Log(), Send, "notifications/cancelled")) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no notifications/cancelled sent after the timeout")
@@ -193,13 +193,33 @@ func TestServerNeverAnsweringTimesOut(t *testing.T) {
 }
 
 func TestCancelACall(t *testing.T) {
-	s := dial(t, hostile(t, "hang-call"), nil)
+	log := NewLog(&LogOptions{History: true})
+	sub := log.Subscribe()
+	defer sub.Close()
+	s := dial(t, hostile(t, "hang-call"), &Options{Log: log, Timeout: time.Minute})
 	walked(t, s)
+	// Cancel once the call is on the wire, so it is in flight.
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	defer cancel()
+	go func() {
+		for ev := range sub.C() {
+			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+				cancel()
+				return
+			}
+		}
+	}()
 	r := s.Call(ctx, "tool_1_1", nil, nil)
-	if !r.Cancelled || r.Err == nil || !strings.Contains(r.Err.Error(), "cancelled") {
-		t.Fatalf("cancelled=%v err=%v", r.Cancelled, r.Err)
+	if !r.Sent || !r.Cancelled || r.Err == nil || !strings.Contains(r.Err.Error(), "cancelled") {
+		t.Fatalf("sent=%v cancelled=%v err=%v", r.Sent, r.Cancelled, r.Err)
+	}
+	// The server is told; the SDK sends it off the caller's path.
+	deadline := time.Now().Add(time.Minute)
+	for len(wireFrames(log, Send, "notifications/cancelled")) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no notifications/cancelled sent after the cancel")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -233,11 +253,23 @@ func TestCallNotificationsBecomeEvents(t *testing.T) {
 }
 
 // A walk during a call marks it listedDuringCall; a walk that changes the
-// called tool's definition marks it stale.
+// called tool's definition marks it stale. The called tool answers only once
+// the test lets it, so the walk happens while the call is in flight however
+// slow the machine is.
 func TestCallStaleAndListedDuringCall(t *testing.T) {
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	srv := demo.New(nil)
+	started, release := make(chan struct{}), make(chan struct{})
+	srv.AddTool(&mcp.Tool{Name: "gate", Description: "answers when the test releases it",
+		InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		close(started)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
+	})
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -251,16 +283,21 @@ func TestCallStaleAndListedDuringCall(t *testing.T) {
 		t.Fatalf("a call with no walk around it: stale=%v listedDuringCall=%v", quiet.Stale, quiet.ListedDuringCall)
 	}
 
-	done := make(chan *CallResult)
-	go func() {
-		done <- s.Call(ctx, "slow_count", json.RawMessage(`{"steps":4,"delay_ms":100}`), nil)
-	}()
-	time.Sleep(120 * time.Millisecond)
-	srv.AddTool(&mcp.Tool{Name: "slow_count", Description: "redefined while a call was in flight",
+	done := make(chan *CallResult, 1)
+	go func() { done <- s.Call(ctx, "gate", nil, nil) }()
+	select {
+	case <-started:
+	case r := <-done:
+		t.Fatalf("the call ended before the server saw it: %v", r.Err)
+	case <-time.After(time.Minute):
+		t.Fatal("the server never received the call")
+	}
+	srv.AddTool(&mcp.Tool{Name: "gate", Description: "redefined while a call was in flight",
 		InputSchema: map[string]any{"type": "object"}}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{}, nil
 	})
 	walked(t, s)
+	close(release)
 	r := <-done
 	if r.Err != nil {
 		t.Fatal(r.Err)

@@ -22,7 +22,9 @@ func dialErr(t *testing.T, target Target, timeout time.Duration) error {
 		s.Close()
 		t.Fatal("Dial succeeded")
 	}
-	if took := time.Since(start); took > timeout+3*time.Second {
+	// Generous for a busy machine; it still tells a timeout that holds from
+	// one that does not.
+	if took := time.Since(start); took > timeout+30*time.Second {
 		t.Errorf("Dial took %v with a %v timeout", took, timeout)
 	}
 	return err
@@ -95,7 +97,7 @@ func TestGarbageOnStdoutIsRecordedNotFatal(t *testing.T) {
 func TestStderrFloodIsCapturedLineByLine(t *testing.T) {
 	s := dial(t, hostile(t, "flood-stderr", "-stderr-lines", "5000"), nil)
 	walked(t, s)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		n := 0
 		for _, ev := range s.Log().Events() {

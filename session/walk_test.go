@@ -133,7 +133,13 @@ func TestWalkAbortMidWalk(t *testing.T) {
 		t.Errorf("kept %d pages, want 3 (or 4 if one was in flight)", len(res.Pages))
 	}
 	sent := len(wireFrames(log, Send, "tools/list"))
-	time.Sleep(100 * time.Millisecond)
+	// A ping's answer comes after anything the walk could still have sent:
+	// no tools/list may go out between the walk's end and that answer.
+	pctx, pcancel := context.WithTimeout(context.Background(), time.Minute)
+	defer pcancel()
+	if err := s.cs.Ping(pctx, nil); err != nil {
+		t.Fatalf("ping after the abort: %v", err)
+	}
 	if later := len(wireFrames(log, Send, "tools/list")); later != sent || sent > len(res.Pages)+1 {
 		t.Errorf("requests after the abort: %d then %d for %d pages", sent, later, len(res.Pages))
 	}
