@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
 )
@@ -189,7 +190,7 @@ func (d *detailPane) builder(k detailKey) func() []string {
 	if t == nil {
 		if k.absent != "" {
 			return func() []string {
-				return []string{st.Muted.Render(k.absent + " is not listed at this point of the session.")}
+				return []string{st.Muted.Render(sanitize.Line(k.absent) + " is not listed at this point of the session.")}
 			}
 		}
 		return func() []string { return []string{st.Muted.Render("No tool selected.")} }
@@ -316,7 +317,7 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 		if d.readOnly {
 			hint = " so far"
 		}
-		out := []string{fit(" "+s.Spinner.Render(spin)+" "+s.Text.Render("calling "+c.Tool+"…")+" "+
+		out := []string{fit(" "+s.Spinner.Render(spin)+" "+s.Text.Render("calling "+sanitize.Line(c.Tool)+"…")+" "+
 			s.Muted.Render(fmtDur(el)+hint), d.w)}
 		if c.HasProgress {
 			pct := 0.0
@@ -328,7 +329,7 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 				label += fmt.Sprintf("/%g", c.Total)
 			}
 			if c.ProgressMsg != "" {
-				label += " " + c.ProgressMsg
+				label += " " + sanitize.Line(c.ProgressMsg)
 			}
 			bar := d.bar
 			bar.SetWidth(min(max(d.w-4-len(label), 10), 40))
@@ -337,7 +338,7 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 		return append(out, "")
 	case d.confirm && c != nil:
 		return []string{
-			fit(" "+s.Warn.Render(fmt.Sprintf("Send %s anyway, as a plain tools/call the checks refused?", c.Tool)), d.w),
+			fit(" "+s.Warn.Render(fmt.Sprintf("Send %s anyway, as a plain tools/call the checks refused?", sanitize.Line(c.Tool))), d.w),
 			fit(" "+s.Bold.Render("enter")+s.Muted.Render(" sends it · ")+s.Bold.Render("esc")+s.Muted.Render(" keeps it unsent"), d.w),
 			"",
 		}
@@ -374,9 +375,9 @@ func (d *detailPane) FullHelp() [][]key.Binding {
 // with a call to it, its recent calls, and its definition.
 func toolDoc(t *toolEntry, calls []string, k detailKey, w int, s *themes.Styles, readOnly bool) []string {
 	d := newDoc(w, s)
-	head := s.Bold.Render(t.Name)
+	head := s.Bold.Render(sanitize.Line(t.Name))
 	if t.Title != "" && t.Title != t.Name {
-		head += "  " + s.Muted.Render(t.Title)
+		head += "  " + s.Muted.Render(sanitize.Line(t.Title))
 	}
 	d.add(head)
 	where := fmt.Sprintf("walk #%d · page %d · gen %d", t.Walk, t.Page, t.Gen)

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
 
@@ -57,8 +58,9 @@ func (d *doc) Lines() []string {
 func (d *doc) blank() { d.add("") }
 
 // text adds prose in style, word-wrapped to the width, each line indented
-// by indent spaces.
+// by indent spaces. Controls and escapes in s are shown visibly.
 func (d *doc) text(style lipgloss.Style, s string, indent int) {
+	s = sanitize.Text(s)
 	pad := strings.Repeat(" ", indent)
 	w := max(d.width-indent, 4)
 	for _, para := range strings.Split(s, "\n") {
@@ -70,7 +72,11 @@ func (d *doc) text(style lipgloss.Style, s string, indent int) {
 }
 
 // segs adds one logical line of segments, wrapped with a hanging indent.
+// Controls and escapes in the segments are shown visibly.
 func (d *doc) segs(ss []seg, hang int) {
+	for i := range ss {
+		ss[i].text = sanitize.Line(ss[i].text)
+	}
 	for _, line := range wrapSegs(ss, d.width, hang) {
 		var b strings.Builder
 		for _, s := range line {
@@ -88,13 +94,16 @@ func (d *doc) segs(ss []seg, hang int) {
 func (d *doc) heading(s string) { d.add(d.st.Title.Render(s)) }
 
 // json adds raw pretty-printed and syntax-coloured, indented by indent.
-// Invalid JSON is shown as text.
+// Invalid JSON is shown as text. What JSON leaves raw in its strings (C1
+// controls, bidi and zero-width characters, invalid UTF-8) is shown
+// visibly.
 func (d *doc) json(raw []byte, indent int) {
 	pretty, ok := prettyJSON(raw)
 	if !ok {
 		d.text(d.st.Text, string(raw), indent)
 		return
 	}
+	pretty = sanitize.Text(pretty)
 	pad := strings.Repeat(" ", indent)
 	for _, line := range strings.Split(pretty, "\n") {
 		if len(d.lines) >= maxDocLines {

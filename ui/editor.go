@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/checks"
+	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
 
@@ -108,6 +109,10 @@ func (e *editorPane) Open(t *toolEntry) tea.Cmd {
 			if json.Unmarshal(f.Default, &s) != nil {
 				s = string(f.Default)
 			}
+			if sanitize.Line(s) != s {
+				// A text field would show it raw: raw JSON escapes it.
+				e.canForm = false
+			}
 			in.SetValue(s)
 		}
 		e.inputs[i] = in
@@ -115,7 +120,8 @@ func (e *editorPane) Open(t *toolEntry) tea.Cmd {
 	e.area = textarea.New()
 	e.area.ShowLineNumbers = false
 	e.area.Prompt = ""
-	e.area.SetValue(string(skeleton(t.Input)))
+	e.area.SetValue(safeJSON(string(skeleton(t.Input))))
+	e.raw = !e.canForm
 	e.restyle()
 	e.SetSize(e.w, e.h)
 	return tea.Batch(e.focusCmd(), e.recheck())
@@ -302,12 +308,12 @@ func (e *editorPane) key(msg tea.KeyPressMsg) tea.Cmd {
 func (e *editorPane) toggleRaw() tea.Cmd {
 	if !e.raw {
 		pretty, _ := prettyJSON(e.Args())
-		e.area.SetValue(pretty)
+		e.area.SetValue(safeJSON(pretty))
 		e.raw = true
 		return e.focusCmd()
 	}
 	if !e.canForm {
-		e.note = "this input schema needs raw JSON: it is not a flat object of simple values"
+		e.note = "this input schema needs raw JSON: it is not a flat object of simple values shown safely"
 		return nil
 	}
 	if err := e.fillForm(e.Args()); err != nil {
@@ -339,6 +345,9 @@ func (e *editorPane) fillForm(args json.RawMessage) error {
 		if ok && json.Unmarshal(v, &s) != nil {
 			s = string(v)
 		}
+		if sanitize.Line(s) != s {
+			return fmt.Errorf("the value of %s holds characters a form field would show raw", sanitize.Line(f.Name))
+		}
 		e.inputs[i].SetValue(s)
 	}
 	return nil
@@ -350,7 +359,7 @@ func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	e.area.SetValue(pretty)
+	e.area.SetValue(safeJSON(pretty))
 	if !e.raw {
 		if e.fillForm(args) != nil {
 			e.raw = true
@@ -370,7 +379,7 @@ func (e *editorPane) View() string {
 			mode += " · ctrl+r form"
 		}
 	}
-	title := s.Title.Render("Call "+e.tool.Name) + "  " + s.Muted.Render(mode)
+	title := s.Title.Render("Call "+e.tool.Label) + "  " + s.Muted.Render(mode)
 	lines := []string{fit(title, e.w), ""}
 	if e.raw {
 		lines = append(lines, strings.Split(e.area.View(), "\n")...)
@@ -405,7 +414,7 @@ func (e *editorPane) formLines() []string {
 	lw := e.labelWidth()
 	var out []string
 	for i, f := range e.fields {
-		label := f.Name
+		label := sanitize.Line(f.Name)
 		if f.Required {
 			label += "*"
 		}
@@ -424,7 +433,7 @@ func (e *editorPane) formLines() []string {
 		}
 		out = append(out, marker+ls.Render(label)+"  "+value)
 		if i == e.focus && f.Desc != "" {
-			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(trunc(f.Desc, e.w-lw-5)))
+			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(trunc(sanitize.Line(f.Desc), e.w-lw-5)))
 		}
 	}
 	return out
@@ -444,7 +453,7 @@ func (e *editorPane) choiceView(i int) string {
 	if e.choice[i] < 0 {
 		pos = fmt.Sprintf("–/%d", len(f.Choices))
 	}
-	return s.Muted.Render("‹ ") + s.Choice.Render(cur) + s.Muted.Render(" › "+pos)
+	return s.Muted.Render("‹ ") + s.Choice.Render(sanitize.Line(cur)) + s.Muted.Render(" › "+pos)
 }
 
 // checkLines renders the live check, wrapped, at most five lines.

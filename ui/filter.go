@@ -24,7 +24,7 @@ func filterCmd(seq int, w *walkState, tools []*toolEntry, query string) tea.Cmd 
 	return func() tea.Msg {
 		hits := make(map[*toolEntry][]int)
 		for _, t := range tools {
-			if pos, ok := fuzzy(query, t.Name); ok {
+			if pos, ok := fuzzy(query, t.Label); ok {
 				hits[t] = pos
 			}
 		}

@@ -7,6 +7,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/sanitize"
+	"mcpwitness/session"
 )
 
 // layout is where each part of the screen goes, worked out on resize.
@@ -101,12 +104,7 @@ func (m *model) drawHeader() string {
 	if m.replay != nil {
 		line1 = m.replayLine1()
 	} else if srv := m.st.server; srv != nil {
-		line1 = " " + s.Server.Render(srv.Name) + " " + s.Text.Render(srv.Version) +
-			s.Muted.Render(" · protocol ") + s.Text.Render(orDash(srv.ProtocolVersion)) +
-			s.Muted.Render(" · "+orDash(srv.Transport))
-		if srv.Target != "" {
-			line1 += s.Subtle.Render(" · " + srv.Target)
-		}
+		line1 = " " + m.serverText(srv)
 	} else {
 		line1 = " " + s.Server.Render("mcpwitness") + " " + s.Muted.Render(m.connectText())
 	}
@@ -141,13 +139,29 @@ func (m *model) drawHeader() string {
 	var r2 string
 	switch {
 	case m.calling != "":
-		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+m.calling+" ")
+		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+sanitize.Line(m.calling)+" ")
 	case m.replay != nil && len(m.st.running) > 0:
 		r2 = s.Spinner.Render("⋯") + s.Text.Render(" "+m.inFlight()+" ")
 	case m.st.closed:
 		r2 = s.Warn.Render("session closed ")
 	}
 	return line1 + "\n" + joinEnds(line2, r2, w)
+}
+
+// serverText says who the server is: name, version, protocol, transport
+// and target, every part it sent shown safely.
+func (m *model) serverText(srv *session.ServerInfo) string {
+	s := m.sty
+	text := s.Server.Render(sanitize.Line(srv.Name))
+	if srv.Version != "" {
+		text += " " + s.Text.Render(sanitize.Line(srv.Version))
+	}
+	text += s.Muted.Render(" · protocol ") + s.Text.Render(orDash(sanitize.Line(srv.ProtocolVersion))) +
+		s.Muted.Render(" · "+orDash(sanitize.Line(srv.Transport)))
+	if srv.Target != "" {
+		text += s.Subtle.Render(" · " + sanitize.Line(srv.Target))
+	}
+	return text
 }
 
 func (m *model) connectText() string {

@@ -11,6 +11,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
 )
@@ -369,9 +370,11 @@ func (m *model) ensureSpin() tea.Cmd {
 	return m.spin.Tick
 }
 
+// setStatus shows text on the status line for a while; server text in it
+// is shown safely.
 func (m *model) setStatus(text string, level int) tea.Cmd {
 	m.statusID++
-	m.status, m.statusLevel = text, level
+	m.status, m.statusLevel = sanitize.Line(text), level
 	life := 6 * time.Second
 	if level >= levelWarn {
 		life = 12 * time.Second
@@ -416,13 +419,9 @@ func (m *model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	// Nothing from a server, nor a file name, goes into the title: a
+	// terminal takes it as it is.
 	v.WindowTitle = "mcpwitness"
-	switch {
-	case m.replay != nil:
-		v.WindowTitle = "mcpwitness · replay · " + m.replay.name
-	case m.st.server != nil:
-		v.WindowTitle = "mcpwitness · " + m.st.server.Name
-	}
 	return v
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"mcpwitness/sanitize"
 )
 
 // readTool reads what the UI shows of one raw tool definition.
@@ -21,6 +23,7 @@ func readTool(raw json.RawMessage) *toolEntry {
 	t := &toolEntry{Raw: raw}
 	if err := json.Unmarshal(raw, &d); err != nil {
 		t.Name, t.Bad = "(unreadable)", err.Error()
+		t.Label = t.Name
 		return t
 	}
 	t.Name, t.Title, t.Description = d.Name, d.Title, d.Description
@@ -54,6 +57,7 @@ func readTool(raw json.RawMessage) *toolEntry {
 	if t.Name == "" {
 		t.Name, t.Bad = "(no name)", "the definition has no name"
 	}
+	t.Label = sanitize.Line(t.Name)
 	return t
 }
 
@@ -82,18 +86,22 @@ func orDash(s string) string {
 	return s
 }
 
-// oneLine keeps the first line of s, marking that more was cut.
+// oneLine keeps the first line of s, marking that more was cut, with
+// every control character and escape shown visibly (a carriage return
+// inside the line too: it would overwrite what came before).
 func oneLine(s string) string {
 	s = strings.TrimRight(s, "\r\n")
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		return s[:i] + " …"
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return sanitize.Line(strings.TrimSuffix(s[:i], "\r")) + " …"
 	}
-	return s
+	return sanitize.Line(s)
 }
 
 // frameNote reads what a frame is about: the tool called, the cursor
-// sent or named, a level, an error or isError.
-func frameNote(raw json.RawMessage) string {
+// sent or named, a level, an error or isError; shown safely.
+func frameNote(raw json.RawMessage) string { return sanitize.Line(readNote(raw)) }
+
+func readNote(raw json.RawMessage) string {
 	var f struct {
 		Params struct {
 			Name   string `json:"name"`

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
@@ -76,17 +77,12 @@ func (m *model) replayKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // and when it was recorded, then the server as known at this point.
 func (m *model) replayLine1() string {
 	s, r := m.sty, m.replay
-	line := " " + s.Selected.Bold(true).Render(" REPLAY ") + " " + s.Bold.Render(r.name)
+	line := " " + s.Selected.Bold(true).Render(" REPLAY ") + " " + s.Bold.Render(sanitize.Line(r.name))
 	if t := r.started(); !t.IsZero() {
 		line += s.Muted.Render(" · recorded " + t.In(m.o.Loc).Format("2006-01-02 15:04 MST"))
 	}
 	if srv := m.st.server; srv != nil {
-		line += s.Muted.Render(" · ") + s.Server.Render(srv.Name) + " " + s.Text.Render(srv.Version) +
-			s.Muted.Render(" · protocol ") + s.Text.Render(orDash(srv.ProtocolVersion)) +
-			s.Muted.Render(" · "+orDash(srv.Transport))
-		if srv.Target != "" {
-			line += s.Subtle.Render(" · " + srv.Target)
-		}
+		line += s.Muted.Render(" · ") + m.serverText(srv)
 	} else if r.loaded {
 		line += s.Muted.Render(" · not connected yet at this point")
 	}
@@ -107,7 +103,7 @@ func (m *model) inFlight() string {
 	if len(run) == 0 {
 		return ""
 	}
-	text := "calling " + run[len(run)-1].Tool
+	text := "calling " + sanitize.Line(run[len(run)-1].Tool)
 	if len(run) > 1 {
 		text += fmt.Sprintf(" +%d", len(run)-1)
 	}
@@ -174,7 +170,7 @@ func (m *model) readingText() string {
 	if r.n > 0 {
 		pct = r.read * 100 / r.n
 	}
-	return fmt.Sprintf("reading %s… %d%% · %s of %s", r.name, pct, thousands(int64(r.read)), pluralEvents(r.n))
+	return fmt.Sprintf("reading %s… %d%% · %s of %s", sanitize.Line(r.name), pct, thousands(int64(r.read)), pluralEvents(r.n))
 }
 
 // loadingBody is the body while the file is read the first time.
@@ -190,7 +186,7 @@ func (m *model) loadingBody() string {
 	if t := r.started(); !t.IsZero() {
 		by := ""
 		if r.meta.Tool != "" {
-			by = " by " + r.meta.Tool
+			by = " by " + sanitize.Line(r.meta.Tool)
 		}
 		text += "\n\n" + s.Muted.Render("recorded "+t.In(m.o.Loc).Format("2006-01-02 15:04:05 MST")+by)
 	}
@@ -201,14 +197,17 @@ func (m *model) loadingBody() string {
 func (m *model) replayHelp() string {
 	s, r := m.sty, m.replay
 	return "\n  " + s.Title.Render("Replay") + "\n\n" +
-		"  " + s.Muted.Render(fmt.Sprintf("%s, read-only: the screen shows the session as it was after the event", r.name)) + "\n" +
+		"  " + s.Muted.Render(fmt.Sprintf("%s, read-only: the screen shows the session as it was after the event", sanitize.Line(r.name))) + "\n" +
 		"  " + s.Muted.Render("the status line names. Walking, calling and exporting need a live server and are") + "\n" +
 		"  " + s.Muted.Render("not offered. A moment is a walk starting or ending, a list request, a page, a call") + "\n" +
 		"  " + s.Muted.Render("starting or ending, or a list change.") + "\n"
 }
 
-// describe says in a few words what ev was, for the status line.
-func describe(ev session.Event) string {
+// describe says in a few words what ev was, for the status line, shown
+// safely.
+func describe(ev session.Event) string { return sanitize.Line(describeRaw(ev)) }
+
+func describeRaw(ev session.Event) string {
 	switch ev.Kind {
 	case session.KindWire:
 		dir := "→ "

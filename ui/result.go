@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/checks"
+	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
 
@@ -20,7 +21,7 @@ import (
 // call could not be read back from the session file.
 func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
 	d := newDoc(w, s)
-	d.add(s.Bold.Render(c.Tool) + "  " + s.Muted.Render(clock(c.Start, loc)))
+	d.add(s.Bold.Render(sanitize.Line(c.Tool)) + "  " + s.Muted.Render(clock(c.Start, loc)))
 	o := callOutcome(c)
 	switch o {
 	case outcomeRunning:
@@ -227,15 +228,15 @@ func contentLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 		d.json(raw, 2)
 		return
 	}
-	label := s.Info.Render(b.Type)
+	label := s.Info.Render(sanitize.Line(b.Type))
 	switch b.Type {
 	case "text":
 		d.add("  " + label)
 		d.text(s.Text, b.Text, 4)
 	case "image", "audio":
-		d.add("  " + label + "  " + s.Muted.Render(fmt.Sprintf("%s · %s base64", orDash(b.MimeType), fmtSize(len(b.Data)))))
+		d.add("  " + label + "  " + s.Muted.Render(fmt.Sprintf("%s · %s base64", orDash(sanitize.Line(b.MimeType)), fmtSize(len(b.Data)))))
 	case "resource_link":
-		d.add("  " + label + "  " + s.Text.Render(b.URI) + "  " + s.Muted.Render(b.Name))
+		d.add("  " + label + "  " + s.Text.Render(sanitize.Line(b.URI)) + "  " + s.Muted.Render(sanitize.Line(b.Name)))
 	default:
 		d.add("  " + label)
 		d.json(raw, 4)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mcpwitness/paging"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
@@ -113,16 +114,18 @@ type pageState struct {
 // sent. Entries never change once made.
 type toolEntry struct {
 	Name, Title, Description string
-	Raw                      json.RawMessage
-	Input, Output            json.RawMessage
-	Execution, Meta          json.RawMessage
-	Annotations              json.RawMessage
-	TaskSupport              string
-	ReadOnly, Destructive    bool
-	Idempotent, OpenWorld    bool
-	Walk                     int64
-	Page                     int
-	Gen                      int64
+	// Label is the name as shown: controls and escapes made visible.
+	Label                 string
+	Raw                   json.RawMessage
+	Input, Output         json.RawMessage
+	Execution, Meta       json.RawMessage
+	Annotations           json.RawMessage
+	TaskSupport           string
+	ReadOnly, Destructive bool
+	Idempotent, OpenWorld bool
+	Walk                  int64
+	Page                  int
+	Gen                   int64
 	// Bad says why the definition could not be read.
 	Bad string
 }
@@ -225,7 +228,10 @@ func (s *state) Apply(ev session.Event) {
 	}
 }
 
+// row adds a line to the events pane; server text in kind or text is
+// shown safely.
 func (s *state) row(t time.Time, kind, level, text string) {
+	kind = sanitize.Line(kind)
 	text = oneLine(text)
 	if len(text) > maxRowText {
 		text = strings.ToValidUTF8(text[:maxRowText], "") + " …"

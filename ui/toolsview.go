@@ -7,6 +7,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/sanitize"
 )
 
 // View renders the title and the visible rows only.
@@ -42,7 +44,7 @@ func (p *toolsPane) emptyText() string {
 	w := p.st.latestTools()
 	switch {
 	case p.query != "" && p.hits != nil:
-		return "no tool matches " + p.query
+		return "no tool matches " + sanitize.Line(p.query)
 	case p.query != "":
 		return "filtering…"
 	case w == nil:
@@ -50,7 +52,7 @@ func (p *toolsPane) emptyText() string {
 	case !w.Done:
 		return "waiting for page 1…"
 	case w.Err != "":
-		return "no tools: " + w.Err
+		return "no tools: " + sanitize.Line(w.Err)
 	}
 	return "the server listed no tools"
 }
@@ -158,7 +160,7 @@ func (p *toolsPane) toolLine(t *toolEntry, selected, done, held, stale bool) str
 	if nameW < 8 {
 		badges, nameW = "", p.w-5
 	}
-	name := trunc(t.Name, nameW)
+	name := trunc(t.Label, nameW)
 	pad := strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	if selected {
 		style := p.pt.selBlur

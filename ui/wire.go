@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
 )
@@ -204,7 +205,7 @@ func (p *wirePane) row(f *wireFrame, selected bool) string {
 	if f.Dir == session.Recv {
 		dir, ds = "←", s.Recv
 	}
-	method := f.Method
+	method := sanitize.Line(f.Method)
 	switch {
 	case f.Text != "" && len(f.Frame) == 0:
 		method = "(not JSON)"
@@ -213,7 +214,7 @@ func (p *wirePane) row(f *wireFrame, selected bool) string {
 	}
 	id := ""
 	if f.ID != "" {
-		id = "#" + strings.Trim(f.ID, `"`)
+		id = "#" + sanitize.Line(strings.Trim(f.ID, `"`))
 	}
 	lat := ""
 	if f.Latency > 0 {
