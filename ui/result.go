@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -73,7 +74,7 @@ func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Loca
 		for _, quiet := range []bool{false, true} {
 			for _, v := range c.Verdicts {
 				if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
-					verdictLines(d, v, width, s)
+					verdictLines(d, v, c.Forced, width, s)
 				}
 			}
 		}
@@ -124,13 +125,19 @@ func statusStyle(st checks.Status, s *themes.Styles) lipgloss.Style {
 }
 
 // verdictLines adds one verdict: its mark, check and message, then each
-// schema error with its instance path.
-func verdictLines(d *doc, v checks.Verdict, width int, s *themes.Styles) {
+// schema error with its instance path. In a forced call, a verdict that
+// blocked sending is shown overridden.
+func verdictLines(d *doc, v checks.Verdict, forced bool, width int, s *themes.Styles) {
 	st := statusStyle(v.Status, s)
+	mark, label := verdictMark(v.Status), string(v.Status)
+	v.Message = verdictText(v, forced)
+	if forced && checks.Blocks([]checks.Verdict{v}) {
+		mark, label = "↷", overridden
+	}
 	head := []seg{
 		{text: "  ", plain: true},
-		{text: verdictMark(v.Status) + " " + string(v.Status), style: st},
-		{text: strings.Repeat(" ", 10-len(v.Status)), plain: true},
+		{text: mark + " " + label, style: st},
+		{text: strings.Repeat(" ", max(10-len(label), 1)), plain: true},
 		{text: v.Check, style: s.Bold},
 	}
 	// The message goes on the same line when it fits there whole, else
@@ -241,4 +248,44 @@ func contentLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 		d.add("  " + label)
 		d.json(raw, 4)
 	}
+}
+
+// overridden is the status shown for a verdict that refused a call the
+// user then sent anyway.
+const overridden = "overridden"
+
+// flagMention is a command-line flag named in a message, e.g. " (--force)":
+// the UI names its own keys instead.
+var flagMention = regexp.MustCompile(`\s*\(--[a-z][a-z-]*\)`)
+
+// verdictText is a verdict's message as the UI says it. A refusal keeps its
+// first sentence (the TypeScript SDK's wording) and says what happened
+// next: in a forced call it was sent anyway; otherwise the call's screen
+// says which key sends it. No message names a command-line flag.
+func verdictText(v checks.Verdict, forced bool) string {
+	msg := flagMention.ReplaceAllString(v.Message, "")
+	if v.Status == checks.Refused {
+		msg = firstSentence(msg)
+		if forced {
+			msg += " Refused, then sent anyway as asked."
+		}
+	} else if forced && checks.Blocks([]checks.Verdict{v}) {
+		msg += " Sent anyway as asked."
+	}
+	return msg
+}
+
+// firstSentence cuts msg after its first sentence, looking past a quoted
+// name (which may hold a full stop).
+func firstSentence(msg string) string {
+	from := 0
+	if i := strings.IndexByte(msg, '"'); i >= 0 {
+		if j := strings.IndexByte(msg[i+1:], '"'); j >= 0 {
+			from = i + 1 + j + 1
+		}
+	}
+	if k := strings.Index(msg[from:], ". "); k >= 0 {
+		return msg[:from+k+1]
+	}
+	return msg
 }
