@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/sanitize"
 )
 
 // failed writes every failed or refused call in a collapsed block: its
@@ -106,7 +107,7 @@ func jsonBlock(b *bytes.Buffer, raw json.RawMessage, max int, where string) {
 		out.Write(raw)
 		lang = "text"
 	}
-	body := out.String()
+	body := sanitize.Text(out.String())
 	cut := 0
 	if len(body) > max {
 		i := strings.LastIndexByte(body[:max], '\n')
@@ -161,12 +162,12 @@ func (s *Summary) server(b *bytes.Buffer) {
 	}
 	if s.StderrCount > 0 {
 		fmt.Fprintf(&parts, "<details>\n<summary>stderr (last %d of %d lines)</summary>\n\n", len(s.Stderr), s.StderrCount)
-		body := strings.Join(s.Stderr, "\n")
+		body := sanitize.Text(strings.Join(s.Stderr, "\n"))
 		fence := fenceFor(body)
 		fmt.Fprintf(&parts, "%stext\n%s\n%s\n\n</details>\n\n", fence, body, fence)
 	}
 	if s.Server != nil && s.Server.Instructions != "" {
-		body := s.Server.Instructions
+		body := sanitize.Text(s.Server.Instructions)
 		fence := fenceFor(body)
 		fmt.Fprintf(&parts, "<details>\n<summary>Instructions</summary>\n\n%stext\n%s\n%s\n\n</details>\n\n", fence, body, fence)
 	}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"mcpwitness/paging"
+	"mcpwitness/sanitize"
 )
 
 // maxRepaged is how many tools on another page the text names.
@@ -25,7 +26,7 @@ func (d *Difference) WriteText(w io.Writer) error {
 		label string
 		side  Side
 	}{{"before", d.Before}, {"after", d.After}} {
-		fmt.Fprintf(tw, "%s\t%s\t%s · walk %d · %s on %s · gen %d\n", s.label, s.side.File, serverLabel(s.side.Server),
+		fmt.Fprintf(tw, "%s\t%s\t%s · walk %d · %s on %s · gen %d\n", s.label, sanitize.Line(s.side.File), serverLabel(s.side.Server),
 			s.side.Walk.ID, plural(s.side.Walk.Tools, "tool"), plural(s.side.Walk.Pages, "page"), s.side.Walk.Generation)
 	}
 	tw.Flush()
@@ -37,20 +38,21 @@ func (d *Difference) WriteText(w io.Writer) error {
 	b.WriteString("\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, t := range d.Added {
-		fmt.Fprintf(tw, "+ added\t%s\t%s\n", t.Name, where(t.Place))
+		fmt.Fprintf(tw, "+ added\t%s\t%s\n", sanitize.Line(t.Name), where(t.Place))
 	}
 	for _, t := range d.Removed {
-		fmt.Fprintf(tw, "- removed\t%s\t%s\n", t.Name, where(t.Place))
+		fmt.Fprintf(tw, "- removed\t%s\t%s\n", sanitize.Line(t.Name), where(t.Place))
 	}
 	for _, t := range d.Changed {
-		fmt.Fprintf(tw, "~ changed\t%s\t%s\n", t.Name, strings.Join(t.Parts, ", "))
+		fmt.Fprintf(tw, "~ changed\t%s\t%s\n", sanitize.Line(t.Name), sanitize.Line(strings.Join(t.Parts, ", ")))
 	}
 	for _, t := range d.Moved {
-		fmt.Fprintf(tw, "↕ moved\t%s\t%s → %s\n", t.Name, where(t.Before), where(t.After))
+		fmt.Fprintf(tw, "↕ moved\t%s\t%s → %s\n", sanitize.Line(t.Name), where(t.Before), where(t.After))
 	}
 	for _, v := range d.Verdicts {
 		for _, c := range v.Checks {
-			fmt.Fprintf(tw, "! verdict\t%s\t%s: %s → %s\n", v.Tool, c.Check, statusWord(string(c.Before)), statusWord(string(c.After)))
+			fmt.Fprintf(tw, "! verdict\t%s\t%s: %s → %s\n", sanitize.Line(v.Tool), sanitize.Line(c.Check),
+				sanitize.Line(statusWord(string(c.Before))), sanitize.Line(statusWord(string(c.After))))
 		}
 	}
 	for i, t := range d.Repaged {
@@ -58,7 +60,7 @@ func (d *Difference) WriteText(w io.Writer) error {
 			fmt.Fprintf(tw, "  paged\t… %d more\t(--json lists them all)\n", len(d.Repaged)-maxRepaged)
 			break
 		}
-		fmt.Fprintf(tw, "  paged\t%s\t%s → %s\n", t.Name, where(t.Before), where(t.After))
+		fmt.Fprintf(tw, "  paged\t%s\t%s → %s\n", sanitize.Line(t.Name), where(t.Before), where(t.After))
 	}
 	tw.Flush()
 	fmt.Fprintf(&b, "\n%d added · %d removed · %d changed · %d moved · %d on another page · %s\n",
@@ -71,7 +73,7 @@ func serverLabel(s *ServerSide) string {
 	if s == nil {
 		return "unknown server"
 	}
-	return strings.TrimSpace(s.Name + " " + s.Version)
+	return sanitize.Line(strings.TrimSpace(s.Name + " " + s.Version))
 }
 
 func where(p paging.Place) string {

@@ -10,9 +10,12 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
@@ -156,7 +159,7 @@ func walkResult(w *Walk) string {
 	case w.Incomplete == paging.Failed:
 		return "❌ " + text(walkState(w))
 	case w.Incomplete != paging.Complete:
-		return "⚠️ " + walkState(w)
+		return "⚠️ " + text(walkState(w))
 	}
 	return "✅ complete"
 }
@@ -404,7 +407,7 @@ func capabilities(raw json.RawMessage) string {
 		sort.Strings(flags)
 		s := code(name)
 		if len(flags) > 0 {
-			s += " (" + strings.Join(flags, ", ") + ")"
+			s += " (" + text(strings.Join(flags, ", ")) + ")"
 		}
 		out = append(out, s)
 	}
@@ -434,16 +437,58 @@ func guard(name, value string) string {
 	return session.Placeholder(name, value)
 }
 
-// text escapes s for Markdown prose and table cells.
-func text(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "[", `\[`, "]", `\]`, "<", "&lt;", ">", "&gt;", "|", `\|`, "#", `\#`)
-	return r.Replace(s)
+// markdownEscape returns how r is written in Markdown prose so that it
+// stays text: emphasis, code, links and images, HTML tags and entities,
+// table cells, headings and strikethrough all escaped.
+func markdownEscape(r rune) (string, bool) {
+	switch r {
+	case '\\', '`', '*', '~', '[', ']', '|', '#':
+		return `\` + string(r), true
+	case '&':
+		return "&amp;", true
+	case '<':
+		return "&lt;", true
+	case '>':
+		return "&gt;", true
+	}
+	return "", false
 }
+
+// oneLine makes server text safe and puts it on one line: control
+// characters, escapes, bidi controls and zero-width characters shown
+// visibly (see [sanitize.Text]), runs of white space as one space.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(sanitize.Text(s)), " ")
+}
+
+// text escapes s for Markdown prose and table cells. An underscore inside
+// a word (snake_case) cannot start emphasis and stays as it is.
+func text(s string) string {
+	s = oneLine(s)
+	var b strings.Builder
+	for i, r := range s {
+		if e, ok := markdownEscape(r); ok {
+			b.WriteString(e)
+			continue
+		}
+		if r == '_' {
+			prev, _ := utf8.DecodeLastRuneInString(s[:i])
+			next, _ := utf8.DecodeRuneInString(s[i+1:])
+			if !wordRune(prev) || !wordRune(next) {
+				b.WriteString(`\_`)
+				continue
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // code writes s as inline code, on one line.
 func code(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = oneLine(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"
@@ -470,4 +515,4 @@ func cell(s string) string {
 }
 
 // summaryHTML escapes s for a <summary> element.
-func summaryHTML(s string) string { return html.EscapeString(s) }
+func summaryHTML(s string) string { return html.EscapeString(oneLine(s)) }
