@@ -195,14 +195,15 @@ func (m *model) body() string {
 	switch {
 	case m.replay != nil && !m.replay.loaded:
 		return m.loadingBody()
+	case m.showWire:
+		// Before a connection too: the wire shows how an attempt went.
+		return m.wire.View()
 	case m.st.server == nil && m.dialErr != nil:
-		msg := m.sty.Fail.Render("✗ "+m.dialErr.Error()) + "\n\n" +
-			m.sty.Muted.Render("Check the command or URL, then start mcpwitness again. q quits.")
+		msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
+			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then start mcpwitness again; q quits.")
 		return m.block(lipgloss.NewStyle().Width(l.w-4).Render(msg), l.w, l.bodyH)
 	case m.st.server == nil && m.o.Dial != nil:
 		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), l.w, l.bodyH)
-	case m.showWire:
-		return m.wire.View()
 	}
 	right := ""
 	if m.editing {

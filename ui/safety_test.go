@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -208,5 +209,21 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	for range 40 {
 		r.press(">")
 		r.checkView("the replay, a moment on")
+	}
+}
+
+// evilText holds each sequence a hostile server may send.
+const evilText = "[\x1b[2J\x1b[H|\x1b]52;c;ZXZpbA==\x07|\x1b]0;owned\x07|\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\|\u009b31m|\rOVER|abc\b\b|\u202eevil\u202c|zero\u200bwidth|bad\xffutf8]"
+
+// TestDialErrorShownSafely shows a failed connection whose error quotes
+// what the server wrote.
+func TestDialErrorShownSafely(t *testing.T) {
+	h := newHarness(t, options{Theme: "mono", Dial: func(context.Context) (Backend, error) {
+		return nil, errors.New("the server exited: " + evilText + "\nsecond line " + evilText)
+	}})
+	h.until("the failed dial", func() bool { return h.m.dialErr != nil })
+	h.checkView("the failed connection")
+	if s := h.screen(); !strings.Contains(s, "second line") {
+		t.Errorf("the error is not shown whole:\n%s", s)
 	}
 }
