@@ -145,7 +145,9 @@ func (m *model) back() tea.Cmd {
 	switch {
 	case m.callCancel != nil:
 		m.callCancel()
-		return m.setStatus("cancelling the call to "+m.calling+"…", levelInfo)
+		cmd := m.setStatus("cancelling the call to "+m.calling+"…", levelInfo)
+		m.cancelNote = m.statusID
+		return cmd
 	case m.walkCancel != nil:
 		m.walkCancel()
 		m.rewalk = false

@@ -136,6 +136,7 @@ type model struct {
 	calling    string // the tool of the call in flight
 	awaiting   bool   // the detail pane waits to show the call's start
 	callCancel context.CancelFunc
+	cancelNote int // the status id of "cancelling…", while it shows
 	exporting  bool
 
 	replay *replay // nil for a live session
@@ -244,6 +245,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case callDoneMsg:
 		m.calling, m.callCancel = "", nil
+		if m.cancelNote == m.statusID {
+			// The call settled: the pane says how, "cancelling…" is over.
+			m.status = ""
+		}
+		m.cancelNote = 0
 		if msg.res != nil && m.detail.tool != nil && m.detail.tool.Name == msg.tool && (m.awaiting || m.detail.call == msg.res.ID) {
 			m.detail.ShowCall(m.detail.tool, msg.res.ID)
 		}

@@ -252,10 +252,17 @@ func TestEscCancelsTheCallInFlight(t *testing.T) {
 		}
 	}
 	h.key("esc")
+	if s := h.screen(); !strings.Contains(s, "cancelling the call to slow…") {
+		t.Errorf("esc does not say the call is being cancelled:\n%s", s)
+	}
 	h.until("the cancelled call to return", func() bool { return h.m.calling == "" })
 	h.feed(b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "slow", State: "done", Sent: true, Cancelled: true, Ms: 300}}))
-	if s := h.screen(); !strings.Contains(s, "Cancelled after 300 ms") {
+	s = h.screen()
+	if !strings.Contains(s, "Cancelled after 300 ms") {
 		t.Errorf("cancelled call screen:\n%s", s)
+	}
+	if strings.Contains(s, "cancelling") {
+		t.Errorf("the call settled but the status still says it is being cancelled:\n%s", s)
 	}
 }
 
