@@ -1,4 +1,21 @@
 package hostiletest
 
+// The modes of testdata/hostile/protocol.go.
+const (
+	// ModeStrayAnswers writes, before each tools/list and tools/call answer,
+	// four answers that match no request in flight: an error with id null,
+	// one with the real id plus 0.5, one with an id never used, and {}.
+	ModeStrayAnswers = "stray-answers"
+	// ModeDeepSchema lists, on page 1, a tool "deep" whose outputSchema nests
+	// HOSTILE_DEPTH levels deep (environment variable, default 10000).
+	ModeDeepSchema = "deep-schema"
+	// ModeServerRequests lists "capabilities" (answers what the client
+	// declared) and "ask" (sends arguments.method to the client and answers
+	// its raw answer).
+	ModeServerRequests = "server-requests"
+)
+
 // protocolModes are the modes of testdata/hostile/protocol.go.
-func protocolModes() []string { return nil }
+func protocolModes() []string {
+	return []string{ModeStrayAnswers, ModeDeepSchema, ModeServerRequests}
+}
