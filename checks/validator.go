@@ -129,6 +129,9 @@ func compile(raw []byte) (s *jsonschema.Schema, uerr *UncheckedError) {
 	if len(raw) == 0 {
 		return nil, &UncheckedError{Reason: "the schema is empty"}
 	}
+	if Depth(raw) > MaxSchemaDepth {
+		return nil, &UncheckedError{Reason: fmt.Sprintf("the schema is nested deeper than %d levels", MaxSchemaDepth)}
+	}
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, &UncheckedError{Reason: "the schema is not valid JSON: " + err.Error()}
