@@ -112,8 +112,8 @@ func (w *walker) cursorRepeated(cursor string, sentFor, namer int) {
 // pageLimit adds the finding for a walk stopped by its page bound.
 func (w *walker) pageLimit(bound int, cursor string) {
 	w.find(CheckPageLimit, SeverityError, bound,
-		fmt.Sprintf("stopped at the bound of %s; page %d still names nextCursor %s, so the list may hold more items; raise the page bound to read further",
-			plural(bound, "request"), bound, quote(cursor)))
+		fmt.Sprintf("stopped after %s (the --max-pages bound); page %d still names nextCursor %s, so the list may hold more items; raise --max-pages to read more",
+			plural(bound, "page"), bound, quote(cursor)))
 }
 
 // itemKey returns item[field] when item is an object and that is a string.

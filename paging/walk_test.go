@@ -3,6 +3,7 @@ package paging_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -137,6 +138,11 @@ func TestWalkPageLimit(t *testing.T) {
 		f := r.Findings[0]
 		if f.Check != paging.CheckPageLimit || f.Severity != paging.SeverityError || f.Page != tt.want {
 			t.Errorf("finding = %+v, want page-limit error on page %d", f, tt.want)
+		}
+		// The user reads how to get the rest.
+		if !strings.Contains(f.Message, "raise --max-pages to read more") ||
+			!strings.Contains(f.Message, fmt.Sprintf("stopped after %d page", tt.want)) {
+			t.Errorf("finding message %q does not say the bound and that --max-pages raises it", f.Message)
 		}
 		if next := r.Pages[len(r.Pages)-1].NextCursor; !strings.Contains(f.Message, next) {
 			t.Errorf("message %q does not name the cursor left %q", f.Message, next)
