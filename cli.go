@@ -34,6 +34,7 @@ type config struct {
 	argsJSON string
 	argsSet  bool
 	help     bool
+	version  bool
 	config   string
 	server   string
 
@@ -86,6 +87,7 @@ func flagSpecs() []flagSpec {
 		{[]string{"--config"}, true, func(c *config, v string) error { c.config = v; return nil }},
 		{[]string{"--server"}, true, func(c *config, v string) error { c.server = v; return nil }},
 		{[]string{"-h", "--help"}, false, func(c *config, _ string) error { c.help = true; return nil }},
+		{[]string{"--version"}, false, func(c *config, _ string) error { c.version = true; return nil }},
 		{[]string{"--http"}, true, func(c *config, v string) error { c.httpAddr = v; return nil }},
 		{[]string{"--page-size"}, true, intFlag("--page-size", func(c *config) *int { return &c.pageSize })},
 		{[]string{"--filler"}, true, intFlag("--filler", func(c *config) *int { return &c.filler })},
@@ -155,7 +157,7 @@ func parseArgs(args []string) (*config, error) {
 			c.cmd = ""
 		}
 	}
-	if c.help {
+	if c.help || c.version {
 		return c, nil
 	}
 	return c, c.check()
@@ -224,6 +226,20 @@ func (c *config) check() error {
 		return usagef("-e, --cwd, -H and --sse describe a server: give a command after -- or --url")
 	}
 	return nil
+}
+
+// wantsJSON reports whether a command line asks for --json, for the error
+// document of a command line that could not be parsed.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" {
+			return true
+		}
+	}
+	return false
 }
 
 func findFlag(specs []flagSpec, name string) (flagSpec, bool) {

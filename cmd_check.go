@@ -48,6 +48,7 @@ func runCheck(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	if len(caps.Resources) > 0 {
 		methods = append(methods, paging.Resources(), paging.ResourceTemplates())
 	}
+	doc.Findings = append(doc.Findings, checks.LintServerText(info.Name, info.Version, info.Instructions)...)
 	failed := false
 	v := checks.NewValidator()
 	for _, m := range methods {
@@ -69,17 +70,19 @@ func runCheck(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		for _, f := range res.Findings {
 			doc.Findings = append(doc.Findings, checks.Finding{Check: f.Check, Severity: f.Severity, Message: m.Name + ": " + f.Message})
 		}
-		if m.Name == paging.Tools().Name {
-			for _, p := range res.Pages {
-				for _, item := range p.Items {
+		kind := itemKind(m)
+		for _, p := range res.Pages {
+			for _, item := range p.Items {
+				if m.Name == paging.Tools().Name {
 					doc.Findings = append(doc.Findings, v.LintTool(item)...)
 				}
+				doc.Findings = append(doc.Findings, checks.LintText(kind, item)...)
 			}
 		}
 	}
 	switch {
 	case cfg.json:
-		writeJSON(stdout, doc)
+		_ = writeJSON(stdout, doc, h.red)
 	case cfg.ndjson:
 	default:
 		h.pr.check(doc)
@@ -95,6 +98,21 @@ func runCheck(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		code = c
 	}
 	return code
+}
+
+// itemKind names one item of a list, for findings: "tool", "prompt", …
+func itemKind(m paging.Method) string {
+	switch m.Name {
+	case paging.Tools().Name:
+		return "tool"
+	case paging.Prompts().Name:
+		return "prompt"
+	case paging.Resources().Name:
+		return "resource"
+	case paging.ResourceTemplates().Name:
+		return "resource template"
+	}
+	return "item"
 }
 
 func countSeverity(fs []checks.Finding, sev string) int {
@@ -115,7 +133,7 @@ func (p *printer) check(doc checkDoc) {
 		if !l.Complete {
 			state = p.red("⚠ " + l.Incomplete)
 		}
-		fmt.Fprintf(p.w, "%s %-26s %4d items in %s\n", state, l.Method, l.Items, pagesLabel(l.Pages))
+		fmt.Fprintf(p.w, "%s %-26s %10s in %s\n", state, l.Method, nouns(l.Items, "item"), pagesLabel(l.Pages))
 	}
 	if len(doc.Findings) > 0 {
 		fmt.Fprintln(p.w)
@@ -128,8 +146,8 @@ func (p *printer) check(doc checkDoc) {
 		case "warning":
 			mark = p.yellow("⚠")
 		}
-		fmt.Fprintf(p.w, "%s %-18s %s\n", mark, f.Check, f.Message)
+		fmt.Fprintf(p.w, "%s %-18s %s\n", mark, f.Check, p.line(f.Message))
 	}
-	fmt.Fprintf(p.w, "\n%d errors · %d warnings · %d notes\n",
-		countSeverity(doc.Findings, "error"), countSeverity(doc.Findings, "warning"), countSeverity(doc.Findings, "info"))
+	fmt.Fprintf(p.w, "\n%s · %s · %s\n", nouns(countSeverity(doc.Findings, "error"), "error"),
+		nouns(countSeverity(doc.Findings, "warning"), "warning"), nouns(countSeverity(doc.Findings, "info"), "note"))
 }

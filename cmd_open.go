@@ -15,7 +15,7 @@ import (
 // stderr, exit 1, before the screen changes.
 func runOpen(ctx context.Context, cfg *config, _, stderr io.Writer) int {
 	if err := fileCommand(cfg, 1, "open needs one session file: mcpwitness open FILE"); err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, nil, err)
 		return exitUsage
 	}
 	if cfg.json || cfg.ndjson {
@@ -29,7 +29,7 @@ func runOpen(ctx context.Context, cfg *config, _, stderr io.Writer) int {
 		}
 	}
 	if err := ui.Open(ctx, ui.OpenConfig{Path: cfg.args[0], Theme: cfg.theme}); err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, nil, err)
 		return exitConnect
 	}
 	return exitOK

@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"mcpwitness/report"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
@@ -15,7 +15,7 @@ import (
 // mcpwitness report FILE.
 func runReport(_ context.Context, cfg *config, stdout, stderr io.Writer) int {
 	if err := fileCommand(cfg, 1, "report needs one session file: mcpwitness report FILE > report.md"); err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, nil, err)
 		return exitUsage
 	}
 	if cfg.json || cfg.ndjson {
@@ -29,11 +29,11 @@ func runReport(_ context.Context, cfg *config, stdout, stderr io.Writer) int {
 	defer f.Close()
 	s, err := report.Summarize(f, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, nil, err)
 		return exitConnect
 	}
 	if err := s.Markdown(stdout, nil); err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: writing the report: %v\n", err)
+		printError(stderr, nil, fmt.Errorf("writing the report: %w", err))
 		return exitConnect
 	}
 	return exitOK
@@ -44,7 +44,7 @@ func runReport(_ context.Context, cfg *config, stdout, stderr io.Writer) int {
 // they differ.
 func runDiff(_ context.Context, cfg *config, stdout, stderr io.Writer) int {
 	if err := fileCommand(cfg, 2, "diff needs two session files: mcpwitness diff BEFORE AFTER [--json]"); err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, nil, err)
 		return exitUsage
 	}
 	if cfg.ndjson {
@@ -62,15 +62,13 @@ func runDiff(_ context.Context, cfg *config, stdout, stderr io.Writer) int {
 	}
 	d, err := report.Compare(files[0], files[1])
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, nil, err)
 		return exitConnect
 	}
 	if cfg.json {
 		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(d); err != nil {
-			fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		if err := writeJSON(&b, d, nil); err != nil {
+			printError(stderr, nil, err)
 			return exitConnect
 		}
 		_, err = io.WriteString(stdout, report.Scrub(b.String()))
@@ -78,7 +76,7 @@ func runDiff(_ context.Context, cfg *config, stdout, stderr io.Writer) int {
 		err = d.WriteText(stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: writing the difference: %v\n", err)
+		printError(stderr, nil, fmt.Errorf("writing the difference: %w", err))
 		return exitConnect
 	}
 	if !d.Equal {
@@ -108,11 +106,11 @@ func fileCommand(cfg *config, n int, usage string) error {
 func openSession(path string, stderr io.Writer) (*session.File, int) {
 	f, err := session.OpenFile(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, nil, err)
 		return nil, exitConnect
 	}
 	for _, w := range f.Warnings() {
-		fmt.Fprintf(stderr, "mcpwitness: %s: warning: %s\n", path, w)
+		fmt.Fprintf(stderr, "mcpwitness: %s: warning: %s\n", sanitize.Line(path), sanitize.Text(w))
 	}
 	return f, exitOK
 }

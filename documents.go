@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
@@ -255,4 +258,121 @@ func pagesLabel(n int) string {
 		return "1 page"
 	}
 	return fmt.Sprintf("%d pages", n)
+}
+
+// errorDoc is the --json document of a command that failed before it had
+// anything else to say: `{"error": {"message": …, "exitCode": 1}}`.
+type errorDoc struct {
+	Error struct {
+		Message  string `json:"message"`
+		ExitCode int    `json:"exitCode"`
+	} `json:"error"`
+}
+
+func errorDocument(msg string, code int) errorDoc {
+	var d errorDoc
+	d.Error.Message, d.Error.ExitCode = msg, code
+	return d
+}
+
+// writeJSON writes v as one indented JSON document: strict UTF-8 JSON
+// (see [cleanJSON]) with every secret red knows replaced.
+func writeJSON(w io.Writer, v any, red *session.Redactor) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if b, err = cleanJSON(b); err != nil {
+		return err
+	}
+	b = red.JSON(b)
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
+}
+
+// cleanJSON re-encodes the JSON text b so that any strict reader accepts it
+// and a terminal shows it safely: invalid UTF-8 and lone surrogate escapes
+// (which raw server frames embedded in a document may hold) become U+FFFD,
+// and C0 and C1 controls, DEL, bidi controls and zero-width characters are
+// written as \u escapes, which decode to the same string. Object keys keep
+// their order. The raw bytes stay in the session file.
+func cleanJSON(b []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	type container struct {
+		object bool
+		n      int // values (and keys) written so far
+	}
+	var stack []container
+	out := make([]byte, 0, len(b)+len(b)/16)
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			out = append(out, byte(d))
+			continue
+		}
+		if len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			switch {
+			case top.object && top.n%2 == 1:
+				out = append(out, ':')
+			case top.n > 0:
+				out = append(out, ',')
+			}
+			top.n++
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			stack = append(stack, container{object: v == '{'})
+			out = append(out, byte(v))
+		case string:
+			out = appendJSONString(out, v)
+		case json.Number:
+			out = append(out, v...)
+		case bool:
+			out = strconv.AppendBool(out, v)
+		case nil:
+			out = append(out, "null"...)
+		}
+	}
+	return out, nil
+}
+
+// appendJSONString appends s as json.Marshal writes it, with C1 controls,
+// DEL, bidi controls and zero-width characters escaped as well.
+func appendJSONString(out []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	if !needsEscape(s) {
+		return append(out, q...)
+	}
+	const hex = "0123456789abcdef"
+	for _, r := range string(q) {
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r) {
+			out = append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
+}
+
+func needsEscape(s string) bool {
+	for _, r := range s {
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r) {
+			return true
+		}
+	}
+	return false
 }

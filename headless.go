@@ -11,6 +11,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
@@ -21,6 +22,7 @@ type headless struct {
 	target session.Target
 	log    *session.Log
 	sess   *session.Session
+	red    *session.Redactor // the target's secrets, kept out of every output
 	out    io.Writer
 	errw   io.Writer
 	pr     *printer
@@ -28,29 +30,23 @@ type headless struct {
 }
 
 // start dials the target with the log wired to --record and --ndjson.
-// It returns an exit code other than exitOK when it could not.
+// It returns an exit code other than exitOK when it could not, having said
+// why on stderr (and, with --json, in an error document on stdout).
 func start(ctx context.Context, cfg *config, stdout, stderr io.Writer) (*headless, int) {
 	target, err := resolveTarget(cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
-		return nil, exitConnect
+		return nil, fail(cfg, nil, stdout, stderr, err, exitConnect)
 	}
-	h := &headless{cfg: cfg, target: target, log: session.NewLog(nil), out: stdout, errw: stderr}
-	h.pr = newPrinter(stdout, colorEnabled(stdout))
+	red := target.Secrets()
+	h := &headless{cfg: cfg, target: target, red: red, log: session.NewLog(nil), out: stdout, errw: stderr}
+	h.pr = newPrinter(stdout, colorEnabled(stdout), red)
 	_, finish, err := openRecord(cfg.record, target, h.log)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
-		return nil, exitUsage
+		return nil, fail(cfg, red, stdout, stderr, err, exitUsage)
 	}
 	h.finish = finish
 	if cfg.ndjson {
-		red := target.Secrets()
-		h.log.AddSink(func(ev session.Event) {
-			b, err := json.Marshal(ev)
-			if err == nil {
-				stdout.Write(append(red.JSON(b), '\n'))
-			}
-		})
+		h.log.AddSink(ndjsonSink(stdout, red))
 	}
 	if !cfg.json && !cfg.ndjson && isTTY(stderr) {
 		h.log.AddSink(progressSink(stderr))
@@ -58,11 +54,42 @@ func start(ctx context.Context, cfg *config, stdout, stderr io.Writer) (*headles
 	sess, err := session.Dial(ctx, target, sessionOptions(cfg, h.log))
 	if err != nil {
 		h.close()
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
-		return nil, exitConnect
+		return nil, fail(cfg, red, stdout, stderr, err, exitConnect)
 	}
 	h.sess = sess
 	return h, exitOK
+}
+
+// fail says why a command failed: on stderr, redacted and shown safely,
+// and with --json as an error document on stdout, so that stdout always
+// holds one document. It returns code.
+func fail(cfg *config, red *session.Redactor, stdout, stderr io.Writer, err error, code int) int {
+	printError(stderr, red, err)
+	if cfg != nil && cfg.json {
+		_ = writeJSON(stdout, errorDocument(red.String(err.Error()), code), red)
+	}
+	return code
+}
+
+// printError writes err on stderr as "mcpwitness: …". Errors quote what a
+// server said (its stderr, JSON-RPC error messages), so the text is
+// redacted and passes the sanitiser.
+func printError(w io.Writer, red *session.Redactor, err error) {
+	fmt.Fprintf(w, "mcpwitness: %s\n", sanitize.Text(red.String(err.Error())))
+}
+
+// ndjsonSink writes each event as one line of strict UTF-8 JSON with the
+// target's secrets replaced.
+func ndjsonSink(w io.Writer, red *session.Redactor) func(session.Event) {
+	return func(ev session.Event) {
+		b, err := json.Marshal(ev)
+		if err == nil {
+			b, err = cleanJSON(b)
+		}
+		if err == nil {
+			w.Write(append(red.JSON(b), '\n'))
+		}
+	}
 }
 
 // close ends the session and the record; a record that failed to write
@@ -73,7 +100,7 @@ func (h *headless) close() int {
 	}
 	h.log.Close()
 	if err := h.finish(); err != nil {
-		fmt.Fprintf(h.errw, "mcpwitness: %v\n", err)
+		printError(h.errw, h.red, err)
 		return exitConnect
 	}
 	return exitOK
@@ -88,7 +115,7 @@ func runTools(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	doc := toolsDocument(h.sess, res)
 	switch {
 	case cfg.json:
-		writeJSON(stdout, doc)
+		_ = writeJSON(stdout, doc, h.red)
 	case cfg.ndjson:
 	default:
 		h.pr.tools(doc)
@@ -97,7 +124,7 @@ func runTools(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	switch {
 	case res.Incomplete == paging.Failed:
 		if !cfg.json && !cfg.ndjson {
-			fmt.Fprintf(stderr, "mcpwitness: %v\n", res.Err)
+			printError(stderr, h.red, res.Err)
 		}
 		code = exitConnect
 	case res.Incomplete != paging.Complete || hasErrorFinding(res.Findings):
@@ -127,20 +154,19 @@ func runCall(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	// The walk gives the call the definition a client would hold.
 	_, walk := h.sess.Walk(ctx, paging.Tools())
 	if walk.Incomplete == paging.Failed {
-		fmt.Fprintf(stderr, "mcpwitness: listing tools before the call: %v\n", walk.Err)
+		printError(stderr, h.red, fmt.Errorf("listing tools before the call: %w", walk.Err))
 	}
 	def, _, _ := h.sess.Tool(name)
 	args, err := buildArgs(def, cfg.args[1:], cfg.argsJSON, cfg.argsSet)
 	if err != nil {
 		h.close()
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
-		return exitUsage
+		return fail(cfg, h.red, stdout, stderr, err, exitUsage)
 	}
 	res := h.sess.Call(ctx, name, args, &session.CallOptions{Force: cfg.force})
 	doc := callDocument(res)
 	switch {
 	case cfg.json:
-		writeJSON(stdout, doc)
+		_ = writeJSON(stdout, doc, h.red)
 	case cfg.ndjson:
 	default:
 		h.pr.call(doc, res)
@@ -169,12 +195,6 @@ func callExit(r *session.CallResult) int {
 	return exitOK
 }
 
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
-}
-
 func isTTY(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
@@ -194,13 +214,13 @@ func progressSink(w io.Writer) func(session.Event) {
 	return func(ev session.Event) {
 		switch {
 		case ev.Kind == session.KindPage && ev.Page != nil:
-			fmt.Fprintf(w, "\r\x1b[K%s: page %d · %d items · gen %d", ev.Method, ev.Page.Number, ev.Page.Count, ev.Page.Generation)
+			fmt.Fprintf(w, "\r\x1b[K%s: page %d · %s · gen %d", sanitize.Line(ev.Method), ev.Page.Number, nouns(ev.Page.Count, "item"), ev.Page.Generation)
 			shown = true
 		case ev.Kind == session.KindWalk && ev.Walk != nil && ev.Walk.State == "done" && shown:
 			fmt.Fprint(w, "\r\x1b[K")
 			shown = false
 		case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start":
-			fmt.Fprintf(w, "\r\x1b[Kcalling %s…", ev.Call.Tool)
+			fmt.Fprintf(w, "\r\x1b[Kcalling %s…", sanitize.Line(ev.Call.Tool))
 			shown = true
 		case ev.Kind == session.KindProgress && ev.Progress != nil:
 			fmt.Fprintf(w, "\r\x1b[Kprogress %g", ev.Progress.Progress)
@@ -208,7 +228,7 @@ func progressSink(w io.Writer) func(session.Event) {
 				fmt.Fprintf(w, "/%g", ev.Progress.Total)
 			}
 			if ev.Progress.Message != "" {
-				fmt.Fprintf(w, " · %s", ev.Progress.Message)
+				fmt.Fprintf(w, " · %s", sanitize.Line(ev.Progress.Message))
 			}
 			shown = true
 		case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "done" && shown:

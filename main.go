@@ -33,11 +33,14 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
-		return exitUsage
+		return fail(&config{json: wantsJSON(args)}, nil, stdout, stderr, err, exitUsage)
 	}
 	if cfg.help {
 		fmt.Fprint(stdout, helpText(cfg.cmd))
+		return exitOK
+	}
+	if cfg.version {
+		fmt.Fprintln(stdout, toolName())
 		return exitOK
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -109,11 +112,50 @@ func sessionOptions(cfg *config, log *session.Log) *session.Options {
 	}
 }
 
+// version is this build's version, from the module's build info: see
+// [versionOf].
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
 	}
-	return "dev"
+	return versionOf(bi)
+}
+
+// versionOf says which build bi describes: the module version when the
+// build knows one (go install mcpwitness@v1.2.3, or a tagged clone), else
+// the VCS revision and commit time that go build stamps (with +dirty for
+// uncommitted changes): 0123456789ab+dirty (2026-01-02T03:04:05Z), else "dev".
+func versionOf(bi *debug.BuildInfo) string {
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at string
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	v := rev
+	if dirty {
+		v += "+dirty"
+	}
+	if at != "" {
+		v += " (" + at + ")"
+	}
+	return v
 }
 
 func toolName() string { return "mcpwitness " + version() }

@@ -1,23 +1,39 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"mcpwitness/checks"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
 // printer writes the human output of the headless commands: aligned, and
-// coloured only when asked.
+// coloured only when asked. Every string that came from a server passes
+// [printer.line] or [printer.text] on its way: the target's secrets are
+// replaced and control characters, escapes, bidi controls and zero-width
+// characters are shown visibly, so a server cannot write to the terminal.
 type printer struct {
-	w     io.Writer
-	color bool
+	w      io.Writer
+	color  bool
+	secret *session.Redactor
 }
 
-func newPrinter(w io.Writer, color bool) *printer { return &printer{w: w, color: color} }
+func newPrinter(w io.Writer, color bool, red *session.Redactor) *printer {
+	return &printer{w: w, color: color, secret: red}
+}
+
+// line makes server text safe for one line (a name, a table cell).
+func (p *printer) line(s string) string { return sanitize.Line(p.secret.String(s)) }
+
+// text makes server text safe where it may span lines (a result).
+func (p *printer) text(s string) string { return sanitize.Text(p.secret.String(s)) }
 
 func (p *printer) paint(code, s string) string {
 	if !p.color || s == "" {
@@ -33,7 +49,22 @@ func (p *printer) red(s string) string    { return p.paint("31", s) }
 func (p *printer) yellow(s string) string { return p.paint("33", s) }
 
 func (p *printer) server(s serverDoc) {
-	fmt.Fprintf(p.w, "%s %s · protocol %s · %s\n", p.bold(s.Name), s.Version, s.ProtocolVersion, s.Transport)
+	name := p.line(s.Name)
+	if name == "" {
+		name = "(unnamed server)"
+	}
+	head := p.bold(name)
+	if s.Version != "" {
+		head += " " + p.line(s.Version)
+	}
+	parts := []string{head}
+	if s.ProtocolVersion != "" {
+		parts = append(parts, "protocol "+p.line(s.ProtocolVersion))
+	}
+	if s.Transport != "" {
+		parts = append(parts, s.Transport)
+	}
+	fmt.Fprintln(p.w, strings.Join(parts, " · "))
 }
 
 func (p *printer) tools(doc toolsDoc) {
@@ -46,7 +77,7 @@ func (p *printer) tools(doc toolsDoc) {
 		if pg.TTLMs != nil {
 			ttl = fmt.Sprintf("%d ms", *pg.TTLMs)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%s\t%d\t%s\n", pg.Page, pg.Items, pg.Ms, ttl, pg.Generation, short(pg.NextCursor, 24))
+		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%s\t%d\t%s\n", pg.Page, pg.Items, pg.Ms, ttl, pg.Generation, short(p.line(pg.NextCursor), 24))
 	}
 	tw.Flush()
 	fmt.Fprintln(p.w)
@@ -57,7 +88,7 @@ func (p *printer) tools(doc toolsDoc) {
 		if t.Held {
 			hold = "held"
 		}
-		task := t.TaskSupport
+		task := p.line(t.TaskSupport)
 		if task == "" {
 			task = "-"
 		} else if task == "required" {
@@ -67,7 +98,7 @@ func (p *printer) tools(doc toolsDoc) {
 		if t.HasOutputSchema {
 			out = "schema"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", t.Name, t.Page, t.Generation, hold, task, out)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", p.line(t.Name), t.Page, t.Generation, hold, task, out)
 	}
 	tw.Flush()
 	if len(doc.Findings) > 0 {
@@ -77,7 +108,7 @@ func (p *printer) tools(doc toolsDoc) {
 			if f.Severity == "error" {
 				mark = p.red("✗")
 			}
-			fmt.Fprintf(p.w, "%s %s: %s\n", mark, f.Check, f.Message)
+			fmt.Fprintf(p.w, "%s %s: %s\n", mark, f.Check, p.line(f.Message))
 		}
 	}
 	fmt.Fprintln(p.w)
@@ -85,7 +116,7 @@ func (p *printer) tools(doc toolsDoc) {
 	if !doc.Walk.Complete {
 		state = p.red("⚠ incomplete: " + doc.Walk.Incomplete)
 	}
-	fmt.Fprintf(p.w, "%s · %d tools · %s · gen %d\n", state, len(doc.Tools), pagesLabel(doc.Walk.Pages), doc.Walk.Generation)
+	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(len(doc.Tools), "tool"), pagesLabel(doc.Walk.Pages), doc.Walk.Generation)
 }
 
 func (p *printer) call(doc callDoc, r *session.CallResult) {
@@ -100,10 +131,11 @@ func (p *printer) call(doc callDoc, r *session.CallResult) {
 	if !doc.Listed {
 		listed = p.yellow("not listed")
 	}
+	tool := p.bold(p.line(doc.Tool))
 	if doc.Sent {
-		fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", p.bold(doc.Tool), sent, listed, doc.Ms)
+		fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", tool, sent, listed, doc.Ms)
 	} else {
-		fmt.Fprintf(p.w, "%s · %s · %s\n", p.bold(doc.Tool), sent, listed)
+		fmt.Fprintf(p.w, "%s · %s · %s\n", tool, sent, listed)
 	}
 	if doc.Stale {
 		fmt.Fprintln(p.w, p.yellow("⚠ the definition checked is stale: a later listing changed it"))
@@ -112,24 +144,24 @@ func (p *printer) call(doc callDoc, r *session.CallResult) {
 		fmt.Fprintln(p.w, p.yellow("⚠ a list request went out while the call was in flight"))
 	}
 	for _, f := range doc.Findings {
-		fmt.Fprintf(p.w, "%s %s\n", p.yellow("⚠"), f.Message)
+		fmt.Fprintf(p.w, "%s %s\n", p.yellow("⚠"), p.line(f.Message))
 	}
 	fmt.Fprintln(p.w)
 	for _, v := range doc.Verdicts {
-		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, v.Message)
+		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, p.line(v.Message))
 		for _, e := range v.Errors {
 			path := e.InstancePath
 			if path == "" {
 				path = "(root)"
 			}
-			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(path), p.dim(e.Keyword+":"), e.Message)
+			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(p.line(path)), p.dim(p.line(e.Keyword)+":"), p.line(e.Message))
 		}
 	}
 	switch {
 	case r.Err != nil:
-		fmt.Fprintf(p.w, "\n%s %v\n", p.red("error:"), r.Err)
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(r.Err.Error()))
 	case len(r.RPCError) > 0:
-		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), string(r.RPCError))
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(session.RPCErrorText(r.RPCError)))
 	case len(r.Result) > 0:
 		p.result(r.Result)
 	}
@@ -150,36 +182,12 @@ func (p *printer) mark(s checks.Status) string {
 	}
 }
 
-func (p *printer) result(raw json.RawMessage) {
-	var res struct {
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-			URI  string `json:"uri"`
-		} `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-		IsError           bool            `json:"isError"`
+// nouns returns "1 tool", "2 tools", "0 tools".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
 	}
-	_ = json.Unmarshal(raw, &res)
-	fmt.Fprintln(p.w)
-	if res.IsError {
-		fmt.Fprintln(p.w, p.red("isError: true"))
-	}
-	for _, c := range res.Content {
-		switch c.Type {
-		case "text":
-			fmt.Fprintln(p.w, c.Text)
-		default:
-			fmt.Fprintf(p.w, "[%s content %s]\n", c.Type, c.URI)
-		}
-	}
-	if len(res.StructuredContent) > 0 {
-		var v any
-		if json.Unmarshal(res.StructuredContent, &v) == nil {
-			b, _ := json.MarshalIndent(v, "", "  ")
-			fmt.Fprintf(p.w, "%s\n%s\n", p.dim("structuredContent:"), b)
-		}
-	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func short(s string, n int) string {
@@ -190,4 +198,113 @@ func short(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
+}
+
+// content is one item of a tool result's content, as much of it as the
+// human output shows.
+type content struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	URI      string `json:"uri"`
+	Name     string `json:"name"`
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"`
+	Resource *struct {
+		URI      string  `json:"uri"`
+		MimeType string  `json:"mimeType"`
+		Text     *string `json:"text"`
+		Blob     *string `json:"blob"`
+	} `json:"resource"`
+}
+
+func (p *printer) result(raw json.RawMessage) {
+	var res struct {
+		Content           []content       `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+	}
+	_ = json.Unmarshal(raw, &res)
+	fmt.Fprintln(p.w)
+	if res.IsError {
+		fmt.Fprintln(p.w, p.red("isError: true"))
+	}
+	for _, c := range res.Content {
+		if c.Type == "text" {
+			fmt.Fprintln(p.w, p.text(c.Text))
+			continue
+		}
+		fmt.Fprintln(p.w, p.dim("["+p.describe(c)+"]"))
+	}
+	if len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null" {
+		var out bytes.Buffer
+		if b, err := cleanJSON(res.StructuredContent); err == nil && json.Indent(&out, b, "", "  ") == nil {
+			fmt.Fprintf(p.w, "%s\n%s\n", p.dim("structuredContent:"), p.text(out.String()))
+		}
+	}
+}
+
+// describe says what a content item that is not text holds: an image's or
+// audio clip's type and size, an embedded resource's uri, type and size, a
+// resource link's uri and name.
+func (p *printer) describe(c content) string {
+	parts := []string{p.line(c.Type)}
+	if c.Type == "" {
+		parts[0] = "content of no type"
+	}
+	add := func(label, v string) {
+		if v != "" {
+			parts = append(parts, label+p.line(v))
+		}
+	}
+	switch c.Type {
+	case "image", "audio":
+		add("", c.MimeType)
+		parts = append(parts, base64Size(c.Data))
+	case "resource":
+		if c.Resource == nil {
+			parts = append(parts, "with no resource")
+			break
+		}
+		add("", c.Resource.URI)
+		add("", c.Resource.MimeType)
+		switch {
+		case c.Resource.Text != nil:
+			parts = append(parts, byteCount(len(*c.Resource.Text))+" of text")
+		case c.Resource.Blob != nil:
+			parts = append(parts, base64Size(*c.Resource.Blob))
+		}
+	case "resource_link":
+		add("", c.URI)
+		if c.Name != "" {
+			parts = append(parts, "name "+`"`+p.line(c.Name)+`"`)
+		}
+		add("", c.MimeType)
+	default:
+		add("", c.URI)
+		add("", c.MimeType)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// base64Size says how many bytes base64 data decodes to, or that it does
+// not decode.
+func base64Size(data string) string {
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return fmt.Sprintf("data is not valid base64 (%s)", nouns(len(data), "character"))
+	}
+	return byteCount(len(b))
+}
+
+// byteCount returns "1 byte", "512 bytes", "2.0 KiB (2048 bytes)".
+func byteCount(n int) string {
+	switch {
+	case n == 1:
+		return "1 byte"
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/1024, n)
+	}
+	return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
 }

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/internal/hostiletest"
+	"mcpwitness/session"
+)
+
+// serveHTTP serves srv over Streamable HTTP on 127.0.0.1 port 0 for the
+// test and returns its URL.
+func serveHTTP(t *testing.T, srv *mcp.Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	hs := &http.Server{Handler: h}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	return "http://" + ln.Addr().String() + "/mcp"
+}
+
+func TestCallShowsWhatContentHolds(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "media", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "media", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.ImageContent{Data: make([]byte, 1536), MIMEType: "image/png"},
+				&mcp.AudioContent{Data: []byte{1, 2, 3}, MIMEType: "audio/wav"},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "hello"}},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///b.bin", MIMEType: "application/octet-stream", Blob: make([]byte, 10)}},
+				&mcp.ResourceLink{URI: "file:///big.iso", Name: "big", MIMEType: "application/x-iso9660-image"},
+			}}, nil
+		})
+	code, out, errs := runSafe(t, "call", "media", "--url", serveHTTP(t, srv))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"[image · image/png · 1.5 KiB (1536 bytes)]",
+		"[audio · audio/wav · 3 bytes]",
+		"[resource · file:///notes.txt · text/plain · 5 bytes of text]",
+		"[resource · file:///b.bin · application/octet-stream · 10 bytes]",
+		`[resource_link · file:///big.iso · name "big" · application/x-iso9660-image]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+
+	// The evil-strings server's embedded resource: its uri and type, escaped.
+	_, out, _ = runSafe(t, append([]string{"call", evilTool}, evilServer(t)...)...)
+	if !strings.Contains(out, `[resource · file:///evil␛[2J␛[H · text/plain␛]0;owned-title\a · 1 byte of text]`) {
+		t.Errorf("the embedded resource is not described:\n%s", out)
+	}
+}
+
+func TestCheckCountsInGoodEnglish(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "one\x1b[2J"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "only", Description: "a \u202etricky\u202c description", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	code, out, errs := runSafe(t, "check", "--url", serveHTTP(t, srv))
+	if code != exitCheck {
+		t.Fatalf("exit %d, want %d: %s\n%s", code, exitCheck, errs, out)
+	}
+	first, _, _ := strings.Cut(out, "\n")
+	if strings.Contains(first, "  ") || !strings.HasPrefix(first, "one␛[2J · protocol ") {
+		t.Errorf("the server line of a server with no version is %q", first)
+	}
+	for _, want := range []string{
+		"✓ tools/list                     1 item in 1 page",
+		`unsafe-text        server "one␛[2J" name holds 1 control character (1 escape)`,
+		`unsafe-text        tool "only" description holds 2 bidi controls`,
+		"1 error · 1 warning · 0 notes",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the check output does not say %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"1 items", "1 errors", "1 warnings", "1 pages", "1 tools"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the check output says %q:\n%s", bad, out)
+		}
+	}
+	_, out, _ = runSafe(t, "tools", "--url", serveHTTP(t, srv))
+	if !strings.Contains(out, "· 1 tool · 1 page ·") {
+		t.Errorf("the tools summary does not count one tool in good English:\n%s", out)
+	}
+}
+
+// The evil-strings server: one unsafe-text finding per name, title and
+// description that holds such characters, errors for names.
+func TestCheckFlagsUnsafeText(t *testing.T) {
+	code, out, errs := runSafe(t, append([]string{"check", "--json"}, evilServer(t)...)...)
+	if code != exitCheck {
+		t.Fatalf("exit %d, want %d: %s", code, exitCheck, errs)
+	}
+	doc := decodeStrict(t, out)
+	findings, _ := doc["findings"].([]any)
+	count := map[string]int{}
+	for _, f := range findings {
+		m := f.(map[string]any)
+		if m["check"] != "unsafe-text" {
+			continue
+		}
+		msg := m["message"].(string)
+		switch {
+		case strings.HasPrefix(msg, "server ") && strings.Contains(msg, " name holds "):
+			count["server name "+m["severity"].(string)]++
+		case strings.HasPrefix(msg, "tool ") && strings.Contains(msg, " name holds "):
+			count["tool name "+m["severity"].(string)]++
+		case strings.HasPrefix(msg, "tool ") && strings.Contains(msg, " description holds "):
+			count["tool description "+m["severity"].(string)]++
+		case strings.HasPrefix(msg, "prompt ") && strings.Contains(msg, " name holds "):
+			count["prompt name "+m["severity"].(string)]++
+		}
+	}
+	want := map[string]int{"server name error": 1, "tool name error": 12, "tool description warning": 14, "prompt name error": 1}
+	for k, n := range want {
+		if count[k] != n {
+			t.Errorf("%d findings of %s, want %d (all: %v)", count[k], k, n, count)
+		}
+	}
+	if !strings.Contains(out, `tool \"evil_8\\u202eevil\\u202c\" name holds 2 bidi controls`) {
+		t.Errorf("the bidi name is not flagged as such:\n%.3000s", out)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runSafe(t, "--version")
+	if code != exitOK || out != "mcpwitness "+version()+"\n" {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	tests := []struct {
+		bi   debug.BuildInfo
+		want string
+	}{
+		{debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "v1.2.3"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"},
+			{Key: "vcs.modified", Value: "true"}}}, "0123456789ab+dirty (2026-01-02T03:04:05Z)"},
+		{debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "false"}}}, "abc"},
+		{debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "dev"},
+	}
+	for _, tc := range tests {
+		if got := versionOf(&tc.bi); got != tc.want {
+			t.Errorf("versionOf(%+v) = %q, want %q", tc.bi, got, tc.want)
+		}
+	}
+}
+
+// A binary built from this clone knows its version (go build stamps the
+// module version or the VCS revision), says it with --version, and writes
+// it into the session files it records, which the report then names.
+func TestBuiltBinaryKnowsItsVersion(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed to stamp the build's VCS revision")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mcpwitness")
+	// -buildvcs=true overrides a GOFLAGS=-buildvcs=false of the machine.
+	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".")
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, msg)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := strings.TrimSpace(strings.TrimPrefix(string(out), "mcpwitness "))
+	if !strings.HasPrefix(string(out), "mcpwitness ") || v == "" || v == "dev" {
+		t.Fatalf("--version of a built binary says %q", out)
+	}
+	rec := filepath.Join(dir, "run.jsonl")
+	cmd := exec.Command(bin, "tools", "--record", rec, "--", hostiletest.Build(t), "-mode", hostiletest.ModeNormal)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("recording: %v\n%s", err, msg)
+	}
+	f, err := session.OpenFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.Header().Tool; got != "mcpwitness "+v {
+		t.Errorf("the record says it was written by %q, want %q", got, "mcpwitness "+v)
+	}
+	report, err := exec.Command(bin, "report", rec).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), "by mcpwitness "+v) {
+		t.Errorf("the report does not name the version %q:\n%s", v, report)
+	}
+}
