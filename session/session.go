@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/checks"
@@ -223,15 +224,24 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
+// codeUserRejected is the JSON-RPC error code the specification gives a
+// client for a sampling request the user rejected (client/sampling, error
+// handling: "User rejected sampling request").
+const codeUserRejected = -1
+
+// newClient builds the SDK client. It declares only what the session will
+// answer: roots when there are some to give, never sampling or elicitation
+// (a server waiting on a declared capability that is then refused hangs).
 func (s *Session) newClient(o Options) *mcp.Client {
 	impl := &mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}
+	caps := &mcp.ClientCapabilities{}
+	if len(o.Roots) > 0 {
+		caps.RootsV2 = &mcp.RootCapabilities{}
+	}
 	c := mcp.NewClient(impl, &mcp.ClientOptions{
-		CreateMessageHandler: func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			return nil, errors.New("mcpwitness declined this sampling request: no model is attached to the inspector")
-		},
-		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "decline"}, nil
-		},
+		Capabilities: caps,
+		// No sampling or elicitation handler: either would make the SDK
+		// declare that capability.
 		// Handlers make the SDK subscribe to list changes on newer protocols;
 		// the events themselves come from the tap.
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) {},
@@ -250,10 +260,19 @@ func (s *Session) newClient(o Options) *mcp.Client {
 	return c
 }
 
-// serverRequests records the server's own requests and how we answered.
+// serverRequests answers and records the server's own requests: roots/list
+// with the roots given, sampling as a user rejection (no model is attached),
+// elicitation as not supported.
 func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
+		var res mcp.Result
+		var err error
+		if method == "sampling/createMessage" {
+			err = &jsonrpc.Error{Code: codeUserRejected,
+				Message: "User rejected sampling request: mcpwitness has no model attached and did not declare sampling"}
+		} else {
+			res, err = next(ctx, method, req)
+		}
 		switch method {
 		case "roots/list", "sampling/createMessage", "elicitation/create":
 			ev := Event{Kind: KindServerCall, Method: method}
@@ -261,16 +280,29 @@ func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
 				ev.Data, _ = json.Marshal(p)
 			}
 			switch {
+			case method == "elicitation/create":
+				ev.Text = "declined: mcpwitness did not declare elicitation and does not answer it"
 			case err != nil:
 				ev.Text = "declined: " + err.Error()
-			case method == "elicitation/create":
-				ev.Text = "declined: mcpwitness does not answer elicitation headlessly"
 			case method == "roots/list":
-				ev.Text = "answered with the roots given by --root"
+				ev.Text = rootsAnswered(res)
 			}
 			s.log.Append(ev)
 		}
 		return res, err
+	}
+}
+
+// rootsAnswered says what a roots/list answer held.
+func rootsAnswered(res mcp.Result) string {
+	r, ok := res.(*mcp.ListRootsResult)
+	switch {
+	case !ok || len(r.Roots) == 0:
+		return "answered with no roots"
+	case len(r.Roots) == 1:
+		return "answered with 1 root"
+	default:
+		return fmt.Sprintf("answered with %d roots", len(r.Roots))
 	}
 }
 

@@ -110,7 +110,7 @@ func (c *child) readStdout(r *os.File) {
 	for {
 		line, err := br.ReadBytes('\n')
 		if trimmed := bytes.TrimRight(line, "\r\n"); len(bytes.TrimSpace(trimmed)) > 0 {
-			valid := c.tap.frame(Recv, trimmed)
+			trimmed, valid := c.tap.receive(trimmed) // cut if too deep; nothing for a stray answer
 			if b := bytes.TrimSpace(trimmed); valid && (b[0] == '{' || b[0] == '[') {
 				if _, werr := c.toSDK.Write(append(trimmed, '\n')); werr != nil {
 					// The SDK side is gone; keep recording what arrives.

@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
 )
 
 // tap turns raw frames into wire events and hands the raw answer of a
@@ -44,51 +49,105 @@ type envelope struct {
 	Error  json.RawMessage `json:"error"`
 }
 
-// frame records one raw frame seen going in direction dir.
+// maxFrameDepth bounds how deeply a frame from the server may nest when it
+// is passed on: deeper parts are cut (see [checks.Cut]) before the SDK, the
+// walk or the checks see it. encoding/json refuses frames past 10,000
+// levels, and deep values cost memory everywhere after.
+const maxFrameDepth = 256
+
+// jsonMaxDepth is the nesting encoding/json refuses past; a frame deeper than
+// it is recorded as text, since it cannot be written as a JSON value.
+const jsonMaxDepth = 10000
+
+// frame records one raw frame seen going in direction dir and reports
+// whether it may be passed on. A frame from the server that is too deep is
+// passed on cut: use [tap.receive] to get the bytes to pass on.
 func (t *tap) frame(dir string, raw []byte) bool {
-	now := time.Now()
-	if !json.Valid(raw) {
-		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
-		return false
-	}
-	raw = append([]byte(nil), raw...)
-	if trimmed := bytes.TrimSpace(raw); len(trimmed) > 0 && trimmed[0] == '[' {
-		// A batch: record it whole, then route each member.
-		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Frame: raw, Method: "(batch)", Size: len(raw)})
-		var members []json.RawMessage
-		if json.Unmarshal(raw, &members) == nil {
-			for _, m := range members {
-				t.route(dir, m, now, false)
-			}
-		}
-		return true
-	}
-	t.route(dir, raw, now, true)
-	return true
+	_, ok := t.pass(dir, raw)
+	return ok
 }
 
-func (t *tap) route(dir string, raw json.RawMessage, now time.Time, record bool) {
-	var env envelope
-	_ = json.Unmarshal(raw, &env)
-	id := ""
-	if len(env.ID) > 0 && string(env.ID) != "null" {
-		id = string(env.ID)
+// receive records one frame from the server and returns what the SDK may be
+// given: the frame itself, a copy with what nests deeper than maxFrameDepth
+// cut, or nothing (ok false) for a frame that is not JSON or an answer to no
+// request in flight.
+func (t *tap) receive(raw []byte) (fwd []byte, ok bool) { return t.pass(Recv, raw) }
+
+func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
+	now := time.Now()
+	view, cuts, depth := raw, 0, 0
+	if dir == Recv {
+		if depth = checks.Depth(raw); depth > maxFrameDepth {
+			if cut, n, ok := checks.Cut(raw, maxFrameDepth); ok {
+				view, cuts = cut, n
+			}
+		}
 	}
-	ev := Event{T: now, Kind: KindWire, Dir: dir, Frame: raw, Method: env.Method, ID: id, Size: len(raw)}
+	if !json.Valid(view) {
+		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
+		return nil, false
+	}
+	raw = append([]byte(nil), raw...)
+	rec := Event{T: now, Kind: KindWire, Dir: dir, Frame: raw, Size: len(raw)}
+	if cuts > 0 {
+		rec.Level = levelDeep
+		if depth > jsonMaxDepth {
+			rec.Frame, rec.Text = nil, string(raw)
+		}
+		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, Size: len(raw), Text: fmt.Sprintf(
+			"a frame from the server nests %d levels deep; %s deeper than %d levels cut before the SDK and the checks saw it (the record keeps it whole)",
+			depth, plural(cuts, "value"), maxFrameDepth)})
+	}
+	if trimmed := bytes.TrimSpace(view); len(trimmed) > 0 && trimmed[0] == '[' {
+		// A batch: record it whole, then route each member.
+		rec.Method = "(batch)"
+		t.log.Append(rec)
+		var members []json.RawMessage
+		if json.Unmarshal(view, &members) == nil {
+			for _, m := range members {
+				t.route(dir, m, now, nil, cuts > 0)
+			}
+		}
+		return view, true
+	}
+	return view, t.route(dir, view, now, &rec, cuts > 0)
+}
+
+// levelDeep marks a recorded frame that was passed on cut.
+const levelDeep = "deep"
+
+// route reads one message (view, cut if it was too deep) and records it as
+// rec (nil for a member of a batch, recorded whole). It reports whether the
+// message may be passed on: an answer from the server that matches no
+// request in flight is recorded, said to be ignored, and kept from the SDK,
+// which would take it for another answer or drop the connection over it.
+func (t *tap) route(dir string, view json.RawMessage, now time.Time, rec *Event, cut bool) bool {
+	var env envelope
+	isObject := json.Unmarshal(view, &env) == nil
+	id := canonicalID(env.ID)
+	ev := Event{T: now, Kind: KindWire, Dir: dir, Frame: view, Size: len(view)}
+	if rec != nil {
+		ev = *rec
+	}
+	ev.Method, ev.ID = env.Method, id
 	var w *watcher
 	var latency time.Duration
+	stray := false
 	t.mu.Lock()
 	switch {
 	case env.Method != "" && id != "" && dir == Send:
 		t.sent[id] = sentCall{method: env.Method, at: now}
 	case env.Method != "" && id != "" && dir == Recv:
 		t.recvReq[id] = env.Method
-	case env.Method == "" && id != "" && dir == Recv:
-		if sc, ok := t.sent[id]; ok {
-			ev.Method = sc.method
-			latency = now.Sub(sc.at)
-			delete(t.sent, id)
+	case env.Method == "" && dir == Recv:
+		sc, ok := t.sent[id]
+		if id == "" || !ok {
+			stray = true
+			break
 		}
+		ev.Method = sc.method
+		latency = now.Sub(sc.at)
+		delete(t.sent, id)
 		w = t.watched[id]
 		delete(t.watched, id)
 	case env.Method == "" && id != "" && dir == Send:
@@ -99,15 +158,59 @@ func (t *tap) route(dir string, raw json.RawMessage, now time.Time, record bool)
 	if latency > 0 {
 		ev.LatencyMs = ms(latency)
 	}
-	if record {
+	if rec != nil {
 		t.log.Append(ev)
 	}
+	if stray {
+		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(view), Text: strayText(env.ID, isObject)})
+		return false
+	}
 	if w != nil {
-		w.deliver(env.Result, env.Error)
+		w.deliver(env.Result, env.Error, cut)
 	}
 	if dir == Recv && env.Method != "" && id == "" {
 		t.notification(env.Method, env.Params, now)
 	}
+	return true
+}
+
+// strayText says why an answer from the server was ignored.
+func strayText(rawID json.RawMessage, isObject bool) string {
+	var what string
+	switch {
+	case !isObject:
+		what = "a frame that is not a JSON-RPC message"
+	case len(rawID) == 0:
+		what = "an answer with no id"
+	case string(bytes.TrimSpace(rawID)) == "null":
+		what = `an answer with "id": null`
+	default:
+		what = "an answer with id " + string(rawID)
+	}
+	return "ignored " + what + ": it matches no request in flight, so it was not passed to the SDK"
+}
+
+// canonicalID is the id of a message as the tap keys it: "" for none or
+// null, an integral number in its shortest form (1.0 is 1, 1.5 stays 1.5),
+// anything else as it was written.
+func canonicalID(raw json.RawMessage) string {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || string(b) == "null" {
+		return ""
+	}
+	if b[0] != '"' {
+		if f, err := strconv.ParseFloat(string(b), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return strconv.FormatInt(int64(f), 10)
+		}
+	}
+	return string(b)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // notification turns a server notification into an event of its own.
@@ -174,6 +277,7 @@ type watcher struct {
 	result json.RawMessage
 	rpcErr json.RawMessage
 	got    bool
+	cut    bool // the answer nested too deep and was cut
 }
 
 type watchKey struct{}
@@ -189,10 +293,17 @@ func watcherFrom(ctx context.Context) *watcher {
 	return w
 }
 
-func (w *watcher) deliver(result, rpcErr json.RawMessage) {
+func (w *watcher) deliver(result, rpcErr json.RawMessage, cut bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.result, w.rpcErr, w.got = result, rpcErr, true
+	w.result, w.rpcErr, w.got, w.cut = result, rpcErr, true, cut
+}
+
+// wasCut reports whether the answer was cut for nesting too deep.
+func (w *watcher) wasCut() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cut
 }
 
 // answer returns the raw answer, if one arrived.
@@ -248,14 +359,30 @@ type tapConn struct {
 	record bool
 }
 
+// Read passes on what the tap lets through: an answer that matches no
+// request in flight is recorded and skipped, a frame that nests too deep is
+// passed on cut.
 func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.inner.Read(ctx)
-	if err == nil && c.record {
-		if raw, encErr := jsonrpc.EncodeMessage(msg); encErr == nil {
-			c.tap.frame(Recv, raw)
+	for {
+		msg, err := c.inner.Read(ctx)
+		if err != nil || !c.record {
+			return msg, err
 		}
+		raw, encErr := jsonrpc.EncodeMessage(msg)
+		if encErr != nil {
+			return msg, nil
+		}
+		fwd, ok := c.tap.receive(raw)
+		if !ok {
+			continue
+		}
+		if !bytes.Equal(fwd, raw) {
+			if cut, decErr := jsonrpc.DecodeMessage(fwd); decErr == nil {
+				return cut, nil
+			}
+		}
+		return msg, nil
 	}
-	return msg, err
 }
 
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {

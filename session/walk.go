@@ -81,8 +81,10 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 		case ok && len(rpcErr) > 0:
 			return nil, fmt.Errorf("%s: the server answered with an error: %s", m.Name, RPCErrorText(rpcErr))
 		case ok && len(result) > 0:
-			if err != nil {
+			if err != nil && rctx.Err() == nil {
 				// The answer is on the wire even if the SDK could not take it.
+				// (A cancelled or timed-out request is no rejection: an abort
+				// is recorded by the walk itself.)
 				s.log.Append(Event{Kind: KindError, Method: m.Name, ID: reqID,
 					Text: "the SDK rejected this page (" + err.Error() + "); items were read from the raw answer"})
 			}
