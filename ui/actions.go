@@ -204,11 +204,27 @@ func (m *model) readOnly(what string) tea.Cmd {
 	return m.setStatus("no live server: cannot "+what, levelError)
 }
 
+// closedStatus says why an action cannot be done: the session is closed.
+func (m *model) closedStatus(what string) tea.Cmd {
+	return m.setStatus("cannot "+what+": the session is closed ("+m.closedText()+"); start mcpwitness again to reconnect", levelWarn)
+}
+
+// closedText says why the session closed.
+func (m *model) closedText() string {
+	if m.st.closedWhy == "" {
+		return "session closed"
+	}
+	return m.st.closedWhy
+}
+
 // startWalk walks tools/list; pressed during a walk, it aborts that walk
 // and walks again when it returns.
 func (m *model) startWalk() tea.Cmd {
 	if m.backend == nil {
 		return m.readOnly("walk")
+	}
+	if m.st.closed {
+		return m.closedStatus("walk")
 	}
 	if m.walking {
 		m.rewalk = true
@@ -238,6 +254,9 @@ func (m *model) openEditor() tea.Cmd {
 	if m.backend == nil {
 		return m.readOnly("call " + t.Name)
 	}
+	if m.st.closed {
+		return m.closedStatus("call " + t.Name)
+	}
 	m.editing = true
 	m.editor.SetSize(m.lay.rightW, m.lay.bodyH)
 	cmd := m.editor.Open(t)
@@ -254,6 +273,9 @@ func (m *model) sendCall(t *toolEntry, args json.RawMessage, force bool) tea.Cmd
 	}
 	if m.backend == nil {
 		return m.readOnly("call " + t.Name)
+	}
+	if m.st.closed {
+		return m.closedStatus("call " + t.Name)
 	}
 	if m.calling != "" {
 		return m.setStatus("a call to "+m.calling+" is in flight; esc cancels it", levelError)

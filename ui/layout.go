@@ -90,7 +90,7 @@ func (m *model) header() string {
 	if m.replay == nil && (m.st.out > 0 || m.calling != "") {
 		spin = m.spin.View()
 	}
-	key := fmt.Sprintf("%d %p %p %d %d %s %d %s %v %s %v %v", m.w, m.sty, m.st.server, m.st.gen, m.st.out, ws,
+	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v %v", m.w, m.sty, m.st.server, m.st.shownRev, m.st.gen, m.st.out, ws,
 		m.st.lastAnswer.UnixNano(), m.calling, m.st.closed, spin, m.dialErr != nil, m.backend != nil)
 	if r := m.replay; r != nil {
 		key += fmt.Sprintf(" replay %v %s", r.loaded, m.inFlight())
@@ -133,7 +133,13 @@ func (m *model) drawHeader() string {
 	}
 	line2 := " " + gen + s.Subtle.Render(" │  ") + wstyle.Render(ws)
 	if walk != nil && walk.Done {
-		line2 += s.Muted.Render(fmt.Sprintf(" · %d tools", walk.Items))
+		// What the tools pane lists: a later walk that failed lists
+		// nothing, and the pane keeps the last good one.
+		n := walk.Items
+		if sw := m.st.shown; sw != nil && len(sw.Pages) > 0 {
+			n = len(sw.Tools)
+		}
+		line2 += s.Muted.Render(fmt.Sprintf(" · %d %s", n, plural(n, "tool", "tools")))
 	}
 	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(clock(m.st.lastAnswer, m.o.Loc))
 	var r2 string
@@ -254,6 +260,15 @@ func (m *model) statusLine() string {
 	s := m.sty
 	if m.replay != nil {
 		return m.replayStatus()
+	}
+	if m.status == "" && m.st.closed {
+		// Until something else is said: the session is over, and what
+		// can still be done.
+		text := "⚠ the session is closed"
+		if why := m.st.closedWhy; why != "" && why != "session closed" {
+			text = "⚠ " + why + " · the session is closed"
+		}
+		return fit(" "+s.Warn.Render(sanitize.Line(text))+s.Muted.Render(" · q quit, e export, w wire"), m.w)
 	}
 	if m.status == "" {
 		return strings.Repeat(" ", m.w)

@@ -31,6 +31,9 @@ const (
 type state struct {
 	server *session.ServerInfo
 	closed bool
+	// closedWhy is what the closed event said ("server exited: exit
+	// status 3").
+	closedWhy string
 
 	gen        int64 // latest settled list generation
 	out        int   // list requests out
@@ -221,7 +224,7 @@ func (s *state) Apply(ev session.Event) {
 		}
 		s.row(ev.T, "error", "error", what)
 	case session.KindClosed:
-		s.closed = true
+		s.closed, s.closedWhy = true, ev.Text
 		s.row(ev.T, "session", "", orDash(ev.Text))
 	default:
 		s.row(ev.T, string(ev.Kind), "", ev.Text)
