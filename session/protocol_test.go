@@ -1,9 +1,12 @@
 package session
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"mcpwitness/checks"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 )
@@ -269,5 +273,75 @@ func TestAbortedWalkIsNoSDKRejection(t *testing.T) {
 		if ev.Kind == KindError && strings.Contains(ev.Text, "rejected") {
 			t.Errorf("an abort was logged as a rejection: %q", ev.Text)
 		}
+	}
+}
+
+// rawServer answers initialize and tools/list by hand over pipes, writing
+// before each tools/list answer a stray answer with an id never sent, and
+// listing a tool whose schema nests 300 levels deep.
+func rawServer(t *testing.T) Target {
+	t.Helper()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	t.Cleanup(func() { fromServer.Close(); fromClient.Close() })
+	go func() {
+		defer fromServer.Close()
+		sc := bufio.NewScanner(toServer)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(sc.Bytes(), &req) != nil || len(req.ID) == 0 || req.Method == "" {
+				continue
+			}
+			var out string
+			switch req.Method {
+			case "initialize":
+				out = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}`
+			case "tools/list":
+				fmt.Fprintln(fromServer, `{"jsonrpc":"2.0","id":424242,"result":{"tools":[]}}`)
+				out = `{"tools":[{"name":"plain","inputSchema":{"type":"object"}},{"name":"deep","inputSchema":` +
+					strings.Repeat(`{"type":"object","properties":{"a":`, 150) + `{}` + strings.Repeat(`}}`, 150) + `}]}`
+			default:
+				out = `{}`
+			}
+			fmt.Fprintf(fromServer, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, out)
+		}
+	}()
+	return Target{Transport: &mcp.IOTransport{Reader: toClient, Writer: fromClient}, Name: "raw"}
+}
+
+// The in-memory path (a connection wrapper, not the stdio reader) also keeps
+// stray answers from the SDK and passes deep frames on cut.
+func TestStrayAndDeepInMemory(t *testing.T) {
+	s := dial(t, rawServer(t), &Options{Protocol: "2025-11-25"})
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Incomplete != paging.Complete {
+		t.Fatalf("walk: %s %v", res.Incomplete, res.Err)
+	}
+	if got := toolNames(res.Items()); !slices.Equal(got, []string{"plain", "deep"}) {
+		t.Errorf("walk read %q", got)
+	}
+	if got := strayEvents(s.Log()); len(got) != 1 || !strings.Contains(got[0], "id 424242") {
+		t.Errorf("stray answers reported: %q", got)
+	}
+	def, _, _ := s.Tool("deep")
+	if d := checks.Depth(def); d > maxFrameDepth {
+		t.Errorf("tool deep kept %d levels, want at most %d", d, maxFrameDepth)
+	}
+}
+
+// A batch from the server is passed on without its stray answers.
+func TestBatchLosesItsStrays(t *testing.T) {
+	tp := newTap(NewLog(nil))
+	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	fwd, ok := tp.receive([]byte(`[{"jsonrpc":"2.0","id":1.5,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}},{}]`))
+	if !ok || string(fwd) != `[{"jsonrpc":"2.0","id":1,"result":{}}]` {
+		t.Errorf("passed on %s (%v)", fwd, ok)
+	}
+	if fwd, ok := tp.receive([]byte(`[{"jsonrpc":"2.0","id":9,"result":{}}]`)); ok {
+		t.Errorf("a batch of strays passed on: %s", fwd)
 	}
 }

@@ -103,12 +103,24 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 		rec.Method = "(batch)"
 		t.log.Append(rec)
 		var members []json.RawMessage
-		if json.Unmarshal(view, &members) == nil {
-			for _, m := range members {
-				t.route(dir, m, now, nil, cuts > 0)
+		if json.Unmarshal(view, &members) != nil {
+			return view, true
+		}
+		var kept []json.RawMessage
+		for _, m := range members {
+			if t.route(dir, m, now, nil, cuts > 0) {
+				kept = append(kept, m)
 			}
 		}
-		return view, true
+		switch {
+		case len(kept) == len(members):
+			return view, true
+		case len(kept) == 0:
+			return nil, false
+		}
+		// Pass on the batch without its stray answers.
+		b, err := json.Marshal(kept)
+		return b, err == nil
 	}
 	return view, t.route(dir, view, now, &rec, cuts > 0)
 }
