@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -46,7 +47,7 @@ type toolsPane struct {
 	query  string
 	// hits are the tools the last filter result kept (nil: no filter
 	// applied), hitsVer counts results applied.
-	hits      map[*toolEntry][]int
+	hits      map[*toolEntry]hit
 	hitsQuery string // the query hits are for
 	hitsVer   int
 	filterSeq int
@@ -140,7 +141,7 @@ func (p *toolsPane) Sync() tea.Cmd {
 	default:
 		p.rows = p.rows[:0]
 		if w != nil {
-			for i := range w.Pages {
+			for _, i := range p.pageOrder(w) {
 				p.appendPage(&w.Pages[i], w)
 			}
 		}
@@ -169,11 +170,37 @@ func (p *toolsPane) appendPage(pg *pageState, w *walkState) {
 			p.rows = append(p.rows, toolRow{tool: t})
 		}
 	}
+	// The best matches of the page first; equals keep the server's order.
+	slices.SortStableFunc(p.rows[sep+1:], func(a, b toolRow) int { return int(p.hits[a.tool].rank - p.hits[b.tool].rank) })
 	if n := len(p.rows) - sep - 1; n == 0 {
 		p.rows = p.rows[:sep]
 	} else {
 		p.rows[sep].hits = n
 	}
+}
+
+// pageOrder returns the indexes of w's pages in the order shown: the
+// server's, or under a filter the page with the best match first (equals
+// in the server's order), so the first row is the best match.
+func (p *toolsPane) pageOrder(w *walkState) []int {
+	order := make([]int, len(w.Pages))
+	for i := range order {
+		order[i] = i
+	}
+	if p.hits == nil || w.Tools == nil {
+		return order
+	}
+	best := make([]matchRank, len(w.Pages))
+	for i, pg := range w.Pages {
+		best[i] = rankFuzzy + 1
+		for _, t := range w.Tools[pg.First : pg.First+pg.Count] {
+			if h, ok := p.hits[t]; ok && h.rank < best[i] {
+				best[i] = h.rank
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(best[a] - best[b]) })
+	return order
 }
 
 // reselect puts the cursor back on the picked tool. While a walk is still
@@ -279,14 +306,14 @@ func (p *toolsPane) clearFilter() {
 
 // applyHits takes a filter result. For a new query the cursor goes to
 // the first match; for new pages under the same query it stays put.
-func (p *toolsPane) applyHits(h map[*toolEntry][]int) {
+func (p *toolsPane) applyHits(h map[*toolEntry]hit) {
 	if p.hitsQuery != p.query {
 		p.hitsQuery, p.picked, p.cursor = p.query, "", 0
 	}
 	p.setHits(h)
 }
 
-func (p *toolsPane) setHits(h map[*toolEntry][]int) {
+func (p *toolsPane) setHits(h map[*toolEntry]hit) {
 	if h == nil {
 		p.query, p.hitsQuery, p.asked = "", "", filterAsk{}
 		p.filterSeq++ // drop results still on their way

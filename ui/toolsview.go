@@ -66,20 +66,24 @@ func (p *toolsPane) title() string {
 	if w := p.builtWalk; w != nil {
 		count = len(w.Tools)
 	}
-	left := style.Render("Tools") + " " + p.sty.Muted.Render(fmt.Sprint(count))
-	right := ""
-	if w := p.builtWalk; w != nil {
-		right = p.sty.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
-	}
-	if p.typing || p.query != "" {
+	counted := fmt.Sprint(count)
+	if p.hits != nil {
 		shown := 0
 		for _, r := range p.rows {
 			if r.tool != nil {
 				shown++
 			}
 		}
+		counted = fmt.Sprintf("%d of %d", shown, count)
+	}
+	left := style.Render("Tools") + " " + p.sty.Muted.Render(counted)
+	right := ""
+	if w := p.builtWalk; w != nil {
+		right = p.sty.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
+	}
+	if p.typing || p.query != "" {
 		left += "  " + p.input.View()
-		right = p.sty.Muted.Render(fmt.Sprintf("%d/%d", shown, count))
+		right = ""
 	}
 	gap := p.w - lipgloss.Width(left) - lipgloss.Width(right) - 1
 	if gap < 1 {
@@ -174,8 +178,8 @@ func (p *toolsPane) toolLine(t *toolEntry, selected, done, held, stale bool) str
 		return p.pt.marker.on(marker) + style.on(" "+name+pad+" ") + " " + badges + " "
 	}
 	styled := p.pt.text.on(name)
-	if pos := p.hits[t]; len(pos) > 0 {
-		styled = highlight(name, pos, p.sty.Text, p.sty.Match)
+	if h := p.hits[t]; len(h.pos) > 0 {
+		styled = highlight(name, h.pos, p.sty.Text, p.sty.Match)
 	}
 	return "  " + styled + pad + "  " + badges + " "
 }
