@@ -71,7 +71,8 @@ func (v *Validator) After(name string, def, result json.RawMessage) []Verdict {
 }
 
 // Blocks reports whether verdicts stop a call from being sent: any
-// [Refused], or an [InputSchema] [Fail]. The user may override it (--force).
+// [Refused], or an [InputSchema] [Fail]. The user may override them and
+// send the call anyway.
 func Blocks(vs []Verdict) bool {
 	for _, v := range vs {
 		if v.Status == Refused || (v.Check == InputSchema && v.Status == Fail) {
@@ -106,7 +107,7 @@ func taskSupport(name string, execution json.RawMessage) Verdict {
 		v.Status = Refused
 		// The first sentence is the TypeScript SDK's own wording.
 		v.Message = `Tool "` + name + `" requires task-based execution.` +
-			" A plain tools/call was not sent; send it anyway (--force) to see the server's own answer."
+			" Clients refuse a plain tools/call of it."
 	case "optional", "forbidden":
 		v.Message = fmt.Sprintf("taskSupport is %q; plain calls are allowed", ts)
 	default:

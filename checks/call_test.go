@@ -33,7 +33,7 @@ func TestBefore(t *testing.T) {
 			def:  `{"name":"add","inputSchema":` + addInput + `,"execution":{"taskSupport":"required"}}`,
 			args: `{"a":1,"b":2}`,
 			want: []Verdict{
-				{Check: TaskSupport, Status: Refused, Message: `Tool "add" requires task-based execution. A plain tools/call was not sent; send it anyway (--force) to see the server's own answer.`},
+				{Check: TaskSupport, Status: Refused, Message: `Tool "add" requires task-based execution. Clients refuse a plain tools/call of it.`},
 				{Check: InputSchema, Status: Pass, Message: "arguments match the input schema"},
 			},
 			block: true,
