@@ -9,6 +9,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/checks"
 	"mcpwitness/session"
@@ -31,10 +34,9 @@ func TestLargeFileReplaysWithBoundedHeap(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 
-	h := replayHarness(t, path, 120, 40, "dark")
-	r := h.m.replay
+	h, r := largeReplay(t, path)
 	h.key("w")
-	h.settle()
+	settleLarge(h)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	grew := int64(after.HeapAlloc) - int64(before.HeapAlloc)
@@ -49,11 +51,47 @@ func TestLargeFileReplaysWithBoundedHeap(t *testing.T) {
 		t.Errorf("the newest frame is not shown:\n%s", s)
 	}
 	// Back to the middle and to the end again.
-	h.press("<", "<", "<", "{", ">", ">", ">", "}")
+	for _, k := range []string{"<", "<", "<", "{", ">", ">", ">", "}"} {
+		h.key(k)
+		settleLarge(h)
+	}
 	if r.pos != r.n {
 		t.Errorf("} went to %d of %d", r.pos, r.n)
 	}
 	runtime.KeepAlive(h)
+}
+
+// largeReplay opens the replay of path in a 120×40 harness, as
+// replayHarness does, and waits with settleLarge.
+func largeReplay(t *testing.T, path string) (*harness, *replay) {
+	t.Helper()
+	r, err := openReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.file.Close() })
+	h := newHarness(t, options{Replay: r, Theme: "dark"})
+	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	settleLarge(h)
+	return h, r
+}
+
+// settleLarge is [harness.settle] with a deadline for reading and folding
+// 24 MB under -race on a busy machine, where it takes tens of seconds.
+func settleLarge(h *harness) {
+	h.t.Helper()
+	r := h.m.replay
+	const wait = 5 * time.Minute
+	deadline := time.After(wait)
+	for !(r.loaded && !r.running && r.pos == r.target &&
+		h.m.detail.pending == (detailKey{}) && h.m.wire.building == (frameKey{})) {
+		select {
+		case msg := <-h.msgs:
+			h.handle(msg)
+		case <-deadline:
+			h.t.Fatalf("the replay did not settle in %v; screen:\n%s", wait, h.screen())
+		}
+	}
 }
 
 // largeSession writes a session file of about size bytes: walks of a
