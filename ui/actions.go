@@ -107,11 +107,16 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Back):
 		return m.back()
-	case key.Matches(msg, k.PrevCall) && !m.showWire:
-		m.detail.StepCall(-1)
-		return nil
-	case key.Matches(msg, k.NextCall) && !m.showWire:
-		m.detail.StepCall(1)
+	case key.Matches(msg, k.PrevCall, k.NextCall) && !m.showWire:
+		dir := 1
+		if key.Matches(msg, k.PrevCall) {
+			dir = -1
+		}
+		m.detail.StepCall(dir)
+		if m.lay.stacked {
+			// One pane at a time: show the call stepped to.
+			m.setFocus(paneDetail)
+		}
 		return nil
 	case key.Matches(msg, k.Force) && !m.showWire:
 		if c := m.detail.Call(); c != nil && callOutcome(c) == outcomeRefused {
@@ -283,6 +288,10 @@ func (m *model) sendCall(t *toolEntry, args json.RawMessage, force bool) tea.Cmd
 	ctx, cancel := context.WithCancel(m.o.Ctx)
 	m.calling, m.callCancel, m.awaiting = t.Name, cancel, true
 	m.detail.ShowTool(t)
+	if m.lay.stacked {
+		// One pane at a time: show the one the answer goes to.
+		m.setFocus(paneDetail)
+	}
 	b, name := m.backend, t.Name
 	return m.o.Tasks.cmd(func() tea.Msg {
 		defer cancel()
@@ -323,11 +332,15 @@ func (m *model) wheel(ms tea.Mouse) tea.Cmd {
 		m.helpSc.ScrollBy(n)
 	case m.editing:
 		return nil
-	case ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
+	case l.short && m.focus == paneEvents && ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH:
+		m.events.Wheel(n)
+	case !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
 		m.events.Wheel(n)
 	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && m.showWire:
 		return m.wire.Wheel(ms.Y-l.bodyTop, n)
-	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && ms.X < l.leftW:
+	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && l.stacked && m.focus != paneDetail:
+		m.tools.Wheel(n)
+	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && !l.stacked && ms.X < l.leftW:
 		m.tools.Wheel(n)
 	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH:
 		m.detail.Wheel(n)

@@ -387,6 +387,10 @@ func (e *editorPane) View() string {
 		lines = append(lines, e.formLines()...)
 	}
 	check := e.checkLines()
+	if most := max(e.h/3, 1); len(check) > most {
+		// A low screen keeps room for the fields.
+		check = check[:most]
+	}
 	room := e.h - len(check) - 1
 	if len(lines) > room {
 		lines = lines[:max(room, 1)]

@@ -120,7 +120,7 @@ func TestGolden(t *testing.T) {
 		"wire": func(m *model) { m.Update(keyMsg("w")) },
 	}
 	for _, scene := range []string{"main", "result", "wire"} {
-		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, size := range [][2]int{{40, 12}, {80, 24}, {120, 40}} {
 			for _, theme := range []string{"dark", "mono"} {
 				name := fmt.Sprintf("%s_%dx%d_%s", scene, size[0], size[1], theme)
 				t.Run(name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -18,28 +19,50 @@ type layout struct {
 	bodyTop, bodyH     int
 	leftW, rightW      int
 	eventsTop, eventsH int
+	// stacked shows one of the tools and detail panes at a time, the
+	// focused one, across the whole width: the screen is too narrow for
+	// both side by side.
+	stacked bool
+	// short has no events pane below the body: the screen is too low.
+	// The events show in the body while they have the focus.
+	short bool
 }
 
 const (
-	headerRows = 3 // two lines and a rule
-	footerRows = 2 // status and help
+	headerRows = 3  // two lines and a rule
+	footerRows = 2  // status and help
+	stackBelow = 72 // narrower screens show one pane at a time
+	shortBelow = 20 // lower screens show the events only when focused
 )
 
 func (m *model) resize(w, h int) {
 	m.w, m.h = w, h
-	l := layout{w: w, h: h}
-	l.eventsH = min(max(h/5, 4), 12)
+	l := layout{w: w, h: h, stacked: w < stackBelow, short: h < shortBelow}
 	l.bodyTop = headerRows
-	l.bodyH = max(h-headerRows-l.eventsH-1-footerRows, 3)
-	l.eventsTop = l.bodyTop + l.bodyH + 1
-	l.leftW = min(max(w*2/5, 34), 56)
-	l.rightW = max(w-l.leftW-3, 10)
+	if l.short {
+		l.bodyH = max(h-headerRows-footerRows, 1)
+		l.eventsTop = -1
+	} else {
+		l.eventsH = min(max(h/5, 4), 12)
+		l.bodyH = max(h-headerRows-l.eventsH-1-footerRows, 3)
+		l.eventsTop = l.bodyTop + l.bodyH + 1
+	}
+	if l.stacked {
+		l.leftW, l.rightW = w, w
+	} else {
+		l.leftW = min(max(w*2/5, 34), 56)
+		l.rightW = max(w-l.leftW-3, 10)
+	}
 	m.lay = l
 	m.tools.SetSize(l.leftW, l.bodyH)
 	m.detail.SetSize(l.rightW, l.bodyH)
 	m.editor.SetSize(l.rightW, l.bodyH)
 	m.wire.SetSize(w, l.bodyH)
-	m.events.SetSize(w, l.eventsH)
+	if l.short {
+		m.events.SetSize(w, l.bodyH)
+	} else {
+		m.events.SetSize(w, l.eventsH)
+	}
 	m.help.SetWidth(w - 2)
 }
 
@@ -58,7 +81,11 @@ func (m *model) render() string {
 	if m.showHelp {
 		// Help takes the events pane's rows too.
 		m.helpSc.SetLines(strings.Split(m.fullHelp(), "\n"))
-		m.helpSc.SetSize(l.w, l.bodyH+1+l.eventsH)
+		hh := l.bodyH
+		if !l.short {
+			hh += 1 + l.eventsH
+		}
+		m.helpSc.SetSize(l.w, hh)
 		b.WriteString(m.helpSc.View())
 		b.WriteByte('\n')
 		b.WriteString(m.statusLine())
@@ -68,10 +95,12 @@ func (m *model) render() string {
 	}
 	b.WriteString(m.body())
 	b.WriteByte('\n')
-	b.WriteString(rule)
-	b.WriteByte('\n')
-	b.WriteString(m.events.View())
-	b.WriteByte('\n')
+	if !l.short {
+		b.WriteString(rule)
+		b.WriteByte('\n')
+		b.WriteString(m.events.View())
+		b.WriteByte('\n')
+	}
 	b.WriteString(m.statusLine())
 	b.WriteByte('\n')
 	b.WriteString(m.helpLine())
@@ -201,6 +230,8 @@ func (m *model) body() string {
 	switch {
 	case m.replay != nil && !m.replay.loaded:
 		return m.loadingBody()
+	case l.short && m.focus == paneEvents:
+		return m.events.View()
 	case m.showWire:
 		// Before a connection too: the wire shows how an attempt went.
 		return m.wire.View()
@@ -211,6 +242,9 @@ func (m *model) body() string {
 	case m.st.server == nil && m.o.Dial != nil:
 		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), l.w, l.bodyH)
 	}
+	if l.stacked && !m.editing && m.focus != paneDetail {
+		return m.tools.View()
+	}
 	right := ""
 	if m.editing {
 		right = m.editor.View()
@@ -218,6 +252,9 @@ func (m *model) body() string {
 		right = m.detail.View("⋯", m.st.at)
 	} else {
 		right = m.detail.View(m.spin.View(), m.o.Now())
+	}
+	if l.stacked {
+		return right
 	}
 	left := strings.Split(m.tools.View(), "\n")
 	rl := strings.Split(right, "\n")
@@ -337,7 +374,65 @@ func (m *model) helpLine() string {
 	for _, b := range short {
 		key.WriteString("|" + b.Help().Key + b.Help().Desc)
 	}
-	return m.memo.get("help", key.String(), func() string { return fit(" "+m.help.ShortHelpView(short), m.w) })
+	return m.memo.get("help", key.String(), func() string {
+		full := m.help // fitHelp chose what fits: draw it uncut
+		full.SetWidth(0)
+		return fit(" "+full.ShortHelpView(m.fitHelp(short)), m.w)
+	})
+}
+
+// fitHelp keeps as many of short as fit on the help line. The first (what
+// the pane is for), help, quit and the way back (esc) stay while they can;
+// others go from the end, so the line is never cut in the middle of a key.
+// When that is not enough the descriptions shrink to their first word, then
+// only help and quit are sure to stay.
+func (m *model) fitHelp(short []key.Binding) []key.Binding {
+	k := &m.keys
+	isHelpOrQuit := func(b key.Binding) bool {
+		h := b.Help()
+		return h == k.Help.Help() || h == k.Quit.Help() || strings.HasPrefix(h.Key, "?")
+	}
+	keep := func(b key.Binding) bool { return isHelpOrQuit(b) || strings.HasPrefix(b.Help().Key, "esc") }
+	out := slices.Clone(short)
+	typing := m.editing || m.tools.Filtering()
+	if !typing && !m.showHelp {
+		// Help and quit are always offered where q and ? are keys.
+		for _, b := range []key.Binding{k.Help, k.Quit} {
+			if !slices.ContainsFunc(out, func(o key.Binding) bool { return o.Help() == b.Help() }) {
+				out = append(out, b)
+			}
+		}
+	}
+	full := m.help // measured uncut
+	full.SetWidth(0)
+	fits := func() bool { return ansi.StringWidth(full.ShortHelpView(out))+1 <= m.w }
+	dropWhere := func(first int, may func(key.Binding) bool) {
+		for !fits() {
+			drop := -1
+			for i := len(out) - 1; i >= first; i-- {
+				if may(out[i]) {
+					drop = i
+					break
+				}
+			}
+			if drop < 0 {
+				return
+			}
+			out = slices.Delete(out, drop, drop+1)
+		}
+	}
+	dropWhere(1, func(b key.Binding) bool { return !keep(b) })
+	if !fits() {
+		for i, b := range out {
+			h := b.Help()
+			if cut := strings.IndexAny(h.Desc, " /"); cut > 0 {
+				b.SetHelp(h.Key, h.Desc[:cut])
+				out[i] = b
+			}
+		}
+	}
+	dropWhere(0, func(b key.Binding) bool { return !isHelpOrQuit(b) })
+	return out
 }
 
 // memo keeps the last drawing of a part of the screen with the key it was
@@ -370,11 +465,19 @@ func (m *model) fullHelp() string {
 			groups[3] = []key.Binding{k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last}
 		}
 		var keys string
-		if m.w >= 110 {
+		switch {
+		case m.w >= 110:
 			keys = m.help.FullHelpView(groups)
-		} else {
-			// Two columns at a time on a narrow screen.
+		case m.w >= 60:
+			// Two columns at a time on a narrower screen.
 			keys = m.help.FullHelpView(groups[:2]) + "\n\n" + m.help.FullHelpView(groups[2:])
+		default:
+			// One at a time on a narrow one.
+			var parts []string
+			for _, g := range groups {
+				parts = append(parts, m.help.FullHelpView([][]key.Binding{g}))
+			}
+			keys = strings.Join(parts, "\n\n")
 		}
 		var b strings.Builder
 		b.WriteString("\n  " + s.Title.Render("Keys") + "\n\n")
