@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strings"
 )
 
 // httpTap is the raw tap on Streamable HTTP: an http.RoundTripper that
@@ -22,9 +21,18 @@ type httpTap struct {
 	// record is false for legacy SSE, whose frames are recorded at the
 	// connection instead.
 	record bool
+	// limit caps every response body and event; once it has ended the
+	// connection, every request fails with its error.
+	limit *frameLimit
 }
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := h.limit.cause(); err != nil {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
 	req = req.Clone(req.Context())
 	for name, values := range h.headers {
 		req.Header.Del(name)
@@ -52,25 +60,40 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.StatusCode >= 300 && !(req.Method == http.MethodGet && resp.StatusCode == http.StatusMethodNotAllowed) {
 		h.tap.log.Append(Event{Kind: KindError, Text: fmt.Sprintf("HTTP %s for %s %s", resp.Status, req.Method, req.URL.Path)})
 	}
-	if !h.record || resp.Body == nil {
+	if resp.Body == nil {
 		return resp, nil
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	switch mt {
-	case "application/json":
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if len(bytes.TrimSpace(body)) > 0 {
-			h.tap.frame(Recv, bytes.TrimSpace(body))
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		if err != nil {
-			resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
-		}
-	case "text/event-stream":
-		resp.Body = &sseTap{rc: resp.Body, tap: h.tap}
+	if mt == "text/event-stream" {
+		resp.Body = &sseTap{rc: resp.Body, tap: h.tap, record: h.record, limit: h.limit}
+		return resp, nil
+	}
+	// Any other body is read here, never more than the limit: the SDK
+	// reads a JSON body whole.
+	body, err := h.readBody(resp)
+	if h.record && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
+		h.tap.frame(Recv, bytes.TrimSpace(body))
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
 	}
 	return resp, nil
+}
+
+// readBody reads resp's body up to the frame limit. Past it, or when the
+// Content-Length already says more, the connection ends with the limit's
+// error and what was read is dropped.
+func (h *httpTap) readBody(resp *http.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	if resp.ContentLength > h.limit.max {
+		return nil, h.limit.exceeded("HTTP body", resp.ContentLength)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, h.limit.max+1))
+	if int64(len(body)) > h.limit.max {
+		return nil, h.limit.exceeded("HTTP body", 0)
+	}
+	return body, err
 }
 
 // claimRaw registers w for the request in body, read from the raw bytes
@@ -92,57 +115,3 @@ func (h *httpTap) claimRaw(w *watcher, body []byte) {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
-
-// sseTap passes a server-sent event stream through untouched, recording the
-// data of each event as a frame as soon as the event is complete.
-type sseTap struct {
-	rc   io.ReadCloser
-	tap  *tap
-	line []byte
-	data []string
-}
-
-func (s *sseTap) Read(p []byte) (int, error) {
-	n, err := s.rc.Read(p)
-	s.feed(p[:n])
-	if err == io.EOF {
-		s.dispatch()
-	}
-	return n, err
-}
-
-func (s *sseTap) Close() error { return s.rc.Close() }
-
-func (s *sseTap) feed(b []byte) {
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			s.line = append(s.line, b...)
-			return
-		}
-		s.line = append(s.line, b[:i]...)
-		s.handle(strings.TrimSuffix(string(s.line), "\r"))
-		s.line = s.line[:0]
-		b = b[i+1:]
-	}
-}
-
-func (s *sseTap) handle(line string) {
-	switch {
-	case line == "":
-		s.dispatch()
-	case strings.HasPrefix(line, "data:"):
-		s.data = append(s.data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
-	}
-}
-
-func (s *sseTap) dispatch() {
-	if len(s.data) == 0 {
-		return
-	}
-	data := strings.Join(s.data, "\n")
-	s.data = s.data[:0]
-	if strings.TrimSpace(data) != "" {
-		s.tap.frame(Recv, []byte(strings.TrimSpace(data)))
-	}
-}

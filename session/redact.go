@@ -46,6 +46,12 @@ func (r *Redactor) Add(name, value string) string {
 		}
 	}
 	r.secrets = append(r.secrets, secret{value: value, placeholder: p})
+	r.build()
+	return p
+}
+
+// build sorts the secrets and makes the replacers.
+func (r *Redactor) build() {
 	// Longer values first, so a secret containing another is replaced whole.
 	for i := len(r.secrets) - 1; i > 0 && len(r.secrets[i].value) > len(r.secrets[i-1].value); i-- {
 		r.secrets[i], r.secrets[i-1] = r.secrets[i-1], r.secrets[i]
@@ -67,7 +73,17 @@ func (r *Redactor) Add(name, value string) string {
 		escaped = append(escaped, string(esc[1:len(esc)-1]), s.placeholder)
 	}
 	r.plain, r.escaped = strings.NewReplacer(plain...), strings.NewReplacer(escaped...)
-	return p
+}
+
+// alias makes text stand for a secret already known by its placeholder.
+func (r *Redactor) alias(text, placeholder string) {
+	for _, s := range r.secrets {
+		if s.value == text {
+			return
+		}
+	}
+	r.secrets = append(r.secrets, secret{value: text, placeholder: placeholder})
+	r.build()
 }
 
 // String returns s with every known secret of at least four bytes replaced.
@@ -105,9 +121,13 @@ func (r *Redactor) redactURL(raw string) string {
 	if u.User != nil {
 		// The user name is shown hashed but not hunted for in every frame:
 		// a name such as "admin" would mangle unrelated text.
-		b.WriteString(r.Add("userinfo", u.User.String()))
+		info := r.Add("userinfo", u.User.String())
+		b.WriteString(info)
 		if pw, ok := u.User.Password(); ok {
 			r.Add("password", pw)
+			// Go's HTTP errors quote the URL as user:***@host; the user
+			// name there is as much a credential.
+			r.alias(u.User.Username()+":***", info)
 		}
 		b.WriteString("@")
 	}

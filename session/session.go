@@ -39,6 +39,10 @@ type Options struct {
 	Roots []string
 	// MaxPages bounds each walk; 0 means 100.
 	MaxPages int
+	// MaxFrame bounds one frame from the server: a stdio line, an HTTP
+	// body or a server-sent event. 0 means [DefaultMaxFrame]. A larger frame
+	// ends the connection with a [*FrameTooLargeError].
+	MaxFrame int64
 	// ClientName and ClientVersion identify us in the handshake.
 	ClientName, ClientVersion string
 }
@@ -55,8 +59,14 @@ type Session struct {
 	// httpBase is the session's own HTTP transport, so closing the session
 	// closes its connections.
 	httpBase *http.Transport
-	timeout  time.Duration
-	max      int
+	// limit caps each frame and remembers when the cap ended the connection.
+	limit *frameLimit
+	// secrets redact every error the session returns or logs.
+	secrets *Redactor
+	// endStream ends a legacy SSE stream, which lives as long as the session.
+	endStream context.CancelFunc
+	timeout   time.Duration
+	max       int
 
 	counter   *paging.Counter
 	validator *checks.Validator
@@ -89,7 +99,7 @@ func (s *Session) askForLogs(ctx context.Context, res *mcp.InitializeResult) {
 	lctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	if err := s.cs.SetLoggingLevel(lctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
-		s.log.Append(Event{Kind: KindError, Method: "logging/setLevel", Text: "asking for debug logs failed: " + err.Error()})
+		s.log.Append(Event{Kind: KindError, Method: "logging/setLevel", Text: "asking for debug logs failed: " + s.redact(err).Error()})
 	}
 }
 
@@ -131,6 +141,8 @@ func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
 		validator: checks.NewValidator(),
 		tools:     map[string]toolDef{},
 		tokens:    map[string]int64{},
+		limit:     newFrameLimit(o.MaxFrame, o.Log),
+		secrets:   target.Secrets(),
 	}
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall
@@ -139,7 +151,7 @@ func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
 
 	transport, err := s.transport(target)
 	if err != nil {
-		return nil, err
+		return nil, s.redact(err)
 	}
 	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
@@ -172,7 +184,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 	switch {
 	case len(t.Command) > 0:
 		s.info.Transport = "stdio"
-		c, err := startChild(t, s.tap, s.log)
+		c, err := startChild(t, s.tap, s.log, s.limit)
 		if err != nil {
 			return nil, err
 		}
@@ -186,42 +198,40 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		s.httpBase = base
-		rt := &httpTap{base: base, tap: s.tap, headers: headers, record: !t.SSE}
+		rt := &httpTap{base: base, tap: s.tap, headers: headers, record: !t.SSE, limit: s.limit}
 		hc := &http.Client{Transport: rt}
+		// The tap caps each body and event first (naming --max-frame), so
+		// the SDK's own caps are off.
 		if t.SSE {
 			s.info.Transport = "sse"
-			return &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc}, tap: s.tap, record: true}, nil
+			life, end := context.WithCancel(context.Background())
+			s.endStream = end
+			sse := &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}
+			return &tapTransport{inner: &streamTransport{inner: sse, life: life}, tap: s.tap, record: true}, nil
 		}
 		s.info.Transport = "http"
-		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1}, nil
+		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, MaxEventSize: -1}, nil
 	default:
 		s.info.Transport = "in-memory"
 		return &tapTransport{inner: t.Transport, tap: s.tap, record: true}, nil
 	}
 }
 
-// dialError explains a failed handshake in the user's terms.
+// dialError explains a failed handshake in the user's terms, the cause
+// first and what became of a stdio server second.
 func (s *Session) dialError(ctx context.Context, err error) error {
 	what := "connecting to " + s.info.Target
-	if s.child != nil {
-		if end := s.child.describeEnd(300 * time.Millisecond); strings.Contains(end, "exited") {
-			return fmt.Errorf("%s: %s", what, end)
-		}
-	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		msg := fmt.Sprintf("%s: no answer to the handshake within %s", what, s.timeout)
+	if s.timedOut(ctx) {
+		msg := fmt.Sprintf("no answer to the handshake within %s", s.timeout)
 		if s.child != nil {
-			msg += "; the server is running but silent on stdout (is it an MCP server speaking stdio?)"
-			if tail := s.child.stderrText(); tail != "" {
-				msg += "; " + tail
+			msg += "; the server stayed silent on stdout (is it an MCP server speaking stdio?)"
+			if end := s.child.describeEnd(300 * time.Millisecond); end != "" {
+				msg += "; " + afterwards(end)
 			}
 		}
-		return errors.New(msg)
+		return s.redact(&sessionError{what: what, text: msg, err: err})
 	}
-	if errors.Is(ctx.Err(), context.Canceled) {
-		return fmt.Errorf("%s: cancelled", what)
-	}
-	return fmt.Errorf("%s: %w", what, err)
+	return s.redact(s.cause(ctx, what, err))
 }
 
 // codeUserRejected is the JSON-RPC error code the specification gives a
@@ -347,8 +357,9 @@ func (s *Session) Tool(name string) (def json.RawMessage, gen int64, ok bool) {
 	return d.raw, d.gen, ok
 }
 
-// Close ends the session: the SDK session closes and a stdio child is
-// stopped (stdin closed, then SIGTERM, then SIGKILL). The log is not closed.
+// Close ends the session within about a second, whatever the server
+// does: the SDK session closes and a stdio child is stopped (stdin closed,
+// then SIGTERM, then SIGKILL). The log is not closed.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -359,13 +370,21 @@ func (s *Session) Close() error {
 	s.mu.Unlock()
 	var err error
 	if s.cs != nil {
+		// A stdio child is stopped below whatever the SDK does; an HTTP
+		// session's DELETE gets a little longer.
+		wait := time.Second
+		if s.child != nil {
+			wait = stopStep
+		}
 		done := make(chan error, 1)
 		go func() { done <- s.cs.Close() }()
+		timer := time.NewTimer(wait)
 		select {
 		case err = <-done:
-		case <-time.After(3 * time.Second):
+		case <-timer.C:
 			err = errors.New("closing the session took too long; stopping the server")
 		}
+		timer.Stop()
 	}
 	s.shutdown()
 	s.log.Append(Event{Kind: KindClosed, Text: "session closed"})
@@ -373,35 +392,31 @@ func (s *Session) Close() error {
 		// A stdio server that exits when we close stdin is not an error.
 		err = nil
 	}
+	if err != nil {
+		err = s.redact(err)
+	}
 	return err
 }
 
 func (s *Session) shutdown() {
+	if s.endStream != nil {
+		s.endStream()
+	}
 	if s.httpBase != nil {
 		s.httpBase.CloseIdleConnections()
 	}
 	if s.child != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		s.child.stop(ctx)
+		s.child.stop()
 	}
 }
 
 // failure explains a request that failed, adding what became of a stdio
 // server.
 func (s *Session) failure(ctx context.Context, what string, err error) error {
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("%s: no answer within %s; the request was cancelled", what, s.timeout)
-	case errors.Is(ctx.Err(), context.Canceled):
-		return fmt.Errorf("%s: cancelled", what)
+	if s.timedOut(ctx) {
+		return s.redact(&sessionError{what: what, text: fmt.Sprintf("no answer within %s; the request was cancelled", s.timeout), err: err})
 	}
-	if s.child != nil {
-		if end := s.child.describeEnd(300 * time.Millisecond); strings.Contains(end, "exited") {
-			return fmt.Errorf("%s: %s", what, end)
-		}
-	}
-	return fmt.Errorf("%s: %w", what, err)
+	return s.redact(s.cause(ctx, what, err))
 }
 
 func (s *Session) progressCall(token string) (int64, bool) {

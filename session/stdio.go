@@ -3,7 +3,7 @@ package session
 import (
 	"bufio"
 	"bytes"
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,35 +14,54 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// stderrTail is how many of the child's last stderr lines an error quotes.
-const stderrTail = 8
+// Timings of a child's end. Stopping escalates within stopStep each
+// (stdin closed, SIGTERM, SIGKILL); after the process has exited, its pipes
+// get pipeGrace to deliver what is left before our ends are closed, since a
+// detached grandchild may hold them open for ever.
+const (
+	stopStep  = 250 * time.Millisecond
+	pipeGrace = 300 * time.Millisecond
+)
 
 // child is a stdio server process. Its stdout is read line by line here:
 // every line is recorded as it came, lines that are not JSON are recorded
 // and kept from the SDK (which would drop the connection over one), and the
 // rest are passed on to the SDK through a pipe.
 type child struct {
-	cmd *exec.Cmd
-	tap *tap
-	log *Log
+	cmd   *exec.Cmd
+	tap   *tap
+	log   *Log
+	limit *frameLimit
 
 	stdin  io.WriteCloser
 	toSDK  *io.PipeWriter
 	fromUs *io.PipeReader
+	// outR and errR are our ends of its stdout and stderr.
+	outR, errR *os.File
 
-	exited  chan struct{} // closed when the process has exited
-	readers sync.WaitGroup
+	exited    chan struct{} // closed when the process has exited
+	readers   sync.WaitGroup
+	closePipe sync.Once
+	stderr    stderrLog
 
-	mu      sync.Mutex
-	exitErr error
-	tail    []string
-	stopped bool // we asked it to stop
+	mu          sync.Mutex
+	exitErr     error
+	stopped     bool // we asked it to stop
+	stdinClosed bool // we closed its stdin
+	// last is the last frame passed to the SDK: when it is not JSON-RPC,
+	// it is what ended the connection.
+	last []byte
+	// quitFirst is set when the server ended (exited, or closed its stdout)
+	// while its stdin was still open: its end is then the cause of a
+	// failure, not a consequence of ours.
+	quitFirst bool
 }
 
-func startChild(t Target, tp *tap, log *Log) (*child, error) {
+func startChild(t Target, tp *tap, log *Log, limit *frameLimit) (*child, error) {
 	cmd := exec.Command(t.Command[0], t.Command[1:]...)
 	cmd.Env = append(os.Environ(), t.Env...)
 	cmd.Dir = t.Dir
@@ -75,10 +94,14 @@ func startChild(t Target, tp *tap, log *Log) (*child, error) {
 	errW.Close()
 
 	pr, pw := io.Pipe()
-	c := &child{cmd: cmd, tap: tp, log: log, stdin: stdin, toSDK: pw, fromUs: pr, exited: make(chan struct{})}
+	c := &child{cmd: cmd, tap: tp, log: log, limit: limit, stdin: stdin, toSDK: pw, fromUs: pr,
+		outR: outR, errR: errR, exited: make(chan struct{})}
 	c.readers.Add(2)
 	go c.readStdout(outR)
-	go c.readStderr(errR)
+	go func() {
+		defer c.readers.Done()
+		readStderr(errR, log, &c.stderr)
+	}()
 	go c.wait()
 	return c, nil
 }
@@ -100,65 +123,104 @@ func startError(t Target, err error) error {
 
 // transport is what the SDK connects through.
 func (c *child) transport() mcp.Transport {
-	return &mcp.IOTransport{Reader: c.fromUs, Writer: &lineTap{w: c.stdin, tap: c.tap, closer: c.stdin}}
+	// Lines reach the SDK only once readStdout has checked them against the
+	// frame limit, which names --max-frame; the SDK's own cap would only
+	// end the connection with a vaguer message.
+	return &mcp.IOTransport{Reader: c.fromUs, Writer: &lineTap{w: c.stdin, tap: c.tap, closer: closerFunc(c.closeStdin)}, MaxLineLength: -1}
 }
 
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+// closeStdin closes the child's stdin, noting that we did.
+func (c *child) closeStdin() error {
+	c.mu.Lock()
+	c.stdinClosed = true
+	c.mu.Unlock()
+	return c.stdin.Close()
+}
+
+// ended notes that the server ended on its own if its stdin is still open.
+func (c *child) ended() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.stdinClosed {
+		c.quitFirst = true
+	}
+}
+
+// readStdout reads the child's stdout one line at a time, holding at most
+// the frame limit: a longer line ends the connection.
 func (c *child) readStdout(r *os.File) {
 	defer c.readers.Done()
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
 	for {
-		line, err := br.ReadBytes('\n')
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if int64(len(bytes.TrimRight(line, "\r\n"))) > c.limit.max {
+			c.toSDK.CloseWithError(c.limit.exceeded("frame", 0))
+			return
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
 		if trimmed := bytes.TrimRight(line, "\r\n"); len(bytes.TrimSpace(trimmed)) > 0 {
 			trimmed, valid := c.tap.receive(trimmed) // cut if too deep; nothing for a stray answer
 			if b := bytes.TrimSpace(trimmed); valid && (b[0] == '{' || b[0] == '[') {
-				if _, werr := c.toSDK.Write(append(trimmed, '\n')); werr != nil {
-					// The SDK side is gone; keep recording what arrives.
-					continue
-				}
+				c.mu.Lock()
+				c.last = append(c.last[:0], b...)
+				c.mu.Unlock()
+				// A failed write means the SDK side is gone; keep recording
+				// what arrives.
+				_, _ = c.toSDK.Write(append(trimmed, '\n'))
 			}
 		}
+		if cap(line) > 1<<20 {
+			line = nil // do not hold on to one big frame's memory
+		}
+		line = line[:0]
 		if err != nil {
+			c.ended()
 			c.toSDK.CloseWithError(io.EOF)
 			return
 		}
 	}
 }
 
-func (c *child) readStderr(r *os.File) {
-	defer c.readers.Done()
-	defer r.Close()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		c.mu.Lock()
-		c.tail = append(c.tail, line)
-		if len(c.tail) > stderrTail {
-			c.tail = c.tail[len(c.tail)-stderrTail:]
-		}
-		c.mu.Unlock()
-		c.log.Append(Event{Kind: KindStderr, Text: line})
-	}
-}
-
 func (c *child) wait() {
 	err := c.cmd.Wait()
+	c.ended()
 	c.mu.Lock()
 	c.exitErr = err
 	stopped := c.stopped
 	c.mu.Unlock()
 	close(c.exited)
+	// Let the readers take what is left before saying it ended.
+	c.release(pipeGrace)
 	if !stopped {
-		// Let the readers take what is left before saying it ended.
-		done := make(chan struct{})
-		go func() { c.readers.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(500 * time.Millisecond):
-		}
 		c.log.Append(Event{Kind: KindClosed, Text: "server exited: " + c.exitText()})
 	}
+}
+
+// release waits up to grace for the readers to reach the end of the pipes,
+// then closes our ends so that nothing holding them (a detached grandchild)
+// keeps the readers waiting.
+func (c *child) release(grace time.Duration) {
+	done := make(chan struct{})
+	go func() { c.readers.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-time.After(grace):
+	}
+	c.closePipe.Do(func() {
+		c.outR.Close()
+		c.errR.Close()
+	})
+	<-done
 }
 
 // exitText says how the process ended, or "" while it runs.
@@ -180,29 +242,56 @@ func (c *child) exitText() string {
 	return c.exitErr.Error()
 }
 
-// stderrText returns the last lines of the child's stderr, indented, or "".
-func (c *child) stderrText() string {
+// stderrText quotes the child's stderr, indented, or returns "".
+func (c *child) stderrText() string { return c.stderr.text() }
+
+// invalidFrame explains the last frame passed to the SDK if it is not
+// JSON-RPC, which makes the SDK end the connection; it returns "" when the
+// frame is good.
+func (c *child) invalidFrame() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.tail) == 0 {
+	if len(c.last) == 0 {
 		return ""
 	}
-	return "its stderr ends with:\n    " + strings.Join(c.tail, "\n    ")
+	err := notJSONRPC(c.last)
+	if err == nil {
+		return ""
+	}
+	quote := string(c.last)
+	if len(quote) > stderrQuote {
+		quote = cutUTF8(quote, stderrQuote) + "…"
+	}
+	return fmt.Sprintf("the server sent a frame that is not valid JSON-RPC (%v): %s", err, quote)
+}
+
+// notJSONRPC says why frame is not a JSON-RPC message the SDK can take, or
+// returns nil.
+func notJSONRPC(frame []byte) error {
+	if _, err := jsonrpc.DecodeMessage(frame); err != nil {
+		return err
+	}
+	var m struct {
+		Method string          `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(frame, &m) == nil && m.Method == "" && m.Result == nil && m.Error == nil {
+		return errors.New("an answer with neither result nor error")
+	}
+	return nil
+}
+
+// quitOnItsOwn reports whether the server ended before we closed its stdin.
+func (c *child) quitOnItsOwn() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.quitFirst
 }
 
 // describeEnd explains a failure of the connection by the child's fate.
 func (c *child) describeEnd(wait time.Duration) string {
-	select {
-	case <-c.exited:
-		// Let the readers take the last lines the process wrote.
-		done := make(chan struct{})
-		go func() { c.readers.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(wait):
-		}
-	case <-time.After(wait):
-	}
+	c.settle(wait)
 	var parts []string
 	if x := c.exitText(); x != "" {
 		parts = append(parts, "the server exited ("+x+")")
@@ -213,35 +302,58 @@ func (c *child) describeEnd(wait time.Duration) string {
 	return strings.Join(parts, "; ")
 }
 
-// stop ends the child: stdin closed, then SIGTERM to its group, then
-// SIGKILL, waiting a little between each.
-func (c *child) stop(ctx context.Context) {
+// settle waits up to wait for the process to exit and its readers to take
+// the last lines it wrote.
+func (c *child) settle(wait time.Duration) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-c.exited:
+	case <-timer.C:
+		return
+	}
+	done := make(chan struct{})
+	go func() { c.readers.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-timer.C:
+	}
+}
+
+// stop ends the child within about a second whatever it does: stdin
+// closed, then SIGTERM to its group, then SIGKILL, stopStep apart. A process
+// that has not gone even after SIGKILL is left to the wait goroutine, which
+// reaps it when it goes; our pipe ends are closed either way.
+func (c *child) stop() {
 	c.mu.Lock()
 	c.stopped = true
 	c.mu.Unlock()
-	c.stdin.Close()
-	steps := []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL}
-	for _, sig := range steps {
-		if sig != 0 {
-			_ = syscall.Kill(-c.cmd.Process.Pid, sig)
-		}
+	_ = c.closeStdin()
+	steps := []struct {
+		wait time.Duration
+		then syscall.Signal // 0: give up waiting
+	}{{stopStep, syscall.SIGTERM}, {stopStep, syscall.SIGKILL}, {stopStep / 2, 0}}
+	for _, step := range steps {
+		timer := time.NewTimer(step.wait)
 		select {
 		case <-c.exited:
+			timer.Stop()
 			c.finish()
 			return
-		case <-time.After(time.Second):
-		case <-ctx.Done():
+		case <-timer.C:
+		}
+		if step.then != 0 {
+			_ = syscall.Kill(-c.cmd.Process.Pid, step.then)
 		}
 	}
-	<-c.exited
 	c.finish()
 }
 
 func (c *child) finish() {
-	// Anything still holding the pipes open belongs to the group we ended.
+	// Anything of its group still holding the pipes open goes too.
 	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 	c.fromUs.Close()
-	c.readers.Wait()
+	c.release(pipeGrace)
 }
 
 // lineTap records each line written to the child's stdin.
