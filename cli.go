@@ -26,6 +26,7 @@ type config struct {
 	ndjson   bool
 	record   string
 	maxPages int
+	maxFrame int64 // 0: session.DefaultMaxFrame
 	timeout  time.Duration
 	protocol string
 	theme    string
@@ -66,6 +67,14 @@ func flagSpecs() []flagSpec {
 			c.maxPages = n
 			return nil
 		}},
+		{[]string{"--max-frame"}, true, func(c *config, v string) error {
+			n, err := parseSize(v)
+			if err != nil {
+				return usagef("--max-frame %s", err)
+			}
+			c.maxFrame = n
+			return nil
+		}},
 		{[]string{"--timeout"}, true, func(c *config, v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {
@@ -93,6 +102,43 @@ func flagSpecs() []flagSpec {
 		{[]string{"--filler"}, true, intFlag("--filler", func(c *config) *int { return &c.filler })},
 		{[]string{"--ttl-ms"}, true, intFlag("--ttl-ms", func(c *config) *int { return &c.ttlMs })},
 	}
+}
+
+// minMaxFrame is the smallest --max-frame accepted: below it no server's
+// answer to initialize fits, and the number was most likely meant in MiB.
+const minMaxFrame = 1 << 10
+
+// sizeUnits are the units --max-frame knows, lower case: binary (k, KiB)
+// and decimal (KB).
+var sizeUnits = map[string]float64{
+	"": 1, "b": 1,
+	"k": 1 << 10, "kib": 1 << 10, "kb": 1e3,
+	"m": 1 << 20, "mib": 1 << 20, "mb": 1e6,
+	"g": 1 << 30, "gib": 1 << 30, "gb": 1e9,
+}
+
+// parseSize reads a size such as 64MiB, 1MB, 512k, 1.5m or 1048576 (bytes).
+// The error says what is wrong, for a message that starts with the flag.
+func parseSize(v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], strings.ToLower(strings.TrimSpace(s[i:]))
+	}
+	mult, ok := sizeUnits[unit]
+	f, err := strconv.ParseFloat(num, 64)
+	if !ok || err != nil || num == "" {
+		return 0, fmt.Errorf("wants a size such as 64MiB, 1MB, 512k or a number of bytes, not %q", v)
+	}
+	bytes := f * mult
+	switch {
+	case bytes > 1<<62:
+		return 0, fmt.Errorf("%q is more than any frame can be", v)
+	case bytes < minMaxFrame:
+		return 0, fmt.Errorf("%q is %.0f bytes, less than 1 KiB: no server's answer fits (did you mean %sMiB?)", v, bytes, num)
+	}
+	return int64(bytes), nil
 }
 
 func intFlag(name string, field func(*config) *int) func(*config, string) error {

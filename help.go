@@ -34,20 +34,29 @@ Server:
   --protocol VERSION   protocol version to ask for (default: newest)
 
 Output and limits:
-  --json               one JSON document on stdout
+  --json               one JSON document on stdout; when the command fails,
+                       {"error": {"message": …, "exitCode": N}}
   --ndjson             every event as one JSON line, as it happens
   --record FILE        stream the session log to FILE (secrets redacted)
   --max-pages N        stop a walk after N list requests (default 100)
+  --max-frame SIZE     largest frame (stdio line, HTTP body, server-sent
+                       event) accepted, e.g. 64MiB, 1MB, 512k or bytes
+                       (default 64MiB); a larger one ends the connection
   --timeout D          bound on connecting and on each request (default 30s)
   --theme NAME         dark, light, high-contrast or mono
   --force              send a call even when a check refuses it
+  --version            print mcpwitness and its version
 
 Exit codes: 0 all good · 1 connection or protocol error · 2 usage error ·
 3 a check failed (incomplete walk, refusal, failed or unchecked verdict) ·
 4 the tool answered isError: true and every check passed.
 
 Secrets (header values, -e values, URL credentials and query values) never
-reach a record or --ndjson: they appear as [REDACTED:NAME:sha256=…].
+reach a record, --json, --ndjson or the screen: they appear as
+[REDACTED:NAME:sha256=…]. What a server sends is shown safely: control
+characters and escape sequences visibly (␛[2J, \r, \x9b), bidi and
+zero-width characters as \u202e and the like; --json and --ndjson are
+strict UTF-8 JSON. Session files keep the raw bytes.
 `
 
 const helpTools = `mcpwitness tools — walk every page of tools/list
@@ -124,6 +133,10 @@ resource templates when it declares them) and reports:
   output-schema        not an object, or cannot be checked (does not
                        compile, or holds a $ref that does not resolve)
   task-support         tools that clients refuse to call plainly (a note)
+  unsafe-text          control characters, escape sequences, bidi controls,
+                       zero-width characters or invalid UTF-8 in a name (an
+                       error), a title, a description, schema text or the
+                       server's version and instructions (warnings)
 
 Examples:
   mcpwitness check -- node server.js

@@ -107,6 +107,7 @@ func sessionOptions(cfg *config, log *session.Log) *session.Options {
 		Protocol:      cfg.protocol,
 		Roots:         cfg.roots,
 		MaxPages:      cfg.maxPages,
+		MaxFrame:      cfg.maxFrame,
 		ClientName:    "mcpwitness",
 		ClientVersion: version(),
 	}
