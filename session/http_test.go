@@ -148,3 +148,32 @@ func TestLegacySSEWalksAndCalls(t *testing.T) {
 		t.Errorf("%d tools/call answers recorded, want 1", n)
 	}
 }
+
+// On legacy SSE, an event that never ends ends the connection at the limit
+// too, before the SDK's reader buffers it.
+func TestLegacySSEEventOverTheLimitEndsTheConnection(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: endpoint\ndata: /message\n\nevent: message\ndata: {\"pad\":\"")
+		pad := strings.Repeat("x", 64<<10)
+		for {
+			if _, err := io.WriteString(w, pad); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	s, err := Dial(context.Background(), Target{URL: srv.URL, SSE: true}, &Options{Timeout: 10 * time.Second, MaxFrame: 1 << 20})
+	if err == nil {
+		s.Close()
+		t.Fatal("Dial succeeded")
+	}
+	const want = "the server sent a server-sent event larger than 1 MiB"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not contain %q", err, want)
+	}
+}
