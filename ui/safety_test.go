@@ -130,6 +130,9 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 		return n >= 12
 	})
 	h.checkView("after the walk")
+	if !strings.Contains(h.screen(), "instructions: instructions [␛[2J") {
+		t.Errorf("the server's instructions are not shown:\n%s", h.screen())
+	}
 	if !strings.Contains(h.screen(), "␛") {
 		t.Errorf("escape characters are not shown visibly:\n%s", h.screen())
 	}

@@ -181,6 +181,9 @@ func (s *state) Apply(ev session.Event) {
 			s.server = &srv
 			s.row(ev.T, "session", "info", fmt.Sprintf("connected to %s %s · protocol %s · %s",
 				orDash(srv.Name), srv.Version, orDash(srv.ProtocolVersion), orDash(srv.Transport)))
+			if srv.Instructions != "" {
+				s.row(ev.T, "session", "", "instructions: "+srv.Instructions)
+			}
 		}
 	case session.KindWire:
 		s.applyWire(ev)
