@@ -44,6 +44,7 @@ type child struct {
 	outR, errR *os.File
 
 	exited    chan struct{} // closed when the process has exited
+	waited    chan struct{} // closed when wait has said so in the log
 	readers   sync.WaitGroup
 	closePipe sync.Once
 	stderr    stderrLog
@@ -95,7 +96,7 @@ func startChild(t Target, tp *tap, log *Log, limit *frameLimit) (*child, error) 
 
 	pr, pw := io.Pipe()
 	c := &child{cmd: cmd, tap: tp, log: log, limit: limit, stdin: stdin, toSDK: pw, fromUs: pr,
-		outR: outR, errR: errR, exited: make(chan struct{})}
+		outR: outR, errR: errR, exited: make(chan struct{}), waited: make(chan struct{})}
 	c.readers.Add(2)
 	go c.readStdout(outR)
 	go func() {
@@ -191,6 +192,7 @@ func (c *child) readStdout(r *os.File) {
 }
 
 func (c *child) wait() {
+	defer close(c.waited)
 	err := c.cmd.Wait()
 	c.ended()
 	c.mu.Lock()
@@ -354,6 +356,12 @@ func (c *child) finish() {
 	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
 	c.fromUs.Close()
 	c.release(pipeGrace)
+	select {
+	case <-c.exited:
+		// Nothing of the child's is logged after the session is closed.
+		<-c.waited
+	default:
+	}
 }
 
 // lineTap records each line written to the child's stdin.

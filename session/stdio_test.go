@@ -67,10 +67,10 @@ func TestStdioFrameOverTheLimitEndsTheConnection(t *testing.T) {
 	if !hasEvent(s.Log(), KindError, want) {
 		t.Error("no error event names the limit")
 	}
+	s.Close()
 	if !bytes.Contains(rec.Bytes(), []byte("a big frame follows")) {
 		t.Error("the notification sent before the big frame is not in the record")
 	}
-	s.Close()
 	readable(t, rec.Bytes())
 }
 
