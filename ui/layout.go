@@ -2,10 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -323,118 +321,6 @@ func (m *model) statusLine() string {
 	return fit(" "+style.Render(mark+" "+m.status), m.w)
 }
 
-// bindings returns the help for what has the keys now.
-func (m *model) bindings() helpMap {
-	k := &m.keys
-	global := []key.Binding{k.NextPane, k.Walk, k.Wire, k.Export, k.Theme, k.Help, k.Quit}
-	var short []key.Binding
-	var full [][]key.Binding
-	switch {
-	case m.showHelp:
-		short = []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close")), k.Quit}
-	case m.replay != nil && !m.replay.loaded:
-		short = []key.Binding{k.Theme, k.Help, k.Quit}
-	case m.st.server == nil && m.replay == nil:
-		short = []key.Binding{k.Wire, k.Export, k.Help, k.Quit}
-	case m.editing:
-		short, full = m.editor.ShortHelp(), m.editor.FullHelp()
-	case m.tools.Filtering():
-		short = m.tools.ShortHelp()
-	case m.focus == paneTools:
-		short, full = m.tools.ShortHelp(), m.tools.FullHelp()
-	case m.focus == paneDetail:
-		short, full = m.detail.ShortHelp(), m.detail.FullHelp()
-	case m.focus == paneEvents:
-		short, full = m.events.ShortHelp(), m.events.FullHelp()
-	default:
-		short, full = m.wire.ShortHelp(), m.wire.FullHelp()
-	}
-	switch c := m.detail.Call(); {
-	case m.editing || m.showHelp:
-	case m.detail.confirm:
-		short = m.detail.ShortHelp()
-	case c != nil && callOutcome(c) == outcomeRefused && m.focus != paneDetail:
-		short = append([]key.Binding{k.Force}, short...)
-	}
-	if r := m.replay; r != nil && r.loaded && !m.editing && !m.showHelp && !m.tools.Filtering() {
-		scrub := []key.Binding{
-			key.NewBinding(key.WithKeys(",", "."), key.WithHelp(",/.", "step")),
-			key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "moment")),
-		}
-		short = append(scrub, short...)
-		global = append(global, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last)
-	}
-	return helpMap{short: short, full: append(full, global)}
-}
-
-func (m *model) helpLine() string {
-	short := m.bindings().short
-	var key strings.Builder
-	fmt.Fprintf(&key, "%d %p", m.w, m.sty)
-	for _, b := range short {
-		key.WriteString("|" + b.Help().Key + b.Help().Desc)
-	}
-	return m.memo.get("help", key.String(), func() string {
-		full := m.help // fitHelp chose what fits: draw it uncut
-		full.SetWidth(0)
-		return fit(" "+full.ShortHelpView(m.fitHelp(short)), m.w)
-	})
-}
-
-// fitHelp keeps as many of short as fit on the help line. The first (what
-// the pane is for), help, quit and the way back (esc) stay while they can;
-// others go from the end, so the line is never cut in the middle of a key.
-// When that is not enough the descriptions shrink to their first word, then
-// only help and quit are sure to stay.
-func (m *model) fitHelp(short []key.Binding) []key.Binding {
-	k := &m.keys
-	isHelpOrQuit := func(b key.Binding) bool {
-		h := b.Help()
-		return h == k.Help.Help() || h == k.Quit.Help() || strings.HasPrefix(h.Key, "?")
-	}
-	keep := func(b key.Binding) bool { return isHelpOrQuit(b) || strings.HasPrefix(b.Help().Key, "esc") }
-	out := slices.Clone(short)
-	typing := m.editing || m.tools.Filtering()
-	if !typing && !m.showHelp {
-		// Help and quit are always offered where q and ? are keys.
-		for _, b := range []key.Binding{k.Help, k.Quit} {
-			if !slices.ContainsFunc(out, func(o key.Binding) bool { return o.Help() == b.Help() }) {
-				out = append(out, b)
-			}
-		}
-	}
-	full := m.help // measured uncut
-	full.SetWidth(0)
-	fits := func() bool { return ansi.StringWidth(full.ShortHelpView(out))+1 <= m.w }
-	dropWhere := func(first int, may func(key.Binding) bool) {
-		for !fits() {
-			drop := -1
-			for i := len(out) - 1; i >= first; i-- {
-				if may(out[i]) {
-					drop = i
-					break
-				}
-			}
-			if drop < 0 {
-				return
-			}
-			out = slices.Delete(out, drop, drop+1)
-		}
-	}
-	dropWhere(1, func(b key.Binding) bool { return !keep(b) })
-	if !fits() {
-		for i, b := range out {
-			h := b.Help()
-			if cut := strings.IndexAny(h.Desc, " /"); cut > 0 {
-				b.SetHelp(h.Key, h.Desc[:cut])
-				out[i] = b
-			}
-		}
-	}
-	dropWhere(0, func(b key.Binding) bool { return !isHelpOrQuit(b) })
-	return out
-}
-
 // memo keeps the last drawing of a part of the screen with the key it was
 // drawn for.
 type memo map[string][2]string
@@ -446,59 +332,4 @@ func (c memo) get(part, key string, draw func() string) string {
 	out := draw()
 	c[part] = [2]string{key, out}
 	return out
-}
-
-// fullHelp lists every key, grouped, with what the badges mean. It is
-// built only while help is open.
-func (m *model) fullHelp() string {
-	k := &m.keys
-	s := m.sty
-	return m.memo.get("fullhelp", fmt.Sprintf("%d %p %v", m.w, m.sty, m.replay != nil), func() string {
-		groups := [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.PrevPane},
-			{k.Call, k.Send, k.Back, k.Filter, k.Walk, k.PrevCall, k.NextCall, k.Force},
-			{k.Wire, k.Copy, k.Export, k.Theme, k.Help, k.Quit},
-			{k.NextField, k.PrevField, k.Choice, k.Raw, k.Confirm},
-		}
-		if m.replay != nil {
-			// The editor's keys are off in a replay: the scrubber's go there.
-			groups[3] = []key.Binding{k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last}
-		}
-		var keys string
-		switch {
-		case m.w >= 110:
-			keys = m.help.FullHelpView(groups)
-		case m.w >= 60:
-			// Two columns at a time on a narrower screen.
-			keys = m.help.FullHelpView(groups[:2]) + "\n\n" + m.help.FullHelpView(groups[2:])
-		default:
-			// One at a time on a narrow one.
-			var parts []string
-			for _, g := range groups {
-				parts = append(parts, m.help.FullHelpView([][]key.Binding{g}))
-			}
-			keys = strings.Join(parts, "\n\n")
-		}
-		var b strings.Builder
-		b.WriteString("\n  " + s.Title.Render("Keys") + "\n\n")
-		for _, l := range strings.Split(keys, "\n") {
-			b.WriteString("  " + l + "\n")
-		}
-		b.WriteString("\n  " + s.Title.Render("Badges") + "\n\n")
-		for _, row := range [][2]string{
-			{s.BadgeTask.Render("task"), "execution.taskSupport is \"required\": plain calls are refused"},
-			{s.BadgeOut.Render("out"), "declares an output schema: answers are checked against it"},
-			{s.BadgeRO.Render("ro") + "/" + s.BadgeDestr.Render("destr"), "annotations: read-only / destructive"},
-			{s.BadgeHeld.Render("held"), "a typical client checks calls to it too (one page, latest, nothing out)"},
-			{s.BadgeOwn.Render("own"), "only mcpwitness checks calls to it; a typical client would not"},
-			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
-		} {
-			b.WriteString("  " + fit(row[0], 10) + " " + s.Muted.Render(row[1]) + "\n")
-		}
-		if m.replay != nil {
-			b.WriteString(m.replayHelp())
-		}
-		b.WriteString("\n  " + s.Muted.Render("↑/↓ scroll · ? or esc closes this help"))
-		return b.String()
-	})
 }

@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"mcpwitness/sanitize"
+)
+
+// View renders the editor in exactly h rows.
+func (e *editorPane) View() string {
+	s := e.sty
+	mode := "form · ctrl+r raw JSON"
+	if e.raw {
+		mode = "raw JSON"
+		if e.canForm {
+			mode += " · ctrl+r form"
+		}
+	}
+	title := s.Title.Render("Call "+e.tool.Label) + "  " + s.Muted.Render(mode)
+	lines := []string{fit(title, e.w), ""}
+	if e.raw {
+		lines = append(lines, strings.Split(e.area.View(), "\n")...)
+	} else {
+		lines = append(lines, e.formLines()...)
+	}
+	check := e.checkLines()
+	if most := max(e.h/3, 1); len(check) > most {
+		// A low screen keeps room for the fields.
+		check = check[:most]
+	}
+	room := e.h - len(check) - 1
+	if len(lines) > room {
+		lines = lines[:max(room, 1)]
+	}
+	for len(lines) < room {
+		lines = append(lines, "")
+	}
+	lines = append(lines, "")
+	lines = append(lines, check...)
+	var b strings.Builder
+	for i, l := range lines[:min(len(lines), e.h)] {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(fit(l, e.w))
+	}
+	return b.String()
+}
+
+func (e *editorPane) formLines() []string {
+	s := e.sty
+	if len(e.fields) == 0 {
+		return []string{" " + s.Muted.Render("This tool takes no arguments; ctrl+s sends {}.")}
+	}
+	lw := e.labelWidth()
+	var out []string
+	for i, f := range e.fields {
+		label := sanitize.Line(f.Name)
+		if f.Required {
+			label += "*"
+		}
+		label = fit(trunc(label, lw), lw)
+		ls := s.Label
+		marker := "  "
+		if i == e.focus {
+			ls = s.LabelFocused
+			marker = s.Title.Render("▸ ")
+		}
+		var value string
+		if f.Kind == kindChoice {
+			value = e.choiceView(i)
+		} else {
+			value = e.inputs[i].View()
+		}
+		out = append(out, marker+ls.Render(label)+"  "+value)
+		if i == e.focus && f.Desc != "" {
+			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(trunc(sanitize.Line(f.Desc), e.w-lw-5)))
+		}
+	}
+	return out
+}
+
+func (e *editorPane) choiceView(i int) string {
+	f, s := e.fields[i], e.sty
+	cur := "–"
+	if c := e.choice[i]; c >= 0 {
+		cur = string(f.Choices[c])
+		var str string
+		if json.Unmarshal(f.Choices[c], &str) == nil {
+			cur = str
+		}
+	}
+	pos := fmt.Sprintf("%d/%d", e.choice[i]+1, len(f.Choices))
+	if e.choice[i] < 0 {
+		pos = fmt.Sprintf("–/%d", len(f.Choices))
+	}
+	return s.Muted.Render("‹ ") + s.Choice.Render(sanitize.Line(cur)) + s.Muted.Render(" › "+pos)
+}
+
+// checkLines renders the live check, wrapped, at most five lines.
+func (e *editorPane) checkLines() []string {
+	s := e.sty
+	d := newDoc(e.w-1, s)
+	if e.note != "" {
+		d.text(s.Fail, "✗ "+e.note, 0)
+	}
+	c := e.checked
+	switch {
+	case c == nil:
+		d.text(s.Muted, "checking…", 0)
+	case c.jsonErr != "":
+		d.text(s.Fail, "✗ "+c.jsonErr, 0)
+	case c.unchecked != "":
+		d.text(s.Warn, "? the input schema cannot be checked: "+c.unchecked, 0)
+	case len(c.errs) == 0:
+		d.text(s.Pass, "✓ arguments match the input schema", 0)
+	default:
+		d.text(s.Fail, fmt.Sprintf("✗ %d %s against the input schema; sending is refused unless forced",
+			len(c.errs), plural(len(c.errs), "problem", "problems")), 0)
+		for _, se := range c.errs {
+			d.segs([]seg{{text: "  ", plain: true}, {text: pathOrRoot(se.InstancePath), style: s.Warn},
+				{text: "  " + se.Keyword + ": ", style: s.Muted}, {text: se.Message, style: s.Text}}, 4)
+		}
+	}
+	lines := d.Lines()
+	if len(lines) > 5 {
+		lines = append(lines[:4], s.Muted.Render("  …"))
+	}
+	return lines
+}
+
+func pathOrRoot(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
+}
