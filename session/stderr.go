@@ -22,9 +22,10 @@ const (
 )
 
 // causeLine matches a stderr line that says what went wrong: Go's
-// "panic: …", Node's "Error: Cannot find module …", "fatal: …", a Java or
-// Python exception.
-var causeLine = regexp.MustCompile(`(?i)(^|[^a-z])(error|panic|fatal|exception)([^a-z]|$)`)
+// "panic: …" and "fatal error: …", Node's "Error: Cannot find module …",
+// Rust's "panicked at", Python's "Traceback" and "ValueError: …", Java's
+// "Exception in thread …".
+var causeLine = regexp.MustCompile(`(?i:(^|[^a-z])(error|panic|panicked|fatal|exception|traceback)([^a-z]|$))|[a-z](Error|Exception)\b`)
 
 // stderrLog keeps what an error quotes of a server's stderr: the first line
 // that says what went wrong, and the last lines. It holds a bounded amount

@@ -219,3 +219,35 @@ func TestCloseStopsAServerThatIgnoresSIGTERM(t *testing.T) {
 	walked(t, s)
 	closeQuickly(t, s, 1500*time.Millisecond, before)
 }
+
+func TestCauseLines(t *testing.T) {
+	causes := []string{
+		"panic: crashing on purpose",
+		"fatal error: all goroutines are asleep - deadlock!",
+		"Error: Cannot find module './missing'",
+		"thread 'main' panicked at src/main.rs:2:5:",
+		"Traceback (most recent call last):",
+		"ModuleNotFoundError: No module named 'mcp'",
+		`Exception in thread "main" java.lang.NullPointerException`,
+		"ERROR failed to bind port 8080",
+		"fatal: crashing on purpose",
+	}
+	for _, c := range causes {
+		if !causeLine.MatchString(c) {
+			t.Errorf("%q is not taken for a cause", c)
+		}
+	}
+	others := []string{
+		"    at Module._load (node:internal/modules/cjs/loader:985:27)",
+		"goroutine 1 [running]:",
+		"  throw err;",
+		"Node.js v20.11.1",
+		"listening on stderr for errors", // "errors" is not "error"
+		"main.deep(...)",
+	}
+	for _, o := range others {
+		if causeLine.MatchString(o) {
+			t.Errorf("%q is taken for a cause", o)
+		}
+	}
+}
