@@ -195,7 +195,7 @@ func closeQuickly(t *testing.T, s *Session, limit time.Duration, before int) {
 }
 
 // A detached grandchild holding stdout and stderr does not keep Close
-// waiting (it holds them for 60s).
+// waiting (it holds them for 20s).
 func TestCloseDoesNotWaitForADetachedGrandchild(t *testing.T) {
 	target := hostile(t, hostiletest.ModeDetach)
 	before := runtime.NumGoroutine()

@@ -21,7 +21,7 @@ package main
 //	                   stderr (the "Error: Cannot find module" line amid a
 //	                   stack) and exits with status 1.
 //	detach             starts a detached grandchild (a new session, running
-//	                   "sleep 60") that holds stdout and stderr, then serves as
+//	                   "sleep 20") that holds stdout and stderr, then serves as
 //	                   normal.
 //	ignore-term        ignores SIGTERM and, after stdin EOF, keeps running
 //	                   (only SIGKILL ends it); otherwise normal.
@@ -77,7 +77,7 @@ func wireStart(s *server) bool {
 		fmt.Fprint(os.Stderr, nodeMissingModule)
 		os.Exit(1)
 	case "detach":
-		cmd := exec.Command("sleep", "60")
+		cmd := exec.Command("sleep", "20")
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := cmd.Start(); err != nil {
