@@ -24,7 +24,7 @@ func runTUI(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	}
 	target, err := resolveTarget(cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		printError(stderr, cfg.target.Secrets(), err)
 		return exitConnect
 	}
 	err = ui.Run(ctx, ui.Config{
@@ -35,7 +35,8 @@ func runTUI(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 		Tool:       toolName(),
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpwitness: %v\n", err)
+		// The error may quote the server (its stderr, a failed record).
+		printError(stderr, target.Secrets(), err)
 		return exitConnect
 	}
 	return exitOK
