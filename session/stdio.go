@@ -160,11 +160,11 @@ func (c *child) readStdout(r *os.File) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if int64(len(bytes.TrimRight(line, "\r\n"))) > c.limit.max {
+		if int64(len(line)+len(bytes.TrimRight(chunk, "\r\n"))) > c.limit.max {
 			c.toSDK.CloseWithError(c.limit.exceeded("frame", 0))
 			return
 		}
+		line = append(line, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
