@@ -113,7 +113,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 		r.Result = result
 		if err != nil {
 			r.Findings = append(r.Findings, Finding{Check: "sdk-rejected", Severity: "warning",
-				Message: "the Go SDK could not take this result (" + err.Error() + "); it was checked from the raw answer"})
+				Message: "the Go SDK could not take this result (" + s.redact(err).Error() + "); it was checked from the raw answer"})
 		}
 	case err != nil:
 		r.Cancelled = ctx.Err() != nil

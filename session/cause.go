@@ -14,12 +14,17 @@ import (
 // sessionError is an error the session returns: what failed and why, in
 // the user's terms, with the SDK's error kept for errors.Is and errors.As.
 type sessionError struct {
-	what string
+	what string // what failed, "" where the caller names it
 	text string
 	err  error
 }
 
-func (e *sessionError) Error() string { return e.what + ": " + e.text }
+func (e *sessionError) Error() string {
+	if e.what == "" {
+		return e.text
+	}
+	return e.what + ": " + e.text
+}
 func (e *sessionError) Unwrap() error { return e.err }
 
 // redactedError is err with every secret of the target replaced in its text.

@@ -79,20 +79,21 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 		reqID, result, rpcErr, ok := w.answer()
 		switch {
 		case ok && len(rpcErr) > 0:
-			return nil, fmt.Errorf("%s: the server answered with an error: %s", m.Name, RPCErrorText(rpcErr))
+			// paging names the method and page; the server's text may echo a secret.
+			return nil, s.redact(fmt.Errorf("the server answered with an error: %s", RPCErrorText(rpcErr)))
 		case ok && len(result) > 0:
 			if err != nil && rctx.Err() == nil {
 				// The answer is on the wire even if the SDK could not take it.
 				// (A cancelled or timed-out request is no rejection: an abort
 				// is recorded by the walk itself.)
 				s.log.Append(Event{Kind: KindError, Method: m.Name, ID: reqID,
-					Text: "the SDK rejected this page (" + err.Error() + "); items were read from the raw answer"})
+					Text: "the SDK rejected this page (" + s.redact(err).Error() + "); items were read from the raw answer"})
 			}
 			return &paging.Answer{Result: result, RequestID: reqID}, nil
 		case err != nil:
-			return nil, s.failure(rctx, m.Name, err)
+			return nil, s.failure(rctx, "", err)
 		default:
-			return nil, errors.New(m.Name + ": the answer was not seen on the wire")
+			return nil, errors.New("the answer was not seen on the wire")
 		}
 	}
 }
