@@ -205,3 +205,25 @@ func TestBuiltBinaryKnowsItsVersion(t *testing.T) {
 		t.Errorf("the report does not name the version %q:\n%s", v, report)
 	}
 }
+
+// A refused call says that nothing was sent and how to send it anyway; a
+// forced one says it was sent, and nothing contradicts that.
+func TestRefusedAndForcedCallsSayWhatHappened(t *testing.T) {
+	bin := hostiletest.Build(t)
+	server := []string{"--", bin, "-mode", hostiletest.ModeTaskRequired}
+	_, out, _ := runSafe(t, append([]string{"call", "tool_1_1"}, server...)...)
+	for _, want := range []string{"not sent", "Nothing was sent. --force sends it anyway"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("a refused call does not say %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = runSafe(t, append([]string{"call", "tool_1_1", "--force"}, server...)...)
+	if !strings.Contains(out, "sent anyway (--force)") {
+		t.Errorf("a forced call does not say it was sent anyway:\n%s", out)
+	}
+	for _, bad := range []string{"not sent", "Nothing was sent"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("a forced call says %q:\n%s", bad, out)
+		}
+	}
+}

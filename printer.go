@@ -157,6 +157,9 @@ func (p *printer) call(doc callDoc, r *session.CallResult) {
 			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(p.line(path)), p.dim(p.line(e.Keyword)+":"), p.line(e.Message))
 		}
 	}
+	if !doc.Sent && r.Err == nil {
+		fmt.Fprintf(p.w, "\n%s\n", p.dim("Nothing was sent. --force sends it anyway, to see the server's own answer."))
+	}
 	switch {
 	case r.Err != nil:
 		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(r.Err.Error()))
