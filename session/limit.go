@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -26,7 +27,11 @@ func (e *FrameTooLargeError) Error() string {
 	if e.Size > 0 {
 		size = "of " + byteSize(e.Size) + ", over the " + byteSize(e.Limit) + " limit"
 	}
-	return fmt.Sprintf("the server sent a %s %s (--max-frame raises the limit); the connection was closed", e.What, size)
+	article := "a"
+	if strings.HasPrefix(e.What, "HTTP") {
+		article = "an"
+	}
+	return fmt.Sprintf("the server sent %s %s %s (--max-frame raises the limit); the connection was closed", article, e.What, size)
 }
 
 // byteSize writes n bytes the way a person reads them: 512 B, 64 KiB,

@@ -81,7 +81,7 @@ func TestDefaultMaxFrameIs64MiB(t *testing.T) {
 		t.Errorf("default limit %d, DefaultMaxFrame %d", got, DefaultMaxFrame)
 	}
 	err := &FrameTooLargeError{What: "HTTP body", Size: 400 << 20, Limit: DefaultMaxFrame}
-	if want := "the server sent a HTTP body of 400 MiB, over the 64 MiB limit"; !strings.HasPrefix(err.Error(), want) {
+	if want := "the server sent an HTTP body of 400 MiB, over the 64 MiB limit"; !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("%q does not start with %q", err, want)
 	}
 }
