@@ -52,14 +52,14 @@ func TestHTTPFrameOverTheLimitEndsTheConnection(t *testing.T) {
 	tests := []struct {
 		mode, what string
 	}{
-		{hostiletest.ModeHTTPHugeJSON, "HTTP body"},
-		{hostiletest.ModeHTTPHugeSSE, "server-sent event"},
+		{hostiletest.ModeHTTPHugeJSON, "an HTTP body"},
+		{hostiletest.ModeHTTPHugeSSE, "a server-sent event"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
 			s, rec := recorded(t, Target{URL: hostileHTTP(t, tc.mode)}, &Options{MaxFrame: 1 << 20})
 			_, res := s.Walk(context.Background(), paging.Tools())
-			want := "the server sent a " + tc.what + " larger than 1 MiB (--max-frame raises the limit); the connection was closed"
+			want := "the server sent " + tc.what + " larger than 1 MiB (--max-frame raises the limit); the connection was closed"
 			if res.Err == nil || !strings.Contains(res.Err.Error(), want) {
 				t.Fatalf("walk error %v, want it to contain %q", res.Err, want)
 			}
