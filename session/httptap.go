@@ -71,14 +71,64 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	// Any other body is read here, never more than the limit: the SDK
 	// reads a JSON body whole.
 	body, err := h.readBody(resp)
-	if h.record && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
-		h.tap.frame(Recv, bytes.TrimSpace(body))
+	if err != nil {
+		if h.record && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
+			h.tap.frame(Recv, bytes.TrimSpace(body))
+		}
+		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+		return resp, nil
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if err != nil {
-		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+	if h.record && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
+		h.receiveJSON(req, resp, bytes.TrimSpace(body))
 	}
 	return resp, nil
+}
+
+// receiveJSON records an application/json body and gives the SDK what the
+// tap lets through. The SDK takes one message per JSON body and ends the
+// whole connection over one it cannot decode, so: a frame nested too deep
+// is passed on cut; a batch becomes an event stream, one event per message
+// (its stray answers left out); a body that is nothing but a stray answer,
+// or not JSON, becomes an empty event stream, on which the SDK ends that
+// request alone ("request terminated without response"). The body of an
+// HTTP error is the SDK's only clue to the error, so it is passed on as
+// it came.
+func (h *httpTap) receiveJSON(req *http.Request, resp *http.Response, body []byte) {
+	fwd, ok := h.tap.receive(body)
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		return
+	}
+	if ok && fwd[0] != '[' {
+		if !bytes.Equal(fwd, body) {
+			replaceBody(resp, "application/json", fwd)
+		}
+		return
+	}
+	if !ok && !json.Valid(body) {
+		h.tap.log.Append(Event{Kind: KindError, Dir: Recv, Size: len(body), Text: fmt.Sprintf(
+			"the server answered %s %s with an application/json body that is not JSON; it was not passed to the SDK",
+			req.Method, req.URL.Path)})
+	}
+	var stream bytes.Buffer
+	var members []json.RawMessage
+	if ok && json.Unmarshal(fwd, &members) == nil {
+		for _, m := range members {
+			writeData(&stream, m)
+			stream.WriteByte('\n')
+		}
+	}
+	replaceBody(resp, "text/event-stream", stream.Bytes())
+}
+
+// replaceBody gives the SDK body, of media type mt, instead of what the
+// server sent.
+func replaceBody(resp *http.Response, mt string, body []byte) {
+	resp.Header = resp.Header.Clone()
+	resp.Header.Set("Content-Type", mt)
+	resp.Header.Del("Content-Length")
+	resp.ContentLength = int64(len(body))
+	resp.Body = io.NopCloser(bytes.NewReader(body))
 }
 
 // readBody reads resp's body up to the frame limit. Past it, or when the

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 
@@ -49,9 +50,12 @@ func (c *streamConn) Close() error {
 	return err
 }
 
-// sseTap passes a server-sent event stream through untouched, recording the
-// data of each event as a frame as soon as the event is complete, and ends
-// the stream with the frame limit's error when one event grows past it.
+// sseTap reads a server-sent event stream for the SDK and ends it with the
+// frame limit's error when one event grows past it. In record mode it
+// re-emits each event once it is complete: the data goes through the tap,
+// which records it and says what the SDK may be given (the frame, the frame
+// cut, or nothing for a stray answer); the event's other lines are kept.
+// Legacy SSE (record false) passes through untouched.
 type sseTap struct {
 	rc    io.ReadCloser
 	tap   *tap
@@ -64,23 +68,67 @@ type sseTap struct {
 	eventBytes int64 // raw bytes of the event so far, as the SDK counts them
 	lineLen    int   // bytes of the current line so far
 	line       []byte
-	data       []string
+
+	// Record mode only.
+	lines   [][]byte     // the event's lines so far, as read
+	data    []string     // the values of its data lines
+	out     bytes.Buffer // re-emitted bytes the SDK has not read yet
+	readErr error        // the stream's own error, once out is drained
+	buf     []byte
 }
 
 func (s *sseTap) Read(p []byte) (int, error) {
+	if !s.record {
+		return s.passThrough(p)
+	}
+	for s.out.Len() == 0 {
+		if s.err != nil {
+			return 0, s.err
+		}
+		if s.readErr != nil {
+			return 0, s.readErr
+		}
+		if s.buf == nil {
+			s.buf = make([]byte, 32<<10)
+		}
+		n, err := s.rc.Read(s.buf)
+		if s.feed(s.buf[:n]) {
+			s.overLimit()
+			return 0, s.err
+		}
+		if err != nil {
+			if err == io.EOF {
+				// An event the stream ends inside is still an event.
+				if len(s.line) > 0 {
+					s.handle(s.line)
+					s.line = s.line[:0]
+				}
+				s.endEvent(nil)
+			}
+			s.readErr = err
+		}
+	}
+	return s.out.Read(p)
+}
+
+// passThrough hands the stream on as it is, only counting it against the
+// limit.
+func (s *sseTap) passThrough(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
 	n, err := s.rc.Read(p)
 	if s.feed(p[:n]) {
-		s.err = s.limit.exceeded("server-sent event", 0)
-		s.line, s.data = nil, nil
+		s.overLimit()
 		return 0, s.err
 	}
-	if err == io.EOF {
-		s.dispatch()
-	}
 	return n, err
+}
+
+func (s *sseTap) overLimit() {
+	s.err = s.limit.exceeded("server-sent event", 0)
+	s.line, s.lines, s.data = nil, nil, nil
+	s.out.Reset()
 }
 
 func (s *sseTap) Close() error { return s.rc.Close() }
@@ -110,29 +158,88 @@ func (s *sseTap) feed(b []byte) (over bool) {
 			s.eventBytes = 0 // a blank line ends the event
 		}
 		if s.record {
-			s.handle(strings.TrimRight(string(s.line), "\r\n"))
+			s.handle(s.line)
 		}
 		s.line, s.lineLen = s.line[:0], 0
 	}
 	return false
 }
 
-func (s *sseTap) handle(line string) {
+// handle takes one line of the stream, with its line ending.
+func (s *sseTap) handle(raw []byte) {
+	line := bytes.TrimRight(raw, "\r\n")
+	if len(line) == 0 {
+		s.endEvent(raw)
+		return
+	}
+	if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {
+		s.data = append(s.data, string(bytes.TrimPrefix(v, []byte(" "))))
+	}
+	s.lines = append(s.lines, append([]byte(nil), raw...))
+}
+
+// endEvent re-emits the event read so far, ended by the blank line end (nil
+// when the stream ended first).
+func (s *sseTap) endEvent(end []byte) {
+	lines, data := s.lines, strings.TrimSpace(strings.Join(s.data, "\n"))
+	s.lines, s.data = s.lines[:0], s.data[:0]
+	if data == "" {
+		// Nothing to record: comments, a priming event with only an id.
+		s.emit(lines, end, nil, true)
+		return
+	}
+	raw := []byte(data)
+	fwd, ok := s.tap.receive(raw)
 	switch {
-	case line == "":
-		s.dispatch()
-	case strings.HasPrefix(line, "data:"):
-		s.data = append(s.data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+	case ok && bytes.Equal(fwd, raw):
+		s.emit(lines, end, nil, true)
+	case ok:
+		s.emit(lines, end, fwd, false)
+	default:
+		if !json.Valid(raw) {
+			s.tap.log.Append(Event{Kind: KindError, Dir: Recv, Size: len(raw),
+				Text: "the server sent a server-sent event with data that is not JSON; it was not passed to the SDK"})
+		}
+		if keepsFields(lines) {
+			// The SDK still needs the event's id to resume the stream.
+			s.emit(lines, end, nil, false)
+		}
 	}
 }
 
-func (s *sseTap) dispatch() {
-	if len(s.data) == 0 {
-		return
+// emit writes lines and the blank line end, with the data lines as they
+// were (keepData) or replaced by data's lines where the first one stood.
+func (s *sseTap) emit(lines [][]byte, end, data []byte, keepData bool) {
+	wrote := false
+	for _, l := range lines {
+		if keepData || !bytes.HasPrefix(l, []byte("data:")) {
+			s.out.Write(l)
+			continue
+		}
+		if !wrote && len(data) > 0 {
+			writeData(&s.out, data)
+		}
+		wrote = true
 	}
-	data := strings.Join(s.data, "\n")
-	s.data = s.data[:0]
-	if strings.TrimSpace(data) != "" {
-		s.tap.frame(Recv, []byte(strings.TrimSpace(data)))
+	s.out.Write(end)
+}
+
+// keepsFields reports whether an event's lines hold an id or a retry field,
+// which the SDK needs even when the event's data is dropped.
+func keepsFields(lines [][]byte) bool {
+	for _, l := range lines {
+		if bytes.HasPrefix(l, []byte("id:")) || bytes.HasPrefix(l, []byte("retry:")) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeData writes data as the data lines of an event, one per line of it.
+func writeData(w *bytes.Buffer, data []byte) {
+	for line := range bytes.Lines(data) {
+		w.WriteString("data: ")
+		w.Write(bytes.TrimRight(line, "\r\n"))
+		w.WriteByte('\n')
 	}
 }
