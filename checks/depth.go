@@ -12,29 +12,47 @@ const MaxSchemaDepth = 64
 // a scalar, 1 for {"a":1}, 2 for {"a":[1]}. It reads raw once and allocates
 // nothing; it does not check that raw is valid JSON.
 func Depth(raw []byte) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
+	var sc bracketScanner
+	deepest := 0
 	for _, c := range raw {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			deepest = max(deepest, depth)
-		case c == '}' || c == ']':
-			depth--
-		}
+		sc.step(c)
+		deepest = max(deepest, sc.depth)
 	}
 	return deepest
+}
+
+// bracketScanner follows the nesting of JSON text a byte at a time, strings
+// (and the brackets inside them) skipped.
+type bracketScanner struct {
+	depth             int
+	inString, escaped bool
+}
+
+// step takes the next byte and reports whether it opened (+1) or closed
+// (-1) an object or array, or neither (0). depth is updated after an open
+// and before a close is reported, so on a close it is the closed value's
+// depth less one.
+func (s *bracketScanner) step(c byte) int {
+	switch {
+	case s.inString:
+		switch {
+		case s.escaped:
+			s.escaped = false
+		case c == '\\':
+			s.escaped = true
+		case c == '"':
+			s.inString = false
+		}
+	case c == '"':
+		s.inString = true
+	case c == '{' || c == '[':
+		s.depth++
+		return 1
+	case c == '}' || c == ']':
+		s.depth--
+		return -1
+	}
+	return 0
 }
 
 // Cut returns a copy of the JSON text raw in which every object or array
@@ -45,41 +63,27 @@ func Depth(raw []byte) int {
 func Cut(raw []byte, limit int) (out []byte, cuts int, ok bool) {
 	marker := strconv.Quote("(cut by mcpwitness: nested deeper than " + strconv.Itoa(limit) + " levels)")
 	out = make([]byte, 0, len(raw))
-	depth := 0
-	inString, escaped := false, false
+	var sc bracketScanner
 	skipFrom := -1 // the depth at which the value being skipped started
 	for _, c := range raw {
 		if skipFrom < 0 {
 			out = append(out, c)
 		}
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			if depth > limit && skipFrom < 0 {
+		switch sc.step(c) {
+		case 1:
+			if sc.depth > limit && skipFrom < 0 {
 				out = append(out[:len(out)-1], marker...)
-				skipFrom = depth
+				skipFrom = sc.depth
 				cuts++
 			}
-		case c == '}' || c == ']':
-			if depth == skipFrom {
+		case -1:
+			if sc.depth+1 == skipFrom {
 				skipFrom = -1
 			}
-			depth--
-			if depth < 0 {
+			if sc.depth < 0 {
 				return nil, cuts, false
 			}
 		}
 	}
-	return out, cuts, depth == 0 && !inString
+	return out, cuts, sc.depth == 0 && !sc.inString
 }

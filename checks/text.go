@@ -47,18 +47,8 @@ func LintText(kind string, def json.RawMessage) []Finding {
 		return nil
 	}
 	name, nameFound := scanRaw(d.Name, false)
-	who := kind + ` "` + sanitize.Line(name) + `"`
-	var out []Finding
-	add := func(field, sev string, f sanitize.Findings) {
-		if f.Any() {
-			verb := " holds "
-			if field == "instructions" {
-				verb = " hold "
-			}
-			out = append(out, Finding{Check: UnsafeText, Severity: sev, Item: name,
-				Message: who + " " + field + verb + f.String()})
-		}
-	}
+	tf := textFindings{who: kind + ` "` + sanitize.Line(name) + `"`, item: name}
+	add := tf.add
 	add("name", textNameSeverity, nameFound)
 	_, title := scanRaw(d.Title, false)
 	add("title", textOtherSeverity, title)
@@ -66,7 +56,26 @@ func LintText(kind string, def json.RawMessage) []Finding {
 	add("description", textOtherSeverity, desc)
 	add("inputSchema text", textOtherSeverity, schemaText(d.InputSchema))
 	add("outputSchema text", textOtherSeverity, schemaText(d.OutputSchema))
-	return out
+	return tf.out
+}
+
+// textFindings gathers the findings of one item's fields.
+type textFindings struct {
+	who, item string
+	out       []Finding
+}
+
+// add records a finding for field when f found anything.
+func (t *textFindings) add(field, sev string, f sanitize.Findings) {
+	if !f.Any() {
+		return
+	}
+	verb := " holds "
+	if field == "instructions" {
+		verb = " hold "
+	}
+	t.out = append(t.out, Finding{Check: UnsafeText, Severity: sev, Item: t.item,
+		Message: t.who + " " + field + verb + f.String()})
 }
 
 // scanRaw decodes the JSON string literal raw and says what it holds,
@@ -148,22 +157,12 @@ func hex4(b []byte) (rune, bool) {
 // LintServerText flags the unsafe characters of what a server says of
 // itself at initialize: its name (an error), version and instructions (warnings).
 func LintServerText(name, version, instructions string) []Finding {
-	who := `server "` + sanitize.Line(name) + `"`
-	var out []Finding
-	add := func(field, sev string, f sanitize.Findings) {
-		if f.Any() {
-			verb := " holds "
-			if field == "instructions" {
-				verb = " hold "
-			}
-			out = append(out, Finding{Check: UnsafeText, Severity: sev, Item: name,
-				Message: who + " " + field + verb + f.String()})
-		}
-	}
+	tf := textFindings{who: `server "` + sanitize.Line(name) + `"`, item: name}
+	add := tf.add
 	add("name", textNameSeverity, sanitize.Scan(name, false))
 	add("version", textOtherSeverity, sanitize.Scan(version, false))
 	add("instructions", textOtherSeverity, sanitize.Scan(instructions, true))
-	return out
+	return tf.out
 }
 
 // schemaText sums what the title and description strings of a schema, and
