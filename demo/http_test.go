@@ -61,7 +61,7 @@ func TestServeHTTP(t *testing.T) {
 	case url = <-urls:
 	case err := <-served:
 		t.Fatalf("ServeHTTP returned before it was ready: %v", err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("ServeHTTP never reported its URL")
 	}
 	if !regexp.MustCompile(`^http://127\.0\.0\.1:[1-9][0-9]*/mcp$`).MatchString(url) {
@@ -89,7 +89,7 @@ func TestServeHTTP(t *testing.T) {
 		if err != nil {
 			t.Errorf("ServeHTTP after cancel: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("ServeHTTP did not return after its context was cancelled")
 	}
 }
@@ -128,7 +128,7 @@ func TestServeStdio(t *testing.T) {
 			if err != nil {
 				t.Errorf("serve after the client left: %v", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatal("serve did not return after the client left")
 		}
 	})
@@ -148,7 +148,7 @@ func TestServeStdio(t *testing.T) {
 			if err != nil {
 				t.Errorf("serve after cancel: %v", err)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatal("serve did not return after its context was cancelled")
 		}
 	})

@@ -91,7 +91,7 @@ func (h *harness) handle(msg tea.Msg) {
 // until pumps messages until cond holds, failing after a deadline.
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(2 * time.Minute) // a hang guard: a loaded machine may be many times slower
 	for !cond() {
 		select {
 		case msg := <-h.msgs:
