@@ -107,6 +107,12 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	reqID, result, rpcErr, ok := w.answer()
 	r.RequestID = reqID
 	switch {
+	case err != nil && ctx.Err() != nil:
+		// Cancelled by the caller: an answer the server sent meanwhile is on
+		// the wire (and in the record), but the call is what the user made
+		// of it — as a client ignores a response after cancelling.
+		r.Cancelled = true
+		r.Err = s.failure(rctx, "tools/call "+name, err)
 	case ok && len(rpcErr) > 0:
 		r.RPCError = rpcErr
 	case ok && len(result) > 0:
@@ -116,7 +122,6 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 				Message: "the Go SDK could not take this result (" + s.redact(err).Error() + "); it was checked from the raw answer"})
 		}
 	case err != nil:
-		r.Cancelled = ctx.Err() != nil
 		r.Err = s.failure(rctx, "tools/call "+name, err)
 	}
 	if len(r.Result) > 0 {

@@ -306,3 +306,39 @@ func TestCallStaleAndListedDuringCall(t *testing.T) {
 		t.Errorf("stale=%v listedDuringCall=%v, want both", r.Stale, r.ListedDuringCall)
 	}
 }
+
+// A server that answers a call after the client cancelled it does not undo
+// the cancellation: the call stays cancelled, as a client ignores such an
+// answer, and the answer is still on the record.
+func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
+	log := NewLog(&LogOptions{History: true})
+	sub := log.Subscribe()
+	defer sub.Close()
+	s := dial(t, hostile(t, "answer-on-cancel"), &Options{Log: log, Timeout: time.Minute})
+	walked(t, s)
+	sent := make(chan struct{}, 1)
+	go func() {
+		for ev := range sub.C() {
+			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+				sent <- struct{}{}
+			}
+		}
+	}()
+	const calls = 20
+	for i := range calls {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-sent; cancel() }()
+		r := s.Call(ctx, "tool_1_1", nil, nil)
+		cancel()
+		if !r.Cancelled || r.Err == nil || len(r.Result) > 0 {
+			t.Fatalf("call %d: cancelled=%v err=%v result=%s", i+1, r.Cancelled, r.Err, r.Result)
+		}
+	}
+	deadline := time.Now().Add(time.Minute)
+	for len(wireFrames(log, Recv, "tools/call")) < calls {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d late answers recorded", len(wireFrames(log, Recv, "tools/call")), calls)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -13,9 +13,12 @@ const (
 	// declared) and "ask" (sends arguments.method to the client and answers
 	// its raw answer).
 	ModeServerRequests = "server-requests"
+	// ModeAnswerOnCancel holds each tools/call until the client cancels it,
+	// then answers it all the same.
+	ModeAnswerOnCancel = "answer-on-cancel"
 )
 
 // protocolModes are the modes of testdata/hostile/protocol.go.
 func protocolModes() []string {
-	return []string{ModeStrayAnswers, ModeDeepSchema, ModeServerRequests}
+	return []string{ModeStrayAnswers, ModeDeepSchema, ModeServerRequests, ModeAnswerOnCancel}
 }

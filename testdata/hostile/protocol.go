@@ -29,17 +29,22 @@ import (
 //	                 arguments.method — roots/list, sampling/createMessage or
 //	                 elicitation/create — to the client, waits for its answer
 //	                 and answers the call with that raw answer as text).
+//	answer-on-cancel normal list; a tools/call is held until the client
+//	                 cancels it (notifications/cancelled), and then answered
+//	                 all the same, with the text "answered after the
+//	                 cancellation".
 const (
 	modeStrayAnswers   = "stray-answers"
 	modeDeepSchema     = "deep-schema"
 	modeServerRequests = "server-requests"
+	modeAnswerOnCancel = "answer-on-cancel"
 )
 
 // protocolTheme holds the modes of this file.
 func protocolTheme() theme {
 	p := &protocolState{waiting: map[string]chan json.RawMessage{}}
 	return theme{
-		modes:  []string{modeStrayAnswers, modeDeepSchema, modeServerRequests},
+		modes:  []string{modeStrayAnswers, modeDeepSchema, modeServerRequests, modeAnswerOnCancel},
 		start:  p.start,
 		handle: p.handle,
 	}
@@ -101,6 +106,26 @@ func (p *protocolState) handle(s *server, req request) bool {
 		return p.deep(s, req)
 	case modeServerRequests:
 		return p.serverRequests(s, req)
+	case modeAnswerOnCancel:
+		return answerOnCancel(s, req)
+	}
+	return false
+}
+
+// answerOnCancel holds every tools/call and answers it only once the client
+// has cancelled it.
+func answerOnCancel(s *server, req request) bool {
+	switch req.Method {
+	case "tools/call":
+		return true
+	case "notifications/cancelled":
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil && len(p.RequestID) > 0 {
+			s.reply(p.RequestID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "answered after the cancellation"}}})
+		}
+		return true
 	}
 	return false
 }
