@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -109,6 +111,13 @@ func explain(err error) string {
 	if m := unsupportedVersion.FindStringSubmatch(text); m != nil {
 		return fmt.Sprintf("the server answered protocol version %s, which mcpwitness did not ask for and does not support (supported: %s)",
 			m[1], strings.Join(mcp.SupportedProtocolVersions(), ", "))
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return "nothing is listening there (connection refused); is the server running, and is the URL right? (" + text + ")"
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return fmt.Sprintf("the host %q cannot be found; check the URL (%s)", dnsErr.Name, text)
 	}
 	return text
 }

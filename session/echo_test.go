@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"mcpwitness/demo"
 	"mcpwitness/paging"
@@ -51,6 +53,22 @@ func TestServerEchoOfASecretIsRedacted(t *testing.T) {
 	for _, ev := range s.Log().Events() {
 		if ev.Walk != nil && strings.Contains(ev.Walk.Error, "echo-canary") {
 			t.Errorf("the %s event shows the token: %q", ev.Kind, ev.Walk.Error)
+		}
+	}
+}
+
+// A URL where nothing listens says so, with the transport's own words kept.
+func TestConnectionRefusedSaysNothingListens(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String() + "/mcp"
+	l.Close()
+	err = dialErr(t, Target{URL: url}, 10*time.Second)
+	for _, want := range []string{"nothing is listening there (connection refused)", "is the server running", "connect: connection refused"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
 }
