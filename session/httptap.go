@@ -9,18 +9,21 @@ import (
 	"net/http"
 )
 
-// httpTap is the raw tap on Streamable HTTP: an http.RoundTripper that
-// records every JSON-RPC frame in request and response bodies (plain JSON or
-// server-sent events) and adds the user's headers. Wrapping the SDK's
-// connection instead would lose its standalone GET stream and its
-// protocol-version header.
+// httpTap is the raw tap on Streamable HTTP and legacy SSE: an
+// http.RoundTripper that records every JSON-RPC frame in request and
+// response bodies (plain JSON or server-sent events), gives the SDK only
+// what the tap lets through, and adds the user's headers. Wrapping the
+// SDK's connection instead would lose Streamable HTTP's standalone GET
+// stream and its protocol-version header, and on both would let a frame
+// the SDK cannot decode end the connection before the tap saw it.
 type httpTap struct {
 	base    http.RoundTripper
 	tap     *tap
 	headers http.Header
-	// record is false for legacy SSE, whose frames are recorded at the
-	// connection instead.
-	record bool
+	// legacy is true for legacy SSE: answers come on the GET stream, which
+	// opens with its endpoint event, and the SDK never reads a POST's
+	// response body, so none is recorded or routed.
+	legacy bool
 	// limit caps every response body and event; once it has ended the
 	// connection, every request fails with its error.
 	limit *frameLimit
@@ -40,7 +43,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Add(name, v)
 		}
 	}
-	if h.record && req.Body != nil && req.Method == http.MethodPost {
+	if req.Body != nil && req.Method == http.MethodPost {
 		body, err := io.ReadAll(req.Body)
 		req.Body.Close()
 		if err != nil {
@@ -65,21 +68,22 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/event-stream" {
-		resp.Body = &sseTap{rc: resp.Body, tap: h.tap, record: h.record, limit: h.limit}
+		resp.Body = &sseTap{rc: resp.Body, tap: h.tap, record: true, limit: h.limit,
+			legacy: h.legacy && req.Method == http.MethodGet}
 		return resp, nil
 	}
 	// Any other body is read here, never more than the limit: the SDK
 	// reads a JSON body whole.
 	body, err := h.readBody(resp)
 	if err != nil {
-		if h.record && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
+		if !h.legacy && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
 			h.tap.frame(Recv, bytes.TrimSpace(body))
 		}
 		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
 		return resp, nil
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if h.record && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
+	if !h.legacy && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
 		h.receiveJSON(req, resp, bytes.TrimSpace(body))
 	}
 	return resp, nil

@@ -198,7 +198,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		s.httpBase = base
-		rt := &httpTap{base: base, tap: s.tap, headers: headers, record: !t.SSE, limit: s.limit}
+		rt := &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit}
 		hc := &http.Client{Transport: rt}
 		// The tap caps each body and event first (naming --max-frame), so
 		// the SDK's own caps are off.
@@ -207,7 +207,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 			life, end := context.WithCancel(context.Background())
 			s.endStream = end
 			sse := &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}
-			return &tapTransport{inner: &streamTransport{inner: sse, life: life}, tap: s.tap, record: true}, nil
+			return &streamTransport{inner: sse, life: life}, nil
 		}
 		s.info.Transport = "http"
 		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, MaxEventSize: -1}, nil

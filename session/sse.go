@@ -55,14 +55,20 @@ func (c *streamConn) Close() error {
 // re-emits each event once it is complete: the data goes through the tap,
 // which records it and says what the SDK may be given (the frame, the frame
 // cut, or nothing for a stray answer); the event's other lines are kept.
-// Legacy SSE (record false) passes through untouched.
 type sseTap struct {
 	rc    io.ReadCloser
 	tap   *tap
 	limit *frameLimit
-	// record is false for legacy SSE, whose frames are recorded at the
-	// connection; the limit still applies.
+	// record is false to pass the stream through untouched, only counting
+	// it against the limit.
 	record bool
+	// legacy marks legacy SSE's GET stream. Its endpoint event, the first,
+	// holds the URL to post to, not JSON: it is passed on untouched. The
+	// SDK takes every later event's data for a message and ends the
+	// connection over one it cannot decode, so an event with nothing to
+	// pass on is dropped whole, ids and all (legacy SSE never resumes).
+	legacy   bool
+	endpoint bool // the endpoint event has been passed on
 
 	err        error // the limit's error, once exceeded
 	eventBytes int64 // raw bytes of the event so far, as the SDK counts them
@@ -183,6 +189,16 @@ func (s *sseTap) handle(raw []byte) {
 func (s *sseTap) endEvent(end []byte) {
 	lines, data := s.lines, strings.TrimSpace(strings.Join(s.data, "\n"))
 	s.lines, s.data = s.lines[:0], s.data[:0]
+	if s.legacy && !s.endpoint && eventName(lines) == "endpoint" {
+		s.endpoint = true
+		s.emit(lines, end, nil, true)
+		return
+	}
+	if data == "" && s.legacy {
+		// The SDK would skip it or, if it names an event or an id, fail
+		// to decode its empty data.
+		return
+	}
 	if data == "" {
 		// Nothing to record: comments, a priming event with only an id.
 		s.emit(lines, end, nil, true)
@@ -200,7 +216,7 @@ func (s *sseTap) endEvent(end []byte) {
 			s.tap.log.Append(Event{Kind: KindError, Dir: Recv, Size: len(raw),
 				Text: "the server sent a server-sent event with data that is not JSON; it was not passed to the SDK"})
 		}
-		if keepsFields(lines) {
+		if keepsFields(lines) && !s.legacy {
 			// The SDK still needs the event's id to resume the stream.
 			s.emit(lines, end, nil, false)
 		}
@@ -233,6 +249,17 @@ func keepsFields(lines [][]byte) bool {
 		}
 	}
 	return false
+}
+
+// eventName returns the value of an event's last event field, "" for none.
+func eventName(lines [][]byte) string {
+	name := ""
+	for _, l := range lines {
+		if v, ok := bytes.CutPrefix(l, []byte("event:")); ok {
+			name = string(bytes.TrimSpace(v))
+		}
+	}
+	return name
 }
 
 // writeData writes data as the data lines of an event, one per line of it.

@@ -1,0 +1,262 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+)
+
+// hostileSSEServer serves a go-sdk server (page size 2: add, tool_a,
+// tool_b, tool_c) over legacy SSE on 127.0.0.1, rewriting its event stream
+// the way a hostile server would.
+type hostileSSEServer struct {
+	// strays puts, before each answer to tools/list and tools/call, four
+	// events whose data are answers that match no request in flight and one
+	// whose data is not JSON.
+	strays bool
+	// deep lists, first on page 1, a tool "deep" whose outputSchema nests
+	// 10,000 levels deep.
+	deep bool
+}
+
+// notJSONEvent is an event of the stream whose data is not JSON.
+const notJSONEvent = "event: message\ndata: <html>oops</html>\n\n"
+
+// start serves h and returns its SSE endpoint.
+func (h hostileSSEServer) start(t *testing.T) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile-sse", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
+	type in struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
+	type out struct {
+		Sum int `json:"sum"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequest, a in) (*mcp.CallToolResult, out, error) {
+		return nil, out{Sum: a.A + a.B}, nil
+	})
+	for _, name := range []string{"tool_a", "tool_b", "tool_c"} {
+		mcp.AddTool(srv, &mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+		})
+	}
+	handler := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	// The requests to rewrite the answers of, by id: true for the first
+	// page of tools/list.
+	var mu sync.Mutex
+	watched := map[string]bool{}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			handler.ServeHTTP(&eventRewriter{ResponseWriter: w, rewrite: func(data []byte) (before []string, answer []byte) {
+				var env envelope
+				if json.Unmarshal(data, &env) != nil || env.Method != "" {
+					return nil, data
+				}
+				mu.Lock()
+				firstPage, ok := watched[canonicalID(env.ID)]
+				mu.Unlock()
+				if !ok {
+					return nil, data
+				}
+				if h.deep && firstPage {
+					data = bytes.Replace(data, []byte(`"tools":[`), []byte(`"tools":[`+deepTool+`,`), 1)
+				}
+				if h.strays {
+					for _, s := range strayAnswers(string(env.ID)) {
+						before = append(before, "event: message\ndata: "+s+"\n\n")
+					}
+					before = append(before, notJSONEvent)
+				}
+				return before, data
+			}}, r)
+			return
+		}
+		// Answers come on the stream; note which to rewrite before the
+		// server can answer.
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				Cursor string `json:"cursor"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(body, &req) == nil && (req.Method == "tools/list" || req.Method == "tools/call") {
+			mu.Lock()
+			watched[canonicalID(req.ID)] = req.Method == "tools/list" && req.Params.Cursor == ""
+			mu.Unlock()
+		}
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// eventRewriter is the GET stream's writer: the go-sdk writes each event
+// whole in one Write, and rewrite may change its data and put events
+// before it.
+type eventRewriter struct {
+	http.ResponseWriter
+	rewrite func(data []byte) (before []string, answer []byte)
+}
+
+func (e *eventRewriter) Write(b []byte) (int, error) {
+	head, data, ok := bytes.Cut(b, []byte("data: "))
+	if !ok || !bytes.HasPrefix(head, []byte("event: message\n")) {
+		return e.ResponseWriter.Write(b)
+	}
+	before, answer := e.rewrite(bytes.TrimSpace(data))
+	var out bytes.Buffer
+	for _, s := range before {
+		out.WriteString(s)
+	}
+	out.Write(head)
+	out.WriteString("data: ")
+	out.Write(answer)
+	out.WriteString("\n\n")
+	if _, err := e.ResponseWriter.Write(out.Bytes()); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Unwrap lets the go-sdk flush the stream.
+func (e *eventRewriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+// Over legacy SSE too, answers that match no request in flight and events
+// that are not JSON are recorded, said to be ignored and kept from the SDK;
+// the walk and the call take the right answer, and every frame is recorded
+// once.
+func TestLegacySSEStrayAnswersAreIgnored(t *testing.T) {
+	url := hostileSSEServer{strays: true}.start(t)
+	s := dial(t, Target{URL: url, SSE: true}, &Options{Timeout: 30 * time.Second})
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Incomplete != paging.Complete || res.Err != nil {
+		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
+	}
+	want := []string{"add", "tool_a", "tool_b", "tool_c"}
+	if got := toolNames(res.Items()); !slices.Equal(got, want) {
+		t.Fatalf("walk read %q, want %q", got, want)
+	}
+	r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
+	if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) || strings.Contains(string(r.Result), "wrong") {
+		t.Fatalf("call: err %v, result %s, rpc error %s", r.Err, r.Result, r.RPCError)
+	}
+	// 2 list answers and 1 call answer, each after 4 strays.
+	got := strayEvents(s.Log())
+	if len(got) != 12 {
+		t.Errorf("%d stray answers reported, want 12: %q", len(got), got)
+	}
+	for _, want := range []string{`"id": null`, "id 424242", "no id", ".5:"} {
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("no stray answer reported with %s: %q", want, got)
+		}
+	}
+	notJSON := 0
+	for _, ev := range s.Log().Events() {
+		if ev.Kind == KindError && strings.Contains(ev.Text, "with data that is not JSON; it was not passed to the SDK") {
+			notJSON++
+		}
+	}
+	if notJSON != 3 {
+		t.Errorf("%d events with data that is not JSON reported, want 3", notJSON)
+	}
+	for _, c := range []struct {
+		dir, method string
+		want        int
+	}{
+		{Send, "tools/list", len(res.Pages)},
+		{Recv, "tools/list", len(res.Pages)},
+		{Send, "tools/call", 1},
+		{Recv, "tools/call", 1},
+	} {
+		if n := len(wireFrames(s.Log(), c.dir, c.method)); n != c.want {
+			t.Errorf("%d %s frames %s recorded, want %d", n, c.method, c.dir, c.want)
+		}
+	}
+}
+
+// Over legacy SSE too, a page holding a tool nested past what encoding/json
+// accepts is passed on cut: the walk keeps every tool of it and the
+// connection stays usable.
+func TestLegacySSEDeepSchemaIsCut(t *testing.T) {
+	url := hostileSSEServer{deep: true}.start(t)
+	s := dial(t, Target{URL: url, SSE: true}, &Options{Timeout: 30 * time.Second})
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Incomplete != paging.Complete || res.Err != nil {
+		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
+	}
+	want := []string{"deep", "add", "tool_a", "tool_b", "tool_c"}
+	if got := toolNames(res.Items()); !slices.Equal(got, want) {
+		t.Fatalf("walk read %q, want %q", got, want)
+	}
+	def, _, ok := s.Tool("deep")
+	if !ok || checks.Depth(def) > maxFrameDepth {
+		t.Fatalf("tool deep: listed %v, nested %d deep", ok, checks.Depth(def))
+	}
+	if !hasEvent(s.Log(), KindError, "levels cut before the SDK") {
+		t.Error("no event says the frame was cut")
+	}
+	r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
+	if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) {
+		t.Fatalf("call: err %v, result %s", r.Err, r.Result)
+	}
+}
+
+// Legacy SSE's stream is re-emitted too, with its own rules: the endpoint
+// event passes untouched and unrecorded, and an event with nothing to pass
+// on is dropped whole, since the SDK takes every other event for a message.
+func TestSSETapLegacyStream(t *testing.T) {
+	log := NewLog(&LogOptions{History: true})
+	tp := newTap(log)
+	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	in := "event: endpoint\ndata: /message?sessionId=abc\n\n" +
+		": keep-alive\n\n" +
+		"event: message\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"x\"}}\n\n" +
+		"event: message\n\n" +
+		"event: endpoint\ndata: /elsewhere\n\n" +
+		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
+	s := &sseTap{rc: io.NopCloser(strings.NewReader(in)), tap: tp, limit: newFrameLimit(1<<20, log), record: true, legacy: true}
+	got, err := io.ReadAll(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "event: endpoint\ndata: /message?sessionId=abc\n\n" +
+		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
+	if string(got) != want {
+		t.Errorf("re-emitted\n%q\nwant\n%q", got, want)
+	}
+	if got := strayEvents(log); len(got) != 1 {
+		t.Errorf("stray answers reported: %q", got)
+	}
+	if !hasEvent(log, KindError, "with data that is not JSON") {
+		t.Error("the second endpoint event was not reported")
+	}
+	for _, ev := range log.Events() {
+		if ev.Kind == KindWire && strings.Contains(ev.Text+string(ev.Frame), "sessionId=abc") {
+			t.Errorf("the endpoint event was recorded as a frame: %+v", ev)
+		}
+	}
+	if n := len(wireFrames(log, Recv, "ping")); n != 1 {
+		t.Errorf("%d ping answers recorded, want 1", n)
+	}
+}
