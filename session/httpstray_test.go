@@ -255,7 +255,7 @@ func TestSSETapReemitsEvents(t *testing.T) {
 		"event: message\nid: 8\ndata: {\"jsonrpc\":\"2.0\",\ndata:  \"id\":1,\"result\":{}}\n\n" +
 		"id: 9\nretry: 5\ndata: " + deep + "\n\n" +
 		`data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tail"}}`
-	s := &sseTap{rc: io.NopCloser(strings.NewReader(in)), tap: tp, limit: newFrameLimit(1<<20, log), record: true}
+	s := &sseTap{rc: io.NopCloser(strings.NewReader(in)), tap: tp, limit: newFrameLimit(1<<20, log)}
 	got, err := io.ReadAll(s)
 	if err != nil {
 		t.Fatal(err)

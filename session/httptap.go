@@ -68,7 +68,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/event-stream" {
-		resp.Body = &sseTap{rc: resp.Body, tap: h.tap, record: true, limit: h.limit,
+		resp.Body = &sseTap{rc: resp.Body, tap: h.tap, limit: h.limit,
 			legacy: h.legacy && req.Method == http.MethodGet}
 		return resp, nil
 	}

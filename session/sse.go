@@ -51,17 +51,14 @@ func (c *streamConn) Close() error {
 }
 
 // sseTap reads a server-sent event stream for the SDK and ends it with the
-// frame limit's error when one event grows past it. In record mode it
-// re-emits each event once it is complete: the data goes through the tap,
+// frame limit's error when one event grows past it. It re-emits each event
+// once it is complete: the data goes through the tap,
 // which records it and says what the SDK may be given (the frame, the frame
 // cut, or nothing for a stray answer); the event's other lines are kept.
 type sseTap struct {
 	rc    io.ReadCloser
 	tap   *tap
 	limit *frameLimit
-	// record is false to pass the stream through untouched, only counting
-	// it against the limit.
-	record bool
 	// legacy marks legacy SSE's GET stream. Its endpoint event, the first,
 	// holds the URL to post to, not JSON: it is passed on untouched. The
 	// SDK takes every later event's data for a message and ends the
@@ -75,7 +72,6 @@ type sseTap struct {
 	lineLen    int   // bytes of the current line so far
 	line       []byte
 
-	// Record mode only.
 	lines   [][]byte     // the event's lines so far, as read
 	data    []string     // the values of its data lines
 	out     bytes.Buffer // re-emitted bytes the SDK has not read yet
@@ -84,9 +80,6 @@ type sseTap struct {
 }
 
 func (s *sseTap) Read(p []byte) (int, error) {
-	if !s.record {
-		return s.passThrough(p)
-	}
 	for s.out.Len() == 0 {
 		if s.err != nil {
 			return 0, s.err
@@ -117,20 +110,6 @@ func (s *sseTap) Read(p []byte) (int, error) {
 	return s.out.Read(p)
 }
 
-// passThrough hands the stream on as it is, only counting it against the
-// limit.
-func (s *sseTap) passThrough(p []byte) (int, error) {
-	if s.err != nil {
-		return 0, s.err
-	}
-	n, err := s.rc.Read(p)
-	if s.feed(p[:n]) {
-		s.overLimit()
-		return 0, s.err
-	}
-	return n, err
-}
-
 func (s *sseTap) overLimit() {
 	s.err = s.limit.exceeded("server-sent event", 0)
 	s.line, s.lines, s.data = nil, nil, nil
@@ -152,9 +131,7 @@ func (s *sseTap) feed(b []byte) (over bool) {
 		if s.eventBytes > s.limit.max {
 			return true
 		}
-		if s.record {
-			s.line = append(s.line, part...)
-		}
+		s.line = append(s.line, part...)
 		s.lineLen += len(part)
 		b = b[len(part):]
 		if i < 0 {
@@ -163,9 +140,7 @@ func (s *sseTap) feed(b []byte) (over bool) {
 		if s.lineLen == len(part) && len(bytes.TrimRight(part, "\r\n")) == 0 {
 			s.eventBytes = 0 // a blank line ends the event
 		}
-		if s.record {
-			s.handle(s.line)
-		}
+		s.handle(s.line)
 		s.line, s.lineLen = s.line[:0], 0
 	}
 	return false

@@ -235,7 +235,7 @@ func TestSSETapLegacyStream(t *testing.T) {
 		"event: message\n\n" +
 		"event: endpoint\ndata: /elsewhere\n\n" +
 		"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
-	s := &sseTap{rc: io.NopCloser(strings.NewReader(in)), tap: tp, limit: newFrameLimit(1<<20, log), record: true, legacy: true}
+	s := &sseTap{rc: io.NopCloser(strings.NewReader(in)), tap: tp, limit: newFrameLimit(1<<20, log), legacy: true}
 	got, err := io.ReadAll(s)
 	if err != nil {
 		t.Fatal(err)
