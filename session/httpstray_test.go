@@ -159,29 +159,38 @@ func forEachBody(t *testing.T, h hostileHTTPServer, f func(t *testing.T, url str
 func TestHTTPStrayAnswersAreIgnored(t *testing.T) {
 	forEachBody(t, hostileHTTPServer{strays: true}, func(t *testing.T, url string) {
 		s := dial(t, Target{URL: url}, &Options{Timeout: 30 * time.Second})
-		_, res := s.Walk(context.Background(), paging.Tools())
-		if res.Incomplete != paging.Complete || res.Err != nil {
-			t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
-		}
-		want := []string{"add", "tool_a", "tool_b", "tool_c"}
-		if got := toolNames(res.Items()); !slices.Equal(got, want) {
-			t.Fatalf("walk read %q, want %q", got, want)
-		}
-		r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
-		if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) || strings.Contains(string(r.Result), "wrong") {
-			t.Fatalf("call: err %v, result %s, rpc error %s", r.Err, r.Result, r.RPCError)
-		}
-		// 2 list answers and 1 call answer, each after 4 strays.
-		got := strayEvents(s.Log())
-		if len(got) != 12 {
-			t.Errorf("%d stray answers reported, want 12: %q", len(got), got)
-		}
-		for _, want := range []string{`"id": null`, "id 424242", "no id", ".5:"} {
-			if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, want) }) {
-				t.Errorf("no stray answer reported with %s: %q", want, got)
-			}
-		}
+		walkAndCallPastStrays(t, s)
 	})
+}
+
+// walkAndCallPastStrays walks and calls on a server that sends four stray
+// answers before each real one: the walk and the call get the right
+// answers, and each stray is reported. It returns the walk.
+func walkAndCallPastStrays(t *testing.T, s *Session) *paging.Result {
+	t.Helper()
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Incomplete != paging.Complete || res.Err != nil {
+		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
+	}
+	want := []string{"add", "tool_a", "tool_b", "tool_c"}
+	if got := toolNames(res.Items()); !slices.Equal(got, want) {
+		t.Fatalf("walk read %q, want %q", got, want)
+	}
+	r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
+	if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) || strings.Contains(string(r.Result), "wrong") {
+		t.Fatalf("call: err %v, result %s, rpc error %s", r.Err, r.Result, r.RPCError)
+	}
+	// 2 list answers and 1 call answer, each after 4 strays.
+	got := strayEvents(s.Log())
+	if len(got) != 12 {
+		t.Errorf("%d stray answers reported, want 12: %q", len(got), got)
+	}
+	for _, want := range []string{`"id": null`, "id 424242", "no id", ".5:"} {
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("no stray answer reported with %s: %q", want, got)
+		}
+	}
+	return res
 }
 
 // A POST answered by a stray answer alone, or by something that is not
@@ -217,27 +226,34 @@ func TestHTTPStrayAloneEndsOnlyItsRequest(t *testing.T) {
 // and the connection stays usable.
 func TestHTTPDeepSchemaIsCut(t *testing.T) {
 	forEachBody(t, hostileHTTPServer{deep: true}, func(t *testing.T, url string) {
-		s := dial(t, Target{URL: url}, &Options{Timeout: 30 * time.Second})
-		_, res := s.Walk(context.Background(), paging.Tools())
-		if res.Incomplete != paging.Complete || res.Err != nil {
-			t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
-		}
-		want := []string{"deep", "add", "tool_a", "tool_b", "tool_c"}
-		if got := toolNames(res.Items()); !slices.Equal(got, want) {
-			t.Fatalf("walk read %q, want %q", got, want)
-		}
-		def, _, ok := s.Tool("deep")
-		if !ok || checks.Depth(def) > maxFrameDepth {
-			t.Fatalf("tool deep: listed %v, nested %d deep", ok, checks.Depth(def))
-		}
-		if !hasEvent(s.Log(), KindError, "levels cut before the SDK") {
-			t.Error("no event says the frame was cut")
-		}
-		r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
-		if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) {
-			t.Fatalf("call: err %v, result %s", r.Err, r.Result)
-		}
+		walkKeepsTheDeepTool(t, dial(t, Target{URL: url}, &Options{Timeout: 30 * time.Second}))
 	})
+}
+
+// walkKeepsTheDeepTool walks a server listing "deep" (a 10,000-deep output
+// schema) beside ordinary tools: every tool is kept, "deep" cut, the cut
+// reported, and the connection still answers a call.
+func walkKeepsTheDeepTool(t *testing.T, s *Session) {
+	t.Helper()
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Incomplete != paging.Complete || res.Err != nil {
+		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
+	}
+	want := []string{"deep", "add", "tool_a", "tool_b", "tool_c"}
+	if got := toolNames(res.Items()); !slices.Equal(got, want) {
+		t.Fatalf("walk read %q, want %q", got, want)
+	}
+	def, _, ok := s.Tool("deep")
+	if !ok || checks.Depth(def) > maxFrameDepth {
+		t.Fatalf("tool deep: listed %v, nested %d deep", ok, checks.Depth(def))
+	}
+	if !hasEvent(s.Log(), KindError, "levels cut before the SDK") {
+		t.Error("no event says the frame was cut")
+	}
+	r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
+	if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) {
+		t.Fatalf("call: err %v, result %s", r.Err, r.Result)
+	}
 }
 
 // An event stream is re-emitted event by event: a stray answer's data is

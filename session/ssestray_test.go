@@ -7,16 +7,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"mcpwitness/checks"
-	"mcpwitness/paging"
 )
 
 // hostileSSEServer serves a go-sdk server (page size 2: add, tool_a,
@@ -149,28 +145,7 @@ func (e *eventRewriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
 func TestLegacySSEStrayAnswersAreIgnored(t *testing.T) {
 	url := hostileSSEServer{strays: true}.start(t)
 	s := dial(t, Target{URL: url, SSE: true}, &Options{Timeout: 30 * time.Second})
-	_, res := s.Walk(context.Background(), paging.Tools())
-	if res.Incomplete != paging.Complete || res.Err != nil {
-		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
-	}
-	want := []string{"add", "tool_a", "tool_b", "tool_c"}
-	if got := toolNames(res.Items()); !slices.Equal(got, want) {
-		t.Fatalf("walk read %q, want %q", got, want)
-	}
-	r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
-	if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) || strings.Contains(string(r.Result), "wrong") {
-		t.Fatalf("call: err %v, result %s, rpc error %s", r.Err, r.Result, r.RPCError)
-	}
-	// 2 list answers and 1 call answer, each after 4 strays.
-	got := strayEvents(s.Log())
-	if len(got) != 12 {
-		t.Errorf("%d stray answers reported, want 12: %q", len(got), got)
-	}
-	for _, want := range []string{`"id": null`, "id 424242", "no id", ".5:"} {
-		if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, want) }) {
-			t.Errorf("no stray answer reported with %s: %q", want, got)
-		}
-	}
+	res := walkAndCallPastStrays(t, s)
 	notJSON := 0
 	for _, ev := range s.Log().Events() {
 		if ev.Kind == KindError && strings.Contains(ev.Text, "with data that is not JSON; it was not passed to the SDK") {
@@ -200,26 +175,7 @@ func TestLegacySSEStrayAnswersAreIgnored(t *testing.T) {
 // connection stays usable.
 func TestLegacySSEDeepSchemaIsCut(t *testing.T) {
 	url := hostileSSEServer{deep: true}.start(t)
-	s := dial(t, Target{URL: url, SSE: true}, &Options{Timeout: 30 * time.Second})
-	_, res := s.Walk(context.Background(), paging.Tools())
-	if res.Incomplete != paging.Complete || res.Err != nil {
-		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
-	}
-	want := []string{"deep", "add", "tool_a", "tool_b", "tool_c"}
-	if got := toolNames(res.Items()); !slices.Equal(got, want) {
-		t.Fatalf("walk read %q, want %q", got, want)
-	}
-	def, _, ok := s.Tool("deep")
-	if !ok || checks.Depth(def) > maxFrameDepth {
-		t.Fatalf("tool deep: listed %v, nested %d deep", ok, checks.Depth(def))
-	}
-	if !hasEvent(s.Log(), KindError, "levels cut before the SDK") {
-		t.Error("no event says the frame was cut")
-	}
-	r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
-	if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) {
-		t.Fatalf("call: err %v, result %s", r.Err, r.Result)
-	}
+	walkKeepsTheDeepTool(t, dial(t, Target{URL: url, SSE: true}, &Options{Timeout: 30 * time.Second}))
 }
 
 // Legacy SSE's stream is re-emitted too, with its own rules: the endpoint
