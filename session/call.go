@@ -165,6 +165,7 @@ func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int,
 func (s *Session) callMeta(token string) mcp.Meta {
 	m := mcp.Meta{"progressToken": token}
 	if s.info.ProtocolVersion >= newProtocol {
+		//lint:ignore SA1019 on 2026-07-28 the log level travels in each request's _meta; servers still log there
 		m[mcp.MetaKeyLogLevel] = "debug"
 	}
 	return m

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 these tests play a server that asks for roots and sampling, deprecated but still sent by servers on older protocols
+
 package session
 
 import (

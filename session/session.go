@@ -93,11 +93,13 @@ const newProtocol = "2026-07-28"
 // askForLogs asks a server that logs to send everything, so the events show
 // its log; on newer protocols each call carries the level instead.
 func (s *Session) askForLogs(ctx context.Context, res *mcp.InitializeResult) {
+	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
 	if res == nil || res.Capabilities == nil || res.Capabilities.Logging == nil || res.ProtocolVersion >= newProtocol {
 		return
 	}
 	lctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
+	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
 	if err := s.cs.SetLoggingLevel(lctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
 		s.log.Append(Event{Kind: KindError, Method: "logging/setLevel", Text: "asking for debug logs failed: " + s.redact(err).Error()})
 	}
@@ -246,6 +248,7 @@ func (s *Session) newClient(o Options) *mcp.Client {
 	impl := &mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}
 	caps := &mcp.ClientCapabilities{}
 	if len(o.Roots) > 0 {
+		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask roots/list; --root answers them
 		caps.RootsV2 = &mcp.RootCapabilities{}
 	}
 	c := mcp.NewClient(impl, &mcp.ClientOptions{
@@ -263,6 +266,7 @@ func (s *Session) newClient(o Options) *mcp.Client {
 		if !strings.Contains(uri, "://") {
 			uri = "file://" + uri
 		}
+		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask roots/list; --root answers them
 		c.AddRoots(&mcp.Root{URI: uri})
 	}
 	c.AddReceivingMiddleware(s.serverRequests)
@@ -305,6 +309,7 @@ func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
 
 // rootsAnswered says what a roots/list answer held.
 func rootsAnswered(res mcp.Result) string {
+	//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask roots/list; --root answers them
 	r, ok := res.(*mcp.ListRootsResult)
 	switch {
 	case !ok || len(r.Roots) == 0:
