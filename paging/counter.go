@@ -108,10 +108,20 @@ func (c *Counter) IsLatest(gen int64) bool {
 // [Counter.IsLatest]. This is the case in which a typical client keeps its
 // per-tool call checks; for any other walk it does not.
 func (c *Counter) Held(r *Result) bool {
-	if r == nil || len(r.Pages) != 1 || r.Incomplete != Complete || r.Err != nil {
+	if r == nil || len(r.Pages) == 0 {
 		return false
 	}
-	return c.IsLatest(r.Pages[0].Generation)
+	gen, out := c.Snapshot()
+	return Holds(len(r.Pages), r.Pages[0].Generation, r.Incomplete == Complete && r.Err == nil, gen, out)
+}
+
+// Holds is the held/own rule, the one place it is decided: the items of a
+// walk are held when the walk was complete (every page read, no error),
+// read exactly pages == 1 page, and that page's generation first is still
+// the latest settled generation gen with out == 0 list requests out. A
+// typical client keeps its per-tool call checks for held items only.
+func Holds(pages int, first int64, complete bool, gen int64, out int) bool {
+	return complete && pages == 1 && first > 0 && first == gen && out == 0
 }
 
 // record queues the current state for onChange. c.mu must be held.

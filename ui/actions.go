@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 	"mcpwitness/themes"
@@ -119,7 +120,7 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(msg, k.Force) && !m.showWire:
-		if c := m.detail.Call(); c != nil && callOutcome(c) == outcomeRefused {
+		if c := m.detail.Call(); c != nil && c.Outcome() == fold.OutcomeRefused {
 			m.detail.confirm = true
 		}
 		return nil
@@ -216,10 +217,10 @@ func (m *model) closedStatus(what string) tea.Cmd {
 
 // closedText says why the session closed.
 func (m *model) closedText() string {
-	if m.st.closedWhy == "" {
+	if m.st.ClosedWhy() == "" {
 		return "session closed"
 	}
-	return m.st.closedWhy
+	return m.st.ClosedWhy()
 }
 
 // startWalk walks tools/list; pressed during a walk, it aborts that walk
@@ -228,7 +229,7 @@ func (m *model) startWalk() tea.Cmd {
 	if m.backend == nil {
 		return m.readOnly("walk")
 	}
-	if m.st.closed {
+	if m.st.Closed() {
 		return m.closedStatus("walk")
 	}
 	if m.walking {
@@ -259,7 +260,7 @@ func (m *model) openEditor() tea.Cmd {
 	if m.backend == nil {
 		return m.readOnly("call " + t.Name)
 	}
-	if m.st.closed {
+	if m.st.Closed() {
 		return m.closedStatus("call " + t.Name)
 	}
 	m.editing = true
@@ -272,14 +273,14 @@ func (m *model) openEditor() tea.Cmd {
 }
 
 // sendCall calls t with args; force sends past a refusal.
-func (m *model) sendCall(t *toolEntry, args json.RawMessage, force bool) tea.Cmd {
+func (m *model) sendCall(t *fold.Tool, args json.RawMessage, force bool) tea.Cmd {
 	if t == nil {
 		return nil
 	}
 	if m.backend == nil {
 		return m.readOnly("call " + t.Name)
 	}
-	if m.st.closed {
+	if m.st.Closed() {
 		return m.closedStatus("call " + t.Name)
 	}
 	if m.calling != "" {

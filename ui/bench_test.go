@@ -18,7 +18,7 @@ func tenThousand(b *testing.B) *model {
 	for _, ev := range walkEvents(e, 1, 100, 100) {
 		m.Update(eventMsg(ev))
 	}
-	if n := len(m.st.latestTools().Tools); n != 10000 {
+	if n := len(m.st.LatestTools().Tools); n != 10000 {
 		b.Fatalf("%d tools", n)
 	}
 	m.tools.move(5000)
@@ -58,7 +58,7 @@ func BenchmarkMove10kTools(b *testing.B) {
 // the work a filter command does off the UI goroutine.
 func BenchmarkFilter10kTools(b *testing.B) {
 	m := tenThousand(b)
-	w := m.st.latestTools()
+	w := m.st.LatestTools()
 	b.ReportAllocs()
 	for b.Loop() {
 		filterCmd(1, w, w.Tools, "tl99")()

@@ -13,13 +13,13 @@ import (
 // and r says it cannot walk a closed session instead of failing silently.
 func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 	h, _, _ := hostileHarness(t, hostiletest.ModeDieOnCall, 120, 40)
-	listed := len(h.m.st.shown.Tools)
+	listed := len(h.m.st.Shown().Tools)
 	if listed == 0 {
 		t.Fatal("the walk listed no tools")
 	}
 	h.key("enter")
 	h.key("ctrl+s")
-	h.until("the server to exit", func() bool { return h.m.st.closed && h.m.calling == "" })
+	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.calling == "" })
 	h.drain()
 	s := h.screen()
 	head := strings.SplitN(s, "\n", 3)[1]
@@ -33,10 +33,10 @@ func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 			t.Errorf("the closed session's status line lacks %q: %q", want, status)
 		}
 	}
-	walks := len(h.m.st.walks)
+	walks := len(h.m.st.Walks())
 	h.key("r")
 	h.drain()
-	if h.m.walking || len(h.m.st.walks) != walks {
+	if h.m.walking || len(h.m.st.Walks()) != walks {
 		t.Error("r started a walk of a closed session")
 	}
 	s = h.screen()

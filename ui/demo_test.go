@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/demo"
+	"mcpwitness/fold"
 	"mcpwitness/session"
 )
 
@@ -46,7 +47,7 @@ func demoHarness(t *testing.T) (*harness, *session.Session) {
 	info := s.Info()
 	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
 	h.until("the first walk", func() bool {
-		w := h.m.st.latestTools()
+		w := h.m.st.LatestTools()
 		return w != nil && w.Done && !h.m.walking
 	})
 	return h, s
@@ -54,7 +55,7 @@ func demoHarness(t *testing.T) (*harness, *session.Session) {
 
 // call filters for tool, opens the editor, types args into the first
 // field and sends.
-func (h *harness) call(tool, typed string) *callState {
+func (h *harness) call(tool, typed string) *fold.Call {
 	h.t.Helper()
 	h.key("/")
 	h.typeText(tool)
@@ -75,7 +76,7 @@ func (h *harness) call(tool, typed string) *callState {
 
 func TestDemoServer(t *testing.T) {
 	h, _ := demoHarness(t)
-	w := h.m.st.latestTools()
+	w := h.m.st.LatestTools()
 	if len(w.Pages) < 4 || len(w.Tools) < 40 {
 		t.Fatalf("walk read %d pages, %d tools; want the demo's paged list", len(w.Pages), len(w.Tools))
 	}
@@ -87,7 +88,7 @@ func TestDemoServer(t *testing.T) {
 	}
 
 	c := h.call("weather", "Lisbon")
-	if callOutcome(c) != outcomePass {
+	if c.Outcome() != fold.OutcomePass {
 		t.Errorf("weather: %s", callSummary(c))
 	}
 	if s := h.screen(); !strings.Contains(s, "✓ pass") || !strings.Contains(s, "structuredContent") {
@@ -95,7 +96,7 @@ func TestDemoServer(t *testing.T) {
 	}
 
 	c = h.call("forecast_broken", "Paris")
-	if callOutcome(c) != outcomeFail {
+	if c.Outcome() != fold.OutcomeFail {
 		t.Errorf("forecast_broken: %s", callSummary(c))
 	}
 	s = h.screen()
@@ -106,18 +107,18 @@ func TestDemoServer(t *testing.T) {
 	}
 
 	c = h.call("render_video", "a storyboard")
-	if callOutcome(c) != outcomeRefused || c.Sent {
+	if c.Outcome() != fold.OutcomeRefused || c.Sent {
 		t.Errorf("render_video: %s (sent %v)", callSummary(c), c.Sent)
 	}
-	for i := 0; i < h.m.st.wire.len(); i++ {
-		if f := h.m.st.wire.at(i); f.Method == "tools/call" && strings.Contains(string(f.Frame), "render_video") {
+	for i := 0; i < h.m.st.Frames().Len(); i++ {
+		if f := h.m.st.Frames().At(i); f.Method == "tools/call" && strings.Contains(string(f.Frame), "render_video") {
 			t.Errorf("a refused call reached the wire: %s", f.Frame)
 		}
 	}
 	if s := h.screen(); !strings.Contains(s, "nothing was sent") {
 		t.Errorf("refused screen:\n%s", s)
 	}
-	if n := len(h.m.st.toolCalls["weather"]); n != 1 {
+	if n := len(h.m.st.CallsOf("weather")); n != 1 {
 		t.Errorf("weather has %d calls in its history, want 1", n)
 	}
 }
@@ -144,8 +145,8 @@ func TestDemoProgressAndCancel(t *testing.T) {
 	}
 	found := false
 	h.until("notifications/cancelled on the wire", func() bool {
-		for i := 0; i < h.m.st.wire.len(); i++ {
-			if h.m.st.wire.at(i).Method == "notifications/cancelled" {
+		for i := 0; i < h.m.st.Frames().Len(); i++ {
+			if h.m.st.Frames().At(i).Method == "notifications/cancelled" {
 				found = true
 			}
 		}
@@ -155,13 +156,13 @@ func TestDemoProgressAndCancel(t *testing.T) {
 
 func TestDemoToggleToolsWalksAgain(t *testing.T) {
 	h, _ := demoHarness(t)
-	before := len(h.m.st.latestTools().Tools)
+	before := len(h.m.st.LatestTools().Tools)
 	h.call("toggle_tools", "")
 	h.until("the walk list_changed starts", func() bool {
-		w := h.m.st.latestTools()
+		w := h.m.st.LatestTools()
 		return w.ID > 1 && w.Done && len(w.Tools) == before+3
 	})
-	if w := h.m.st.latestTools(); !w.AfterChange {
+	if w := h.m.st.LatestTools(); !w.AfterChange {
 		t.Error("the second walk is not tied to list_changed")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
@@ -23,7 +24,7 @@ const bigDoc = 64 << 10
 // detailKey is what a detail document was built from; a new key means a
 // rebuild.
 type detailKey struct {
-	tool   *toolEntry
+	tool   *fold.Tool
 	call   int64
 	rev    int
 	ncalls int
@@ -43,14 +44,14 @@ type docBuiltMsg struct {
 
 // detailPane shows the selected tool, or one of its calls.
 type detailPane struct {
-	st   *state
+	st   *fold.State
 	sty  *themes.Styles
 	keys *KeyMap
 	loc  *time.Location
 	w, h int
 
 	focused bool
-	tool    *toolEntry
+	tool    *fold.Tool
 	call    int64 // 0: the tool itself
 	confirm bool  // asking before sending a refused call anyway
 	// readOnly leaves out what needs a live server (a replay); load reads
@@ -67,7 +68,7 @@ type detailPane struct {
 	bar     progress.Model
 }
 
-func newDetailPane(st *state, sty *themes.Styles, keys *KeyMap, loc *time.Location) detailPane {
+func newDetailPane(st *fold.State, sty *themes.Styles, keys *KeyMap, loc *time.Location) detailPane {
 	d := detailPane{st: st, sty: sty, keys: keys, loc: loc}
 	d.restyle()
 	return d
@@ -89,7 +90,7 @@ func (d *detailPane) restyle() {
 func (d *detailPane) SetSize(w, h int) { d.w, d.h = w, h }
 
 // ShowTool shows t's details.
-func (d *detailPane) ShowTool(t *toolEntry) {
+func (d *detailPane) ShowTool(t *fold.Tool) {
 	if d.tool != t || d.call != 0 {
 		d.sc.Top()
 	}
@@ -97,7 +98,7 @@ func (d *detailPane) ShowTool(t *toolEntry) {
 }
 
 // ShowCall shows call id of t.
-func (d *detailPane) ShowCall(t *toolEntry, id int64) {
+func (d *detailPane) ShowCall(t *fold.Tool, id int64) {
 	if d.call != id {
 		d.sc.Top()
 	}
@@ -105,19 +106,19 @@ func (d *detailPane) ShowCall(t *toolEntry, id int64) {
 }
 
 // Call returns the call shown, or nil.
-func (d *detailPane) Call() *callState {
+func (d *detailPane) Call() *fold.Call {
 	if d.call == 0 {
 		return nil
 	}
-	return d.st.calls[d.call]
+	return d.st.Call(d.call)
 }
 
 // history returns the calls of the shown tool, oldest first.
-func (d *detailPane) history() []*callState {
+func (d *detailPane) history() []*fold.Call {
 	if d.tool == nil {
 		return nil
 	}
-	return d.st.toolCalls[d.tool.Name]
+	return d.st.CallsOf(d.tool.Name)
 }
 
 // StepCall moves through the shown tool's calls: -1 older, +1 newer. Past
@@ -149,16 +150,16 @@ func (d *detailPane) key() detailKey {
 		return k
 	}
 	if c := d.Call(); c != nil {
-		k.rev = c.rev
+		k.rev = c.Rev
 		return k
 	}
 	calls := d.history()
 	k.ncalls = len(calls)
 	for _, c := range calls {
-		k.rev += c.rev
+		k.rev += c.Rev
 	}
-	if w := d.st.walkByID[d.tool.Walk]; w != nil {
-		k.held, k.stale, k.done = d.st.held(w), d.st.stale(w), w.Done
+	if w := d.st.Walk(d.tool.Walk); w != nil {
+		k.held, k.stale, k.done = d.st.Held(w), w.Stale(), w.Done
 	}
 	return k
 }
@@ -211,7 +212,7 @@ func (d *detailPane) builder(k detailKey) func() []string {
 			return callDoc(&cc, t, w, st, loc, ro, missing)
 		}
 	}
-	calls := append([]*callState(nil), d.history()...)
+	calls := append([]*fold.Call(nil), d.history()...)
 	summaries := make([]string, len(calls))
 	for i, c := range calls {
 		summaries[i] = fmt.Sprintf("#%d  %s  %s", c.ID, clock(c.Start, loc), callSummary(c))
@@ -221,13 +222,13 @@ func (d *detailPane) builder(k detailKey) func() []string {
 
 // mustLoad says whether c's arguments or answer are to be read from the
 // session file before its document can be built.
-func (d *detailPane) mustLoad(c *callState) bool {
+func (d *detailPane) mustLoad(c *fold.Call) bool {
 	return d.load != nil && (c.ArgsSrc > 0 || c.ResultSrc > 0)
 }
 
 // readBack reads c's arguments and answer from the session file. It says
 // what could not be read.
-func readBack(c *callState, load func(int) (session.Event, error)) string {
+func readBack(c *fold.Call, load func(int) (session.Event, error)) string {
 	var failed []string
 	if c.ArgsSrc > 0 {
 		if ev, err := load(c.ArgsSrc - 1); err != nil || ev.Call == nil {
@@ -357,7 +358,7 @@ func (d *detailPane) ShortHelp() []key.Binding {
 			return []key.Binding{k.Back}
 		}
 		out := []key.Binding{k.Call, k.PrevCall, k.NextCall, k.Back}
-		if callOutcome(c) == outcomeRefused {
+		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
 		}
 		return out
@@ -373,7 +374,7 @@ func (d *detailPane) FullHelp() [][]key.Binding {
 
 // toolDoc builds the document of one tool: what it is, what a client does
 // with a call to it, its recent calls, and its definition.
-func toolDoc(t *toolEntry, calls []string, k detailKey, w int, s *themes.Styles, readOnly bool) []string {
+func toolDoc(t *fold.Tool, calls []string, k detailKey, w int, s *themes.Styles, readOnly bool) []string {
 	d := newDoc(w, s)
 	head := s.Bold.Render(sanitize.Line(t.Name))
 	if t.Title != "" && t.Title != t.Name {

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
@@ -64,7 +65,7 @@ type editorPane struct {
 	v    *checks.Validator
 	w, h int
 
-	tool    *toolEntry
+	tool    *fold.Tool
 	fields  []formField
 	inputs  []textinput.Model // one per field; unused for choices
 	choice  []int             // per field: the chosen choice, -1 for none
@@ -83,7 +84,7 @@ func newEditorPane(sty *themes.Styles, keys *KeyMap, v *checks.Validator) editor
 }
 
 // Open starts editing a call of t, prefilled from its input schema.
-func (e *editorPane) Open(t *toolEntry) tea.Cmd {
+func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.tool, e.note, e.checked, e.focus = t, "", nil, 0
 	e.fields, e.canForm = formFields(t.Input)
 	e.raw = !e.canForm

@@ -9,13 +9,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
 
 // eventsPane lists what happened besides frames: stderr, log messages,
 // notifications, list changes and the walks they started, calls, errors.
 type eventsPane struct {
-	st   *state
+	st   *fold.State
 	sty  *themes.Styles
 	keys *KeyMap
 	loc  *time.Location
@@ -29,7 +32,7 @@ type eventsPane struct {
 
 type eventPaints struct{ sel, subtle, muted, text, warn, fail paint }
 
-func newEventsPane(st *state, sty *themes.Styles, keys *KeyMap, loc *time.Location) eventsPane {
+func newEventsPane(st *fold.State, sty *themes.Styles, keys *KeyMap, loc *time.Location) eventsPane {
 	return eventsPane{st: st, sty: sty, keys: keys, loc: loc, list: newStreamList()}
 }
 
@@ -39,7 +42,7 @@ func (p *eventsPane) SetSize(w, h int) {
 }
 
 // Sync follows new rows.
-func (p *eventsPane) Sync() { p.list.Sync(p.st.events.first(), p.st.events.total()) }
+func (p *eventsPane) Sync() { p.list.Sync(p.st.Rows().First(), p.st.Rows().Total()) }
 
 // Update handles keys while the pane has focus.
 func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
@@ -64,7 +67,7 @@ func (p *eventsPane) View() string {
 	if p.focused {
 		title = s.Title
 	}
-	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.st.events.total()))
+	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.st.Rows().Total()))
 	if !p.list.follow {
 		head += s.Subtle.Render(" · paused, G follows")
 	}
@@ -72,7 +75,7 @@ func (p *eventsPane) View() string {
 	sel := p.list.Selected()
 	for i := 0; i < p.list.h; i++ {
 		n := p.list.offset + int64(i)
-		r := p.st.events.abs(n)
+		r := p.st.Rows().Abs(n)
 		if r == nil {
 			lines = append(lines, strings.Repeat(" ", p.w))
 			continue
@@ -82,11 +85,12 @@ func (p *eventsPane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (p *eventsPane) row(r *eventRow, selected bool) string {
+func (p *eventsPane) row(r *fold.Row, selected bool) string {
 	ts := clock(r.T, p.loc)
-	kind := fmt.Sprintf("%-10s", trunc(r.Kind, 10))
+	kind, text := rowText(r)
+	kind = fmt.Sprintf("%-10s", trunc(kind, 10))
 	tw := max(p.w-1-len(ts)-1-10-1, 4)
-	text := trunc(r.Text, tw)
+	text = trunc(text, tw)
 	pad := strings.Repeat(" ", max(tw-ansi.StringWidth(text), 0))
 	pt := &p.pt
 	if selected {
@@ -94,14 +98,95 @@ func (p *eventsPane) row(r *eventRow, selected bool) string {
 	}
 	ks, xs := pt.muted, pt.text
 	switch {
-	case r.Level == "warn":
+	case r.Level == fold.LevelWarn:
 		ks = pt.warn
-	case r.Level == "error":
+	case r.Level == fold.LevelError:
 		ks, xs = pt.fail, pt.fail
-	case r.Kind == "stderr":
+	case r.Kind == fold.RowStderr:
 		xs = pt.muted
 	}
 	return " " + pt.subtle.on(ts) + " " + ks.on(kind) + " " + xs.on(text) + pad
+}
+
+// rowText says a row in the events pane's two columns, kind and text;
+// server text shown safely, on one line.
+func rowText(r *fold.Row) (kind, text string) {
+	switch r.Kind {
+	case fold.RowConnect:
+		srv := r.Server
+		return "session", rowLine(fmt.Sprintf("connected to %s %s · protocol %s · %s",
+			orDash(srv.Name), srv.Version, orDash(srv.ProtocolVersion), orDash(srv.Transport)), false)
+	case fold.RowInstructions:
+		return "session", rowLine("instructions: "+r.Text, r.Cut)
+	case fold.RowStderr:
+		return "stderr", rowLine(r.Text, r.Cut)
+	case fold.RowLog:
+		return sanitize.Line("log " + shortLevel(r.LogLevel)), rowLine(r.Text, r.Cut)
+	case fold.RowToolsChanged:
+		text = "tools/list_changed"
+		if r.Walk != nil {
+			text += fmt.Sprintf(" → walk #%d", r.Walk.ID)
+		}
+		return "change", text
+	case fold.RowChanged:
+		return "change", rowLine(strings.TrimPrefix(r.Method, "notifications/"), false)
+	case fold.RowNotify:
+		text = strings.TrimPrefix(r.Method, "notifications/")
+		if r.Text != "" {
+			text += ": " + r.Text
+		} else if len(r.Data) > 0 && string(r.Data) != "{}" {
+			text += " " + string(r.Data)
+		}
+		return "notify", rowLine(text, r.Cut)
+	case fold.RowWalk:
+		return "walk", walkRowText(r.Walk)
+	case fold.RowFinding:
+		return "walk", rowLine(fmt.Sprintf("walk #%d %s: %s", r.Walk.ID, r.Finding.Check, r.Finding.Message), false)
+	case fold.RowCall:
+		return "call", rowLine(fmt.Sprintf("call #%d %s: %s", r.Call.ID, r.Call.Tool, callSummary(r.Call)), false)
+	case fold.RowServerCall:
+		return "server", rowLine(r.Method+": "+r.Text, r.Cut)
+	case fold.RowError:
+		what := r.Text
+		if r.Method != "" && !strings.HasPrefix(what, r.Method) {
+			what = r.Method + ": " + what
+		}
+		return "error", rowLine(what, r.Cut)
+	case fold.RowClosed:
+		return "session", rowLine(orDash(r.Text), r.Cut)
+	case fold.RowFile:
+		return "file", rowLine(r.Text, r.Cut)
+	}
+	return sanitize.Line(r.Method), rowLine(r.Text, r.Cut)
+}
+
+// walkRowText says how a walk ended.
+func walkRowText(w *fold.WalkRow) string {
+	sum := fmt.Sprintf("✓ %d %s", w.Pages, plural(w.Pages, "page", "pages"))
+	if w.Incomplete != paging.Complete {
+		sum = "⚠ incomplete: " + string(w.Incomplete)
+	}
+	text := fmt.Sprintf("walk #%d %s: %s · %d items · %s", w.ID, w.Method, sum, w.Items, fmtMs(w.Ms))
+	if w.AfterChange {
+		text += " (after list_changed)"
+	}
+	if w.Incomplete != paging.Complete && w.Err != "" {
+		text += " · " + w.Err
+	}
+	return rowLine(text, false)
+}
+
+// rowLine is text on one line, shown safely, at most [fold.MaxRowText]
+// bytes; cut says the fold already cut it.
+func rowLine(text string, cut bool) string {
+	text = oneLine(text)
+	if len(text) > fold.MaxRowText {
+		return strings.ToValidUTF8(text[:fold.MaxRowText], "") + " …"
+	}
+	if cut && !strings.HasSuffix(text, " …") {
+		text += " …"
+	}
+	return text
 }
 
 // ShortHelp returns the pane's bindings for the help line.

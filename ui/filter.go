@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/fold"
 )
 
 // matchRank says how well a tool's name matches a filter query, best
@@ -30,18 +32,18 @@ type hit struct {
 // filterDoneMsg carries the result of a fuzzy filter run in a command.
 type filterDoneMsg struct {
 	seq   int
-	walk  *walkState
+	walk  *fold.Walk
 	n     int    // how many of the walk's tools were filtered
 	query string // the query filtered for
 	// hits maps each matching tool to how it matched its label.
-	hits map[*toolEntry]hit
+	hits map[*fold.Tool]hit
 }
 
 // filterCmd filters tools for query off the UI goroutine. tools must not
 // change while it runs (tool entries never do; the slice is a snapshot).
-func filterCmd(seq int, w *walkState, tools []*toolEntry, query string) tea.Cmd {
+func filterCmd(seq int, w *fold.Walk, tools []*fold.Tool, query string) tea.Cmd {
 	return func() tea.Msg {
-		hits := make(map[*toolEntry]hit)
+		hits := make(map[*fold.Tool]hit)
 		for _, t := range tools {
 			if h, ok := rankMatch(query, t.Label); ok {
 				hits[t] = h

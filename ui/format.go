@@ -7,60 +7,9 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 )
-
-// outcome is what a call came to, in one word.
-type outcome int
-
-const (
-	outcomeRunning outcome = iota
-	outcomePass
-	outcomeIsError // the tool answered isError: true and every check passed
-	outcomeFail
-	outcomeUnchecked
-	outcomeRefused
-	outcomeCancelled
-	outcomeError // no answer: transport, protocol or JSON-RPC error
-)
-
-func callOutcome(c *callState) outcome {
-	switch {
-	case !c.Done:
-		return outcomeRunning
-	case c.Cancelled:
-		return outcomeCancelled
-	case !c.Sent && c.Err == "" && len(c.RPCError) == 0:
-		// A check stopped it before sending: refused, or arguments that
-		// fail the input schema.
-		return outcomeRefused
-	case c.Err != "" || len(c.RPCError) > 0:
-		return outcomeError
-	case hasStatus(c.Verdicts, checks.Fail):
-		return outcomeFail
-	case hasStatus(c.Verdicts, checks.Unchecked):
-		return outcomeUnchecked
-	case c.IsError:
-		return outcomeIsError
-	}
-	return outcomePass
-}
-
-func hasStatus(vs []checks.Verdict, st checks.Status) bool {
-	for _, v := range vs {
-		if v.Status == st {
-			return true
-		}
-	}
-	return false
-}
-
-func isErrorResult(raw json.RawMessage) bool {
-	var v struct {
-		IsError bool `json:"isError"`
-	}
-	return len(raw) > 0 && json.Unmarshal(raw, &v) == nil && v.IsError
-}
 
 // verdictMark is the symbol of a verdict status.
 func verdictMark(st checks.Status) string {
@@ -80,15 +29,15 @@ func verdictMark(st checks.Status) string {
 }
 
 // callSummary says in a few words how a call ended.
-func callSummary(c *callState) string {
-	switch o := callOutcome(c); o {
-	case outcomeRunning:
+func callSummary(c *fold.Call) string {
+	switch o := c.Outcome(); o {
+	case fold.OutcomeRunning:
 		return "running"
-	case outcomeCancelled:
+	case fold.OutcomeCancelled:
 		return "cancelled after " + fmtMs(c.Ms)
-	case outcomeRefused:
+	case fold.OutcomeRefused:
 		return "⊘ refused · nothing sent"
-	case outcomeError:
+	case fold.OutcomeError:
 		if len(c.RPCError) > 0 {
 			return "✗ JSON-RPC error " + rpcErrorText(c.RPCError) + " · " + fmtMs(c.Ms)
 		}
@@ -100,7 +49,7 @@ func callSummary(c *callState) string {
 				fails = append(fails, verdictMark(v.Status)+" "+v.Check)
 			}
 		}
-		word := map[outcome]string{outcomePass: "✓ pass", outcomeIsError: "! isError, checks pass"}[o]
+		word := map[fold.Outcome]string{fold.OutcomePass: "✓ pass", fold.OutcomeIsError: "! isError, checks pass"}[o]
 		if len(fails) > 0 {
 			word = strings.Join(fails, " ")
 		}
@@ -124,14 +73,14 @@ func rpcErrorText(raw json.RawMessage) string {
 
 // walkSummary says how a walk stands: "walking page 3…", "✓ 5 pages",
 // "⚠ incomplete: cursor-repeated".
-func walkSummary(w *walkState) string {
+func walkSummary(w *fold.Walk) string {
 	switch {
 	case w == nil:
 		return "no walk yet"
 	case !w.Done:
 		return fmt.Sprintf("walking page %d…", max(w.Asking, len(w.Pages)+1))
-	case w.Incomplete != string(paging.Complete):
-		return "⚠ incomplete: " + w.Incomplete
+	case w.Incomplete != paging.Complete:
+		return "⚠ incomplete: " + string(w.Incomplete)
 	}
 	return fmt.Sprintf("✓ %d %s", len(w.Pages), plural(len(w.Pages), "page", "pages"))
 }

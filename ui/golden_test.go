@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/demo"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -139,21 +140,21 @@ func TestGolden(t *testing.T) {
 // every page of the walk, and the three calls with their verdicts.
 func TestReplayMatchesTheLiveSession(t *testing.T) {
 	m := replayModel(t, 120, 40, "dark")
-	w := m.st.latestTools()
+	w := m.st.LatestTools()
 	if w == nil || !w.Done || len(w.Pages) < 4 {
 		t.Fatalf("replayed walk: %+v", w)
 	}
-	for tool, want := range map[string]outcome{"weather": outcomePass, "forecast_broken": outcomeFail, "render_video": outcomeRefused} {
-		calls := m.st.toolCalls[tool]
-		if len(calls) != 1 || callOutcome(calls[0]) != want {
+	for tool, want := range map[string]fold.Outcome{"weather": fold.OutcomePass, "forecast_broken": fold.OutcomeFail, "render_video": fold.OutcomeRefused} {
+		calls := m.st.CallsOf(tool)
+		if len(calls) != 1 || calls[0].Outcome() != want {
 			t.Errorf("%s: %d calls, outcome %v; want one, %v", tool, len(calls), outcomeOf(calls), want)
 		}
 	}
 }
 
-func outcomeOf(cs []*callState) any {
+func outcomeOf(cs []*fold.Call) any {
 	if len(cs) == 0 {
 		return "none"
 	}
-	return callOutcome(cs[0])
+	return cs[0].Outcome()
 }

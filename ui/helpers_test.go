@@ -325,7 +325,3 @@ func checkFits(t *testing.T, view string, w, h int) {
 		}
 	}
 }
-
-func evWire(frame []byte) session.Event {
-	return session.Event{Kind: session.KindWire, Dir: session.Recv, Frame: frame, Size: len(frame), T: t0}
-}

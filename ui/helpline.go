@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/fold"
 )
 
 // bindings returns the help for what has the keys now.
@@ -20,7 +22,7 @@ func (m *model) bindings() helpMap {
 		short = []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close")), k.Quit}
 	case m.replay != nil && !m.replay.loaded:
 		short = []key.Binding{k.Theme, k.Help, k.Quit}
-	case m.st.server == nil && m.replay == nil:
+	case m.st.Server() == nil && m.replay == nil:
 		short = []key.Binding{k.Wire, k.Export, k.Help, k.Quit}
 	case m.editing:
 		short, full = m.editor.ShortHelp(), m.editor.FullHelp()
@@ -39,7 +41,7 @@ func (m *model) bindings() helpMap {
 	case m.editing || m.showHelp:
 	case m.detail.confirm:
 		short = m.detail.ShortHelp()
-	case c != nil && callOutcome(c) == outcomeRefused && m.focus != paneDetail:
+	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
 		short = append([]key.Binding{k.Force}, short...)
 	}
 	if r := m.replay; r != nil && r.loaded && !m.editing && !m.showHelp && !m.tools.Filtering() {

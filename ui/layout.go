@@ -108,17 +108,17 @@ func (m *model) render() string {
 // header is two lines: who the server is, then the walk's indicators. It
 // is drawn again only when one of them changed.
 func (m *model) header() string {
-	walk := m.st.latestTools()
+	walk := m.st.LatestTools()
 	var ws string
 	if walk != nil {
 		ws = fmt.Sprint(walk.ID, walk.Done, len(walk.Pages), walk.Incomplete)
 	}
 	spin := ""
-	if m.replay == nil && (m.st.out > 0 || m.calling != "") {
+	if m.replay == nil && (m.st.Out() > 0 || m.calling != "") {
 		spin = m.spin.View()
 	}
-	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v %v", m.w, m.sty, m.st.server, m.st.shownRev, m.st.gen, m.st.out, ws,
-		m.st.lastAnswer.UnixNano(), m.calling, m.st.closed, spin, m.dialErr != nil, m.backend != nil)
+	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v %v", m.w, m.sty, m.st.Server(), m.st.ShownRev(), m.st.Gen(), m.st.Out(), ws,
+		m.st.LastAnswer().UnixNano(), m.calling, m.st.Closed(), spin, m.dialErr != nil, m.backend != nil)
 	if r := m.replay; r != nil {
 		key += fmt.Sprintf(" replay %v %s", r.loaded, m.inFlight())
 	}
@@ -130,7 +130,7 @@ func (m *model) drawHeader() string {
 	var line1 string
 	if m.replay != nil {
 		line1 = m.replayLine1()
-	} else if srv := m.st.server; srv != nil {
+	} else if srv := m.st.Server(); srv != nil {
 		line1 = " " + m.serverText(srv)
 	} else {
 		line1 = " " + s.Server.Render("mcpwitness") + " " + s.Muted.Render(m.connectText())
@@ -139,15 +139,15 @@ func (m *model) drawHeader() string {
 
 	spin := "  "
 	switch {
-	case m.st.out > 0 && m.replay != nil:
+	case m.st.Out() > 0 && m.replay != nil:
 		// A replay stands still: no spinner for what was out then.
 		spin = " " + s.Spinner.Render("⋯")
-	case m.st.out > 0:
+	case m.st.Out() > 0:
 		spin = " " + s.Spinner.Render(m.spin.View())
 	}
-	gen := s.HeaderKey.Render("gen ") + s.Bold.Render(fmt.Sprint(m.st.gen)) +
-		s.HeaderKey.Render(" · out ") + s.Bold.Render(fmt.Sprint(m.st.out)) + spin
-	walk := m.st.latestTools()
+	gen := s.HeaderKey.Render("gen ") + s.Bold.Render(fmt.Sprint(m.st.Gen())) +
+		s.HeaderKey.Render(" · out ") + s.Bold.Render(fmt.Sprint(m.st.Out())) + spin
+	walk := m.st.LatestTools()
 	ws := walkSummary(walk)
 	wstyle := s.Text
 	switch {
@@ -163,19 +163,19 @@ func (m *model) drawHeader() string {
 		// What the tools pane lists: a later walk that failed lists
 		// nothing, and the pane keeps the last good one.
 		n := walk.Items
-		if sw := m.st.shown; sw != nil && len(sw.Pages) > 0 {
+		if sw := m.st.Shown(); sw != nil && len(sw.Pages) > 0 {
 			n = len(sw.Tools)
 		}
 		line2 += s.Muted.Render(fmt.Sprintf(" · %d %s", n, plural(n, "tool", "tools")))
 	}
-	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(clock(m.st.lastAnswer, m.o.Loc))
+	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(clock(m.st.LastAnswer(), m.o.Loc))
 	var r2 string
 	switch {
 	case m.calling != "":
 		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+sanitize.Line(m.calling)+" ")
-	case m.replay != nil && len(m.st.running) > 0:
+	case m.replay != nil && len(m.st.Running()) > 0:
 		r2 = s.Spinner.Render("⋯") + s.Text.Render(" "+m.inFlight()+" ")
-	case m.st.closed:
+	case m.st.Closed():
 		r2 = s.Warn.Render("session closed ")
 	}
 	return line1 + "\n" + joinEnds(line2, r2, w)
@@ -233,11 +233,11 @@ func (m *model) body() string {
 	case m.showWire:
 		// Before a connection too: the wire shows how an attempt went.
 		return m.wire.View()
-	case m.st.server == nil && m.dialErr != nil:
+	case m.st.Server() == nil && m.dialErr != nil:
 		msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
 			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then start mcpwitness again; q quits.")
 		return m.block(lipgloss.NewStyle().Width(l.w-4).Render(msg), l.w, l.bodyH)
-	case m.st.server == nil && m.o.Dial != nil:
+	case m.st.Server() == nil && m.o.Dial != nil:
 		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), l.w, l.bodyH)
 	}
 	if l.stacked && !m.editing && m.focus != paneDetail {
@@ -247,7 +247,7 @@ func (m *model) body() string {
 	if m.editing {
 		right = m.editor.View()
 	} else if m.replay != nil {
-		right = m.detail.View("⋯", m.st.at)
+		right = m.detail.View("⋯", m.st.At())
 	} else {
 		right = m.detail.View(m.spin.View(), m.o.Now())
 	}
@@ -296,11 +296,11 @@ func (m *model) statusLine() string {
 	if m.replay != nil {
 		return m.replayStatus()
 	}
-	if m.status == "" && m.st.closed {
+	if m.status == "" && m.st.Closed() {
 		// Until something else is said: the session is over, and what
 		// can still be done.
 		text := "⚠ the session is closed"
-		if why := m.st.closedWhy; why != "" && why != "session closed" {
+		if why := m.st.ClosedWhy(); why != "" && why != "session closed" {
 			text = "⚠ " + why + " · the session is closed"
 		}
 		return fit(" "+s.Warn.Render(sanitize.Line(text))+s.Muted.Render(" · q quit, e export, w wire"), m.w)

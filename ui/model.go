@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -103,7 +104,7 @@ type options struct {
 // into its state and lays the panes out.
 type model struct {
 	o     options
-	st    *state
+	st    *fold.State
 	keys  KeyMap
 	sty   *themes.Styles
 	theme string
@@ -161,7 +162,7 @@ func newModel(o options) *model {
 	if o.Loc == nil {
 		o.Loc = time.Local
 	}
-	m := &model{o: o, st: newState(), keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
+	m := &model{o: o, st: fold.New(nil), keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
 	m.theme, m.fixed = o.Theme, o.Theme != ""
 	if m.theme == "" {
 		m.theme = themes.Dark
@@ -312,7 +313,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *model) applyEvent(ev session.Event) tea.Cmd {
 	m.st.Apply(ev)
 	switch {
-	case ev.Kind == session.KindNotification && ev.Method == listChangedOut && m.backend != nil:
+	case ev.Kind == session.KindNotification && ev.Method == fold.ToolsListChanged && m.backend != nil:
 		if m.walking {
 			m.rewalk = true
 			return nil
@@ -339,7 +340,7 @@ func (m *model) sync() tea.Cmd {
 	}
 	if sel := m.tools.Selected(); !m.editing && !m.tools.Pending() {
 		switch {
-		case sel == nil && m.detail.tool != nil && (m.st.shown == nil || len(m.st.shown.Tools) == 0):
+		case sel == nil && m.detail.tool != nil && (m.st.Shown() == nil || len(m.st.Shown().Tools) == 0):
 			m.detail.ShowTool(nil)
 		case sel != nil && (m.detail.tool == nil || m.detail.tool.Name != sel.Name):
 			m.detail.ShowTool(sel)
@@ -364,7 +365,7 @@ func (m *model) busy() bool {
 		return !r.loaded || r.running || m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
 	}
 	connecting := m.backend == nil && m.o.Dial != nil && m.dialErr == nil
-	return connecting || m.st.out > 0 || m.walking || m.calling != "" || m.exporting ||
+	return connecting || m.st.Out() > 0 || m.walking || m.calling != "" || m.exporting ||
 		m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
 }
 

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -43,7 +44,7 @@ func TestWalkShowsPagesAsTheyArrive(t *testing.T) {
 			t.Errorf("after the walk, screen lacks %q:\n%s", want, s)
 		}
 	}
-	w := h.m.st.latestTools()
+	w := h.m.st.LatestTools()
 	if got := []int{w.Pages[0].Number, w.Pages[1].Number}; got[0] != 1 || got[1] != 2 {
 		t.Errorf("pages in arrival order = %v, want [1 2]", got)
 	}
@@ -293,7 +294,7 @@ func TestListChangedStartsAWalk(t *testing.T) {
 	b := &evs{}
 	h.feed(b.connect())
 	h.feed(walkEvents(b, 1, 1, 3)...)
-	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: listChangedOut}))
+	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: fold.ToolsListChanged}))
 	h.until("the walk list_changed starts", func() bool { return f.walks.Load() == 2 })
 	if s := h.screen(); !strings.Contains(s, "stale") {
 		t.Errorf("tools listed before list_changed are not marked stale:\n%s", s)
@@ -375,16 +376,16 @@ func (lightColor) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0x
 func TestWireKeepsTheNewestFrames(t *testing.T) {
 	h := newHarness(t, options{})
 	b := &evs{}
-	for i := range maxWireFrames + 100 {
+	for i := range fold.MaxFrames + 100 {
 		h.feed(b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: fmt.Sprint(i), Size: 10,
 			Frame: json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, i)), LatencyMs: 4}))
 	}
-	if n := h.m.st.wire.len(); n != maxWireFrames {
-		t.Errorf("wire keeps %d frames, want %d", n, maxWireFrames)
+	if n := h.m.st.Frames().Len(); n != fold.MaxFrames {
+		t.Errorf("wire keeps %d frames, want %d", n, fold.MaxFrames)
 	}
 	h.key("w")
 	s := h.screen()
-	for _, want := range []string{fmt.Sprintf("Wire %d frames", maxWireFrames+100), "newest 5000 shown", `"id": 5099`, "4.0 ms"} {
+	for _, want := range []string{fmt.Sprintf("Wire %d frames", fold.MaxFrames+100), "newest 5000 shown", `"id": 5099`, "4.0 ms"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("wire screen lacks %q:\n%s", want, s)
 		}

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/session"
 )
 
 // TestNarrowScreensKeepTheirKeys draws every main screen at 40×12, 80×24
@@ -32,11 +35,10 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 	for _, size := range [][2]int{{40, 12}, {80, 24}, {120, 40}} {
 		for _, sc := range scenes {
 			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
-				m := replayModel(t, size[0], size[1], "mono")
 				// A live session's keys, not a replay's: give it a
 				// backend, and keep it open.
+				m := openModel(t, size[0], size[1], "mono")
 				m.backend = &fakeBackend{}
-				m.st.closed = false
 				if sc.name == "result" {
 					m.tools.picked = "forecast_broken"
 					m.tools.reselect()
@@ -68,4 +70,18 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 			})
 		}
 	}
+}
+
+// openModel is [replayModel] without the fixture's closed event: a session
+// still open.
+func openModel(t *testing.T, w, h int, theme string) *model {
+	t.Helper()
+	m := newModel(options{Theme: theme, Now: func() time.Time { return t0.Add(time.Minute) }, Loc: time.UTC})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	for _, ev := range readSession(t, fixture) {
+		if ev.Kind != session.KindClosed {
+			m.Update(eventMsg(ev))
+		}
+	}
+	return m
 }

@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/session"
+
+	"mcpwitness/fold"
 )
 
 // A replay shows a session file as it was after any number of its events:
@@ -33,9 +35,9 @@ const (
 type replay struct {
 	file *session.File
 	meta session.ReplayInfo
-	name string // the file's base name
-	n    int    // events in the file
-	base *state // before the first event: the file's warnings
+	name string      // the file's base name
+	n    int         // events in the file
+	base *fold.State // before the first event: the file's warnings
 
 	loaded  bool
 	read    int // events read by the first pass so far
@@ -50,31 +52,31 @@ type replay struct {
 	from    int    // where the fold in flight started
 	done    int    // how far it got
 
-	pos    int // events folded into the state shown
-	target int // where the user asked to be
+	pos    int    // events folded into the state shown
+	what   string // the last of them, described
+	target int    // where the user asked to be
 }
 
 // mark is a snapshot: the state after pos events.
 type mark struct {
-	pos int
-	st  *state
-	w   weighed
+	pos  int
+	st   *fold.State
+	w    fold.Weight
+	what string // the last event folded in, described
 }
 
 func newReplay(f *session.File, size int64) *replay {
 	r := &replay{file: f, meta: f.Meta(), name: filepath.Base(f.Name()), n: f.Len()}
 	r.gap = max(r.n/maxMarks, minMarkGap)
 	r.budget = int(min(int64(markBudget), max(size/markShare, 1<<20)))
-	r.base = newState()
-	r.base.lean = true
 	t := r.meta.Started
 	if t.IsZero() {
 		t = r.meta.First
 	}
+	r.base = fold.New(&fold.Options{Lean: true, At: t})
 	for _, w := range f.Warnings() {
-		r.base.row(t, "file", "warn", r.name+": "+w)
+		r.base.Warn(t, r.name+": "+w)
 	}
-	r.base.at = t
 	r.target = r.n
 	return r
 }
@@ -83,9 +85,10 @@ func newReplay(f *session.File, size int64) *replay {
 // runs; the model gets it back in a [foldedMsg].
 type foldJob struct {
 	id    int
-	base  *state // copied by the command when st is nil
-	baseW weighed
-	st    *state
+	base  *fold.State // copied by the command when st is nil
+	baseW fold.Weight
+	st    *fold.State
+	what  string // the last event folded in, described
 	pos   int
 	to    int
 	// first is the pass that reads the whole file once: it finds the
@@ -107,14 +110,14 @@ type foldedMsg struct{ job *foldJob }
 // run folds events until the target or the end of its turn.
 func (j *foldJob) run(ctx context.Context, f *session.File, turn time.Duration) {
 	if j.st == nil {
-		j.st, j.baseW = j.base.clone(), weigh(j.base)
+		j.st, j.baseW = j.base.Clone(), j.base.Weigh()
 		j.base = nil
 	}
 	end := time.Now().Add(turn)
 	var last session.Event
 	defer func() {
 		if last.Kind != "" {
-			j.st.what = describe(last)
+			j.what = describe(last)
 		}
 	}()
 	for j.pos < j.to {
@@ -127,8 +130,7 @@ func (j *foldJob) run(ctx context.Context, f *session.File, turn time.Duration) 
 			j.err = err
 			return
 		}
-		j.st.src = j.pos + 1
-		j.st.Apply(ev)
+		j.st.ApplyAt(ev, j.pos+1)
 		j.pos++
 		last = ev
 		if j.first {
@@ -149,8 +151,8 @@ func (j *foldJob) run(ctx context.Context, f *session.File, turn time.Duration) 
 }
 
 func (j *foldJob) snapshot(last session.Event) mark {
-	j.st.what = describe(last)
-	return mark{pos: j.pos, st: j.st.clone(), w: weigh(j.st)}
+	j.what = describe(last)
+	return mark{pos: j.pos, st: j.st.Clone(), w: j.st.Weigh(), what: j.what}
 }
 
 // isMoment says whether the scrubber stops after ev: a walk starts or
@@ -216,7 +218,7 @@ func (m *model) folded(j *foldJob) tea.Cmd {
 			// Show what was read.
 			r.loaded, r.n = true, j.pos
 			r.target = j.pos
-			m.show(j.st, j.pos)
+			m.show(j.st, j.pos, j.what)
 			msg += fmt.Sprintf("; showing the first %s", plural64(int64(j.pos)))
 		}
 		return m.setStatus(msg, levelError)
@@ -237,11 +239,11 @@ func (m *model) folded(j *foldJob) tea.Cmd {
 	}
 	if j.first {
 		r.loaded = true
-		r.addMark(mark{pos: j.pos, st: j.st, w: weigh(j.st)})
-		m.show(j.st, j.pos)
+		r.addMark(mark{pos: j.pos, st: j.st, w: j.st.Weigh(), what: j.what})
+		m.show(j.st, j.pos, j.what)
 		return tea.Batch(m.loadedStatus(), m.moveTo(r.target))
 	}
-	m.show(j.st, j.pos)
+	m.show(j.st, j.pos, j.what)
 	return m.moveTo(r.target)
 }
 
@@ -253,25 +255,25 @@ func (m *model) moveTo(t int) tea.Cmd {
 	if !r.loaded || r.running || r.target == r.pos {
 		return nil
 	}
-	base, pos := r.base, 0
-	consider := func(st *state, p int) {
+	base, pos, what := r.base, 0, ""
+	consider := func(st *fold.State, p int, w string) {
 		if st != nil && p <= r.target && p >= pos {
-			base, pos = st, p
+			base, pos, what = st, p, w
 		}
 	}
 	for _, mk := range r.marks {
-		consider(mk.st, mk.pos)
+		consider(mk.st, mk.pos, mk.what)
 	}
 	for _, mk := range r.near {
-		consider(mk.st, mk.pos)
+		consider(mk.st, mk.pos, mk.what)
 	}
-	consider(m.st, r.pos)
+	consider(m.st, r.pos, r.what)
 	if pos == r.target {
 		// A snapshot is never changed: it can be shown as it is.
-		m.show(base, pos)
+		m.show(base, pos, what)
 		return nil
 	}
-	j := &foldJob{base: base, pos: pos, to: r.target}
+	j := &foldJob{base: base, pos: pos, to: r.target, what: what}
 	if span := r.target - pos; span >= nearMinSpan {
 		j.nearEvery = max(span/(nearMarks+1), 1)
 	}
@@ -286,7 +288,7 @@ func (r *replay) addMark(mk mark) {
 		return // taken before the gap last doubled
 	}
 	r.marks = append(r.marks, mk)
-	for len(r.marks) > 1 && (len(r.marks) > maxMarks || weighMarks(r.marks, weigh(r.base)) > r.budget*3/4) {
+	for len(r.marks) > 1 && (len(r.marks) > maxMarks || weighMarks(r.marks, r.base.Weigh()) > r.budget*3/4) {
 		r.gap *= 2
 		kept := r.marks[:0]
 		for _, m := range r.marks {
@@ -301,8 +303,8 @@ func (r *replay) addMark(mk mark) {
 
 // setNear keeps the snapshots a fold left near where it went, as many as
 // the rest of the budget allows, nearest last.
-func (r *replay) setNear(near []mark, base weighed) {
-	room := r.budget - weighMarks(r.marks, weigh(r.base))
+func (r *replay) setNear(near []mark, base fold.Weight) {
+	room := r.budget - weighMarks(r.marks, r.base.Weigh())
 	for len(near) > 0 && weighMarks(near, base) > room {
 		near = near[1:]
 	}
@@ -311,19 +313,20 @@ func (r *replay) setNear(near []mark, base weighed) {
 
 // weighMarks is the weight of marks, each over the one before, the first
 // over first.
-func weighMarks(marks []mark, first weighed) int {
+func weighMarks(marks []mark, first fold.Weight) int {
 	total, prev := 0, first
 	for _, m := range marks {
-		total += m.w.over(prev)
+		total += m.w.Over(prev)
 		prev = m.w
 	}
 	return total
 }
 
-// show makes st, the state after pos events, the one on screen.
-func (m *model) show(st *state, pos int) {
+// show makes st, the state after pos events, the one on screen; what
+// describes the last of them.
+func (m *model) show(st *fold.State, pos int, what string) {
 	r := m.replay
-	r.pos = pos
+	r.pos, r.what = pos, what
 	m.st = st
 	m.tools.st, m.detail.st, m.wire.st, m.events.st = st, st, st, st
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"mcpwitness/session"
+
+	"mcpwitness/fold"
 )
 
 // TestRecordThenOpenMatchesTheLiveSession drives a live session against the
@@ -58,20 +60,20 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 		}
 	}()
 	live.until("the first walk", func() bool {
-		w := live.m.st.latestTools()
+		w := live.m.st.LatestTools()
 		return w != nil && w.Done && !live.m.walking
 	})
 	for _, c := range []struct {
 		tool, typed string
-		want        outcome
-	}{{"weather", "Lisbon", outcomePass}, {"forecast_broken", "Paris", outcomeFail},
-		{"render_video", "a storyboard", outcomeRefused}, {"fail_always", "x", outcomeIsError}} {
-		if got := callOutcome(live.call(c.tool, c.typed)); got != c.want {
-			t.Fatalf("%s: outcome %v, want %v", c.tool, got, c.want)
+		want        fold.Outcome
+	}{{"weather", "Lisbon", fold.OutcomePass}, {"forecast_broken", "Paris", fold.OutcomeFail},
+		{"render_video", "a storyboard", fold.OutcomeRefused}, {"fail_always", "x", fold.OutcomeIsError}} {
+		if got := live.call(c.tool, c.typed).Outcome(); got != c.want {
+			t.Fatalf("%s: fold.Outcome %v, want %v", c.tool, got, c.want)
 		}
 	}
 	sess.Load().Close()
-	live.until("every event", func() bool { return live.m.st.closed && int64(live.m.st.applied) == logged.Load() })
+	live.until("every event", func() bool { return live.m.st.Closed() && int64(live.m.st.Applied()) == logged.Load() })
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 			h.until("the tool's document", func() bool { return h.m.detail.pending == (detailKey{}) })
 		}
 		compare(tool+"'s detail", func(h *harness) string { return stripped(h.m.detail.View("", t0)) })
-		for range live.m.st.toolCalls[tool] {
+		for range live.m.st.CallsOf(tool) {
 			for _, h := range []*harness{live, replay} {
 				h.key("[")
 				h.until("the call's document", func() bool { return h.m.detail.pending == (detailKey{}) })

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/session"
 )
 
@@ -30,8 +31,8 @@ func TestReplayOpensAtTheEnd(t *testing.T) {
 	if got := h.position(); got != "event 50/50" {
 		t.Errorf("position %q, want event 50/50", got)
 	}
-	for tool, want := range map[string]outcome{"weather": outcomePass, "forecast_broken": outcomeFail, "render_video": outcomeRefused} {
-		if cs := h.m.st.toolCalls[tool]; len(cs) != 1 || callOutcome(cs[0]) != want {
+	for tool, want := range map[string]fold.Outcome{"weather": fold.OutcomePass, "forecast_broken": fold.OutcomeFail, "render_video": fold.OutcomeRefused} {
+		if cs := h.m.st.CallsOf(tool); len(cs) != 1 || cs[0].Outcome() != want {
 			t.Errorf("%s: %d calls, outcome %v; want one, %v", tool, len(cs), outcomeOf(cs), want)
 		}
 	}
@@ -112,7 +113,7 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 
 	// Moments: connect, walk start, then per page a request and the page.
 	h.press(">", ">", ">", ">")
-	if w := h.m.st.latestTools(); w == nil || len(w.Pages) != 1 {
+	if w := h.m.st.LatestTools(); w == nil || len(w.Pages) != 1 {
 		t.Fatalf("after four moments: walk %+v", w)
 	}
 	h.press(">", ">")
@@ -126,14 +127,14 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 	if !strings.Contains(head, "walking page 3…") || !strings.Contains(head, "gen 2 · out 1") {
 		t.Errorf("after asking for page 3: %q", head)
 	}
-	if h.m.st.out != 1 || h.m.st.gen != 2 {
-		t.Errorf("state after asking for page 3: gen %d out %d", h.m.st.gen, h.m.st.out)
+	if h.m.st.Out() != 1 || h.m.st.Gen() != 2 {
+		t.Errorf("state after asking for page 3: gen %d out %d", h.m.st.Gen(), h.m.st.Out())
 	}
 	// One event at a time: the request frame goes out, the answer comes.
 	at := h.m.replay.pos
 	h.press(".")
-	if h.m.replay.pos != at+1 || h.m.st.wire.total() != 5 {
-		t.Errorf(". went from %d to %d; %d frames", at, h.m.replay.pos, h.m.st.wire.total())
+	if h.m.replay.pos != at+1 || h.m.st.Frames().Total() != 5 {
+		t.Errorf(". went from %d to %d; %d frames", at, h.m.replay.pos, h.m.st.Frames().Total())
 	}
 	h.press(",", ",")
 	if h.m.replay.pos != at-1 || !strings.Contains(h.headerLines()[1], "gen 2 · out 0") {
@@ -141,14 +142,14 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 	}
 
 	// The call's start: the call is in flight at that point.
-	for h.m.replay.pos < n && len(h.m.st.running) == 0 {
+	for h.m.replay.pos < n && len(h.m.st.Running()) == 0 {
 		h.press(">")
 	}
 	if s := h.screen(); !strings.Contains(s, "calling tool_0003") {
 		t.Errorf("the call in flight is not shown:\n%s", s)
 	}
 	h.press("}")
-	if h.m.replay.pos != n || len(h.m.st.running) != 0 || !strings.Contains(h.screen(), "✓ 5 pages · 50 tools") {
+	if h.m.replay.pos != n || len(h.m.st.Running()) != 0 || !strings.Contains(h.screen(), "✓ 5 pages · 50 tools") {
 		t.Errorf("} went to %d:\n%s", h.m.replay.pos, h.screen())
 	}
 	// Back to the middle of the walk and on to the end again: the same end
@@ -175,17 +176,15 @@ func TestEveryPointMatchesAFoldFromTheStart(t *testing.T) {
 		for h.m.replay.pos < p {
 			h.press(".")
 		}
-		r.addMark(mark{pos: p, st: h.m.st, w: weigh(h.m.st)})
+		r.addMark(mark{pos: p, st: h.m.st, w: h.m.st.Weigh()})
 	}
 	order := []int{50, 3, 49, 0, 25, 24, 26, 11, 10, 9, 41, 1, 50}
 	for _, p := range order {
 		h.exec(h.m.moveTo(p))
 		h.settle()
-		want := newState()
-		want.lean = true
+		want := fold.New(&fold.Options{Lean: true})
 		for i, ev := range events[:p] {
-			want.src = i + 1
-			want.Apply(ev)
+			want.ApplyAt(ev, i+1)
 		}
 		if got := fingerprint(h.m.st); got != fingerprint(want) {
 			t.Errorf("at %d:\n%s\nwant:\n%s", p, got, fingerprint(want))
@@ -207,7 +206,7 @@ func TestSnapshotsNeverChange(t *testing.T) {
 			checks.Verdict{Check: "task-support", Status: checks.Pass})...)
 		// A call that runs across the next walk, with progress.
 		start := b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "start", Listed: true}})
-		all = append(all, start, b.ev(session.Event{Kind: session.KindNotification, Method: listChangedOut}),
+		all = append(all, start, b.ev(session.Event{Kind: session.KindNotification, Method: fold.ToolsListChanged}),
 			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 100 + id, Progress: 1, Total: 2}}))
 		all = append(all, b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "done", Sent: true, Listed: true}}),
 			// Late, after the call ended: a damaged or odd file.
@@ -226,12 +225,10 @@ func TestSnapshotsNeverChange(t *testing.T) {
 	if len(r.marks) < 10 {
 		t.Fatalf("%d marks; want one every %d events", len(r.marks), r.gap)
 	}
-	fold := func(p int) string {
-		want := newState()
-		want.lean = true
+	foldTo := func(p int) string {
+		want := fold.New(&fold.Options{Lean: true})
 		for i, ev := range all[:p] {
-			want.src = i + 1
-			want.Apply(ev)
+			want.ApplyAt(ev, i+1)
 		}
 		return fingerprint(want)
 	}
@@ -239,35 +236,39 @@ func TestSnapshotsNeverChange(t *testing.T) {
 		p := (i * 37) % (len(all) + 1)
 		h.exec(h.m.moveTo(p))
 		h.settle()
-		if got, want := fingerprint(h.m.st), fold(p); got != want {
+		if got, want := fingerprint(h.m.st), foldTo(p); got != want {
 			t.Fatalf("at %d:\n%s\nwant:\n%s", p, got, want)
 		}
 	}
 	for _, mk := range append(r.marks, r.near...) {
-		if got, want := fingerprint(mk.st), fold(mk.pos); got != want {
+		if got, want := fingerprint(mk.st), foldTo(mk.pos); got != want {
 			t.Fatalf("the snapshot at %d changed:\n%s\nwant:\n%s", mk.pos, got, want)
 		}
 	}
 }
 
 // fingerprint is what the panes show of a state, in words.
-func fingerprint(s *state) string {
+func fingerprint(s *fold.State) string {
 	var b strings.Builder
-	b.WriteString(fmt.Sprintf("gen %d out %d applied %d running %d closed %v shown %v\n", s.gen, s.out, s.applied, len(s.running), s.closed, s.shown != nil))
-	for _, w := range s.walks {
-		b.WriteString(fmt.Sprintf("walk %d %s %d tools changed %v after %v asking %d shown %v\n", w.ID, walkSummary(w), len(w.Tools), w.Changed, w.AfterChange, w.Asking, w == s.shown))
+	shown := s.Shown()
+	b.WriteString(fmt.Sprintf("gen %d out %d applied %d running %d closed %v shown %v\n", s.Gen(), s.Out(), s.Applied(), len(s.Running()), s.Closed(), shown != nil))
+	for _, w := range s.Walks() {
+		b.WriteString(fmt.Sprintf("walk %d %s %d tools changed %v after %v asking %d shown %v\n", w.ID, walkSummary(w), len(w.Tools), w.Changed, w.AfterChange, w.Asking, w == shown))
 	}
-	for _, c := range s.callOrder {
+	tools := map[string]bool{}
+	for _, c := range s.Calls() {
+		tools[c.Tool] = true
 		b.WriteString(fmt.Sprintf("%s %s verdicts %d progress %v %g\n", c.Tool, callSummary(c), len(c.Verdicts), c.HasProgress, c.Progress))
 	}
-	for _, tool := range slices.Sorted(maps.Keys(s.toolCalls)) {
-		b.WriteString(fmt.Sprintf("%s: %d calls\n", tool, len(s.toolCalls[tool])))
+	for _, tool := range slices.Sorted(maps.Keys(tools)) {
+		b.WriteString(fmt.Sprintf("%s: %d calls\n", tool, len(s.CallsOf(tool))))
 	}
-	for i := 0; i < s.events.len(); i++ {
-		b.WriteString(s.events.at(i).Kind + " " + s.events.at(i).Text + "\n")
+	for i := 0; i < s.Rows().Len(); i++ {
+		kind, text := rowText(s.Rows().At(i))
+		b.WriteString(kind + " " + text + "\n")
 	}
-	for i := 0; i < s.wire.len(); i++ {
-		f := s.wire.at(i)
+	for i := 0; i < s.Frames().Len(); i++ {
+		f := s.Frames().At(i)
 		b.WriteString(f.Method + " " + f.ID + " " + f.Note + " " + itoa64(int64(f.Src)) + "\n")
 	}
 	return b.String()

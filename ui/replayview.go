@@ -17,7 +17,7 @@ import (
 // server are switched off, so they are absent from the help too.
 func (m *model) startReplay(r *replay) {
 	m.replay = r
-	m.show(r.base, 0)
+	m.show(r.base, 0, "")
 	disableLiveKeys(&m.keys)
 	m.detail.readOnly = true
 	m.detail.load = r.file.Event
@@ -81,7 +81,7 @@ func (m *model) replayLine1() string {
 	if t := r.started(); !t.IsZero() {
 		line += s.Muted.Render(" · recorded " + t.In(m.o.Loc).Format("2006-01-02 15:04 MST"))
 	}
-	if srv := m.st.server; srv != nil {
+	if srv := m.st.Server(); srv != nil {
 		line += s.Muted.Render(" · ") + m.serverText(srv)
 	} else if r.loaded {
 		line += s.Muted.Render(" · not connected yet at this point")
@@ -99,7 +99,7 @@ func (r *replay) started() time.Time {
 
 // inFlight names the calls in flight at this point of a replay.
 func (m *model) inFlight() string {
-	run := m.st.running
+	run := m.st.Running()
 	if len(run) == 0 {
 		return ""
 	}
@@ -126,7 +126,7 @@ func (m *model) replayStatus() string {
 		head += s.Muted.Render(" · end")
 	}
 	when := ""
-	if at := m.st.at; !at.IsZero() {
+	if at := m.st.At(); !at.IsZero() {
 		rel := max(at.Sub(r.meta.First), 0)
 		when = s.Muted.Render(" · ") + s.Text.Render(clockMs(at, m.o.Loc)) + s.Muted.Render(" · +"+fmtDur(rel))
 	}
@@ -158,8 +158,8 @@ func (m *model) replayStatus() string {
 		return fit(head+when+moving+tail, m.w)
 	}
 	line := head + when + moving
-	if m.st.what != "" {
-		line += sep + s.Muted.Render(m.st.what)
+	if m.replay.what != "" {
+		line += sep + s.Muted.Render(m.replay.what)
 	}
 	return fit(line, m.w)
 }

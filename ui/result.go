@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
@@ -20,19 +21,19 @@ import (
 //
 // readOnly leaves out what needs a live server; missing says what of the
 // call could not be read back from the session file.
-func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
+func callDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
 	d := newDoc(w, s)
 	d.add(s.Bold.Render(sanitize.Line(c.Tool)) + "  " + s.Muted.Render(clock(c.Start, loc)))
-	o := callOutcome(c)
+	o := c.Outcome()
 	switch o {
-	case outcomeRunning:
+	case fold.OutcomeRunning:
 		d.text(s.Muted, "waiting for the answer…", 0)
-	case outcomeRefused:
+	case fold.OutcomeRefused:
 		d.text(s.Warn, "⊘ Refused before sending: nothing was sent to the server (the wire pane shows no tools/call for it).", 0)
 		if !readOnly {
 			d.text(s.Muted, "f sends it anyway, deliberately, to see the server's own answer (asks first).", 0)
 		}
-	case outcomeCancelled:
+	case fold.OutcomeCancelled:
 		d.text(s.Warn, fmt.Sprintf("⨯ Cancelled after %s: notifications/cancelled was sent to the server.", fmtMs(c.Ms)), 0)
 	default:
 		d.text(outcomeStyle(o, s), callSummary(c), 0)
@@ -100,13 +101,13 @@ func callDoc(c *callState, t *toolEntry, w int, s *themes.Styles, loc *time.Loca
 	return d.Lines()
 }
 
-func outcomeStyle(o outcome, s *themes.Styles) lipgloss.Style {
+func outcomeStyle(o fold.Outcome, s *themes.Styles) lipgloss.Style {
 	switch o {
-	case outcomePass:
+	case fold.OutcomePass:
 		return s.Pass
-	case outcomeFail, outcomeError:
+	case fold.OutcomeFail, fold.OutcomeError:
 		return s.Fail
-	case outcomeIsError, outcomeUnchecked, outcomeRefused, outcomeCancelled:
+	case fold.OutcomeIsError, fold.OutcomeUnchecked, fold.OutcomeRefused, fold.OutcomeCancelled:
 		return s.Warn
 	}
 	return s.Text

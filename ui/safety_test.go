@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/fold"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -91,7 +92,7 @@ func hostileHarness(t *testing.T, mode string, w, hgt int) (*harness, *session.S
 		}
 	}()
 	h.until("the first walk", func() bool {
-		w := h.m.st.latestTools()
+		w := h.m.st.LatestTools()
 		return w != nil && w.Done && !h.m.walking
 	})
 	return h, s, rec
@@ -122,8 +123,8 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	h, s, rec := hostileHarness(t, hostiletest.ModeEvilStrings, 160, 60)
 	h.until("every stderr line", func() bool {
 		n := 0
-		for i := 0; i < h.m.st.events.len(); i++ {
-			if h.m.st.events.at(i).Kind == "stderr" {
+		for i := 0; i < h.m.st.Rows().Len(); i++ {
+			if h.m.st.Rows().At(i).Kind == fold.RowStderr {
 				n++
 			}
 		}
@@ -137,7 +138,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 		t.Errorf("escape characters are not shown visibly:\n%s", h.screen())
 	}
 
-	tools := h.m.st.shown.Tools
+	tools := h.m.st.Shown().Tools
 	if len(tools) != 14 {
 		t.Fatalf("the walk listed %d tools, want 14", len(tools))
 	}
@@ -182,7 +183,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	h.key("tab")
 	h.key("tab")
 	h.key("home")
-	for range h.m.st.events.len() {
+	for range h.m.st.Rows().Len() {
 		h.checkView("the events pane")
 		h.key("down")
 	}
@@ -190,7 +191,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	// The wire pane, every frame and its preview.
 	h.key("w")
 	h.key("home")
-	for i := range h.m.st.wire.len() {
+	for i := range h.m.st.Frames().Len() {
 		h.until("the frame's preview", func() bool { return h.m.wire.building == (frameKey{}) })
 		h.checkView(fmt.Sprintf("wire frame %d", i))
 		h.key("down")
@@ -202,7 +203,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 
 	// The server's end.
 	s.Close()
-	h.until("the closed event", func() bool { return h.m.st.closed })
+	h.until("the closed event", func() bool { return h.m.st.Closed() })
 	h.checkView("after the server exited")
 
 	// A recorded session holds the raw bytes: its replay is shown clean.

@@ -10,6 +10,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"mcpwitness/themes"
+
+	"mcpwitness/fold"
 )
 
 // syncFilterMax is the most tools filtered in Update; longer lists are
@@ -18,15 +20,15 @@ const syncFilterMax = 1000
 
 // toolRow is one row of the tools pane: a page separator or a tool.
 type toolRow struct {
-	page *pageState // set on a separator
+	page *fold.Page // set on a separator
 	hits int        // on a separator: tools of the page the filter kept
-	tool *toolEntry
+	tool *fold.Tool
 }
 
 // toolsPane lists the tools of the shown walk in page order, with a
 // separator row per page, and filters them.
 type toolsPane struct {
-	st   *state
+	st   *fold.State
 	sty  *themes.Styles
 	keys *KeyMap
 	w, h int
@@ -38,7 +40,7 @@ type toolsPane struct {
 	picked  string // name of the selected tool, kept across rebuilds
 
 	// What rows were built from.
-	builtWalk  *walkState
+	builtWalk  *fold.Walk
 	builtPages int
 	builtVer   int
 
@@ -47,7 +49,7 @@ type toolsPane struct {
 	query  string
 	// hits are the tools the last filter result kept (nil: no filter
 	// applied), hitsVer counts results applied.
-	hits      map[*toolEntry]hit
+	hits      map[*fold.Tool]hit
 	hitsQuery string // the query hits are for
 	hitsVer   int
 	filterSeq int
@@ -64,12 +66,12 @@ type toolPaints struct {
 
 // filterAsk is what one filter run was started for.
 type filterAsk struct {
-	w *walkState
+	w *fold.Walk
 	n int
 	q string
 }
 
-func newToolsPane(st *state, sty *themes.Styles, keys *KeyMap) toolsPane {
+func newToolsPane(st *fold.State, sty *themes.Styles, keys *KeyMap) toolsPane {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "filter"
@@ -107,7 +109,7 @@ func (p *toolsPane) SetSize(w, h int) {
 func (p *toolsPane) listHeight() int { return max(p.h-1, 0) }
 
 // Selected returns the selected tool, or nil.
-func (p *toolsPane) Selected() *toolEntry {
+func (p *toolsPane) Selected() *fold.Tool {
 	if p.cursor >= 0 && p.cursor < len(p.rows) {
 		return p.rows[p.cursor].tool
 	}
@@ -117,7 +119,7 @@ func (p *toolsPane) Selected() *toolEntry {
 // Sync rebuilds the rows when the shown walk or the filter result changed,
 // and starts a filter run when tools arrived under an active filter.
 func (p *toolsPane) Sync() tea.Cmd {
-	w := p.st.shown
+	w := p.st.Shown()
 	var cmd tea.Cmd
 	pages, n := 0, 0
 	if w != nil {
@@ -151,7 +153,7 @@ func (p *toolsPane) Sync() tea.Cmd {
 	return cmd
 }
 
-func (p *toolsPane) appendPage(pg *pageState, w *walkState) {
+func (p *toolsPane) appendPage(pg *fold.Page, w *fold.Walk) {
 	if w.Tools == nil {
 		return
 	}
@@ -182,7 +184,7 @@ func (p *toolsPane) appendPage(pg *pageState, w *walkState) {
 // pageOrder returns the indexes of w's pages in the order shown: the
 // server's, or under a filter the page with the best match first (equals
 // in the server's order), so the first row is the best match.
-func (p *toolsPane) pageOrder(w *walkState) []int {
+func (p *toolsPane) pageOrder(w *fold.Walk) []int {
 	order := make([]int, len(w.Pages))
 	for i := range order {
 		order[i] = i
@@ -306,14 +308,14 @@ func (p *toolsPane) clearFilter() {
 
 // applyHits takes a filter result. For a new query the cursor goes to
 // the first match; for new pages under the same query it stays put.
-func (p *toolsPane) applyHits(h map[*toolEntry]hit) {
+func (p *toolsPane) applyHits(h map[*fold.Tool]hit) {
 	if p.hitsQuery != p.query {
 		p.hitsQuery, p.picked, p.cursor = p.query, "", 0
 	}
 	p.setHits(h)
 }
 
-func (p *toolsPane) setHits(h map[*toolEntry]hit) {
+func (p *toolsPane) setHits(h map[*fold.Tool]hit) {
 	if h == nil {
 		p.query, p.hitsQuery, p.asked = "", "", filterAsk{}
 		p.filterSeq++ // drop results still on their way
@@ -324,7 +326,7 @@ func (p *toolsPane) setHits(h map[*toolEntry]hit) {
 
 func (p *toolsPane) runFilter() tea.Cmd {
 	p.filterSeq++
-	w := p.st.shown
+	w := p.st.Shown()
 	n := 0
 	if w != nil {
 		n = len(w.Tools)

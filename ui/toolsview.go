@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/sanitize"
+
+	"mcpwitness/fold"
 )
 
 // View renders the title and the visible rows only.
@@ -20,8 +22,8 @@ func (p *toolsPane) View() string {
 		b.WriteString("\n" + fit(" "+p.sty.Muted.Render(p.emptyText()), p.w))
 		h--
 	}
-	held := p.st.held(p.builtWalk)
-	stale := p.st.stale(p.builtWalk)
+	held := p.st.Held(p.builtWalk)
+	stale := p.builtWalk.Stale()
 	done := p.builtWalk != nil && p.builtWalk.Done
 	for i := 0; i < h; i++ {
 		b.WriteByte('\n')
@@ -41,7 +43,7 @@ func (p *toolsPane) View() string {
 }
 
 func (p *toolsPane) emptyText() string {
-	w := p.st.latestTools()
+	w := p.st.LatestTools()
 	switch {
 	case p.query != "" && p.hits != nil:
 		return "no tool matches " + sanitize.Line(p.query)
@@ -115,7 +117,7 @@ func (p *toolsPane) separator(r toolRow) string {
 }
 
 // badges returns the badges of t, most important first, and their width.
-func (p *toolsPane) badges(t *toolEntry, done, held, stale bool) (string, int) {
+func (p *toolsPane) badges(t *fold.Tool, done, held, stale bool) (string, int) {
 	var names [7]string
 	n := 0
 	add := func(s string) { names[n] = s; n++ }
@@ -158,7 +160,7 @@ func (p *toolsPane) badges(t *toolEntry, done, held, stale bool) (string, int) {
 }
 
 // toolLine draws one tool row, exactly p.w cells wide.
-func (p *toolsPane) toolLine(t *toolEntry, selected, done, held, stale bool) string {
+func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) string {
 	badges, bw := p.badges(t, done, held, stale)
 	nameW := p.w - bw - 5
 	if nameW < 8 {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
@@ -26,13 +27,13 @@ type frameKey struct {
 type frameBuiltMsg struct {
 	key   frameKey
 	lines []string
-	read  wireFrame
+	read  fold.Frame
 }
 
-// wirePane lists every frame in and out (the newest [maxWireFrames]) and
+// wirePane lists every frame in and out (the newest [fold.MaxFrames]) and
 // shows the selected one pretty-printed.
 type wirePane struct {
-	st   *state
+	st   *fold.State
 	sty  *themes.Styles
 	keys *KeyMap
 	loc  *time.Location
@@ -47,10 +48,10 @@ type wirePane struct {
 	// load reads event i of the session file, for frames a lean state
 	// does not keep; read is the last frame read back, for y.
 	load func(i int) (session.Event, error)
-	read wireFrame
+	read fold.Frame
 }
 
-func newWirePane(st *state, sty *themes.Styles, keys *KeyMap, loc *time.Location) wirePane {
+func newWirePane(st *fold.State, sty *themes.Styles, keys *KeyMap, loc *time.Location) wirePane {
 	return wirePane{st: st, sty: sty, keys: keys, loc: loc, list: newStreamList()}
 }
 
@@ -63,18 +64,18 @@ func (p *wirePane) SetSize(w, h int) {
 }
 
 // Selected returns the selected frame, or nil.
-func (p *wirePane) Selected() *wireFrame {
+func (p *wirePane) Selected() *fold.Frame {
 	n := p.list.Selected()
 	if n < 0 {
 		return nil
 	}
-	return p.st.wire.abs(n)
+	return p.st.Frames().Abs(n)
 }
 
 // Sync follows new frames and rebuilds the frame view when the selection
 // changed. A big frame is built in a command.
 func (p *wirePane) Sync() tea.Cmd {
-	p.list.Sync(p.st.wire.first(), p.st.wire.total())
+	p.list.Sync(p.st.Frames().First(), p.st.Frames().Total())
 	k := frameKey{n: p.list.Selected(), width: p.w, sty: p.sty}
 	if k == p.built || k == p.building {
 		return nil
@@ -164,16 +165,16 @@ func (p *wirePane) View() string {
 	if p.focused && !p.onFrame {
 		title = s.Title
 	}
-	kept := p.st.wire.len()
-	head := title.Render("Wire") + " " + s.Muted.Render(fmt.Sprintf("%d frames", p.st.wire.total()))
-	if p.st.wire.first() > 0 {
+	kept := p.st.Frames().Len()
+	head := title.Render("Wire") + " " + s.Muted.Render(fmt.Sprintf("%d frames", p.st.Frames().Total()))
+	if p.st.Frames().First() > 0 {
 		head += s.Subtle.Render(fmt.Sprintf(" · newest %d shown; the session record keeps all", kept))
 	}
 	lines := []string{fit(head, p.w)}
 	sel := p.list.Selected()
 	for i := 0; i < p.list.h; i++ {
 		n := p.list.offset + int64(i)
-		f := p.st.wire.abs(n)
+		f := p.st.Frames().Abs(n)
 		if f == nil {
 			if i == 0 && kept == 0 {
 				lines = append(lines, fit(" "+s.Muted.Render("no frames yet"), p.w))
@@ -199,7 +200,7 @@ func (p *wirePane) View() string {
 
 // row renders one frame in the list: direction, time, method, id, size and
 // the latency of an answer.
-func (p *wirePane) row(f *wireFrame, selected bool) string {
+func (p *wirePane) row(f *fold.Frame, selected bool) string {
 	s := p.sty
 	dir, ds := "→", s.Send
 	if f.Dir == session.Recv {
@@ -224,7 +225,7 @@ func (p *wirePane) row(f *wireFrame, selected bool) string {
 	mw := min(max((p.w-40)/2, 12), 30)
 	text := fmt.Sprintf("%s %-*s %-6s %8s %8s", clockMs(f.T, p.loc), mw, trunc(method, mw), trunc(id, 6), fmtSize(f.Size), lat)
 	if rest := p.w - 3 - ansi.StringWidth(text) - 2; rest > 4 && f.Note != "" {
-		text += "  " + trunc(f.Note, rest)
+		text += "  " + trunc(sanitize.Line(f.Note), rest)
 	}
 	if selected {
 		style := s.SelectedBlurred
@@ -238,7 +239,7 @@ func (p *wirePane) row(f *wireFrame, selected bool) string {
 
 // readFrame fills in f's bytes from the session file. A frame that cannot
 // be read says why, as text.
-func readFrame(f *wireFrame, load func(int) (session.Event, error)) {
+func readFrame(f *fold.Frame, load func(int) (session.Event, error)) {
 	ev, err := load(f.Src - 1)
 	switch {
 	case err != nil:
@@ -251,7 +252,7 @@ func readFrame(f *wireFrame, load func(int) (session.Event, error)) {
 }
 
 // frameDoc builds the document of one frame.
-func frameDoc(f *wireFrame, w int, s *themes.Styles, loc *time.Location) []string {
+func frameDoc(f *fold.Frame, w int, s *themes.Styles, loc *time.Location) []string {
 	d := newDoc(w, s)
 	dir := "sent"
 	if f.Dir == session.Recv {

@@ -1,19 +1,19 @@
-package ui
+package fold
 
 // Snapshots. A replay keeps states along the file and starts folds from
 // them, so a state must copy cheaply: what no longer changes is shared, not
-// copied. Frames, events-pane rows and tool entries never change once made;
-// a finished walk or call is changed only through ownWalk and own, which
-// copy it first. clone copies the rest: the lists that point at them, and
-// the walks and calls still going on.
+// copied. Frames, rows and tools never change once made; a finished walk or
+// call is changed only through ownWalk and own, which copy it first. Clone
+// copies the rest: the lists that point at them, and the walks and calls
+// still going on.
 
-// clone returns a copy of s that can go on folding events without changing
+// Clone returns a copy of s that can go on folding events without changing
 // s, and the other way round.
-func (s *state) clone() *state {
+func (s *State) Clone() *State {
 	c := *s
-	walks := make(map[*walkState]*walkState)
-	c.walks = make([]*walkState, len(s.walks))
-	c.walkByID = make(map[int64]*walkState, len(s.walks))
+	walks := make(map[*Walk]*Walk)
+	c.walks = make([]*Walk, len(s.walks))
+	c.walkByID = make(map[int64]*Walk, len(s.walks))
 	for i, w := range s.walks {
 		if !w.Done {
 			nw := *w
@@ -30,8 +30,8 @@ func (s *state) clone() *state {
 		c.shown = w
 	}
 
-	calls := make(map[*callState]*callState)
-	mapped := func(old *callState) *callState {
+	calls := make(map[*Call]*Call)
+	mapped := func(old *Call) *Call {
 		if n, ok := calls[old]; ok {
 			return n
 		}
@@ -42,8 +42,8 @@ func (s *state) clone() *state {
 		nc.Verdicts = clip(old.Verdicts)
 		calls[old] = &nc
 	}
-	c.calls = make(map[int64]*callState, len(s.calls))
-	c.callOrder = make([]*callState, len(s.callOrder))
+	c.calls = make(map[int64]*Call, len(s.calls))
+	c.callOrder = make([]*Call, len(s.callOrder))
 	for i, old := range s.callOrder {
 		if !old.Done {
 			if _, ok := calls[old]; !ok {
@@ -55,26 +55,26 @@ func (s *state) clone() *state {
 		c.callOrder[i] = mapped(old)
 		c.calls[old.ID] = c.callOrder[i]
 	}
-	c.toolCalls = make(map[string][]*callState, len(s.toolCalls))
+	c.toolCalls = make(map[string][]*Call, len(s.toolCalls))
 	for tool, list := range s.toolCalls {
-		nl := make([]*callState, len(list))
+		nl := make([]*Call, len(list))
 		for i, old := range list {
 			nl[i] = mapped(old)
 		}
 		c.toolCalls[tool] = nl
 	}
-	c.running = make([]*callState, len(s.running))
+	c.running = make([]*Call, len(s.running))
 	for i, old := range s.running {
 		c.running[i] = mapped(old)
 	}
 	c.wire = s.wire.clone()
-	c.events = s.events.clone()
+	c.rows = s.rows.clone()
 	return &c
 }
 
 // ownWalk returns w ready to change: a finished walk may be shared with
 // snapshots, so it is copied first and the copy takes its place here.
-func (s *state) ownWalk(w *walkState) *walkState {
+func (s *State) ownWalk(w *Walk) *Walk {
 	if !w.Done {
 		return w
 	}
@@ -100,7 +100,7 @@ func clip[T any](s []T) []T { return s[:len(s):len(s)] }
 // Weights in bytes, estimated, of what a state holds.
 const (
 	frameWeight   = 160 // a wire frame, besides its bytes
-	rowWeight     = 80  // an events-pane row, besides its text
+	rowWeight     = 80  // a row, besides its text
 	walkWeight    = 240
 	pageWeight    = 160
 	callWeight    = 360 // a call, besides its arguments and answer
@@ -112,14 +112,15 @@ const (
 // weights are bytes by kind of thing held.
 type weights struct{ frames, rows, walks, calls int }
 
-func toolWeight(t *toolEntry) int { return 300 + 2*len(t.Raw) }
+func toolWeight(t *Tool) int { return 300 + 2*len(t.Raw) }
 
 // holds returns the bytes of what s holds now, by kind, and of its own
 // lists of pointers.
-func (s *state) holds() (w weights, lists int) {
-	w = weights{frames: s.wire.len()*frameWeight + s.wireBytes, rows: s.events.len() * rowWeight, calls: s.callBytes}
-	for i := range s.events.len() {
-		w.rows += len(s.events.at(i).Text)
+func (s *State) holds() (w weights, lists int) {
+	w = weights{frames: s.wire.Len()*frameWeight + s.wireBytes, rows: s.rows.Len() * rowWeight, calls: s.callBytes}
+	for i := range s.rows.Len() {
+		r := s.rows.At(i)
+		w.rows += len(r.Text) + len(r.Data)
 	}
 	for _, wk := range s.walks {
 		w.walks += walkWeight + len(wk.Pages)*pageWeight
@@ -130,27 +131,28 @@ func (s *state) holds() (w weights, lists int) {
 	for _, c := range s.callOrder {
 		w.calls += callWeight + len(c.Verdicts)*verdictWeight
 	}
-	lists = 1024 + (s.wire.len()+s.events.len())*listWeight + len(s.walks)*(listWeight+mapWeight) +
+	lists = 1024 + (s.wire.Len()+s.rows.Len())*listWeight + len(s.walks)*(listWeight+mapWeight) +
 		len(s.callOrder)*(2*listWeight+mapWeight)
 	return w, lists
 }
 
-// weighed is a snapshot's weight, as [state.holds] and [state.made] gave
-// it when it was taken.
-type weighed struct {
+// Weight is a snapshot's weight in bytes, estimated when it was taken:
+// what the state had made so far and what it held.
+type Weight struct {
 	made, held weights
 	lists      int
 }
 
-func weigh(s *state) weighed {
+// Weigh returns the weight of s now.
+func (s *State) Weigh() Weight {
 	h, l := s.holds()
-	return weighed{made: s.made, held: h, lists: l}
+	return Weight{made: s.made, held: h, lists: l}
 }
 
-// over estimates the bytes a snapshot holds that one taken earlier, which
-// had made prev, does not: its own lists, plus of each kind what it holds
-// or what was made since, whichever is less.
-func (w weighed) over(prev weighed) int {
+// Over estimates the bytes a snapshot holds that one taken earlier, of
+// weight prev, does not: its own lists, plus of each kind what it holds or
+// what was made since, whichever is less.
+func (w Weight) Over(prev Weight) int {
 	return w.lists + min(w.held.frames, w.made.frames-prev.made.frames) + min(w.held.rows, w.made.rows-prev.made.rows) +
 		min(w.held.walks, w.made.walks-prev.made.walks) + min(w.held.calls, w.made.calls-prev.made.calls)
 }

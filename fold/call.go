@@ -1,23 +1,24 @@
-package ui
+package fold
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"mcpwitness/checks"
 	"mcpwitness/session"
 )
 
-// maxLeanRPCError is the most bytes of a JSON-RPC error a lean state keeps;
-// a bigger one keeps its code and message.
+// maxLeanRPCError is the most bytes of a JSON-RPC error a lean state or a
+// row keeps; a bigger one keeps its code and message.
 const maxLeanRPCError = 4 << 10
 
-// callState is one tool call, from its start to its verdicts.
-type callState struct {
-	ID           int64
-	Tool         string
-	Start, End   time.Time
+// Call is one tool call, from its start to its verdicts: the one record of
+// a call that the UI and the report read.
+type Call struct {
+	ID         int64
+	Tool       string
+	Start, End time.Time
+	// Done says the call's done event arrived.
 	Done         bool
 	Args         json.RawMessage
 	Listed       bool
@@ -26,38 +27,110 @@ type callState struct {
 	Generation   int64
 	Stale        bool
 	ListedDuring bool
-	Result       json.RawMessage
-	IsError      bool // the answer said isError: true
-	RPCError     json.RawMessage
-	Err          string
-	Cancelled    bool
-	Ms           float64
-	Verdicts     []checks.Verdict
+	// RequestID is the JSON-RPC id of the call's tools/call request.
+	RequestID string
+	Result    json.RawMessage
+	IsError   bool // the answer said isError: true
+	RPCError  json.RawMessage
+	Err       string
+	Cancelled bool
+	Ms        float64
+	Verdicts  []checks.Verdict
 
+	// HasProgress says a progress notification arrived; the rest is from
+	// the last one, and Updates counts them.
 	HasProgress bool
 	Progress    float64
 	Total       float64
 	ProgressMsg string
+	Updates     int
 
 	// ArgsSrc and ResultSrc are the 1-based numbers in the session file of
 	// the events holding the arguments and the answer when they are not
-	// kept (see state.lean), else 0.
+	// kept (see [Options.Lean]), else 0.
 	ArgsSrc, ResultSrc int
 	// Dropped says the arguments and answer were let go to keep memory
 	// bounded; the session record still has them.
 	Dropped bool
-	bytes   int // of Args, Result and RPCError, counted in state.callBytes
+	bytes   int // of Args, Result and RPCError, counted in State.callBytes
 
-	// rev changes whenever the call changes.
-	rev int
+	// Rev changes whenever the call changes.
+	Rev int
 }
 
+// Outcome is what a call came to, in one word.
+type Outcome int
+
+// The outcomes of a call.
+const (
+	OutcomeRunning Outcome = iota
+	OutcomePass
+	OutcomeIsError // the tool answered isError: true and every check passed
+	OutcomeFail
+	OutcomeUnchecked
+	OutcomeRefused
+	OutcomeCancelled
+	OutcomeError // no answer: transport, protocol or JSON-RPC error
+)
+
+// Outcome returns what c came to.
+func (c *Call) Outcome() Outcome {
+	switch {
+	case !c.Done:
+		return OutcomeRunning
+	case c.Cancelled:
+		return OutcomeCancelled
+	case !c.Sent && c.Err == "" && len(c.RPCError) == 0:
+		// A check stopped it before sending: refused, or arguments that
+		// fail the input schema.
+		return OutcomeRefused
+	case c.Err != "" || len(c.RPCError) > 0:
+		return OutcomeError
+	case hasStatus(c.Verdicts, checks.Fail):
+		return OutcomeFail
+	case hasStatus(c.Verdicts, checks.Unchecked):
+		return OutcomeUnchecked
+	case c.IsError:
+		return OutcomeIsError
+	}
+	return OutcomePass
+}
+
+func hasStatus(vs []checks.Verdict, st checks.Status) bool {
+	for _, v := range vs {
+		if v.Status == st {
+			return true
+		}
+	}
+	return false
+}
+
+func isErrorResult(raw json.RawMessage) bool {
+	var v struct {
+		IsError bool `json:"isError"`
+	}
+	return len(raw) > 0 && json.Unmarshal(raw, &v) == nil && v.IsError
+}
+
+// Calls returns the calls kept, oldest first.
+func (s *State) Calls() []*Call { return s.callOrder }
+
+// CallsOf returns the calls kept of the tool named name, oldest first.
+func (s *State) CallsOf(name string) []*Call { return s.toolCalls[name] }
+
+// Running returns the calls in flight, oldest first.
+func (s *State) Running() []*Call { return s.running }
+
+// Forgotten returns how many walks and calls were let go to keep memory
+// bounded.
+func (s *State) Forgotten() (walks, calls int) { return s.walksGone, s.callsGone }
+
 // call returns call id, made on first sight, ready to change.
-func (s *state) call(id int64, tool string, t time.Time) *callState {
+func (s *State) call(id int64, tool string, t time.Time) *Call {
 	if c := s.calls[id]; c != nil {
 		return s.own(c)
 	}
-	c := &callState{ID: id, Tool: tool, Start: t}
+	c := &Call{ID: id, Tool: tool, Start: t}
 	s.made.calls += callWeight
 	s.calls[id] = c
 	s.toolCalls[tool] = append(s.toolCalls[tool], c)
@@ -66,20 +139,20 @@ func (s *state) call(id int64, tool string, t time.Time) *callState {
 	return c
 }
 
-func (s *state) applyCall(ev session.Event) {
+func (s *State) applyCall(ev session.Event) {
 	info := ev.Call
 	if info == nil {
 		return
 	}
 	c := s.call(info.ID, info.Tool, ev.T)
-	c.rev++
+	c.Rev++
 	switch info.State {
 	case "start":
 		c.Args, c.Listed, c.Generation = info.Args, info.Listed, info.Generation
 		if s.lean && s.src > 0 && len(c.Args) > 0 {
 			c.Args, c.ArgsSrc = nil, s.src
 		}
-		if !c.Done && !c.running(s) {
+		if !c.Done && !s.isRunning(c) {
 			s.running = append(s.running, c)
 		}
 	case "done":
@@ -87,16 +160,24 @@ func (s *state) applyCall(ev session.Event) {
 		c.Listed, c.Sent, c.Forced = info.Listed, info.Sent, info.Forced
 		c.Generation, c.Stale, c.ListedDuring = info.Generation, info.Stale, info.ListedDuringCall
 		c.Result, c.RPCError, c.Err, c.Cancelled, c.Ms = info.Result, info.RPCError, info.Error, info.Cancelled, info.Ms
+		if info.RequestID != "" {
+			c.RequestID = info.RequestID
+		}
 		c.IsError = isErrorResult(info.Result)
 		s.stopped(c)
-		level := ""
-		switch callOutcome(c) {
-		case outcomeFail, outcomeError:
-			level = "error"
-		case outcomeRefused, outcomeUnchecked, outcomeCancelled:
-			level = "warn"
+		level := LevelNone
+		switch c.Outcome() {
+		case OutcomeFail, OutcomeError:
+			level = LevelError
+		case OutcomeRefused, OutcomeUnchecked, OutcomeCancelled:
+			level = LevelWarn
 		}
-		s.row(ev.T, "call", level, fmt.Sprintf("call #%d %s: %s", c.ID, c.Tool, callSummary(c)))
+		rc := *c
+		rc.Args, rc.Result, rc.bytes = nil, nil, 0
+		if len(rc.RPCError) > maxLeanRPCError {
+			rc.RPCError = shortRPCError(rc.RPCError)
+		}
+		s.row(&Row{T: ev.T, Kind: RowCall, Level: level, Call: &rc})
 		if s.lean && s.src > 0 {
 			if len(c.Result) > 0 || len(c.RPCError) > maxLeanRPCError {
 				c.ResultSrc = s.src
@@ -110,8 +191,8 @@ func (s *state) applyCall(ev session.Event) {
 	s.countBytes(c)
 }
 
-// running reports whether c is among the calls in flight.
-func (c *callState) running(s *state) bool {
+// isRunning reports whether c is among the calls in flight.
+func (s *State) isRunning(c *Call) bool {
 	for _, r := range s.running {
 		if r == c {
 			return true
@@ -121,7 +202,7 @@ func (c *callState) running(s *state) bool {
 }
 
 // stopped takes c off the calls in flight.
-func (s *state) stopped(c *callState) {
+func (s *State) stopped(c *Call) {
 	for i, r := range s.running {
 		if r == c {
 			s.running = append(s.running[:i:i], s.running[i+1:]...)
@@ -132,7 +213,7 @@ func (s *state) stopped(c *callState) {
 
 // countBytes keeps callBytes up to date with c and lets the oldest calls'
 // arguments and answers go while the total is over budget.
-func (s *state) countBytes(c *callState) {
+func (s *State) countBytes(c *Call) {
 	n := len(c.Args) + len(c.Result) + len(c.RPCError)
 	if c.Dropped {
 		n = 0
@@ -151,14 +232,14 @@ func (s *state) countBytes(c *callState) {
 		old = s.own(old)
 		s.callBytes -= old.bytes
 		old.Args, old.Result, old.bytes, old.Dropped = nil, nil, 0, true
-		old.rev++
+		old.Rev++
 	}
 }
 
 // own returns c ready to change. A finished call may be shared with
-// snapshots (see state.clone), so it is copied first and the copy takes its
-// place here.
-func (s *state) own(c *callState) *callState {
+// snapshots (see [State.Clone]), so it is copied first and the copy takes
+// its place here.
+func (s *State) own(c *Call) *Call {
 	if !c.Done {
 		return c
 	}
@@ -167,7 +248,7 @@ func (s *state) own(c *callState) *callState {
 	if s.calls[n.ID] == c {
 		s.calls[n.ID] = &n
 	}
-	for _, list := range [][]*callState{s.callOrder, s.toolCalls[c.Tool], s.running} {
+	for _, list := range [][]*Call{s.callOrder, s.toolCalls[c.Tool], s.running} {
 		for i, x := range list {
 			if x == c {
 				list[i] = &n
@@ -179,7 +260,7 @@ func (s *state) own(c *callState) *callState {
 }
 
 // forgetCalls keeps the newest [maxCalls] calls, and every call in flight.
-func (s *state) forgetCalls() {
+func (s *State) forgetCalls() {
 	for len(s.callOrder) > maxCalls {
 		i := 0
 		for i < len(s.callOrder)-1 && !s.callOrder[i].Done {
@@ -228,3 +309,6 @@ func shortRPCError(raw json.RawMessage) json.RawMessage {
 	b, _ := json.Marshal(e)
 	return b
 }
+
+// Call returns the call numbered id, or nil when it is not kept.
+func (s *State) Call(id int64) *Call { return s.calls[id] }

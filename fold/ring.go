@@ -1,10 +1,10 @@
-package ui
+package fold
 
-// ring keeps the newest entries of an unbounded stream, at most limit of
+// A Ring keeps the newest entries of an unbounded stream, at most limit of
 // them. Entries are numbered from the start of the stream, so a position
 // stays valid while older entries roll off. Its buffer grows as entries
 // arrive, so a short stream costs little.
-type ring[T any] struct {
+type Ring[T any] struct {
 	buf   []T
 	limit int
 	start int   // index in buf of the oldest kept entry
@@ -12,12 +12,12 @@ type ring[T any] struct {
 	gone  int64 // entries that rolled off
 }
 
-func newRing[T any](limit int) ring[T] {
-	return ring[T]{limit: max(limit, 1)}
+func newRing[T any](limit int) Ring[T] {
+	return Ring[T]{limit: max(limit, 1)}
 }
 
 // push appends v, dropping the oldest entry when full.
-func (r *ring[T]) push(v T) {
+func (r *Ring[T]) push(v T) {
 	switch {
 	case r.n < len(r.buf):
 		// Room left by drop.
@@ -40,7 +40,7 @@ func (r *ring[T]) push(v T) {
 }
 
 // drop lets the oldest kept entry roll off.
-func (r *ring[T]) drop() {
+func (r *Ring[T]) drop() {
 	if r.n == 0 {
 		return
 	}
@@ -52,39 +52,39 @@ func (r *ring[T]) drop() {
 }
 
 // clone returns a copy that can take and drop entries without changing r.
-func (r *ring[T]) clone() ring[T] {
+func (r *Ring[T]) clone() Ring[T] {
 	c := *r
 	c.buf = append([]T(nil), r.buf...)
 	return c
 }
 
-// len returns the number of entries kept.
-func (r *ring[T]) len() int { return r.n }
+// Len returns the number of entries kept.
+func (r *Ring[T]) Len() int { return r.n }
 
-// first returns the stream number of the oldest kept entry.
-func (r *ring[T]) first() int64 { return r.gone }
+// First returns the stream number of the oldest kept entry.
+func (r *Ring[T]) First() int64 { return r.gone }
 
-// total returns the number of entries ever pushed.
-func (r *ring[T]) total() int64 { return r.gone + int64(r.n) }
+// Total returns the number of entries ever pushed.
+func (r *Ring[T]) Total() int64 { return r.gone + int64(r.n) }
 
-// at returns the kept entry i (0 is the oldest kept).
-func (r *ring[T]) at(i int) T {
+// At returns the kept entry i (0 is the oldest kept).
+func (r *Ring[T]) At(i int) T {
 	return r.buf[(r.start+i)%len(r.buf)]
 }
 
-// abs returns the entry with stream number n, or the zero T if it is not
+// Abs returns the entry with stream number n, or the zero T if it is not
 // kept.
-func (r *ring[T]) abs(n int64) T {
+func (r *Ring[T]) Abs(n int64) T {
 	i := n - r.gone
 	if i < 0 || i >= int64(r.n) {
 		var zero T
 		return zero
 	}
-	return r.at(int(i))
+	return r.At(int(i))
 }
 
 // set replaces the entry with stream number n, if it is kept.
-func (r *ring[T]) set(n int64, v T) {
+func (r *Ring[T]) set(n int64, v T) {
 	if i := n - r.gone; i >= 0 && i < int64(r.n) {
 		r.buf[(r.start+int(i))%len(r.buf)] = v
 	}
