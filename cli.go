@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -9,14 +10,8 @@ import (
 	"mcpwitness/session"
 )
 
-// usageError is a mistake on the command line: exit code 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
-
-// config is a parsed command line.
+// config is a command line: what [parseArgs] read from it, and then what
+// [resolve] made of it.
 type config struct {
 	cmd  string   // "" for the TUI, or tools, call, demo-server, help
 	args []string // positional arguments after the command
@@ -44,9 +39,11 @@ type config struct {
 	pageSize int
 	filler   int
 	ttlMs    int
-}
 
-var commands = []string{"tools", "call", "check", "report", "diff", "open", "demo-server", "help"}
+	// Set by resolve: the target above with --config's server, ${env:…}
+	// and the demo-server default filled in; NO_COLOR.
+	noColor bool
+}
 
 type flagSpec struct {
 	names []string
@@ -152,55 +149,41 @@ func intFlag(name string, field func(*config) *int) func(*config, string) error 
 	}
 }
 
-// parseArgs reads the command line. Flags may come anywhere before "--";
-// everything after "--" is the command of a stdio server.
+// parseArgs reads the command line into a config, and checks that its
+// parts go together. It reads nothing else: no file, no environment (see
+// [resolve]). Flags may come anywhere before "--"; everything after "--"
+// is the command of a stdio server.
 func parseArgs(args []string) (*config, error) {
 	c := &config{}
 	specs := flagSpecs()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" {
+		switch {
+		case a == "--":
 			c.target.Command = args[i+1:]
 			if len(c.target.Command) == 0 {
 				return nil, usagef("nothing after --: give the server's command, e.g. -- node server.js")
 			}
-			break
-		}
-		if strings.HasPrefix(a, "-") && a != "-" {
-			name, value, hasValue := strings.Cut(a, "=")
-			spec, ok := findFlag(specs, name)
-			if !ok {
-				return nil, usagef("unknown flag %s; see mcpwitness --help", name)
-			}
-			if spec.value && !hasValue {
-				if i+1 >= len(args) {
-					return nil, usagef("%s needs a value", name)
-				}
-				i++
-				value = args[i]
-			} else if !spec.value && hasValue {
-				return nil, usagef("%s takes no value", name)
-			}
-			if err := spec.set(c, value); err != nil {
+			i = len(args)
+		case strings.HasPrefix(a, "-") && a != "-":
+			next, err := c.setFlag(specs, args, i)
+			if err != nil {
 				return nil, err
 			}
-			continue
-		}
-		if c.cmd == "" && len(c.args) == 0 {
+			i = next
+		case c.cmd == "" && len(c.args) == 0:
 			if !isCommand(a) {
-				return nil, usagef("unknown command %q; commands are %s (or none, for the terminal UI)", a, strings.Join(commands, ", "))
+				return nil, usagef("unknown command %q; commands are %s (or none, for the terminal UI)", a, strings.Join(commandNames(), ", "))
 			}
 			c.cmd = a
-			continue
+		default:
+			c.args = append(c.args, a)
 		}
-		c.args = append(c.args, a)
 	}
 	if c.cmd == "help" {
-		c.help = true
+		c.help, c.cmd = true, ""
 		if len(c.args) > 0 {
 			c.cmd, c.args = c.args[0], nil
-		} else {
-			c.cmd = ""
 		}
 	}
 	if c.help || c.version {
@@ -209,32 +192,68 @@ func parseArgs(args []string) (*config, error) {
 	return c, c.check()
 }
 
+// setFlag sets the flag at args[i] (with its value, from "--flag=value" or
+// the next argument) and returns the index of the last argument it used.
+func (c *config) setFlag(specs []flagSpec, args []string, i int) (int, error) {
+	name, value, hasValue := strings.Cut(args[i], "=")
+	spec, ok := findFlag(specs, name)
+	switch {
+	case !ok:
+		return i, usagef("unknown flag %s; see mcpwitness --help", name)
+	case spec.value && !hasValue:
+		if i+1 >= len(args) {
+			return i, usagef("%s needs a value", name)
+		}
+		i++
+		value = args[i]
+	case !spec.value && hasValue:
+		return i, usagef("%s takes no value", name)
+	}
+	return i, spec.set(c, value)
+}
+
+// check says what on the command line does not go together.
 func (c *config) check() error {
+	for _, check := range []func() error{c.checkOutput, c.checkServer, c.checkArgs, c.checkProtocol} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *config) checkOutput() error {
 	if c.json && c.ndjson {
 		return usagef("--json and --ndjson do not go together: pick one")
 	}
-	if c.target.URL != "" && len(c.target.Command) > 0 {
+	return nil
+}
+
+// checkServer checks the flags that name and describe a server. A server
+// from --config is checked when it is read (see [resolve]).
+func (c *config) checkServer() error {
+	named := c.target.URL != "" || len(c.target.Command) > 0
+	switch {
+	case c.target.URL != "" && len(c.target.Command) > 0:
 		return usagef("more than one server given: use either a command after -- or --url, not both")
-	}
-	if c.server != "" && c.config == "" {
+	case c.server != "" && c.config == "":
 		return usagef("--server picks a server from --config FILE; give the file too")
+	case c.config != "" && named:
+		return usagef("--config names the server already: drop the -- command or --url")
+	case c.config != "":
+		return nil
+	case named:
+		if err := c.target.Validate(); err != nil {
+			return usageError{err.Error()}
+		}
+	case len(c.target.Env) > 0 || c.target.Dir != "" || len(c.target.Headers) > 0 || c.target.SSE:
+		return usagef("-e, --cwd, -H and --sse describe a server: give a command after -- or --url")
 	}
-	if c.config != "" {
-		if c.target.URL != "" || len(c.target.Command) > 0 {
-			return usagef("--config names the server already: drop the -- command or --url")
-		}
-		t, err := loadConfigTarget(c.config, c.server)
-		if err != nil {
-			return err
-		}
-		t.Env = append(t.Env, c.target.Env...)
-		t.Headers = append(t.Headers, c.target.Headers...)
-		if c.target.Dir != "" {
-			t.Dir = c.target.Dir
-		}
-		t.SSE = t.SSE || c.target.SSE
-		c.target = t
-	}
+	return nil
+}
+
+// checkArgs checks the positional arguments of the command.
+func (c *config) checkArgs() error {
 	switch c.cmd {
 	case "call":
 		if len(c.args) == 0 {
@@ -253,7 +272,7 @@ func (c *config) check() error {
 			return usagef("%s takes no arguments (got %q); put the server's command after --", c.cmd, c.args[0])
 		}
 	case "demo-server":
-		if len(c.args) > 0 || len(c.target.Command) > 0 || c.target.URL != "" {
+		if len(c.args) > 0 || len(c.target.Command) > 0 || c.target.URL != "" || c.config != "" {
 			return usagef("demo-server takes no server: it is one")
 		}
 	case "":
@@ -261,15 +280,12 @@ func (c *config) check() error {
 			return usagef("unexpected %q; put the server's command after --", c.args[0])
 		}
 	}
-	if c.protocol != "" && !contains(session.SupportedProtocols(), c.protocol) {
+	return nil
+}
+
+func (c *config) checkProtocol() error {
+	if c.protocol != "" && !slices.Contains(session.SupportedProtocols(), c.protocol) {
 		return usagef("unknown --protocol %q; supported: %s", c.protocol, strings.Join(session.SupportedProtocols(), ", "))
-	}
-	if c.target.URL != "" || len(c.target.Command) > 0 {
-		if err := c.target.Validate(); err != nil {
-			return usageError{err.Error()}
-		}
-	} else if len(c.target.Env) > 0 || c.target.Dir != "" || len(c.target.Headers) > 0 || c.target.SSE {
-		return usagef("-e, --cwd, -H and --sse describe a server: give a command after -- or --url")
 	}
 	return nil
 }
@@ -290,20 +306,16 @@ func wantsJSON(args []string) bool {
 
 func findFlag(specs []flagSpec, name string) (flagSpec, bool) {
 	for _, s := range specs {
-		if contains(s.names, name) {
+		if slices.Contains(s.names, name) {
 			return s, true
 		}
 	}
 	return flagSpec{}, false
 }
 
-func isCommand(s string) bool { return contains(commands, s) }
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
+// commandNames lists the commands, as the usage error names them.
+func commandNames() []string {
+	return []string{"tools", "call", "check", "report", "diff", "open", "demo-server", "help"}
 }
+
+func isCommand(s string) bool { return slices.Contains(commandNames(), s) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
@@ -27,20 +26,52 @@ type listDoc struct {
 }
 
 // runCheck walks every list the server offers and lints what it lists:
-// cursor health, tool names, schemas that do not describe objects or do not
-// compile, task eligibility. Errors and warnings make it exit 3.
-func runCheck(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
-	h, code := start(ctx, cfg, stdout, stderr)
-	if code != exitOK {
-		return code
+// mcpwitness check. Cursor health, tool names, schemas that do not describe
+// objects or do not compile, task eligibility, unsafe text. Errors and
+// warnings exit 3; a list that could not be read exits 1.
+func runCheck(ctx context.Context, a *app) error {
+	sess, err := a.dial(ctx)
+	if err != nil {
+		return err
 	}
-	info := h.sess.Info()
+	defer sess.Close()
+	info := sess.Info()
 	doc := checkDoc{Server: serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport},
-		Lists: []listDoc{}, Findings: []checks.Finding{}}
+		Lists: []listDoc{}, Findings: checks.LintServerText(info.Name, info.Version, info.Instructions)}
+	failed := false
+	v := checks.NewValidator()
+	for _, m := range offeredLists(info.Capabilities) {
+		_, res := sess.Walk(ctx, m)
+		doc.Lists = append(doc.Lists, listDocument(m, res))
+		doc.Findings = append(doc.Findings, lintList(v, m, res)...)
+		failed = failed || res.Incomplete == paging.Failed
+	}
+	if doc.Findings == nil {
+		doc.Findings = []checks.Finding{}
+	}
+	switch {
+	case a.cfg.json:
+		_ = writeJSON(a.stdout, doc, a.red)
+	case a.cfg.ndjson:
+	default:
+		a.pr.check(doc)
+	}
+	switch {
+	case failed:
+		return exitWith(exitConnect) // the walk finding says why
+	case countSeverity(doc.Findings, "error")+countSeverity(doc.Findings, "warning") > 0:
+		return exitWith(exitCheck)
+	}
+	return nil
+}
+
+// offeredLists are the lists a server with these capabilities offers:
+// tools always, prompts, resources and resource templates when declared.
+func offeredLists(capabilities json.RawMessage) []paging.Method {
 	var caps struct {
 		Tools, Prompts, Resources json.RawMessage
 	}
-	_ = json.Unmarshal(info.Capabilities, &caps)
+	_ = json.Unmarshal(capabilities, &caps)
 	methods := []paging.Method{paging.Tools()}
 	if len(caps.Prompts) > 0 {
 		methods = append(methods, paging.Prompts())
@@ -48,56 +79,42 @@ func runCheck(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
 	if len(caps.Resources) > 0 {
 		methods = append(methods, paging.Resources(), paging.ResourceTemplates())
 	}
-	doc.Findings = append(doc.Findings, checks.LintServerText(info.Name, info.Version, info.Instructions)...)
-	failed := false
-	v := checks.NewValidator()
-	for _, m := range methods {
-		_, res := h.sess.Walk(ctx, m)
-		ld := listDoc{Method: m.Name, Complete: res.Incomplete == paging.Complete, Incomplete: string(res.Incomplete),
-			Pages: len(res.Pages), Generation: res.Generation}
-		for _, p := range res.Pages {
-			ld.Items += p.Count
+	return methods
+}
+
+func listDocument(m paging.Method, res *paging.Result) listDoc {
+	ld := listDoc{Method: m.Name, Complete: res.Incomplete == paging.Complete, Incomplete: string(res.Incomplete),
+		Pages: len(res.Pages), Generation: res.Generation}
+	for _, p := range res.Pages {
+		ld.Items += p.Count
+	}
+	return ld
+}
+
+// lintList is what check finds in one walk: the walk itself when it is
+// incomplete, its cursor findings, and every item it listed.
+func lintList(v *checks.Validator, m paging.Method, res *paging.Result) []checks.Finding {
+	var fs []checks.Finding
+	if res.Incomplete != paging.Complete {
+		msg := fmt.Sprintf("the %s walk is incomplete (%s)", m.Name, res.Incomplete)
+		if res.Err != nil {
+			msg += ": " + res.Err.Error()
 		}
-		doc.Lists = append(doc.Lists, ld)
-		if res.Incomplete != paging.Complete {
-			msg := fmt.Sprintf("the %s walk is incomplete (%s)", m.Name, res.Incomplete)
-			if res.Err != nil {
-				msg += ": " + res.Err.Error()
+		fs = append(fs, checks.Finding{Check: "walk", Severity: "error", Message: msg})
+	}
+	for _, f := range res.Findings {
+		fs = append(fs, checks.Finding{Check: f.Check, Severity: f.Severity, Message: m.Name + ": " + f.Message})
+	}
+	kind := itemKind(m)
+	for _, p := range res.Pages {
+		for _, item := range p.Items {
+			if m.Name == paging.Tools().Name {
+				fs = append(fs, v.LintTool(item)...)
 			}
-			doc.Findings = append(doc.Findings, checks.Finding{Check: "walk", Severity: "error", Message: msg})
-			failed = failed || res.Incomplete == paging.Failed
-		}
-		for _, f := range res.Findings {
-			doc.Findings = append(doc.Findings, checks.Finding{Check: f.Check, Severity: f.Severity, Message: m.Name + ": " + f.Message})
-		}
-		kind := itemKind(m)
-		for _, p := range res.Pages {
-			for _, item := range p.Items {
-				if m.Name == paging.Tools().Name {
-					doc.Findings = append(doc.Findings, v.LintTool(item)...)
-				}
-				doc.Findings = append(doc.Findings, checks.LintText(kind, item)...)
-			}
+			fs = append(fs, checks.LintText(kind, item)...)
 		}
 	}
-	switch {
-	case cfg.json:
-		_ = writeJSON(stdout, doc, h.red)
-	case cfg.ndjson:
-	default:
-		h.pr.check(doc)
-	}
-	code = exitOK
-	switch {
-	case failed:
-		code = exitConnect
-	case countSeverity(doc.Findings, "error")+countSeverity(doc.Findings, "warning") > 0:
-		code = exitCheck
-	}
-	if c := h.close(); c != exitOK && code == exitOK {
-		code = c
-	}
-	return code
+	return fs
 }
 
 // itemKind names one item of a list, for findings: "tool", "prompt", …

@@ -1,37 +1,25 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"mcpwitness/session"
 )
-
-// runOpenWith runs the open command on cfg.
-func runOpenWith(cfg *config) (code int, stdout, stderr string) {
-	var out, errb bytes.Buffer
-	cfg.cmd = "open"
-	code = runOpen(context.Background(), cfg, &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 func TestOpenUsageErrorsExit2(t *testing.T) {
 	file := filepath.Join("ui", "testdata", "demo-session.jsonl")
-	for name, cfg := range map[string]*config{
-		"no file":      {},
-		"two files":    {args: []string{file, file}},
-		"a server URL": {args: []string{file}, target: session.Target{URL: "http://127.0.0.1:1/mcp"}},
-		"a command":    {args: []string{file}, target: session.Target{Command: []string{"node", "server.js"}}},
-		"--record":     {args: []string{file}, record: "out.jsonl"},
-		"--json":       {args: []string{file}, json: true},
-		"--ndjson":     {args: []string{file}, ndjson: true},
-		"a bad theme":  {args: []string{file}, theme: "plaid"},
+	for name, args := range map[string][]string{
+		"no file":      {"open"},
+		"two files":    {"open", file, file},
+		"a server URL": {"open", file, "--url", "http://127.0.0.1:1/mcp"},
+		"a command":    {"open", file, "--", "node", "server.js"},
+		"--record":     {"open", file, "--record", "out.jsonl"},
+		"--json":       {"open", file, "--json"},
+		"--ndjson":     {"open", file, "--ndjson"},
+		"a bad theme":  {"open", file, "--theme", "plaid"},
 	} {
-		code, stdout, stderr := runOpenWith(cfg)
+		code, stdout, stderr := runCLI(t, args...)
 		if code != exitUsage || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 2 and nothing", name, code, stdout)
 		}
@@ -59,7 +47,7 @@ func TestOpenUnreadableFileExits1(t *testing.T) {
 		write("future.jsonl", `{"format":"mcpwitness-session","version":2}`+"\n"): "format version 2; this mcpwitness reads version 1",
 		write("empty.jsonl", ""): "the file is empty",
 	} {
-		code, stdout, stderr := runOpenWith(&config{args: []string{path}})
+		code, stdout, stderr := runCLI(t, "open", path)
 		if code != exitConnect || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", path, code, stdout)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -21,17 +20,11 @@ import (
 // runFileCommand runs report or diff as the command line would.
 func runFileCommand(t *testing.T, cmd string, json bool, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	cfg := &config{cmd: cmd, args: args, json: json}
-	switch cmd {
-	case "report":
-		code = runReport(context.Background(), cfg, &out, &errb)
-	case "diff":
-		code = runDiff(context.Background(), cfg, &out, &errb)
-	default:
-		t.Fatalf("no command %q", cmd)
+	line := append([]string{cmd}, args...)
+	if json {
+		line = append(line, "--json")
 	}
-	return code, out.String(), errb.String()
+	return runCLI(t, line...)
 }
 
 // recordCLI records a headless run to a new file and returns its path.
@@ -104,10 +97,11 @@ func TestReportAndDiffErrors(t *testing.T) {
 }
 
 func TestReportNeedsNoServer(t *testing.T) {
-	var out, errb bytes.Buffer
-	cfg := &config{cmd: "report", args: []string{"x.jsonl"}, target: session.Target{URL: "http://127.0.0.1:1/mcp"}}
-	if code := runReport(context.Background(), cfg, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "needs no server") {
-		t.Errorf("exit %d: %s", code, errb.String())
+	for _, server := range [][]string{{"--url", "http://127.0.0.1:1/mcp"}, {"--config", "mcp.json"}, {"-e", "A=1"}} {
+		code, out, errs := runCLI(t, append([]string{"report", "x.jsonl"}, server...)...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, "needs no server") && !strings.Contains(errs, "describe a server") {
+			t.Errorf("report %q: exit %d: %s", server, code, errs)
+		}
 	}
 }
 

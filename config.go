@@ -9,7 +9,69 @@ import (
 	"strings"
 
 	"mcpwitness/session"
+	"mcpwitness/themes"
 )
+
+// environ is what resolving a command line reads besides the command line:
+// the environment and this program's own path.
+type environ struct {
+	lookup     func(name string) (string, bool)
+	executable func() (string, error)
+}
+
+func osEnviron() environ { return environ{lookup: os.LookupEnv, executable: os.Executable} }
+
+// resolve makes a parsed command line ready to run, once for every
+// command: the server of --config FILE (with ${env:NAME} filled in and the
+// command line's -e, -H, --cwd and --sse added), the embedded demo server
+// as the target when none is named, the --theme name checked, and
+// NO_COLOR. The result is a copy; c is left as parsed.
+func resolve(c *config, env environ) (*config, error) {
+	r := *c
+	// NO_COLOR set to anything but "" turns colour off (https://no-color.org).
+	noColor, set := env.lookup("NO_COLOR")
+	r.noColor = set && noColor != ""
+	if (r.cmd == "" || r.cmd == "open") && r.theme != "" {
+		if _, ok := themes.Lookup(r.theme); !ok {
+			return nil, usagef("unknown --theme %q; choose one of %s", r.theme, strings.Join(themes.Names(), ", "))
+		}
+	}
+	if r.cmd != "" && !dialsHere(r.cmd) {
+		return &r, nil // no server: the command says so if one was named
+	}
+	if r.config != "" {
+		t, err := loadConfigTarget(r.config, r.server, env.lookup)
+		if err != nil {
+			return nil, err
+		}
+		if r.target, err = mergeTarget(t, r.target); err != nil {
+			return nil, err
+		}
+	}
+	if r.target.URL == "" && len(r.target.Command) == 0 {
+		self, err := env.executable()
+		if err != nil {
+			return nil, connectFailed(fmt.Errorf("finding this program to start the demo server: %w", err))
+		}
+		r.target.Command = []string{self, "demo-server"}
+	}
+	return &r, nil
+}
+
+// mergeTarget adds what the command line says of a server (-e, -H, --cwd,
+// --sse) to the server of a config file, and checks the result.
+func mergeTarget(t, cmdline session.Target) (session.Target, error) {
+	t.Env = append(t.Env, cmdline.Env...)
+	t.Headers = append(t.Headers, cmdline.Headers...)
+	if cmdline.Dir != "" {
+		t.Dir = cmdline.Dir
+	}
+	t.SSE = t.SSE || cmdline.SSE
+	if err := t.Validate(); err != nil {
+		return t, usageError{err.Error()}
+	}
+	return t, nil
+}
 
 // serverEntry is one server of an mcpServers file, in the shapes Claude
 // Desktop, Cursor and VS Code write.
@@ -27,57 +89,84 @@ var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // loadConfigTarget reads the server named name from an mcpServers JSON file
 // ("mcpServers" for Claude Desktop and Cursor, "servers" for VS Code). With
-// one server in the file, name may be empty. ${env:NAME} is replaced from
-// our environment.
-func loadConfigTarget(path, name string) (session.Target, error) {
+// one server in the file, name may be empty. ${env:NAME} is replaced by
+// what lookup finds.
+func loadConfigTarget(path, name string, lookup func(string) (string, bool)) (session.Target, error) {
+	servers, err := readServers(path)
+	if err != nil {
+		return session.Target{}, err
+	}
+	name, err = pickServer(servers, path, name)
+	if err != nil {
+		return session.Target{}, err
+	}
+	t, missing, err := servers[name].target(lookup)
+	switch {
+	case err != nil:
+		return t, usagef("server %q in %s %v", name, path, err)
+	case len(missing) > 0:
+		return t, usagef("server %q in %s uses environment variables that are not set: %s", name, path, strings.Join(missing, ", "))
+	case strings.Contains(fmt.Sprint(t.Command, t.Env, t.URL, t.Headers), "${input:"):
+		return t, usagef("server %q in %s asks for VS Code ${input:…} values, which only VS Code can prompt for; pass them with -e or -H instead", name, path)
+	}
+	return t, nil
+}
+
+// readServers reads the servers of an mcpServers file.
+func readServers(path string) (map[string]serverEntry, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return session.Target{}, usagef("--config: %v", err)
+		return nil, usagef("--config: %v", err)
 	}
 	var file struct {
 		MCPServers map[string]serverEntry `json:"mcpServers"`
 		Servers    map[string]serverEntry `json:"servers"`
 	}
 	if err := json.Unmarshal(data, &file); err != nil {
-		return session.Target{}, usagef("--config %s is not valid JSON: %v", path, err)
+		return nil, usagef("--config %s is not valid JSON: %v", path, err)
 	}
 	servers := file.MCPServers
 	if len(servers) == 0 {
 		servers = file.Servers
 	}
 	if len(servers) == 0 {
-		return session.Target{}, usagef("--config %s has no servers: want {\"mcpServers\": {\"NAME\": {...}}} or VS Code's {\"servers\": {...}}", path)
+		return nil, usagef("--config %s has no servers: want {\"mcpServers\": {\"NAME\": {...}}} or VS Code's {\"servers\": {...}}", path)
 	}
-	names := make([]string, 0, len(servers))
-	for n := range servers {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	return servers, nil
+}
+
+// pickServer returns the name of the server --server picks: name, or the
+// only server of the file when name is empty.
+func pickServer(servers map[string]serverEntry, path, name string) (string, error) {
+	names := sortedKeys(servers)
 	if name == "" {
 		if len(servers) > 1 {
-			return session.Target{}, usagef("--config %s has %d servers; pick one with --server (%s)", path, len(servers), strings.Join(names, ", "))
+			return "", usagef("--config %s has %d servers; pick one with --server (%s)", path, len(servers), strings.Join(names, ", "))
 		}
-		name = names[0]
+		return names[0], nil
 	}
-	e, ok := servers[name]
-	if !ok {
-		return session.Target{}, usagef("--config %s has no server %q; it has %s", path, name, strings.Join(names, ", "))
+	if _, ok := servers[name]; !ok {
+		return "", usagef("--config %s has no server %q; it has %s", path, name, strings.Join(names, ", "))
 	}
-	var missing []string
+	return name, nil
+}
+
+// target is the server e describes, with ${env:NAME} filled in from lookup;
+// missing lists the variables lookup did not find.
+func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Target, missing []string, err error) {
 	expand := func(s string) string {
 		return envRef.ReplaceAllStringFunc(s, func(ref string) string {
-			v := envRef.FindStringSubmatch(ref)[1]
-			val, ok := os.LookupEnv(v)
+			name := envRef.FindStringSubmatch(ref)[1]
+			val, ok := lookup(name)
 			if !ok {
-				missing = append(missing, v)
+				missing = append(missing, name)
 			}
 			return val
 		})
 	}
-	var t session.Target
 	switch {
 	case e.Command != "" && e.URL != "":
-		return t, usagef("server %q in %s has both a command and a url", name, path)
+		return t, nil, fmt.Errorf("has both a command and a url")
 	case e.Command != "":
 		t.Command = append([]string{expand(e.Command)}, mapStrings(e.Args, expand)...)
 		t.Dir = expand(e.Cwd)
@@ -91,15 +180,9 @@ func loadConfigTarget(path, name string) (session.Target, error) {
 			t.Headers = append(t.Headers, k+": "+expand(e.Headers[k]))
 		}
 	default:
-		return t, usagef("server %q in %s has neither a command nor a url", name, path)
+		return t, nil, fmt.Errorf("has neither a command nor a url")
 	}
-	if len(missing) > 0 {
-		return t, usagef("server %q in %s uses environment variables that are not set: %s", name, path, strings.Join(missing, ", "))
-	}
-	if strings.Contains(fmt.Sprint(t.Command, t.Env, t.URL, t.Headers), "${input:") {
-		return t, usagef("server %q in %s asks for VS Code ${input:…} values, which only VS Code can prompt for; pass them with -e or -H instead", name, path)
-	}
-	return t, nil
+	return t, missing, nil
 }
 
 func mapStrings(in []string, f func(string) string) []string {
@@ -110,7 +193,7 @@ func mapStrings(in []string, f func(string) string) []string {
 	return out
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

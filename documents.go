@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"mcpwitness/checks"
@@ -136,121 +135,6 @@ func callDocument(r *session.CallResult) callDoc {
 		}
 	}
 	return doc
-}
-
-// buildArgs makes the arguments object of a call from k=v pairs, coercing
-// each value by the type its property has in the input schema, or from
-// --args JSON.
-func buildArgs(def json.RawMessage, pairs []string, raw string, rawSet bool) (json.RawMessage, error) {
-	if rawSet {
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(raw), &obj); err != nil || obj == nil {
-			return nil, usagef("--args must be a JSON object such as '{\"city\":\"Oslo\"}': %v", jsonErr(err))
-		}
-		return json.RawMessage(raw), nil
-	}
-	types := propertyTypes(def)
-	args := map[string]json.RawMessage{}
-	var order []string
-	for _, kv := range pairs {
-		k, v, _ := strings.Cut(kv, "=")
-		val, err := coerce(k, v, types[k])
-		if err != nil {
-			return nil, err
-		}
-		if _, dup := args[k]; !dup {
-			order = append(order, k)
-		}
-		args[k] = val
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range order {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(args[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-func jsonErr(err error) string {
-	if err == nil {
-		return "got null"
-	}
-	return err.Error()
-}
-
-// propertyTypes reads inputSchema.properties.*.type (the first type when a
-// list is given).
-func propertyTypes(def json.RawMessage) map[string]string {
-	var d struct {
-		InputSchema struct {
-			Properties map[string]struct {
-				Type json.RawMessage `json:"type"`
-			} `json:"properties"`
-		} `json:"inputSchema"`
-	}
-	out := map[string]string{}
-	if json.Unmarshal(def, &d) != nil {
-		return out
-	}
-	for name, p := range d.InputSchema.Properties {
-		var one string
-		var many []string
-		switch {
-		case json.Unmarshal(p.Type, &one) == nil:
-			out[name] = one
-		case json.Unmarshal(p.Type, &many) == nil:
-			for _, t := range many {
-				if t != "null" {
-					out[name] = t
-					break
-				}
-			}
-		}
-	}
-	return out
-}
-
-func coerce(name, v, typ string) (json.RawMessage, error) {
-	quote := func() json.RawMessage { b, _ := json.Marshal(v); return b }
-	switch typ {
-	case "string":
-		return quote(), nil
-	case "integer":
-		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-			return nil, usagef("argument %s wants an integer, not %q", name, v)
-		}
-		return json.RawMessage(v), nil
-	case "number":
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return nil, usagef("argument %s wants a number, not %q", name, v)
-		}
-		b, _ := json.Marshal(f)
-		return b, nil
-	case "boolean":
-		bv, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, usagef("argument %s wants true or false, not %q", name, v)
-		}
-		return json.RawMessage(strconv.FormatBool(bv)), nil
-	case "object", "array":
-		if !json.Valid([]byte(v)) {
-			return nil, usagef("argument %s wants JSON (%s), not %q", name, typ, v)
-		}
-		return json.RawMessage(v), nil
-	}
-	// No schema for it: JSON if it is JSON (numbers, true, {…}), else a string.
-	if json.Valid([]byte(v)) {
-		return json.RawMessage(v), nil
-	}
-	return quote(), nil
 }
 
 func pagesLabel(n int) string {

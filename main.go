@@ -11,93 +11,118 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync/atomic"
 	"syscall"
 
-	"mcpwitness/demo"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
-)
-
-// Exit codes of the headless commands.
-const (
-	exitOK        = 0
-	exitConnect   = 1 // connection or protocol error
-	exitUsage     = 2
-	exitCheck     = 3 // a check failed
-	exitToolError = 4 // the tool answered isError and every check passed
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// app is what every command runs with: the resolved command line, where
+// its output goes, and, for the commands that dial a server here, the
+// session log already wired to --record, --ndjson and the progress line.
+type app struct {
+	cfg    *config
+	stdout *docWriter
+	stderr io.Writer
+	red    *session.Redactor // the target's secrets, kept out of every output
+	log    *session.Log      // nil unless the command dials a server itself
+	pr     *printer
+
+	// jsonErrors: a failure that printed no document prints the error
+	// document on stdout, so that --json always gives one document.
+	jsonErrors bool
+}
+
+// run is the whole program: parse the command line, resolve it, run the
+// command, and turn its error into the stderr line, the --json error
+// document and the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: &docWriter{w: stdout}, stderr: stderr, jsonErrors: wantsJSON(args)}
+	return a.exit(a.run(args))
+}
+
+func (a *app) run(args []string) error {
 	cfg, err := parseArgs(args)
 	if err != nil {
-		return fail(&config{json: wantsJSON(args)}, nil, stdout, stderr, err, exitUsage)
+		return err
 	}
-	if cfg.help {
-		fmt.Fprint(stdout, helpText(cfg.cmd))
-		return exitOK
+	a.cfg, a.jsonErrors = cfg, cfg.json && writesDocument(cfg.cmd)
+	switch {
+	case cfg.help:
+		fmt.Fprint(a.stdout, helpText(cfg.cmd))
+		return nil
+	case cfg.version:
+		fmt.Fprintln(a.stdout, toolName())
+		return nil
 	}
-	if cfg.version {
-		fmt.Fprintln(stdout, toolName())
-		return exitOK
+	if a.cfg, err = resolve(cfg, osEnviron()); err != nil {
+		return err
 	}
+	a.red = a.cfg.target.Secrets()
+	a.pr = newPrinter(a.stdout, !a.cfg.noColor && isTTY(a.stdout.w), a.red)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	switch cfg.cmd {
-	case "demo-server":
-		return runDemoServer(ctx, cfg, stdout, stderr)
-	case "tools":
-		return runTools(ctx, cfg, stdout, stderr)
-	case "call":
-		return runCall(ctx, cfg, stdout, stderr)
-	case "check":
-		return runCheck(ctx, cfg, stdout, stderr)
-	case "report":
-		return runReport(ctx, cfg, stdout, stderr)
-	case "diff":
-		return runDiff(ctx, cfg, stdout, stderr)
-	case "open":
-		return runOpen(ctx, cfg, stdout, stderr)
-	default:
-		return runTUI(ctx, cfg, stdout, stderr)
+	cmd := commandFor(cfg.cmd)
+	if !dialsHere(cfg.cmd) {
+		return cmd(ctx, a)
 	}
-}
-
-func runDemoServer(ctx context.Context, cfg *config, stdout, stderr io.Writer) int {
-	opts := &demo.Options{PageSize: cfg.pageSize, Filler: cfg.filler, TTLMs: cfg.ttlMs}
-	var err error
-	if cfg.httpAddr != "" {
-		err = demo.ServeHTTP(ctx, cfg.httpAddr, opts, func(url string) {
-			fmt.Fprintln(stdout, url)
-			if f, ok := stdout.(*os.File); ok {
-				_ = f.Sync()
-			}
-		})
-	} else {
-		err = demo.ServeStdio(ctx, opts)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "mcpwitness demo-server: %v\n", err)
-		return exitConnect
-	}
-	return exitOK
-}
-
-// resolveTarget fills in the default target: the embedded demo server, run
-// as a child of this very binary over stdio.
-func resolveTarget(cfg *config) (session.Target, error) {
-	t := cfg.target
-	if t.URL != "" || len(t.Command) > 0 {
-		return t, nil
-	}
-	self, err := os.Executable()
+	closeRecord, err := a.openLog()
 	if err != nil {
-		return t, fmt.Errorf("finding this program to start the demo server: %w", err)
+		return err
 	}
-	t.Command = []string{self, "demo-server"}
-	return t, nil
+	err = cmd(ctx, a)
+	a.log.Close()
+	return joinExit(err, closeRecord())
+}
+
+// commandFor is the function that runs the command named name ("" is the
+// terminal UI).
+func commandFor(name string) func(context.Context, *app) error {
+	switch name {
+	case "tools":
+		return runTools
+	case "call":
+		return runCall
+	case "check":
+		return runCheck
+	case "report":
+		return runReport
+	case "diff":
+		return runDiff
+	case "open":
+		return runOpen
+	case "demo-server":
+		return runDemoServer
+	}
+	return runTUI
+}
+
+// dialsHere reports whether the command dials its server through a log
+// that run wires (the headless commands); the terminal UI wires its own.
+func dialsHere(cmd string) bool { return cmd == "tools" || cmd == "call" || cmd == "check" }
+
+// writesDocument reports whether the command's --json is a document that
+// a failure replaces with the error document.
+func writesDocument(cmd string) bool { return dialsHere(cmd) }
+
+// exit says why the command failed, if it did, and returns its exit code.
+// Errors quote what a server said (its stderr, JSON-RPC error messages),
+// so every line is redacted and passes the sanitiser.
+func (a *app) exit(err error) int {
+	code := exitCode(err)
+	msgs := messages(err)
+	for _, m := range msgs {
+		printError(a.stderr, a.red, m)
+	}
+	if len(msgs) > 0 && a.jsonErrors && !a.stdout.wrote.Load() {
+		_ = writeJSON(a.stdout, errorDocument(a.red.String(msgs[0].Error()), code), a.red)
+	}
+	return code
 }
 
 func sessionOptions(cfg *config, log *session.Log) *session.Options {
@@ -161,33 +186,108 @@ func versionOf(bi *debug.BuildInfo) string {
 
 func toolName() string { return "mcpwitness " + version() }
 
-// openRecord starts streaming the session log to path, redacted.
-func openRecord(path string, target session.Target, log *session.Log) (*session.Recorder, func() error, error) {
-	if path == "" {
-		return nil, func() error { return nil }, nil
+// Exit codes, as README.md's table gives them.
+const (
+	exitOK        = 0
+	exitConnect   = 1 // connection or protocol error
+	exitUsage     = 2
+	exitCheck     = 3 // a check failed
+	exitToolError = 4 // the tool answered isError and every check passed
+)
+
+// usageError is a mistake on the command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// exitError is a failed command: the exit code it ends with and what to
+// say on stderr. A nil err says nothing more: the command's output (an
+// incomplete walk, a failed verdict) already told.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return nil, nil, fmt.Errorf("--record %s: the file exists; choose another name or remove it (a record is never overwritten)", path)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("--record: %w", err)
-	}
-	rec, err := session.NewRecorder(f, session.NewHeader(toolName(), target.Describe()), target.Secrets())
-	if err != nil {
-		f.Close()
-		return nil, nil, fmt.Errorf("--record: %w", err)
-	}
-	log.AddSink(rec.Write)
-	return rec, func() error {
-		werr := rec.Err()
-		cerr := f.Close()
-		if werr != nil {
-			return werr
-		}
-		if cerr != nil {
-			return fmt.Errorf("--record: %w", cerr)
-		}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// connectFailed is a connection or protocol error, or anything else that
+// kept the command from its answer: exit 1.
+func connectFailed(err error) error { return &exitError{exitConnect, err} }
+
+// exitWith ends with code and says nothing more: the output told why.
+func exitWith(code int) error {
+	if code == exitOK {
 		return nil
-	}, nil
+	}
+	return &exitError{code: code}
+}
+
+// exitCode is the exit code err ends the program with: 0 for nil, 2 for a
+// usage error, a command's own code, and 1 for any other error.
+func exitCode(err error) int {
+	var e *exitError
+	var u usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &e):
+		return e.code
+	case errors.As(err, &u):
+		return exitUsage
+	}
+	return exitConnect
+}
+
+// messages lists what err has to say on stderr, one line each.
+func messages(err error) []error {
+	var e *exitError
+	if errors.As(err, &e) {
+		err = e.err
+	}
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// joinExit is the outcome of a command that then had cleanup fail (a
+// record that could not be written): both are said, and the command's
+// exit code stands unless it had succeeded.
+func joinExit(err, cleanup error) error {
+	switch {
+	case cleanup == nil:
+		return err
+	case err == nil:
+		return connectFailed(cleanup)
+	}
+	return &exitError{exitCode(err), errors.Join(append(messages(err), cleanup)...)}
+}
+
+// printError writes err on stderr as "mcpwitness: …", redacted and shown
+// safely.
+func printError(w io.Writer, red *session.Redactor, err error) {
+	fmt.Fprintf(w, "mcpwitness: %s\n", sanitize.Text(red.String(err.Error())))
+}
+
+// docWriter is stdout, remembering whether anything was written to it.
+type docWriter struct {
+	w     io.Writer
+	wrote atomic.Bool
+}
+
+func (d *docWriter) Write(b []byte) (int, error) {
+	d.wrote.Store(true)
+	return d.w.Write(b)
 }

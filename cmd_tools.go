@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+
+	"mcpwitness/paging"
+)
+
+// runTools walks every page of tools/list and prints what came: mcpwitness
+// tools. An incomplete walk or a cursor error exits 3; a walk that failed
+// exits 1.
+func runTools(ctx context.Context, a *app) error {
+	sess, err := a.dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	_, res := sess.Walk(ctx, paging.Tools())
+	doc := toolsDocument(sess, res)
+	switch {
+	case a.cfg.json:
+		_ = writeJSON(a.stdout, doc, a.red)
+	case a.cfg.ndjson:
+	default:
+		a.pr.tools(doc)
+	}
+	switch {
+	case res.Incomplete == paging.Failed && (a.cfg.json || a.cfg.ndjson):
+		return exitWith(exitConnect) // the document says why
+	case res.Incomplete == paging.Failed:
+		return connectFailed(res.Err)
+	case res.Incomplete != paging.Complete || hasErrorFinding(res.Findings):
+		return exitWith(exitCheck)
+	}
+	return nil
+}
+
+func hasErrorFinding(fs []paging.Finding) bool {
+	for _, f := range fs {
+		if f.Severity == "error" {
+			return true
+		}
+	}
+	return false
+}
