@@ -34,13 +34,7 @@ func runCall(ctx context.Context, a *app) error {
 	}
 	res := sess.Call(ctx, name, args, &session.CallOptions{Force: a.cfg.force})
 	doc := callDocument(res)
-	switch {
-	case a.cfg.json:
-		_ = writeJSON(a.stdout, doc, a.red)
-	case a.cfg.ndjson:
-	default:
-		a.pr.call(doc, res)
-	}
+	a.show(doc, func() { a.pr.call(doc, res) })
 	return exitWith(callExit(res))
 }
 

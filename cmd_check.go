@@ -49,13 +49,7 @@ func runCheck(ctx context.Context, a *app) error {
 	if doc.Findings == nil {
 		doc.Findings = []checks.Finding{}
 	}
-	switch {
-	case a.cfg.json:
-		_ = writeJSON(a.stdout, doc, a.red)
-	case a.cfg.ndjson:
-	default:
-		a.pr.check(doc)
-	}
+	a.show(doc, func() { a.pr.check(doc) })
 	switch {
 	case failed:
 		return exitWith(exitConnect) // the walk finding says why

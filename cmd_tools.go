@@ -17,13 +17,7 @@ func runTools(ctx context.Context, a *app) error {
 	defer sess.Close()
 	_, res := sess.Walk(ctx, paging.Tools())
 	doc := toolsDocument(sess, res)
-	switch {
-	case a.cfg.json:
-		_ = writeJSON(a.stdout, doc, a.red)
-	case a.cfg.ndjson:
-	default:
-		a.pr.tools(doc)
-	}
+	a.show(doc, func() { a.pr.tools(doc) })
 	switch {
 	case res.Incomplete == paging.Failed && (a.cfg.json || a.cfg.ndjson):
 		return exitWith(exitConnect) // the document says why

@@ -45,6 +45,19 @@ func (a *app) dial(ctx context.Context) (*session.Session, error) {
 	return s, nil
 }
 
+// show writes a headless command's answer: doc as one JSON document with
+// --json, nothing more with --ndjson (the events said it all), else human
+// printed for people.
+func (a *app) show(doc any, human func()) {
+	switch {
+	case a.cfg.json:
+		_ = writeJSON(a.stdout, doc, a.red)
+	case a.cfg.ndjson:
+	default:
+		human()
+	}
+}
+
 // warn says on stderr what went wrong without ending the command.
 func (a *app) warn(err error) { printError(a.stderr, a.red, err) }
 
