@@ -46,6 +46,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return a.exit(a.run(args))
 }
 
+// run runs the command line args. For the headless commands that dial a
+// server it wires the session log first and closes the record after the
+// command, whose session is closed by then.
 func (a *app) run(args []string) error {
 	cfg, err := parseArgs(args)
 	if err != nil {
@@ -60,11 +63,11 @@ func (a *app) run(args []string) error {
 		fmt.Fprintln(a.stdout, toolName())
 		return nil
 	}
-	if a.cfg, err = resolve(cfg, osEnviron()); err != nil {
+	if cfg, err = resolve(cfg, osEnviron()); err != nil {
 		return err
 	}
-	a.red = a.cfg.target.Secrets()
-	a.pr = newPrinter(a.stdout, !a.cfg.noColor && isTTY(a.stdout.w), a.red)
+	a.cfg, a.red = cfg, cfg.target.Secrets()
+	a.pr = newPrinter(a.stdout, !cfg.noColor && isTTY(a.stdout.w), a.red)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cmd := commandFor(cfg.cmd)
