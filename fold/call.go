@@ -261,7 +261,7 @@ func (s *State) own(c *Call) *Call {
 
 // forgetCalls keeps the newest [maxCalls] calls, and every call in flight.
 func (s *State) forgetCalls() {
-	for len(s.callOrder) > maxCalls {
+	for len(s.callOrder) > maxCalls && !s.keepAll {
 		i := 0
 		for i < len(s.callOrder)-1 && !s.callOrder[i].Done {
 			i++

@@ -94,6 +94,8 @@ type State struct {
 	// 1-based number in the file of the event being applied.
 	lean bool
 	src  int
+	// keepAll forgets no walk or call.
+	keepAll bool
 }
 
 // Options tune [New]. nil means defaults.
@@ -105,6 +107,10 @@ type Options struct {
 	Lean bool
 	// At is the time of the state before any event.
 	At time.Time
+	// KeepAll forgets no walk and no call, for a reader that needs them
+	// all (a report); frames, rows, tool definitions and the bytes of
+	// calls stay bounded.
+	KeepAll bool
 }
 
 // New returns an empty state.
@@ -118,7 +124,7 @@ func New(opts *Options) *State {
 		pendingChange: -1,
 	}
 	if opts != nil {
-		s.lean, s.at = opts.Lean, opts.At
+		s.lean, s.at, s.keepAll = opts.Lean, opts.At, opts.KeepAll
 	}
 	return s
 }

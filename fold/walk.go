@@ -37,6 +37,15 @@ func (w *Walk) Complete() bool {
 	return w.Done && w.Incomplete == paging.Complete && w.Err == ""
 }
 
+// Generations returns the generations of the walk's first and last pages
+// (0, 0 when it accepted none).
+func (w *Walk) Generations() (first, last int64) {
+	if len(w.Pages) == 0 {
+		return 0, 0
+	}
+	return w.Pages[0].Generation, w.Pages[len(w.Pages)-1].Generation
+}
+
 // Stale reports whether the definitions w listed may be out of date: the
 // server said its list changed after w started.
 func (w *Walk) Stale() bool { return w != nil && w.Changed }
@@ -98,7 +107,7 @@ func (s *State) walk(id int64, method string, t time.Time) *Walk {
 
 // forgetWalks keeps the newest [maxWalks] walks, and the shown one.
 func (s *State) forgetWalks() {
-	for len(s.walks) > maxWalks {
+	for len(s.walks) > maxWalks && !s.keepAll {
 		i := 0
 		if s.walks[0] == s.shown {
 			i = 1
@@ -109,16 +118,21 @@ func (s *State) forgetWalks() {
 	}
 }
 
-// trimWalks drops the tool definitions of old walks (not the shown one).
+// trimWalks drops the tool definitions of old walks: not the shown one,
+// nor the newest complete one.
 func (s *State) trimWalks() {
 	kept := 0
+	var complete *Walk
 	for i := len(s.walks) - 1; i >= 0; i-- {
 		w := s.walks[i]
+		if complete == nil && w.Method == paging.Tools().Name && w.Complete() {
+			complete = w
+		}
 		if w.Tools == nil {
 			continue
 		}
 		kept++
-		if kept > keepWalkTools && w != s.shown {
+		if kept > keepWalkTools && w != s.shown && w != complete {
 			s.ownWalk(w).Tools = nil
 		}
 	}
@@ -148,7 +162,9 @@ func (s *State) applyPage(ev session.Event) {
 			s.made.walks += toolWeight(t)
 		}
 	}
-	p.Count = len(w.Tools) - p.First
+	if tools {
+		p.Count = len(w.Tools) - p.First
+	}
 	w.Pages = append(w.Pages, p)
 	s.made.walks += pageWeight
 	if tools {

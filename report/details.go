@@ -80,7 +80,7 @@ func (c *Call) reasons() []string {
 		out = append(out, "unfinished")
 	case !c.Sent:
 		out = append(out, "not sent")
-	case c.Error != "":
+	case c.Err != "":
 		out = append(out, "no answer")
 	case len(c.RPCError) > 0:
 		out = append(out, "JSON-RPC error")

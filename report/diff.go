@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -99,11 +100,11 @@ type CheckChange struct {
 // and the verdicts of the last call of each tool both called. A file with
 // no complete tools walk is an error that says so.
 func Compare(a, b *session.File) (*Difference, error) {
-	sa, err := Summarize(a, &Options{ToolItems: true})
+	sa, err := Summarize(a, nil)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := Summarize(b, &Options{ToolItems: true})
+	sb, err := Summarize(b, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func Compare(a, b *session.File) (*Difference, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := paging.DiffWalks(paging.Tools(), wa.Pages, wb.Pages)
+	d := paging.DiffWalks(paging.Tools(), toolPages(wa), toolPages(wb))
 	out := &Difference{Before: side(sa, wa), After: side(sb, wb),
 		Added: placed(d.Added), Removed: placed(d.Removed), Changed: []ChangedTool{},
 		Moved: moved(d.Moved), Repaged: moved(d.Repaged), Verdicts: verdictChanges(sa, sb)}
@@ -128,8 +129,8 @@ func Compare(a, b *session.File) (*Difference, error) {
 
 // lastToolsWalk returns the last complete tools walk, or an error saying
 // why there is none.
-func lastToolsWalk(s *Summary) (*Walk, error) {
-	var last, complete *Walk
+func lastToolsWalk(s *Summary) (*fold.Walk, error) {
+	var last, complete *fold.Walk
 	for _, w := range s.Walks {
 		if w.Method == paging.Tools().Name {
 			last = w
@@ -148,7 +149,7 @@ func lastToolsWalk(s *Summary) (*Walk, error) {
 	return nil, fmt.Errorf("%s has no complete tools/list walk: %s; record one with: mcpwitness tools --record FILE", s.Name, why)
 }
 
-func side(s *Summary, w *Walk) Side {
+func side(s *Summary, w *fold.Walk) Side {
 	out := Side{File: s.Name, Walk: WalkSide{ID: w.ID, Pages: len(w.Pages), Tools: w.Items, Generation: w.Generation}}
 	if s.Server != nil {
 		out.Server = &ServerSide{Name: s.Server.Name, Version: s.Server.Version, ProtocolVersion: s.Server.ProtocolVersion}

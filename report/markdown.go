@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -148,7 +149,7 @@ func (s *Summary) walks(b *bytes.Buffer) {
 	b.WriteString("\n")
 }
 
-func walkResult(w *Walk) string {
+func walkResult(w *fold.Walk) string {
 	switch {
 	case !w.Done:
 		return "⏳ " + walkState(w)
@@ -161,12 +162,12 @@ func walkResult(w *Walk) string {
 }
 
 // walkState says how a walk ended, in plain words.
-func walkState(w *Walk) string {
+func walkState(w *fold.Walk) string {
 	switch {
 	case !w.Done:
 		return "unfinished: the file ends before the walk did"
 	case w.Incomplete == paging.Failed:
-		return "incomplete: error — " + w.Error
+		return "incomplete: error — " + w.Err
 	case w.Incomplete != paging.Complete:
 		return "incomplete: " + string(w.Incomplete)
 	}
@@ -197,7 +198,7 @@ func (s *Summary) findings(b *bytes.Buffer) {
 		if c.Stale {
 			item("⚠️", "stale-definition", where, "the definition the checks used is stale: a later listing changed it")
 		}
-		if c.ListedDuringCall {
+		if c.ListedDuring {
 			item("⚠️", "listed-during-call", where, "a list request went out while the call was in flight")
 		}
 		if c.Forced {
@@ -285,11 +286,11 @@ func (c *Call) verdict(check string) *checks.Verdict {
 
 func sent(c *Call) string {
 	switch {
-	case !c.Done && !c.Sent && c.reqEvent == 0:
+	case !c.Done && !c.Sent && !c.requested():
 		return "—"
 	case c.Forced:
 		return "yes (forced)"
-	case c.Sent || c.reqEvent > 0:
+	case c.Sent || c.requested():
 		return "yes"
 	}
 	return "**no**"
@@ -322,8 +323,8 @@ func answer(c *Call) string {
 		return "— (not sent)"
 	case c.Cancelled:
 		return "cancelled"
-	case c.Error != "":
-		return "no answer: " + text(c.Error)
+	case c.Err != "":
+		return "no answer: " + text(c.Err)
 	case len(c.RPCError) > 0:
 		return "JSON-RPC error: " + text(session.RPCErrorText(c.RPCError))
 	case c.IsError:

@@ -1,6 +1,7 @@
 // Package report says what a session file holds: [Summarize] folds its
-// events into walks and calls, [Summary.Markdown] writes a report for an
-// issue tracker, and [Compare] tells what changed between two files.
+// events (with the one fold, [fold.State], that the UI uses too) into walks
+// and calls, [Summary.Markdown] writes a report for an issue tracker, and
+// [Compare] tells what changed between two files.
 //
 // Everything is read from the file as a stream; what is kept is bounded by
 // the number of walks and calls, and the frames of failed calls, never by
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -29,7 +31,9 @@ type Summary struct {
 	Last     time.Time // time of the last event
 	Warnings []string  // what the reader forgave, from [session.File.Warnings]
 
-	Walks []*Walk
+	// Walks are every walk of the file, as the fold has them; the tool
+	// definitions of the last complete tools/list walk are kept.
+	Walks []*fold.Walk
 	Calls []*Call
 	// Errors are the error events, at most maxNotes of them; ErrorCount
 	// counts them all.
@@ -48,65 +52,17 @@ type Summary struct {
 	Closed string
 }
 
-// Walk is one walk of a list, from its start event to its done event.
-type Walk struct {
-	ID      int64
-	Method  string
-	Started time.Time
-	// Pages are the accepted pages; their Items are kept only for the
-	// walk [Options.ToolItems] asks for.
-	Pages []paging.Page
-	// Done says the walk's done event is in the file; the rest is from it.
-	Done       bool
-	Items      int
-	Incomplete paging.Incomplete
-	Generation int64
-	Findings   []paging.Finding
-	Error      string
-	Ms         float64
-}
-
-// Complete reports whether the walk finished and read every page.
-func (w *Walk) Complete() bool { return w.Done && w.Incomplete == paging.Complete && w.Error == "" }
-
-// Generations returns the generations of the walk's first and last pages
-// (0, 0 when it accepted none).
-func (w *Walk) Generations() (first, last int64) {
-	if len(w.Pages) == 0 {
-		return 0, 0
-	}
-	return w.Pages[0].Generation, w.Pages[len(w.Pages)-1].Generation
-}
-
-// Call is one tool call, from its start event to its done event.
+// Call is one tool call: the fold's record of it, and where its tools/call
+// frames are in the file.
 type Call struct {
-	ID               int64
-	Tool             string
-	Args             json.RawMessage
-	Started          time.Time
-	Listed           bool
-	Sent             bool
-	Forced           bool
-	Generation       int64
-	Stale            bool
-	ListedDuringCall bool
-	Verdicts         []checks.Verdict
-	// IsError says the result had isError: true; RPCError is a JSON-RPC error
-	// answer; Error says why there was no answer.
-	IsError   bool
-	RPCError  json.RawMessage
-	Error     string
-	Cancelled bool
-	Ms        float64
-	Progress  int  // progress notifications received
-	Done      bool // the call's done event is in the file
+	*fold.Call
 
 	// Request and Response are the tools/call frames of the call; they are
 	// read only for calls that [Call.Failed].
 	Request, Response *Frame
 
-	token              string
-	reqID              string
+	// reqEvent and resEvent are the 1-based numbers in the file of the
+	// events holding the frames, 0 when none was seen.
 	reqEvent, resEvent int
 }
 
@@ -135,7 +91,7 @@ type Count struct {
 // a check failed or could not be made, the server answered with an error or
 // isError, no answer came, or the file ends before the call did.
 func (c *Call) Failed() bool {
-	if !c.Done || !c.Sent || c.IsError || len(c.RPCError) > 0 || c.Error != "" {
+	if !c.Done || !c.Sent || c.IsError || len(c.RPCError) > 0 || c.Err != "" {
 		return true
 	}
 	for _, v := range c.Verdicts {
@@ -147,11 +103,8 @@ func (c *Call) Failed() bool {
 	return false
 }
 
-// Options tune [Summarize]. nil means defaults.
-type Options struct {
-	// ToolItems keeps the items of the last complete tools/list walk.
-	ToolItems bool
-}
+// Options tune [Summarize]. nil means defaults; there are none to tune yet.
+type Options struct{}
 
 // The most notes, and stderr lines, a summary keeps.
 const (
@@ -159,27 +112,36 @@ const (
 	maxStderr = 20
 )
 
-// Summarize reads every event of f, in order, and folds them.
-func Summarize(f *session.File, opts *Options) (*Summary, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
+// Summarize reads every event of f, in order, folds them, and reads what
+// the fold says happened.
+func Summarize(f *session.File, _ *Options) (*Summary, error) {
 	m := f.Meta()
 	s := &Summary{Name: f.Name(), Header: f.Header(), Server: m.Server, Events: f.Len(), First: m.First, Last: m.Last, Warnings: f.Warnings()}
-	fs := &folder{s: s, opts: o, walks: map[int64]*Walk{}, calls: map[int64]*Call{}, byToken: map[string]*Call{},
-		byReqID: map[string]*Call{}, notes: map[string]int{}, unknown: map[string]int{}}
+	st := fold.New(&fold.Options{Lean: true, KeepAll: true})
+	ix := &frameIndex{st: st, req: map[int64]int{}, res: map[int64]int{}, byReqID: map[string]int64{}}
+	notes, unknown := map[string]int{}, map[string]int{}
+	var rowsRead int64
 	i := 0
 	for ev, err := range f.Events() {
 		if err != nil {
 			return nil, err
 		}
-		fs.add(i, ev)
+		st.ApplyAt(ev, i+1)
+		ix.add(i, ev)
 		i++
+		rows := st.Rows()
+		for n := max(rowsRead, rows.First()); n < rows.Total(); n++ {
+			s.note(rows.Abs(n), notes, unknown)
+		}
+		rowsRead = rows.Total()
 	}
-	s.Notifications = counts(fs.notes)
-	s.Unknown = counts(fs.unknown)
-	for _, c := range s.Calls {
+	s.Walks = st.Walks()
+	s.Closed = st.ClosedWhy()
+	s.Notifications = counts(notes)
+	s.Unknown = counts(unknown)
+	for _, fc := range st.Calls() {
+		c := &Call{Call: fc, reqEvent: ix.req[fc.ID], resEvent: ix.res[fc.ID]}
+		s.Calls = append(s.Calls, c)
 		if !c.Failed() {
 			continue
 		}
@@ -187,11 +149,65 @@ func Summarize(f *session.File, opts *Options) (*Summary, error) {
 		if c.Request, err = frameAt(f, c.reqEvent); err == nil {
 			c.Response, err = frameAt(f, c.resEvent)
 		}
+		if err == nil {
+			c.Call, err = readBack(f, fc)
+		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// note reads one row of the fold: errors, notifications, the server's
+// requests, stderr and events of unknown kinds.
+func (s *Summary) note(r *fold.Row, notes, unknown map[string]int) {
+	switch r.Kind {
+	case fold.RowLog, fold.RowToolsChanged, fold.RowChanged, fold.RowNotify:
+		notes[r.Method]++
+	case fold.RowServerCall:
+		if len(s.ServerRequests) < maxNotes {
+			s.ServerRequests = append(s.ServerRequests, Note{T: r.T, Method: r.Method, Text: r.Text})
+		}
+	case fold.RowError:
+		s.ErrorCount++
+		if len(s.Errors) < maxNotes {
+			s.Errors = append(s.Errors, Note{T: r.T, Method: r.Method, Text: r.Text})
+		}
+	case fold.RowStderr:
+		s.StderrCount++
+		s.Stderr = append(s.Stderr, r.Text)
+		if len(s.Stderr) > maxStderr {
+			s.Stderr = s.Stderr[1:]
+		}
+	case fold.RowOther:
+		unknown[r.Method]++
+	}
+}
+
+// readBack returns c, or a copy of it with what the fold left in the file
+// read back: the arguments, and a JSON-RPC error it kept only in short.
+func readBack(f *session.File, c *fold.Call) (*fold.Call, error) {
+	n := *c
+	if c.ArgsSrc > 0 {
+		ev, err := f.Event(c.ArgsSrc - 1)
+		if err != nil {
+			return nil, err
+		}
+		if ev.Call != nil {
+			n.Args = ev.Call.Args
+		}
+	}
+	if c.ResultSrc > 0 && len(c.RPCError) > 0 {
+		ev, err := f.Event(c.ResultSrc - 1)
+		if err != nil {
+			return nil, err
+		}
+		if ev.Call != nil {
+			n.RPCError = ev.Call.RPCError
+		}
+	}
+	return &n, nil
 }
 
 func frameAt(f *session.File, i int) (*Frame, error) {
@@ -214,157 +230,23 @@ func counts(m map[string]int) []Count {
 	return out
 }
 
-// folder is the state of one [Summarize].
-type folder struct {
-	s       *Summary
-	opts    Options
-	walks   map[int64]*Walk
-	calls   map[int64]*Call
-	byToken map[string]*Call // progress token of a call → the call
-	byReqID map[string]*Call // JSON-RPC id of a tools/call → the call
-	notes   map[string]int
-	unknown map[string]int
-	// lastTools is the last complete tools walk, whose items are kept.
-	lastTools *Walk
+// frameIndex finds where in the file each call's tools/call frames are: a
+// request by the progress token the call sent (or, without one, the oldest
+// call of that tool still waiting for its request), a response by the
+// request's id. The fold has the calls; this is only where their frames are.
+type frameIndex struct {
+	st       *fold.State
+	req, res map[int64]int    // call id → 1-based event number
+	byReqID  map[string]int64 // JSON-RPC id of a tools/call → call id
 }
 
-func (fs *folder) add(i int, ev session.Event) {
-	s := fs.s
-	switch ev.Kind {
-	case session.KindWalk:
-		fs.walk(ev)
-	case session.KindPage:
-		if w := fs.walkOf(ev); w != nil && ev.Page != nil {
-			p := *ev.Page
-			if fs.opts.ToolItems && w.Method == paging.Tools().Name {
-				p.Items = ev.Items
-			}
-			w.Pages = append(w.Pages, p)
-		}
-	case session.KindCall:
-		fs.call(ev)
-	case session.KindVerdict:
-		if c := fs.calls[callID(ev)]; c != nil && ev.Verdict != nil {
-			c.Verdicts = append(c.Verdicts, *ev.Verdict)
-		}
-	case session.KindProgress:
-		if ev.Progress != nil && fs.calls[ev.Progress.CallID] != nil {
-			fs.calls[ev.Progress.CallID].Progress++
-		}
-	case session.KindWire:
-		fs.wire(i, ev)
-	case session.KindNotification:
-		fs.notes[ev.Method]++
-	case session.KindServerCall:
-		if len(s.ServerRequests) < maxNotes {
-			s.ServerRequests = append(s.ServerRequests, Note{T: ev.T, Method: ev.Method, Text: ev.Text})
-		}
-	case session.KindError:
-		s.ErrorCount++
-		if len(s.Errors) < maxNotes {
-			s.Errors = append(s.Errors, Note{T: ev.T, Method: ev.Method, Text: ev.Text})
-		}
-	case session.KindStderr:
-		s.StderrCount++
-		s.Stderr = append(s.Stderr, ev.Text)
-		if len(s.Stderr) > maxStderr {
-			s.Stderr = s.Stderr[1:]
-		}
-	case session.KindClosed:
-		s.Closed = ev.Text
-	case session.KindConnect, session.KindListRequest:
-	default:
-		fs.unknown[string(ev.Kind)]++
-	}
-}
-
-func (fs *folder) walkOf(ev session.Event) *Walk {
-	if ev.Walk == nil {
-		return nil
-	}
-	w := fs.walks[ev.Walk.ID]
-	if w == nil {
-		// A walk whose start event is not in the file (a damaged file).
-		w = &Walk{ID: ev.Walk.ID, Method: ev.Walk.Method, Started: ev.T}
-		fs.walks[w.ID] = w
-		fs.s.Walks = append(fs.s.Walks, w)
-	}
-	return w
-}
-
-func (fs *folder) walk(ev session.Event) {
-	w := fs.walkOf(ev)
-	if w == nil || ev.Walk.State != "done" {
-		return
-	}
-	info := ev.Walk
-	w.Done, w.Items, w.Incomplete, w.Generation = true, info.Items, paging.Incomplete(info.Incomplete), info.Generation
-	w.Findings, w.Error, w.Ms = info.Findings, info.Error, info.Ms
-	if !fs.opts.ToolItems || w.Method != paging.Tools().Name {
-		return
-	}
-	if !w.Complete() {
-		dropItems(w)
-		return
-	}
-	if fs.lastTools != nil {
-		dropItems(fs.lastTools)
-	}
-	fs.lastTools = w
-}
-
-func dropItems(w *Walk) {
-	for i := range w.Pages {
-		w.Pages[i].Items = nil
-	}
-}
-
-func callID(ev session.Event) int64 {
-	if ev.Call == nil {
-		return 0
-	}
-	return ev.Call.ID
-}
-
-func (fs *folder) call(ev session.Event) {
-	info := ev.Call
-	if info == nil {
-		return
-	}
-	c := fs.calls[info.ID]
-	if c == nil {
-		c = &Call{ID: info.ID, Tool: info.Tool, Started: ev.T, token: fmt.Sprintf("%q", fmt.Sprintf("mcpwitness-%d", info.ID))}
-		fs.calls[c.ID] = c
-		fs.byToken[c.token] = c
-		fs.s.Calls = append(fs.s.Calls, c)
-	}
-	switch info.State {
-	case "start":
-		c.Args, c.Listed, c.Generation = info.Args, info.Listed, info.Generation
-	case "done":
-		c.Done, c.Listed, c.Sent, c.Forced, c.Generation = true, info.Listed, info.Sent, info.Forced, info.Generation
-		c.Stale, c.ListedDuringCall, c.RPCError, c.Error = info.Stale, info.ListedDuringCall, info.RPCError, info.Error
-		c.Cancelled, c.Ms = info.Cancelled, info.Ms
-		var res struct {
-			IsError bool `json:"isError"`
-		}
-		c.IsError = json.Unmarshal(info.Result, &res) == nil && res.IsError
-		if info.RequestID != "" && c.reqID == "" {
-			c.reqID = info.RequestID
-		}
-	}
-}
-
-// wire matches tools/call frames to calls: a request by the progress token
-// the call sent (or, without one, the oldest call of that tool still
-// waiting for its request), a response by the request's id.
-func (fs *folder) wire(i int, ev session.Event) {
-	if ev.Method != "tools/call" || ev.ID == "" {
+func (x *frameIndex) add(i int, ev session.Event) {
+	if ev.Kind != session.KindWire || ev.Method != "tools/call" || ev.ID == "" {
 		return
 	}
 	if ev.Dir == session.Recv {
-		if c := fs.byReqID[ev.ID]; c != nil && c.resEvent == 0 {
-			c.resEvent = i + 1
+		if id, ok := x.byReqID[ev.ID]; ok && x.res[id] == 0 {
+			x.res[id] = i + 1
 		}
 		return
 	}
@@ -377,20 +259,44 @@ func (fs *folder) wire(i int, ev session.Event) {
 		} `json:"params"`
 	}
 	_ = json.Unmarshal(ev.Frame, &req)
-	c := fs.byToken[string(req.Params.Meta.Token)]
-	if c == nil {
+	var id int64
+	var token string
+	if json.Unmarshal(req.Params.Meta.Token, &token) == nil {
+		if _, err := fmt.Sscanf(token, "mcpwitness-%d", &id); err != nil || x.st.Call(id) == nil || fmt.Sprintf("mcpwitness-%d", id) != token {
+			id = 0
+		}
+	}
+	if id == 0 {
 		// Calls in flight are among the last few started.
-		calls := fs.s.Calls[max(0, len(fs.s.Calls)-64):]
-		for _, cand := range calls {
-			if cand.Tool == req.Params.Name && cand.reqEvent == 0 && !cand.Done {
-				c = cand
+		calls := x.st.Calls()
+		for _, c := range calls[max(0, len(calls)-64):] {
+			if c.Tool == req.Params.Name && x.req[c.ID] == 0 && !c.Done {
+				id = c.ID
 				break
 			}
 		}
 	}
-	if c == nil || c.reqEvent != 0 {
+	if id == 0 || x.req[id] != 0 {
 		return
 	}
-	c.reqEvent, c.reqID = i+1, ev.ID
-	fs.byReqID[ev.ID] = c
+	x.req[id] = i + 1
+	x.byReqID[ev.ID] = id
+}
+
+// requested reports whether the call's request frame is in the file.
+func (c *Call) requested() bool { return c.reqEvent > 0 }
+
+// toolPages returns the pages of a tools walk with their items, the raw
+// definitions the fold kept.
+func toolPages(w *fold.Walk) []paging.Page {
+	out := make([]paging.Page, len(w.Pages))
+	for i, p := range w.Pages {
+		out[i] = p.Page
+		items := make([]json.RawMessage, 0, p.Count)
+		for _, t := range w.Tools[min(p.First, len(w.Tools)):min(p.First+p.Count, len(w.Tools))] {
+			items = append(items, t.Raw)
+		}
+		out[i].Items = items
+	}
+	return out
 }
