@@ -28,6 +28,20 @@ type eventsPane struct {
 	list    streamList
 	pt      eventPaints
 	ptFor   *themes.Styles
+	// cols are the visible rows said in words, made when what is visible
+	// changes (rows never change), so View only looks them up.
+	cols    map[*fold.Row]rowCols
+	colsFor colsKey
+}
+
+// rowCols are a row's kind and text columns.
+type rowCols struct{ kind, text string }
+
+// colsKey is what the visible rows depend on.
+type colsKey struct {
+	st                   *fold.State
+	offset, first, total int64
+	h                    int
 }
 
 type eventPaints struct{ sel, subtle, muted, text, warn, fail paint }
@@ -39,21 +53,51 @@ func newEventsPane(st *fold.State, sty *themes.Styles, keys *KeyMap, loc *time.L
 func (p *eventsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.list.SetHeight(h - 1)
+	p.say()
 }
 
 // Sync follows new rows.
-func (p *eventsPane) Sync() { p.list.Sync(p.st.Rows().First(), p.st.Rows().Total()) }
+func (p *eventsPane) Sync() {
+	p.list.Sync(p.st.Rows().First(), p.st.Rows().Total())
+	p.say()
+}
 
 // Update handles keys while the pane has focus.
 func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		moveKey(msg, p.keys, &p.list)
+		p.say()
 	}
 	return p, nil
 }
 
 // Wheel scrolls by n rows.
-func (p *eventsPane) Wheel(n int) { p.list.Move(n) }
+func (p *eventsPane) Wheel(n int) {
+	p.list.Move(n)
+	p.say()
+}
+
+// say puts the visible rows in words, when they changed.
+func (p *eventsPane) say() {
+	rows := p.st.Rows()
+	k := colsKey{st: p.st, offset: p.list.offset, first: rows.First(), total: rows.Total(), h: p.list.h}
+	if k == p.colsFor && p.cols != nil {
+		return
+	}
+	cols := make(map[*fold.Row]rowCols, p.list.h)
+	for i := 0; i < p.list.h; i++ {
+		r := rows.Abs(p.list.offset + int64(i))
+		if r == nil {
+			continue
+		}
+		c, ok := p.cols[r]
+		if !ok {
+			c.kind, c.text = rowText(r)
+		}
+		cols[r] = c
+	}
+	p.cols, p.colsFor = cols, k
+}
 
 // View renders the title and the visible rows.
 func (p *eventsPane) View() string {
@@ -87,8 +131,11 @@ func (p *eventsPane) View() string {
 
 func (p *eventsPane) row(r *fold.Row, selected bool) string {
 	ts := clock(r.T, p.loc)
-	kind, text := rowText(r)
-	kind = fmt.Sprintf("%-10s", trunc(kind, 10))
+	c, ok := p.cols[r]
+	if !ok {
+		c.kind, c.text = rowText(r)
+	}
+	kind, text := fmt.Sprintf("%-10s", trunc(c.kind, 10)), c.text
 	tw := max(p.w-1-len(ts)-1-10-1, 4)
 	text = trunc(text, tw)
 	pad := strings.Repeat(" ", max(tw-ansi.StringWidth(text), 0))
