@@ -209,11 +209,7 @@ func rowText(r *fold.Row) (kind, text string) {
 
 // walkRowText says how a walk ended.
 func walkRowText(w *fold.WalkRow) string {
-	sum := fmt.Sprintf("✓ %d %s", w.Pages, plural(w.Pages, "page", "pages"))
-	if w.Incomplete != paging.Complete {
-		sum = "⚠ incomplete: " + string(w.Incomplete)
-	}
-	text := fmt.Sprintf("walk #%d %s: %s · %d items · %s", w.ID, w.Method, sum, w.Items, fmtMs(w.Ms))
+	text := fmt.Sprintf("walk #%d %s: %s · %d items · %s", w.ID, w.Method, walkEnd(w.Pages, w.Incomplete), w.Items, fmtMs(w.Ms))
 	if w.AfterChange {
 		text += " (after list_changed)"
 	}

@@ -79,10 +79,17 @@ func walkSummary(w *fold.Walk) string {
 		return "no walk yet"
 	case !w.Done:
 		return fmt.Sprintf("walking page %d…", max(w.Asking, len(w.Pages)+1))
-	case w.Incomplete != paging.Complete:
-		return "⚠ incomplete: " + string(w.Incomplete)
 	}
-	return fmt.Sprintf("✓ %d %s", len(w.Pages), plural(len(w.Pages), "page", "pages"))
+	return walkEnd(len(w.Pages), w.Incomplete)
+}
+
+// walkEnd says how a walk that read pages pages ended: "✓ 5 pages",
+// "⚠ incomplete: cursor-repeated".
+func walkEnd(pages int, incomplete paging.Incomplete) string {
+	if incomplete != paging.Complete {
+		return "⚠ incomplete: " + string(incomplete)
+	}
+	return fmt.Sprintf("✓ %d %s", pages, plural(pages, "page", "pages"))
 }
 
 func plural(n int, one, many string) string {
