@@ -6,14 +6,15 @@ import (
 	"fmt"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
 
 // checkDoc is the --json document of `check`.
 type checkDoc struct {
-	Server   serverDoc        `json:"server"`
-	Lists    []listDoc        `json:"lists"`
-	Findings []checks.Finding `json:"findings"`
+	Server   serverDoc         `json:"server"`
+	Lists    []listDoc         `json:"lists"`
+	Findings []finding.Finding `json:"findings"`
 }
 
 type listDoc struct {
@@ -47,13 +48,13 @@ func runCheck(ctx context.Context, a *app) error {
 		failed = failed || res.Incomplete == paging.Failed
 	}
 	if doc.Findings == nil {
-		doc.Findings = []checks.Finding{}
+		doc.Findings = []finding.Finding{}
 	}
 	a.show(doc, func() { a.pr.check(doc) })
 	switch {
 	case failed:
 		return exitWith(exitConnect) // the walk finding says why
-	case countSeverity(doc.Findings, "error")+countSeverity(doc.Findings, "warning") > 0:
+	case finding.Count(doc.Findings, finding.SeverityError)+finding.Count(doc.Findings, finding.SeverityWarning) > 0:
 		return exitWith(exitCheck)
 	}
 	return nil
@@ -87,17 +88,17 @@ func listDocument(m paging.Method, res *paging.Result) listDoc {
 
 // lintList is what check finds in one walk: the walk itself when it is
 // incomplete, its cursor findings, and every item it listed.
-func lintList(v *checks.Validator, m paging.Method, res *paging.Result) []checks.Finding {
-	var fs []checks.Finding
+func lintList(v *checks.Validator, m paging.Method, res *paging.Result) []finding.Finding {
+	var fs []finding.Finding
 	if res.Incomplete != paging.Complete {
 		msg := fmt.Sprintf("the %s walk is incomplete (%s)", m.Name, res.Incomplete)
 		if res.Err != nil {
 			msg += ": " + res.Err.Error()
 		}
-		fs = append(fs, checks.Finding{Check: "walk", Severity: "error", Message: msg})
+		fs = append(fs, finding.Finding{Check: "walk", Severity: finding.SeverityError, Message: msg})
 	}
 	for _, f := range res.Findings {
-		fs = append(fs, checks.Finding{Check: f.Check, Severity: f.Severity, Message: m.Name + ": " + f.Message})
+		fs = append(fs, finding.Finding{Check: f.Check, Severity: f.Severity, Message: m.Name + ": " + f.Message})
 	}
 	kind := itemKind(m)
 	for _, p := range res.Pages {
@@ -126,16 +127,6 @@ func itemKind(m paging.Method) string {
 	return "item"
 }
 
-func countSeverity(fs []checks.Finding, sev string) int {
-	n := 0
-	for _, f := range fs {
-		if f.Severity == sev {
-			n++
-		}
-	}
-	return n
-}
-
 func (p *printer) check(doc checkDoc) {
 	p.server(doc.Server)
 	fmt.Fprintln(p.w)
@@ -152,13 +143,13 @@ func (p *printer) check(doc checkDoc) {
 	for _, f := range doc.Findings {
 		mark := p.dim("i")
 		switch f.Severity {
-		case "error":
+		case finding.SeverityError:
 			mark = p.red("✗")
-		case "warning":
+		case finding.SeverityWarning:
 			mark = p.yellow("⚠")
 		}
 		fmt.Fprintf(p.w, "%s %-18s %s\n", mark, f.Check, p.line(f.Message))
 	}
-	fmt.Fprintf(p.w, "\n%s · %s · %s\n", nouns(countSeverity(doc.Findings, "error"), "error"),
-		nouns(countSeverity(doc.Findings, "warning"), "warning"), nouns(countSeverity(doc.Findings, "info"), "note"))
+	fmt.Fprintf(p.w, "\n%s · %s · %s\n", nouns(finding.Count(doc.Findings, finding.SeverityError), "error"),
+		nouns(finding.Count(doc.Findings, finding.SeverityWarning), "warning"), nouns(finding.Count(doc.Findings, finding.SeverityInfo), "note"))
 }

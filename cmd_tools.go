@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
 
@@ -23,17 +24,8 @@ func runTools(ctx context.Context, a *app) error {
 		return exitWith(exitConnect) // the document says why
 	case res.Incomplete == paging.Failed:
 		return connectFailed(res.Err)
-	case res.Incomplete != paging.Complete || hasErrorFinding(res.Findings):
+	case res.Incomplete != paging.Complete || finding.Count(res.Findings, finding.SeverityError) > 0:
 		return exitWith(exitCheck)
 	}
 	return nil
-}
-
-func hasErrorFinding(fs []paging.Finding) bool {
-	for _, f := range fs {
-		if f.Severity == "error" {
-			return true
-		}
-	}
-	return false
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -17,11 +18,11 @@ import (
 // The JSON documents of --json. Field names are a contract.
 type (
 	toolsDoc struct {
-		Server   serverDoc        `json:"server"`
-		Walk     walkDoc          `json:"walk"`
-		Pages    []pageDoc        `json:"pages"`
-		Tools    []toolDoc        `json:"tools"`
-		Findings []paging.Finding `json:"findings"`
+		Server   serverDoc         `json:"server"`
+		Walk     walkDoc           `json:"walk"`
+		Pages    []pageDoc         `json:"pages"`
+		Tools    []toolDoc         `json:"tools"`
+		Findings []finding.Finding `json:"findings"`
 	}
 	serverDoc struct {
 		Name            string `json:"name"`
@@ -62,7 +63,7 @@ type (
 		Stale            bool              `json:"stale"`
 		ListedDuringCall bool              `json:"listedDuringCall"`
 		Verdicts         []checks.Verdict  `json:"verdicts"`
-		Findings         []session.Finding `json:"findings,omitempty"`
+		Findings         []finding.Finding `json:"findings,omitempty"`
 		Result           json.RawMessage   `json:"result"`
 		Error            json.RawMessage   `json:"error"`
 		Ms               float64           `json:"ms"`
@@ -78,7 +79,7 @@ func toolsDocument(s *session.Session, res *paging.Result) toolsDoc {
 		Pages: []pageDoc{}, Tools: []toolDoc{}, Findings: res.Findings,
 	}
 	if doc.Findings == nil {
-		doc.Findings = []paging.Finding{}
+		doc.Findings = []finding.Finding{}
 	}
 	if res.Err != nil {
 		doc.Walk.Error = res.Err.Error()

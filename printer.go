@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -105,7 +106,7 @@ func (p *printer) tools(doc toolsDoc) {
 		fmt.Fprintln(p.w)
 		for _, f := range doc.Findings {
 			mark := p.yellow("⚠")
-			if f.Severity == "error" {
+			if f.Severity == finding.SeverityError {
 				mark = p.red("✗")
 			}
 			fmt.Fprintf(p.w, "%s %s: %s\n", mark, f.Check, p.line(f.Message))

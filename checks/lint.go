@@ -6,16 +6,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-)
 
-// Finding is something wrong, or worth knowing, about a listed tool that
-// shows without calling it.
-type Finding struct {
-	Check    string `json:"check"`
-	Severity string `json:"severity"` // "error", "warning" or "info"
-	Message  string `json:"message"`
-	Item     string `json:"item,omitempty"`
-}
+	"mcpwitness/finding"
+)
 
 // toolName is the shape the specification asks tool names to have.
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
@@ -23,7 +16,7 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 // LintTool checks a listed tool definition: its name, that its input and
 // output schemas describe objects and compile (no unresolved $ref), and
 // whether plain calls to it will be refused.
-func (v *Validator) LintTool(def json.RawMessage) []Finding {
+func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
 	var t struct {
 		Name         string          `json:"name"`
 		InputSchema  json.RawMessage `json:"inputSchema"`
@@ -31,20 +24,20 @@ func (v *Validator) LintTool(def json.RawMessage) []Finding {
 		Execution    json.RawMessage `json:"execution"`
 	}
 	if err := json.Unmarshal(def, &t); err != nil {
-		return []Finding{{Check: "definition", Severity: "error", Message: "the tool definition is not a JSON object: " + err.Error()}}
+		return []finding.Finding{{Check: "definition", Severity: finding.SeverityError, Message: "the tool definition is not a JSON object: " + err.Error()}}
 	}
-	var out []Finding
-	add := func(check, sev, format string, args ...any) {
-		out = append(out, Finding{Check: check, Severity: sev, Message: fmt.Sprintf(format, args...), Item: t.Name})
+	var out []finding.Finding
+	add := func(check string, sev finding.Severity, format string, args ...any) {
+		out = append(out, finding.Finding{Check: check, Severity: sev, Message: fmt.Sprintf(format, args...), Item: t.Name})
 	}
 	switch {
 	case t.Name == "":
-		add("tool-name", "error", "a tool has no name")
+		add("tool-name", finding.SeverityError, "a tool has no name")
 	case !toolName.MatchString(t.Name):
-		add("tool-name", "warning", "Tool name %q should be 1–128 characters of A–Z, a–z, 0–9, _, - and .", t.Name)
+		add("tool-name", finding.SeverityWarning, "Tool name %q should be 1–128 characters of A–Z, a–z, 0–9, _, - and .", t.Name)
 	}
 	if absent(t.InputSchema) {
-		add(InputSchema, "error", "Tool %s has no inputSchema; the specification requires one (use {\"type\":\"object\"} for none)", t.Name)
+		add(InputSchema, finding.SeverityError, "Tool %s has no inputSchema; the specification requires one (use {\"type\":\"object\"} for none)", t.Name)
 	} else {
 		v.lintSchema(add, InputSchema, t.Name, "inputSchema", t.InputSchema)
 	}
@@ -54,29 +47,29 @@ func (v *Validator) LintTool(def json.RawMessage) []Finding {
 	if !absent(t.Execution) {
 		switch ts := taskSupport(t.Name, t.Execution); {
 		case ts.Status == Refused:
-			add(TaskSupport, "info", "Tool %s requires task-based execution: clients refuse a plain tools/call", t.Name)
+			add(TaskSupport, finding.SeverityInfo, "Tool %s requires task-based execution: clients refuse a plain tools/call", t.Name)
 		case strings.Contains(ts.Message, "unknown"):
-			add(TaskSupport, "warning", "Tool %s: %s", t.Name, ts.Message)
+			add(TaskSupport, finding.SeverityWarning, "Tool %s: %s", t.Name, ts.Message)
 		}
 	}
 	return out
 }
 
-func (v *Validator) lintSchema(add func(check, sev, format string, args ...any), check, tool, field string, schema json.RawMessage) {
+func (v *Validator) lintSchema(add func(check string, sev finding.Severity, format string, args ...any), check, tool, field string, schema json.RawMessage) {
 	var s struct {
 		Type json.RawMessage `json:"type"`
 	}
 	if json.Unmarshal(schema, &s) != nil {
-		add(check, "error", "Tool %s: %s is not a JSON object", tool, field)
+		add(check, finding.SeverityError, "Tool %s: %s is not a JSON object", tool, field)
 		return
 	}
 	if string(s.Type) != `"object"` {
-		add(check, "warning", "Tool %s: %s has type %s; it must describe an object", tool, field, typeText(s.Type))
+		add(check, finding.SeverityWarning, "Tool %s: %s has type %s; it must describe an object", tool, field, typeText(s.Type))
 	}
 	_, err := v.Validate(schema, json.RawMessage(`{}`))
 	var u *UncheckedError
 	if errors.As(err, &u) {
-		add(check, "error", "Tool %s: %s cannot be checked: %s", tool, field, u.Reason)
+		add(check, finding.SeverityError, "Tool %s: %s cannot be checked: %s", tool, field, u.Reason)
 	}
 }
 

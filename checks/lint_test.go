@@ -3,27 +3,29 @@ package checks
 import (
 	"encoding/json"
 	"testing"
+
+	"mcpwitness/finding"
 )
 
 func TestLintTool(t *testing.T) {
 	tests := []struct {
 		def  string
-		want map[string]string // check → severity; nil means no findings
+		want map[string]finding.Severity // check → severity; nil means no findings
 	}{
 		{`{"name":"ok","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}`, nil},
-		{`{"name":"bad name!","inputSchema":{"type":"object"}}`, map[string]string{"tool-name": "warning"}},
-		{`{"inputSchema":{"type":"object"}}`, map[string]string{"tool-name": "error"}},
-		{`{"name":"noin"}`, map[string]string{InputSchema: "error"}},
-		{`{"name":"arr","inputSchema":{"type":"array"}}`, map[string]string{InputSchema: "warning"}},
-		{`{"name":"ref","inputSchema":{"type":"object"},"outputSchema":{"type":"object","$ref":"#/$defs/nope"}}`, map[string]string{OutputSchema: "error"}},
-		{`{"name":"broken","inputSchema":{"type":"object"},"outputSchema":{"type":12}}`, map[string]string{OutputSchema: "error"}},
-		{`{"name":"task","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`, map[string]string{TaskSupport: "info"}},
-		{`{"name":"odd","inputSchema":{"type":"object"},"execution":{"taskSupport":"sometimes"}}`, map[string]string{TaskSupport: "warning"}},
-		{`[1,2]`, map[string]string{"definition": "error"}},
+		{`{"name":"bad name!","inputSchema":{"type":"object"}}`, map[string]finding.Severity{"tool-name": "warning"}},
+		{`{"inputSchema":{"type":"object"}}`, map[string]finding.Severity{"tool-name": "error"}},
+		{`{"name":"noin"}`, map[string]finding.Severity{InputSchema: "error"}},
+		{`{"name":"arr","inputSchema":{"type":"array"}}`, map[string]finding.Severity{InputSchema: "warning"}},
+		{`{"name":"ref","inputSchema":{"type":"object"},"outputSchema":{"type":"object","$ref":"#/$defs/nope"}}`, map[string]finding.Severity{OutputSchema: "error"}},
+		{`{"name":"broken","inputSchema":{"type":"object"},"outputSchema":{"type":12}}`, map[string]finding.Severity{OutputSchema: "error"}},
+		{`{"name":"task","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`, map[string]finding.Severity{TaskSupport: "info"}},
+		{`{"name":"odd","inputSchema":{"type":"object"},"execution":{"taskSupport":"sometimes"}}`, map[string]finding.Severity{TaskSupport: "warning"}},
+		{`[1,2]`, map[string]finding.Severity{"definition": "error"}},
 	}
 	v := NewValidator()
 	for _, tc := range tests {
-		got := map[string]string{}
+		got := map[string]finding.Severity{}
 		for _, f := range v.LintTool(json.RawMessage(tc.def)) {
 			got[f.Check] = f.Severity
 			if f.Message == "" {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
+	"mcpwitness/finding"
 	"mcpwitness/sanitize"
 )
 
@@ -20,8 +21,8 @@ const UnsafeText = "unsafe-text"
 // characters is an error (clients match and show names verbatim), any
 // other text a warning.
 const (
-	textNameSeverity  = "error"
-	textOtherSeverity = "warning"
+	textNameSeverity  = finding.SeverityError
+	textOtherSeverity = finding.SeverityWarning
 )
 
 // maxTextDepth bounds how deep [LintText] looks into a schema for titles
@@ -35,7 +36,7 @@ const maxTextDepth = 64
 // it holds, e.g. `tool "x" description holds 2 control characters (1
 // escape), 1 bidi control`. A definition that is not a JSON object gives
 // none (other checks say so).
-func LintText(kind string, def json.RawMessage) []Finding {
+func LintText(kind string, def json.RawMessage) []finding.Finding {
 	var d struct {
 		Name         json.RawMessage `json:"name"`
 		Title        json.RawMessage `json:"title"`
@@ -62,11 +63,11 @@ func LintText(kind string, def json.RawMessage) []Finding {
 // textFindings gathers the findings of one item's fields.
 type textFindings struct {
 	who, item string
-	out       []Finding
+	out       []finding.Finding
 }
 
 // add records a finding for field when f found anything.
-func (t *textFindings) add(field, sev string, f sanitize.Findings) {
+func (t *textFindings) add(field string, sev finding.Severity, f sanitize.Findings) {
 	if !f.Any() {
 		return
 	}
@@ -74,7 +75,7 @@ func (t *textFindings) add(field, sev string, f sanitize.Findings) {
 	if field == "instructions" {
 		verb = " hold "
 	}
-	t.out = append(t.out, Finding{Check: UnsafeText, Severity: sev, Item: t.item,
+	t.out = append(t.out, finding.Finding{Check: UnsafeText, Severity: sev, Item: t.item,
 		Message: t.who + " " + field + verb + f.String()})
 }
 
@@ -156,7 +157,7 @@ func hex4(b []byte) (rune, bool) {
 
 // LintServerText flags the unsafe characters of what a server says of
 // itself at initialize: its name (an error), version and instructions (warnings).
-func LintServerText(name, version, instructions string) []Finding {
+func LintServerText(name, version, instructions string) []finding.Finding {
 	tf := textFindings{who: `server "` + sanitize.Line(name) + `"`, item: name}
 	add := tf.add
 	add("name", textNameSeverity, sanitize.Scan(name, false))

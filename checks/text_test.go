@@ -5,13 +5,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"mcpwitness/finding"
 )
 
 func TestLintTextFlagsUnsafeCharacters(t *testing.T) {
 	def := json.RawMessage(`{"name":"x\u001b[2J","title":"fine title","description":"a\u001b]0;t\u0007 \u202eevil\u202c\nnext line",` +
 		`"inputSchema":{"type":"object","properties":{"q":{"type":"string","description":"zero\u200bwidth"}}}}`)
 	got := LintText("tool", def)
-	want := []Finding{
+	want := []finding.Finding{
 		{Check: UnsafeText, Severity: "error", Item: "x\x1b[2J", Message: `tool "x␛[2J" name holds 1 control character (1 escape)`},
 		{Check: UnsafeText, Severity: "warning", Item: "x\x1b[2J", Message: `tool "x␛[2J" description holds 2 control characters (1 escape), 2 bidi controls`},
 		{Check: UnsafeText, Severity: "warning", Item: "x\x1b[2J", Message: `tool "x␛[2J" inputSchema text holds 1 zero-width character`},
@@ -51,7 +53,7 @@ func TestLintTextPassesPlainText(t *testing.T) {
 
 func TestLintServerText(t *testing.T) {
 	got := LintServerText("srv\u009b2J", "1.0", "use me\r\nwell\u200b")
-	want := []Finding{
+	want := []finding.Finding{
 		{Check: UnsafeText, Severity: "error", Item: "srv\u009b2J", Message: `server "srv\x9b2J" name holds 1 control character`},
 		{Check: UnsafeText, Severity: "warning", Item: "srv\u009b2J", Message: `server "srv\x9b2J" instructions hold 1 zero-width character`},
 	}

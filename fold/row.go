@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -62,7 +63,7 @@ type Row struct {
 	Server *session.ServerInfo
 	Walk   *WalkRow
 	// Finding is a walk's finding, with Walk.
-	Finding *paging.Finding
+	Finding *finding.Finding
 	Call    *Call
 }
 

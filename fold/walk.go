@@ -3,6 +3,7 @@ package fold
 import (
 	"time"
 
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -21,7 +22,7 @@ type Walk struct {
 	Err        string
 	// Asking is the number of the page last asked for (0 if unknown).
 	Asking     int
-	Findings   []paging.Finding
+	Findings   []finding.Finding
 	Ms         float64
 	Items      int
 	Generation int64
@@ -202,7 +203,7 @@ func (s *State) applyWalk(ev session.Event) {
 	s.row(&Row{T: ev.T, Kind: RowWalk, Level: level, Walk: wr})
 	for _, f := range w.Findings {
 		lvl := LevelWarn
-		if f.Severity == paging.SeverityInfo {
+		if f.Severity == finding.SeverityInfo {
 			lvl = LevelNone
 		}
 		s.row(&Row{T: ev.T, Kind: RowFinding, Level: lvl, Walk: wr, Finding: &f})

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"mcpwitness/finding"
 )
 
-// The checks a [Finding] can name.
+// The checks a walk's [finding.Finding] can name.
 const (
 	// CheckCursorRepeated (error): a page named a cursor the walk had already
 	// sent; following it would loop.
@@ -31,13 +33,6 @@ const (
 	CheckInvalidTTL = "invalid-ttl"
 )
 
-// The severities of a [Finding].
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
-)
-
 // itemRef says where an item was seen: page number and 1-based position.
 type itemRef struct {
 	page, index int
@@ -46,14 +41,14 @@ type itemRef struct {
 // maxListed bounds how many item positions one finding lists.
 const maxListed = 5
 
-func (w *walker) find(check, severity string, page int, msg string) {
-	w.res.Findings = append(w.res.Findings, Finding{Check: check, Severity: severity, Message: msg, Page: page})
+func (w *walker) find(check string, severity finding.Severity, page int, msg string) {
+	w.res.Findings = append(w.res.Findings, finding.Finding{Check: check, Severity: severity, Message: msg, Page: page})
 }
 
 // inspect adds the findings about an accepted page and the pages before it.
 func (w *walker) inspect(p *Page) {
 	if p.Count == 0 && p.NextCursor != "" {
-		w.find(CheckEmptyPageWithCursor, SeverityWarning, p.Number,
+		w.find(CheckEmptyPageWithCursor, finding.SeverityWarning, p.Number,
 			fmt.Sprintf("page %d has no items but names nextCursor %s", p.Number, quote(p.NextCursor)))
 	}
 	field := w.m.KeyField
@@ -87,10 +82,10 @@ func (w *walker) inspect(p *Page) {
 			msg = fmt.Sprintf("%s %s appears on page %d (item %d) and again on page %d (item %d)",
 				field, quote(key), first.page, first.index, here.page, here.index)
 		}
-		w.find(CheckDuplicateItem, SeverityWarning, here.page, msg)
+		w.find(CheckDuplicateItem, finding.SeverityWarning, here.page, msg)
 	}
 	if len(keyless) > 0 {
-		w.find(CheckItemWithoutKey, SeverityWarning, p.Number,
+		w.find(CheckItemWithoutKey, finding.SeverityWarning, p.Number,
 			fmt.Sprintf("page %d: %s without a string %q (%s)", p.Number, plural(len(keyless), "item"), field, positions(keyless)))
 	}
 }
@@ -106,12 +101,12 @@ func (w *walker) cursorRepeated(cursor string, sentFor, namer int) {
 		msg = fmt.Sprintf("page %d names nextCursor %s, already sent to ask for page %d (named by page %d); the walk stopped there to avoid a loop",
 			namer, quote(cursor), sentFor, sentFor-1)
 	}
-	w.find(CheckCursorRepeated, SeverityError, namer, msg)
+	w.find(CheckCursorRepeated, finding.SeverityError, namer, msg)
 }
 
 // pageLimit adds the finding for a walk stopped by its page bound.
 func (w *walker) pageLimit(bound int, cursor string) {
-	w.find(CheckPageLimit, SeverityError, bound,
+	w.find(CheckPageLimit, finding.SeverityError, bound,
 		fmt.Sprintf("stopped after %s (the --max-pages bound); page %d still names nextCursor %s, so the list may hold more items; raise --max-pages to read more",
 			plural(bound, "page"), bound, quote(cursor)))
 }

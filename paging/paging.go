@@ -11,6 +11,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"mcpwitness/finding"
 )
 
 // Method names one paginated list method and where its items live.
@@ -105,19 +107,6 @@ type Page struct {
 	RequestID string `json:"requestId,omitempty"`
 }
 
-// Finding is a cursor-health observation of a walk.
-type Finding struct {
-	// Check names what was observed: one of the Check… constants, such as
-	// [CheckCursorRepeated].
-	Check string `json:"check"`
-	// Severity is [SeverityError], [SeverityWarning] or [SeverityInfo].
-	Severity string `json:"severity"`
-	// Message says what was seen, naming pages, cursors and keys.
-	Message string `json:"message"`
-	// Page is the number of the page the finding is about, when there is one.
-	Page int `json:"page,omitempty"`
-}
-
 // Result is the outcome of a [Walk]. What was read is kept even when the walk
 // is incomplete.
 type Result struct {
@@ -129,8 +118,8 @@ type Result struct {
 	Err error `json:"-"`
 	// Error is Err's text, kept so that a recorded walk still says why it
 	// stopped.
-	Error    string    `json:"error,omitempty"`
-	Findings []Finding `json:"findings"`
+	Error    string            `json:"error,omitempty"`
+	Findings []finding.Finding `json:"findings"`
 	// Generation is the generation of the last accepted page (0 when none).
 	Generation int64 `json:"generation"`
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"mcpwitness/finding"
 )
 
 // DefaultMaxPages is the page bound of a walk whose [Options.MaxPages] is 0.
@@ -45,7 +47,7 @@ func Walk(ctx context.Context, m Method, c *Counter, fetch Fetcher, opts *Option
 	}
 	w := &walker{
 		m:      m,
-		res:    &Result{Method: m.Name, Pages: []Page{}, Findings: []Finding{}},
+		res:    &Result{Method: m.Name, Pages: []Page{}, Findings: []finding.Finding{}},
 		sentBy: make(map[string]int),
 		keys:   make(map[string]itemRef),
 		dupes:  make(map[string]bool),
@@ -172,9 +174,9 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 	field := w.m.ItemsField
 	switch items, ok := obj[field]; {
 	case !ok:
-		w.find(CheckMissingItems, SeverityWarning, number, fmt.Sprintf("page %d has no %q field; read as no items", number, field))
+		w.find(CheckMissingItems, finding.SeverityWarning, number, fmt.Sprintf("page %d has no %q field; read as no items", number, field))
 	case jsonKind(items) == kindNull:
-		w.find(CheckMissingItems, SeverityWarning, number, fmt.Sprintf("page %d has %q: null instead of an array; read as no items", number, field))
+		w.find(CheckMissingItems, finding.SeverityWarning, number, fmt.Sprintf("page %d has %q: null instead of an array; read as no items", number, field))
 	case jsonKind(items) != kindArray:
 		return p, fmt.Errorf("%q is %s, not an array", field, jsonKind(items))
 	default:
@@ -196,7 +198,7 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 	if ttl, ok := obj["ttlMs"]; ok {
 		var ms float64
 		if jsonKind(ttl) != kindNumber || json.Unmarshal(ttl, &ms) != nil || ms < 0 {
-			w.find(CheckInvalidTTL, SeverityWarning, number, fmt.Sprintf("page %d has ttlMs %s, not a non-negative number; ignored", number, truncate(string(ttl))))
+			w.find(CheckInvalidTTL, finding.SeverityWarning, number, fmt.Sprintf("page %d has ttlMs %s, not a non-negative number; ignored", number, truncate(string(ttl))))
 		} else {
 			p.TTLMs, p.HasTTL = int(min(ms, 1<<53)), true
 		}

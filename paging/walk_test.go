@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
 
@@ -84,7 +85,7 @@ func TestWalkCursorRepeatedMessage(t *testing.T) {
 		t.Errorf("Err = %v, want nil: the walk stopped on purpose", r.Err)
 	}
 	f := r.Findings[0]
-	if f.Check != paging.CheckCursorRepeated || f.Severity != paging.SeverityError || f.Page != 3 {
+	if f.Check != paging.CheckCursorRepeated || f.Severity != finding.SeverityError || f.Page != 3 {
 		t.Errorf("finding = %+v, want cursor-repeated error on page 3", f)
 	}
 	for _, s := range []string{`"A"`, "page 3", "page 2", "page 1"} {
@@ -136,7 +137,7 @@ func TestWalkPageLimit(t *testing.T) {
 			t.Fatalf("findings = %+v, want one", r.Findings)
 		}
 		f := r.Findings[0]
-		if f.Check != paging.CheckPageLimit || f.Severity != paging.SeverityError || f.Page != tt.want {
+		if f.Check != paging.CheckPageLimit || f.Severity != finding.SeverityError || f.Page != tt.want {
 			t.Errorf("finding = %+v, want page-limit error on page %d", f, tt.want)
 		}
 		// The user reads how to get the rest.
@@ -214,7 +215,7 @@ func TestWalkDuplicates(t *testing.T) {
 	}
 	for i, w := range want {
 		f := r.Findings[i]
-		if f.Check != paging.CheckDuplicateItem || f.Severity != paging.SeverityWarning || f.Page != w.page || f.Message != w.message {
+		if f.Check != paging.CheckDuplicateItem || f.Severity != finding.SeverityWarning || f.Page != w.page || f.Message != w.message {
 			t.Errorf("finding %d = %+v, want duplicate-item warning on page %d: %q", i, f, w.page, w.message)
 		}
 	}
@@ -244,9 +245,9 @@ func TestWalkEmptyPageWithCursorMessage(t *testing.T) {
 		"next": page("tools", []string{"a"}, ""),
 	})
 	r := paging.Walk(context.Background(), paging.Tools(), nil, srv.fetch, nil)
-	want := paging.Finding{
+	want := finding.Finding{
 		Check:    paging.CheckEmptyPageWithCursor,
-		Severity: paging.SeverityWarning,
+		Severity: finding.SeverityWarning,
 		Message:  `page 1 has no items but names nextCursor "next"`,
 		Page:     1,
 	}

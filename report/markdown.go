@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -225,11 +226,11 @@ func (s *Summary) findings(b *bytes.Buffer) {
 	b.WriteString("\n")
 }
 
-func severityMark(sev string) string {
+func severityMark(sev finding.Severity) string {
 	switch sev {
-	case paging.SeverityError:
+	case finding.SeverityError:
 		return "❌"
-	case paging.SeverityWarning:
+	case finding.SeverityWarning:
 		return "⚠️"
 	}
 	return "ℹ️"

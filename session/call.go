@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 )
 
 // CallOptions tune a [Session.Call]. nil means defaults.
@@ -17,14 +18,6 @@ type CallOptions struct {
 	// Force sends the call even when a check refuses it or the arguments
 	// fail the input schema.
 	Force bool
-}
-
-// Finding is something worth saying about a call that is not a check's
-// verdict, such as calling a tool the server did not list.
-type Finding struct {
-	Check    string `json:"check"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
 }
 
 // CallResult is a finished tool call with its verdicts.
@@ -39,7 +32,7 @@ type CallResult struct {
 	Stale            bool
 	ListedDuringCall bool
 	Verdicts         []checks.Verdict
-	Findings         []Finding
+	Findings         []finding.Finding
 	// Result is the raw result the server answered, RPCError its JSON-RPC
 	// error; Err says why there is neither (timeout, cancel, connection).
 	Result    json.RawMessage
@@ -72,7 +65,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	def, gen, listed := s.Tool(name)
 	r := &CallResult{ID: s.calls.Add(1), Tool: name, Args: args, Listed: listed, Generation: gen}
 	if !listed {
-		r.Findings = append(r.Findings, Finding{Check: "not-listed", Severity: "warning",
+		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
 			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
 	}
 	_, outAtStart := s.counter.Snapshot()
@@ -118,7 +111,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	case ok && len(result) > 0:
 		r.Result = result
 		if err != nil {
-			r.Findings = append(r.Findings, Finding{Check: "sdk-rejected", Severity: "warning",
+			r.Findings = append(r.Findings, finding.Finding{Check: "sdk-rejected", Severity: finding.SeverityWarning,
 				Message: "the Go SDK could not take this result (" + s.redact(err).Error() + "); it was checked from the raw answer"})
 		}
 	case err != nil:

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 )
@@ -56,11 +57,11 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 			if i < 0 || r.Verdicts[i].Status != checks.Unchecked || !strings.Contains(r.Verdicts[i].Message, "nested deeper than 64 levels") {
 				t.Errorf("output-schema verdict: %+v", r.Verdicts)
 			}
-			var found []checks.Finding
+			var found []finding.Finding
 			for _, item := range res.Items() {
 				found = append(found, checks.NewValidator().LintTool(item)...)
 			}
-			if !slices.ContainsFunc(found, func(f checks.Finding) bool {
+			if !slices.ContainsFunc(found, func(f finding.Finding) bool {
 				return f.Item == "deep" && f.Check == checks.OutputSchema && strings.Contains(f.Message, "nested deeper than 64 levels")
 			}) {
 				t.Errorf("no finding about the deep outputSchema: %+v", found)

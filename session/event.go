@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
 
@@ -83,16 +84,16 @@ type ServerInfo struct {
 
 // WalkInfo describes a walk when it starts ("start") and ends ("done").
 type WalkInfo struct {
-	ID         int64            `json:"id"`
-	Method     string           `json:"method"`
-	State      string           `json:"state"`
-	Pages      int              `json:"pages,omitempty"`
-	Items      int              `json:"items,omitempty"`
-	Incomplete string           `json:"incomplete,omitempty"`
-	Generation int64            `json:"generation,omitempty"`
-	Findings   []paging.Finding `json:"findings,omitempty"`
-	Error      string           `json:"error,omitempty"`
-	Ms         float64          `json:"ms,omitempty"`
+	ID         int64             `json:"id"`
+	Method     string            `json:"method"`
+	State      string            `json:"state"`
+	Pages      int               `json:"pages,omitempty"`
+	Items      int               `json:"items,omitempty"`
+	Incomplete string            `json:"incomplete,omitempty"`
+	Generation int64             `json:"generation,omitempty"`
+	Findings   []finding.Finding `json:"findings,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	Ms         float64           `json:"ms,omitempty"`
 }
 
 // CallInfo describes a tool call when it starts ("start") and ends ("done").

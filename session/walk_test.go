@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
 
@@ -216,7 +217,7 @@ func TestWalkOverHTTPRecordsPagesFromTheRawAnswer(t *testing.T) {
 	}
 }
 
-func hasFinding(fs []paging.Finding, check string) bool {
+func hasFinding(fs []finding.Finding, check string) bool {
 	for _, f := range fs {
 		if f.Check == check {
 			return true
