@@ -5,177 +5,39 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
-	"mcpwitness/themes"
 )
-
-// key routes one key press: modal parts first (help, editor, filter,
-// confirmation), then global keys, then the focused pane.
-func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	if key.Matches(msg, k.Interrupt) {
-		return m.quit()
-	}
-	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Quit):
-			return m.quit()
-		case key.Matches(msg, k.Help, k.Back):
-			m.showHelp = false
-		case key.Matches(msg, k.Up):
-			m.helpSc.ScrollBy(-1)
-		case key.Matches(msg, k.Down):
-			m.helpSc.ScrollBy(1)
-		case key.Matches(msg, k.PageUp):
-			m.helpSc.ScrollBy(-m.helpSc.h)
-		case key.Matches(msg, k.PageDown):
-			m.helpSc.ScrollBy(m.helpSc.h)
-		}
-		return nil
-	}
-	if m.editing {
-		switch {
-		case key.Matches(msg, k.Send):
-			if !m.editor.Ready() {
-				return nil
-			}
-			m.editing = false
-			return m.sendCall(m.editor.tool, m.editor.Args(), false)
-		case key.Matches(msg, k.Back):
-			m.editing = false
-			return nil
-		}
-		var cmd tea.Cmd
-		m.editor, cmd = m.editor.Update(msg)
-		return cmd
-	}
-	if m.tools.Filtering() {
-		var cmd tea.Cmd
-		m.tools, cmd = m.tools.Update(msg)
-		return cmd
-	}
-	if m.detail.confirm {
-		switch {
-		case key.Matches(msg, k.Confirm):
-			m.detail.confirm = false
-			if c := m.detail.Call(); c != nil {
-				return m.sendCall(m.detail.tool, c.Args, true)
-			}
-		case key.Matches(msg, k.Back):
-			m.detail.confirm = false
-		}
-		return nil
-	}
-
-	if m.replay != nil {
-		if cmd, ok := m.replayKey(msg); ok {
-			return cmd
-		}
-	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return m.quit()
-	case key.Matches(msg, k.Help):
-		m.showHelp = true
-		m.helpSc.Top()
-		return nil
-	case key.Matches(msg, k.Theme):
-		m.fixed = true
-		m.setTheme(themes.Next(m.theme))
-		return m.setStatus("theme "+m.theme, levelInfo)
-	case key.Matches(msg, k.Wire):
-		m.showWire = !m.showWire
-		if m.showWire {
-			m.setFocus(paneWire)
-		} else {
-			m.setFocus(paneTools)
-		}
-		return nil
-	case key.Matches(msg, k.Export):
-		return m.export()
-	case key.Matches(msg, k.Walk):
-		return m.startWalk()
-	case key.Matches(msg, k.NextPane):
-		m.cycleFocus(1)
-		return nil
-	case key.Matches(msg, k.PrevPane):
-		m.cycleFocus(-1)
-		return nil
-	case key.Matches(msg, k.Back):
-		return m.back()
-	case key.Matches(msg, k.PrevCall, k.NextCall) && !m.showWire:
-		dir := 1
-		if key.Matches(msg, k.PrevCall) {
-			dir = -1
-		}
-		m.detail.StepCall(dir)
-		if m.lay.stacked {
-			// One pane at a time: show the call stepped to.
-			m.setFocus(paneDetail)
-		}
-		return nil
-	case key.Matches(msg, k.Force) && !m.showWire:
-		if c := m.detail.Call(); c != nil && c.Outcome() == fold.OutcomeRefused {
-			m.detail.confirm = true
-		}
-		return nil
-	case key.Matches(msg, k.Call) && (m.focus == paneTools || m.focus == paneDetail):
-		return m.openEditor()
-	case key.Matches(msg, k.Filter) && !m.showWire:
-		m.setFocus(paneTools)
-	}
-
-	var cmd tea.Cmd
-	switch m.focus {
-	case paneTools:
-		m.tools, cmd = m.tools.Update(msg)
-	case paneDetail:
-		m.detail, cmd = m.detail.Update(msg)
-	case paneEvents:
-		m.events, cmd = m.events.Update(msg)
-	case paneWire, paneFrame:
-		m.wire, cmd = m.wire.Update(msg)
-	}
-	return cmd
-}
 
 // back does what Esc means here: cancel the call in flight, else abort the
 // walk in flight, else clear the filter, else leave a call's view, else
 // leave the wire pane.
 func (m *model) back() tea.Cmd {
 	switch {
-	case m.callCancel != nil:
-		m.callCancel()
-		cmd := m.setStatus("cancelling the call to "+m.calling+"…", levelInfo)
-		m.cancelNote = m.statusID
+	case m.ops.call != nil:
+		m.ops.call.cancel()
+		cmd := m.setStatus("cancelling the call to "+m.ops.call.tool+"…", levelInfo)
+		m.ops.call.note = m.statusID
 		return cmd
-	case m.walkCancel != nil:
-		m.walkCancel()
-		m.rewalk = false
+	case m.ops.walk != nil:
+		m.ops.walk.cancel()
+		m.ops.walk.again = false
 		return m.setStatus("aborting the walk: no page is accepted after this", levelInfo)
-	case m.tools.Filtered() && !m.showWire:
+	case m.tools.Filtered() && m.mode == modeNormal:
 		m.tools.clearFilter()
-	case m.detail.call != 0 && !m.showWire:
-		m.detail.ShowTool(m.detail.tool)
-	case m.showWire:
-		m.showWire = false
-		m.setFocus(paneTools)
+	case m.detail.ShowsCall() && m.mode == modeNormal:
+		m.detail.ShowTool(m.detail.Tool())
+	case m.mode == modeWire:
+		m.toggleWire()
 	}
 	return nil
 }
 
 func (m *model) quit() tea.Cmd {
-	if m.callCancel != nil {
-		m.callCancel()
-	}
-	if m.walkCancel != nil {
-		m.walkCancel()
-	}
+	m.ops.cancelAll()
 	return tea.Quit
 }
 
@@ -190,7 +52,7 @@ func (m *model) setFocus(p pane) {
 
 func (m *model) cycleFocus(dir int) {
 	order := []pane{paneTools, paneDetail, paneEvents}
-	if m.showWire {
+	if m.mode == modeWire {
 		order = []pane{paneWire, paneFrame, paneEvents}
 	}
 	i := 0
@@ -204,7 +66,7 @@ func (m *model) cycleFocus(dir int) {
 
 // readOnly explains why an action needs a live server.
 func (m *model) readOnly(what string) tea.Cmd {
-	if m.o.Dial != nil && m.dialErr == nil {
+	if m.link == linkDialing {
 		return m.setStatus("still connecting; "+what+" once the server answers", levelInfo)
 	}
 	return m.setStatus("no live server: cannot "+what, levelError)
@@ -232,15 +94,13 @@ func (m *model) startWalk() tea.Cmd {
 	if m.st.Closed() {
 		return m.closedStatus("walk")
 	}
-	if m.walking {
-		m.rewalk = true
-		if m.walkCancel != nil {
-			m.walkCancel()
-		}
+	if w := m.ops.walk; w != nil {
+		w.again = true
+		w.cancel()
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.o.Ctx)
-	m.walking, m.walkCancel = true, cancel
+	m.ops.walk = &walkOp{cancel: cancel}
 	b := m.backend
 	return m.o.Tasks.cmd(func() tea.Msg {
 		defer cancel()
@@ -251,8 +111,8 @@ func (m *model) startWalk() tea.Cmd {
 
 func (m *model) openEditor() tea.Cmd {
 	t := m.tools.Selected()
-	if m.focus == paneDetail && m.detail.tool != nil {
-		t = m.detail.tool
+	if m.focus == paneDetail && m.detail.Tool() != nil {
+		t = m.detail.Tool()
 	}
 	if t == nil {
 		return nil
@@ -263,7 +123,7 @@ func (m *model) openEditor() tea.Cmd {
 	if m.st.Closed() {
 		return m.closedStatus("call " + t.Name)
 	}
-	m.editing = true
+	m.mode = modeEditor
 	m.editor.SetSize(m.lay.rightW, m.lay.bodyH)
 	cmd := m.editor.Open(t)
 	if c := m.detail.Call(); c != nil && c.Tool == t.Name && len(c.Args) > 0 {
@@ -283,11 +143,11 @@ func (m *model) sendCall(t *fold.Tool, args json.RawMessage, force bool) tea.Cmd
 	if m.st.Closed() {
 		return m.closedStatus("call " + t.Name)
 	}
-	if m.calling != "" {
-		return m.setStatus("a call to "+m.calling+" is in flight; esc cancels it", levelError)
+	if c := m.ops.call; c != nil {
+		return m.setStatus("a call to "+c.tool+" is in flight; esc cancels it", levelError)
 	}
 	ctx, cancel := context.WithCancel(m.o.Ctx)
-	m.calling, m.callCancel, m.awaiting = t.Name, cancel, true
+	m.ops.call = &callOp{tool: t.Name, cancel: cancel, awaiting: true}
 	m.detail.ShowTool(t)
 	if m.lay.stacked {
 		// One pane at a time: show the one the answer goes to.
@@ -305,10 +165,10 @@ func (m *model) export() tea.Cmd {
 	if m.o.Export == nil {
 		return m.setStatus("nothing to export: this session has no record", levelError)
 	}
-	if m.exporting {
+	if m.ops.export {
 		return nil
 	}
-	m.exporting = true
+	m.ops.export = true
 	exp, ctx := m.o.Export, m.o.Ctx
 	return tea.Batch(m.setStatus("exporting the session…", levelInfo), m.o.Tasks.cmd(func() tea.Msg {
 		path, n, err := exp(ctx)
@@ -329,15 +189,15 @@ func (m *model) wheel(ms tea.Mouse) tea.Cmd {
 	}
 	l := m.lay
 	switch {
-	case m.showHelp:
+	case m.mode == modeHelp:
 		m.helpSc.ScrollBy(n)
-	case m.editing:
+	case m.mode == modeEditor:
 		return nil
 	case l.short && m.focus == paneEvents && ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH:
 		m.events.Wheel(n)
 	case !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
 		m.events.Wheel(n)
-	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && m.showWire:
+	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && m.mode == modeWire:
 		return m.wire.Wheel(ms.Y-l.bodyTop, n)
 	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && l.stacked && m.focus != paneDetail:
 		m.tools.Wheel(n)

@@ -19,7 +19,7 @@ func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 	}
 	h.key("enter")
 	h.key("ctrl+s")
-	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.calling == "" })
+	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
 	h.drain()
 	s := h.screen()
 	head := strings.SplitN(s, "\n", 3)[1]
@@ -36,7 +36,7 @@ func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 	walks := len(h.m.st.Walks())
 	h.key("r")
 	h.drain()
-	if h.m.walking || len(h.m.st.Walks()) != walks {
+	if h.m.ops.walk != nil || len(h.m.st.Walks()) != walks {
 		t.Error("r started a walk of a closed session")
 	}
 	s = h.screen()

@@ -48,7 +48,7 @@ func demoHarness(t *testing.T) (*harness, *session.Session) {
 	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
 	h.until("the first walk", func() bool {
 		w := h.m.st.LatestTools()
-		return w != nil && w.Done && !h.m.walking
+		return w != nil && w.Done && h.m.ops.walk == nil
 	})
 	return h, s
 }
@@ -69,7 +69,7 @@ func (h *harness) call(tool, typed string) *fold.Call {
 	h.key("ctrl+s")
 	h.until("the call to "+tool, func() bool {
 		c := h.m.detail.Call()
-		return h.m.calling == "" && c != nil && c.Tool == tool && c.Done
+		return h.m.ops.call == nil && c != nil && c.Tool == tool && c.Done
 	})
 	return h.m.detail.Call()
 }

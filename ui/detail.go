@@ -105,6 +105,36 @@ func (d *detailPane) ShowCall(t *fold.Tool, id int64) {
 	d.tool, d.call, d.confirm = t, id, false
 }
 
+// Tool returns the tool shown, or nil.
+func (d *detailPane) Tool() *fold.Tool { return d.tool }
+
+// ShowsCall says whether a call of the tool is shown, not the tool itself.
+func (d *detailPane) ShowsCall() bool { return d.call != 0 }
+
+// CallID is the id of the call shown, 0 for the tool itself.
+func (d *detailPane) CallID() int64 { return d.call }
+
+// Renew swaps in the same tool from a newer walk, keeping what is shown.
+func (d *detailPane) Renew(t *fold.Tool) { d.tool = t }
+
+// SetAbsent names the tool picked in a replay that is not listed at the
+// point shown ("" for none).
+func (d *detailPane) SetAbsent(name string) { d.absent = name }
+
+// Confirming says whether the pane asks before sending a refused call.
+func (d *detailPane) Confirming() bool { return d.confirm }
+
+// Ask asks before sending the refused call shown anyway; it says whether
+// there is one to ask about.
+func (d *detailPane) Ask() bool {
+	c := d.Call()
+	d.confirm = c != nil && c.Outcome() == fold.OutcomeRefused
+	return d.confirm
+}
+
+// Settle ends the question, answered or not.
+func (d *detailPane) Settle() { d.confirm = false }
+
 // Call returns the call shown, or nil.
 func (d *detailPane) Call() *fold.Call {
 	if d.call == 0 {

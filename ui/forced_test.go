@@ -21,7 +21,7 @@ func TestForcedCallShowsTheRefusalOverridden(t *testing.T) {
 	h.key("ctrl+s")
 	h.until("the refusal", func() bool {
 		c := h.m.detail.Call()
-		return h.m.calling == "" && c != nil && c.Done
+		return h.m.ops.call == nil && c != nil && c.Done
 	})
 	s := h.detailText()
 	for _, want := range []string{"⊘ refused", "requires task-based execution", "nothing was sent", "f sends it anyway"} {
@@ -37,7 +37,7 @@ func TestForcedCallShowsTheRefusalOverridden(t *testing.T) {
 	h.key("enter")
 	h.until("the forced call", func() bool {
 		c := h.m.detail.Call()
-		return h.m.calling == "" && c != nil && c.Done && c.Forced
+		return h.m.ops.call == nil && c != nil && c.Done && c.Forced
 	})
 	s = h.detailText()
 	for _, want := range []string{"sent anyway", "↷ overridden", "Refused, then sent anyway as asked.", "JSON-RPC error -32601"} {

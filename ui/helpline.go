@@ -18,15 +18,15 @@ func (m *model) bindings() helpMap {
 	var short []key.Binding
 	var full [][]key.Binding
 	switch {
-	case m.showHelp:
+	case m.mode == modeHelp:
 		short = []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close")), k.Quit}
 	case m.replay != nil && !m.replay.loaded:
 		short = []key.Binding{k.Theme, k.Help, k.Quit}
 	case m.st.Server() == nil && m.replay == nil:
 		short = []key.Binding{k.Wire, k.Export, k.Help, k.Quit}
-	case m.editing:
+	case m.mode == modeEditor:
 		short, full = m.editor.ShortHelp(), m.editor.FullHelp()
-	case m.tools.Filtering():
+	case m.mode == modeFilter:
 		short = m.tools.ShortHelp()
 	case m.focus == paneTools:
 		short, full = m.tools.ShortHelp(), m.tools.FullHelp()
@@ -38,13 +38,13 @@ func (m *model) bindings() helpMap {
 		short, full = m.wire.ShortHelp(), m.wire.FullHelp()
 	}
 	switch c := m.detail.Call(); {
-	case m.editing || m.showHelp:
-	case m.detail.confirm:
+	case m.mode == modeEditor || m.mode == modeHelp:
+	case m.mode == modeConfirm:
 		short = m.detail.ShortHelp()
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
 		short = append([]key.Binding{k.Force}, short...)
 	}
-	if r := m.replay; r != nil && r.loaded && !m.editing && !m.showHelp && !m.tools.Filtering() {
+	if r := m.replay; r != nil && r.loaded && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
 		scrub := []key.Binding{
 			key.NewBinding(key.WithKeys(",", "."), key.WithHelp(",/.", "step")),
 			key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "moment")),
@@ -82,8 +82,7 @@ func (m *model) fitHelp(short []key.Binding) []key.Binding {
 	}
 	keep := func(b key.Binding) bool { return isHelpOrQuit(b) || strings.HasPrefix(b.Help().Key, "esc") }
 	out := slices.Clone(short)
-	typing := m.editing || m.tools.Filtering()
-	if !typing && !m.showHelp {
+	if !m.mode.typing() && m.mode != modeHelp {
 		// Help and quit are always offered where q and ? are keys.
 		for _, b := range []key.Binding{k.Help, k.Quit} {
 			if !slices.ContainsFunc(out, func(o key.Binding) bool { return o.Help() == b.Help() }) {

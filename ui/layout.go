@@ -76,7 +76,7 @@ func (m *model) render() string {
 	b.WriteByte('\n')
 	b.WriteString(rule)
 	b.WriteByte('\n')
-	if m.showHelp {
+	if m.mode == modeHelp {
 		// Help takes the events pane's rows too.
 		m.helpSc.SetLines(strings.Split(m.fullHelp(), "\n"))
 		hh := l.bodyH
@@ -114,11 +114,11 @@ func (m *model) header() string {
 		ws = fmt.Sprint(walk.ID, walk.Done, len(walk.Pages), walk.Incomplete)
 	}
 	spin := ""
-	if m.replay == nil && (m.st.Out() > 0 || m.calling != "") {
+	if m.replay == nil && (m.st.Out() > 0 || m.ops.call != nil) {
 		spin = m.spin.View()
 	}
-	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v %v", m.w, m.sty, m.st.Server(), m.st.ShownRev(), m.st.Gen(), m.st.Out(), ws,
-		m.st.LastAnswer().UnixNano(), m.calling, m.st.Closed(), spin, m.dialErr != nil, m.backend != nil)
+	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v", m.w, m.sty, m.st.Server(), m.st.ShownRev(), m.st.Gen(), m.st.Out(), ws,
+		m.st.LastAnswer().UnixNano(), m.ops.calling(), m.st.Closed(), spin, m.link)
 	if r := m.replay; r != nil {
 		key += fmt.Sprintf(" replay %v %s", r.loaded, m.inFlight())
 	}
@@ -171,8 +171,8 @@ func (m *model) drawHeader() string {
 	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(clock(m.st.LastAnswer(), m.o.Loc))
 	var r2 string
 	switch {
-	case m.calling != "":
-		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+sanitize.Line(m.calling)+" ")
+	case m.ops.call != nil:
+		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+sanitize.Line(m.ops.call.tool)+" ")
 	case m.replay != nil && len(m.st.Running()) > 0:
 		r2 = s.Spinner.Render("⋯") + s.Text.Render(" "+m.inFlight()+" ")
 	case m.st.Closed():
@@ -202,10 +202,10 @@ func (m *model) connectText() string {
 	if target == "" {
 		target = "the server"
 	}
-	switch {
-	case m.dialErr != nil:
+	switch m.link {
+	case linkFailed:
 		return "could not connect"
-	case m.o.Dial == nil && m.backend == nil:
+	case linkNone:
 		return "replay (read-only)"
 	}
 	return "connecting to " + target + "…"
@@ -230,21 +230,21 @@ func (m *model) body() string {
 		return m.loadingBody()
 	case l.short && m.focus == paneEvents:
 		return m.events.View()
-	case m.showWire:
+	case m.mode == modeWire:
 		// Before a connection too: the wire shows how an attempt went.
 		return m.wire.View()
-	case m.st.Server() == nil && m.dialErr != nil:
+	case m.st.Server() == nil && m.link == linkFailed:
 		msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
 			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then start mcpwitness again; q quits.")
 		return m.block(lipgloss.NewStyle().Width(l.w-4).Render(msg), l.w, l.bodyH)
 	case m.st.Server() == nil && m.o.Dial != nil:
 		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), l.w, l.bodyH)
 	}
-	if l.stacked && !m.editing && m.focus != paneDetail {
+	if l.stacked && m.mode != modeEditor && m.focus != paneDetail {
 		return m.tools.View()
 	}
 	right := ""
-	if m.editing {
+	if m.mode == modeEditor {
 		right = m.editor.View()
 	} else if m.replay != nil {
 		right = m.detail.View("⋯", m.st.At())

@@ -113,7 +113,8 @@ type model struct {
 	lay   layout
 
 	backend Backend
-	dialErr error
+	link    link
+	dialErr error // why the dial failed, with linkFailed
 	v       *checks.Validator
 
 	tools  toolsPane
@@ -123,22 +124,14 @@ type model struct {
 	events eventsPane
 	focus  pane
 
-	editing  bool
-	showWire bool
-	showHelp bool
+	mode     mode
+	helpFrom mode // the mode under the help
+	ops      ops  // what is in flight
+
 	help     help.Model
 	helpSc   scroller
 	spin     spinner.Model
-	spinning bool
-
-	walking    bool
-	rewalk     bool
-	walkCancel context.CancelFunc
-	calling    string // the tool of the call in flight
-	awaiting   bool   // the detail pane waits to show the call's start
-	callCancel context.CancelFunc
-	cancelNote int // the status id of "cancelling…", while it shows
-	exporting  bool
+	spinning bool // a tick is on its way
 
 	replay *replay // nil for a live session
 
@@ -163,6 +156,12 @@ func newModel(o options) *model {
 		o.Loc = time.Local
 	}
 	m := &model{o: o, st: fold.New(nil), keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
+	switch {
+	case o.Backend != nil:
+		m.link = linkUp
+	case o.Dial != nil:
+		m.link = linkDialing
+	}
 	m.theme, m.fixed = o.Theme, o.Theme != ""
 	if m.theme == "" {
 		m.theme = themes.Dark
@@ -234,29 +233,20 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			add(m.applyEvent(ev))
 		}
 	case connectedMsg:
-		m.backend = msg.backend
+		m.backend, m.link = msg.backend, linkUp
 		add(m.startWalk())
 	case dialFailedMsg:
-		m.dialErr = msg.err
+		m.dialErr, m.link = msg.err, linkFailed
 	case walkDoneMsg:
-		m.walking, m.walkCancel = false, nil
-		if m.rewalk {
-			m.rewalk = false
+		again := m.ops.walk != nil && m.ops.walk.again
+		m.ops.walk = nil
+		if again {
 			add(m.startWalk())
 		}
 	case callDoneMsg:
-		m.calling, m.callCancel = "", nil
-		if m.cancelNote == m.statusID {
-			// The call settled: the pane says how, "cancelling…" is over.
-			m.status = ""
-		}
-		m.cancelNote = 0
-		if msg.res != nil && m.detail.tool != nil && m.detail.tool.Name == msg.tool && (m.awaiting || m.detail.call == msg.res.ID) {
-			m.detail.ShowCall(m.detail.tool, msg.res.ID)
-		}
-		m.awaiting = false
+		m.callDone(msg)
 	case exportDoneMsg:
-		m.exporting = false
+		m.ops.export = false
 		if msg.err != nil {
 			add(m.setStatus("export failed: "+msg.err.Error()+"; the session is still recorded, try e again", levelError))
 		} else {
@@ -296,16 +286,34 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Pastes, clipboard reads and cursor blinks belong to the input
 		// that has the keys.
 		var cmd tea.Cmd
-		switch {
-		case m.editing:
+		switch m.mode {
+		case modeEditor:
 			m.editor, cmd = m.editor.Update(msg)
-		case m.tools.Filtering():
+		case modeFilter:
 			m.tools, cmd = m.tools.Update(msg)
 		}
 		add(cmd)
 	}
 	add(m.sync())
+	m.settle()
 	return m, tea.Batch(cmds...)
+}
+
+// callDone ends the call in flight: the detail pane shows how it went if
+// it still shows its tool.
+func (m *model) callDone(msg callDoneMsg) {
+	c := m.ops.call
+	m.ops.call = nil
+	if c == nil {
+		return
+	}
+	if c.note != 0 && c.note == m.statusID {
+		// The call settled: the pane says how, "cancelling…" is over.
+		m.status = ""
+	}
+	if t := m.detail.Tool(); msg.res != nil && t != nil && t.Name == msg.tool && (c.awaiting || m.detail.CallID() == msg.res.ID) {
+		m.detail.ShowCall(t, msg.res.ID)
+	}
 }
 
 // applyEvent folds ev in and reacts to what needs an action: a tools
@@ -314,15 +322,15 @@ func (m *model) applyEvent(ev session.Event) tea.Cmd {
 	m.st.Apply(ev)
 	switch {
 	case ev.Kind == session.KindNotification && ev.Method == fold.ToolsListChanged && m.backend != nil:
-		if m.walking {
-			m.rewalk = true
+		if m.ops.walk != nil {
+			m.ops.walk.again = true
 			return nil
 		}
 		return m.startWalk()
-	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start" && m.awaiting &&
-		ev.Call.Tool == m.calling && m.detail.tool != nil && m.detail.tool.Name == ev.Call.Tool:
-		m.detail.ShowCall(m.detail.tool, ev.Call.ID)
-		m.awaiting = false
+	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start" && m.ops.call != nil && m.ops.call.awaiting &&
+		ev.Call.Tool == m.ops.call.tool && m.detail.Tool() != nil && m.detail.Tool().Name == ev.Call.Tool:
+		m.detail.ShowCall(m.detail.Tool(), ev.Call.ID)
+		m.ops.call.awaiting = false
 	}
 	return nil
 }
@@ -332,26 +340,28 @@ func (m *model) sync() tea.Cmd {
 	cmds := []tea.Cmd{m.tools.Sync()}
 	if m.replay != nil {
 		// A replay shows only what was listed at the point shown.
-		m.detail.absent = ""
+		m.detail.SetAbsent("")
 		if m.tools.Pending() {
-			m.detail.absent = m.tools.picked
+			m.detail.SetAbsent(m.tools.Picked())
 			m.detail.ShowTool(nil)
 		}
 	}
-	if sel := m.tools.Selected(); !m.editing && !m.tools.Pending() {
+	if sel, shown := m.tools.Selected(), m.detail.Tool(); m.mode != modeEditor && !m.tools.Pending() {
 		switch {
-		case sel == nil && m.detail.tool != nil && (m.st.Shown() == nil || len(m.st.Shown().Tools) == 0):
+		case sel == nil && shown != nil && (m.st.Shown() == nil || len(m.st.Shown().Tools) == 0):
 			m.detail.ShowTool(nil)
-		case sel != nil && (m.detail.tool == nil || m.detail.tool.Name != sel.Name):
+		case sel != nil && (shown == nil || shown.Name != sel.Name):
 			m.detail.ShowTool(sel)
-			m.awaiting = false
-		case sel != nil && m.detail.tool != sel:
+			if m.ops.call != nil {
+				m.ops.call.awaiting = false
+			}
+		case sel != nil && shown != sel:
 			// The same tool from a newer walk: keep what is shown.
-			m.detail.tool = sel
+			m.detail.Renew(sel)
 		}
 	}
 	cmds = append(cmds, m.detail.Sync())
-	if m.showWire {
+	if m.base() == modeWire {
 		cmds = append(cmds, m.wire.Sync())
 	}
 	m.events.Sync()
@@ -364,8 +374,7 @@ func (m *model) busy() bool {
 	if r := m.replay; r != nil {
 		return !r.loaded || r.running || m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
 	}
-	connecting := m.backend == nil && m.o.Dial != nil && m.dialErr == nil
-	return connecting || m.st.Out() > 0 || m.walking || m.calling != "" || m.exporting ||
+	return m.link == linkDialing || m.st.Out() > 0 || m.ops.walk != nil || m.ops.call != nil || m.ops.export ||
 		m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
 }
 

@@ -156,7 +156,7 @@ func TestCallRunsInACommand(t *testing.T) {
 	f := &fakeBackend{}
 	h, _ := callScreen(t, f, tool("weather", `"inputSchema":{"type":"object","properties":{"city":{"type":"string"},"units":{"type":"string","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"]}`))
 	h.key("enter")
-	if !h.m.editing || h.m.editor.raw {
+	if h.m.mode != modeEditor || h.m.editor.raw {
 		t.Fatal("enter did not open the form editor")
 	}
 	h.typeText("Lisbon")
@@ -169,7 +169,7 @@ func TestCallRunsInACommand(t *testing.T) {
 		t.Fatalf("Update called the backend %d times itself; it must return a command", n)
 	}
 	h.exec(cmd)
-	h.until("the call", func() bool { return f.calls.Load() == 1 && h.m.calling == "" })
+	h.until("the call", func() bool { return f.calls.Load() == 1 && h.m.ops.call == nil })
 	if got := string(f.args[0]); got != `{"city":"Lisbon","units":"celsius"}` {
 		t.Errorf("args = %s", got)
 	}
@@ -207,7 +207,7 @@ func TestRefusedCallCanBeSentAnywayAfterConfirming(t *testing.T) {
 		t.Fatalf("refused call screen:\n%s", s)
 	}
 	h.key("f")
-	if s := h.screen(); !strings.Contains(s, "anyway") || !h.m.detail.confirm {
+	if s := h.screen(); !strings.Contains(s, "anyway") || h.m.mode != modeConfirm {
 		t.Fatalf("f did not ask first:\n%s", s)
 	}
 	if f.calls.Load() != 0 {
@@ -219,7 +219,7 @@ func TestRefusedCallCanBeSentAnywayAfterConfirming(t *testing.T) {
 		return &session.CallResult{ID: 2, Tool: name}
 	}
 	h.key("enter")
-	h.until("the forced call", func() bool { return f.calls.Load() == 1 && h.m.calling == "" })
+	h.until("the forced call", func() bool { return f.calls.Load() == 1 && h.m.ops.call == nil })
 	if !forced {
 		t.Error("the call was not sent with Force")
 	}
@@ -256,7 +256,7 @@ func TestEscCancelsTheCallInFlight(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "cancelling the call to slow…") {
 		t.Errorf("esc does not say the call is being cancelled:\n%s", s)
 	}
-	h.until("the cancelled call to return", func() bool { return h.m.calling == "" })
+	h.until("the cancelled call to return", func() bool { return h.m.ops.call == nil })
 	h.feed(b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "slow", State: "done", Sent: true, Cancelled: true, Ms: 300}}))
 	s = h.screen()
 	if !strings.Contains(s, "Cancelled after 300 ms") {
@@ -276,7 +276,7 @@ func TestEscAbortsTheWalkAndRAsksAgain(t *testing.T) {
 	h := newHarness(t, options{Backend: f})
 	h.until("the first walk", func() bool { return f.walks.Load() == 1 })
 	h.key("esc")
-	h.until("the walk to end", func() bool { return !h.m.walking })
+	h.until("the walk to end", func() bool { return h.m.ops.walk == nil })
 	if f.walks.Load() != 1 {
 		t.Fatalf("esc walked again")
 	}
@@ -290,7 +290,7 @@ func TestEscAbortsTheWalkAndRAsksAgain(t *testing.T) {
 func TestListChangedStartsAWalk(t *testing.T) {
 	f := &fakeBackend{}
 	h := newHarness(t, options{Backend: f})
-	h.until("the first walk", func() bool { return f.walks.Load() == 1 && !h.m.walking })
+	h.until("the first walk", func() bool { return f.walks.Load() == 1 && h.m.ops.walk == nil })
 	b := &evs{}
 	h.feed(b.connect())
 	h.feed(walkEvents(b, 1, 1, 3)...)
@@ -418,7 +418,7 @@ func TestReplayHasNoBackend(t *testing.T) {
 	h.feed(b.connect())
 	h.feed(walkEvents(b, 1, 1, 2)...)
 	h.key("enter")
-	if h.m.editing {
+	if h.m.mode == modeEditor {
 		t.Fatal("a replay opened the editor")
 	}
 	if s := h.screen(); !strings.Contains(s, "no live server") {

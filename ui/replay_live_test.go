@@ -61,7 +61,7 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 	}()
 	live.until("the first walk", func() bool {
 		w := live.m.st.LatestTools()
-		return w != nil && w.Done && !live.m.walking
+		return w != nil && w.Done && live.m.ops.walk == nil
 	})
 	for _, c := range []struct {
 		tool, typed string

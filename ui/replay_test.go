@@ -80,7 +80,7 @@ func TestReplayLeavesOutWhatNeedsAServer(t *testing.T) {
 	for _, k := range []string{"r", "enter", "f", "e"} {
 		h.key(k)
 		h.drain()
-		if h.m.editing || h.m.detail.confirm || h.m.walking || h.m.exporting || h.m.calling != "" {
+		if h.m.mode == modeEditor || h.m.mode == modeConfirm || h.m.ops.walk != nil || h.m.ops.export || h.m.ops.call != nil {
 			t.Fatalf("%s started something in a replay", k)
 		}
 		if !strings.Contains(h.screen(), "read-only replay") {

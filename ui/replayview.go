@@ -63,7 +63,7 @@ func (m *model) replayKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		what = "walking"
 	case key.Matches(msg, live.Call) && (m.focus == paneTools || m.focus == paneDetail):
 		what = "calling"
-	case key.Matches(msg, live.Force) && !m.showWire:
+	case key.Matches(msg, live.Force) && m.mode != modeWire:
 		what = "sending"
 	case key.Matches(msg, live.Export):
 		return m.setStatus("read-only replay: nothing to export, "+r.name+" is the record", levelInfo), true

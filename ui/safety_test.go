@@ -93,7 +93,7 @@ func hostileHarness(t *testing.T, mode string, w, hgt int) (*harness, *session.S
 	}()
 	h.until("the first walk", func() bool {
 		w := h.m.st.LatestTools()
-		return w != nil && w.Done && !h.m.walking
+		return w != nil && w.Done && h.m.ops.walk == nil
 	})
 	return h, s, rec
 }
@@ -168,7 +168,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 		h.key("ctrl+s")
 		h.until(fmt.Sprintf("the call to tool %d", i), func() bool {
 			c := h.m.detail.Call()
-			return h.m.calling == "" && c != nil && c.Tool == name && c.Done
+			return h.m.ops.call == nil && c != nil && c.Tool == name && c.Done
 		})
 		h.checkView(fmt.Sprintf("the call to tool %d", i))
 		h.key("tab")

@@ -226,6 +226,9 @@ func (p *toolsPane) reselect() {
 	}
 }
 
+// Picked names the tool the cursor was put on, kept across rebuilds.
+func (p *toolsPane) Picked() string { return p.picked }
+
 // Pending says the picked tool has not arrived in the walk being read.
 func (p *toolsPane) Pending() bool {
 	t := p.Selected()

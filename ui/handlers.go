@@ -1,0 +1,188 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/themes"
+)
+
+// key routes one key press to the handler of the mode. ctrl+c quits in
+// every mode, even while text is being typed.
+func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.Interrupt) {
+		return m.quit()
+	}
+	switch m.mode {
+	case modeHelp:
+		return m.keyHelp(msg)
+	case modeEditor:
+		return m.keyEditor(msg)
+	case modeFilter:
+		var cmd tea.Cmd
+		m.tools, cmd = m.tools.Update(msg)
+		return cmd
+	case modeConfirm:
+		return m.keyConfirm(msg)
+	}
+	return m.keyBrowse(msg)
+}
+
+// keyHelp scrolls the full help, or closes it.
+func (m *model) keyHelp(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Help, k.Back):
+		m.closeHelp()
+	case key.Matches(msg, k.Up):
+		m.helpSc.ScrollBy(-1)
+	case key.Matches(msg, k.Down):
+		m.helpSc.ScrollBy(1)
+	case key.Matches(msg, k.PageUp):
+		m.helpSc.ScrollBy(-m.helpSc.h)
+	case key.Matches(msg, k.PageDown):
+		m.helpSc.ScrollBy(m.helpSc.h)
+	}
+	return nil
+}
+
+// keyEditor sends the call, leaves the editor, or types into it.
+func (m *model) keyEditor(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Send):
+		if !m.editor.Ready() {
+			return nil
+		}
+		m.mode = modeNormal
+		return m.sendCall(m.editor.tool, m.editor.Args(), false)
+	case key.Matches(msg, k.Back):
+		m.mode = modeNormal
+		return nil
+	}
+	var cmd tea.Cmd
+	m.editor, cmd = m.editor.Update(msg)
+	return cmd
+}
+
+// keyConfirm sends the refused call anyway, or keeps it unsent.
+func (m *model) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Confirm):
+		m.detail.Settle()
+		m.mode = modeNormal
+		if c := m.detail.Call(); c != nil {
+			return m.sendCall(m.detail.Tool(), c.Args, true)
+		}
+	case key.Matches(msg, k.Back):
+		m.detail.Settle()
+		m.mode = modeNormal
+	}
+	return nil
+}
+
+// keyBrowse handles a key in the normal and wire modes: the scrubber's
+// keys in a replay, then the global keys, then those of the tools and
+// detail panes, then the focused pane's own.
+func (m *model) keyBrowse(msg tea.KeyPressMsg) tea.Cmd {
+	if m.replay != nil {
+		if cmd, ok := m.replayKey(msg); ok {
+			return cmd
+		}
+	}
+	if cmd, ok := m.globalKey(msg); ok {
+		return cmd
+	}
+	if m.mode == modeNormal {
+		if cmd, ok := m.panesKey(msg); ok {
+			return cmd
+		}
+	}
+	var cmd tea.Cmd
+	switch m.focus {
+	case paneTools:
+		m.tools, cmd = m.tools.Update(msg)
+	case paneDetail:
+		m.detail, cmd = m.detail.Update(msg)
+	case paneEvents:
+		m.events, cmd = m.events.Update(msg)
+	case paneWire, paneFrame:
+		m.wire, cmd = m.wire.Update(msg)
+	}
+	return cmd
+}
+
+// globalKey handles the keys that mean the same whichever pane has the
+// focus. ok is false for any other key.
+func (m *model) globalKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m.quit(), true
+	case key.Matches(msg, k.Help):
+		m.openHelp()
+	case key.Matches(msg, k.Theme):
+		m.fixed = true
+		m.setTheme(themes.Next(m.theme))
+		return m.setStatus("theme "+m.theme, levelInfo), true
+	case key.Matches(msg, k.Wire):
+		m.toggleWire()
+	case key.Matches(msg, k.Export):
+		return m.export(), true
+	case key.Matches(msg, k.Walk):
+		return m.startWalk(), true
+	case key.Matches(msg, k.NextPane):
+		m.cycleFocus(1)
+	case key.Matches(msg, k.PrevPane):
+		m.cycleFocus(-1)
+	case key.Matches(msg, k.Back):
+		return m.back(), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// panesKey handles the keys of the tools and detail panes that reach past
+// the focused pane: stepping through calls, sending anyway, calling, and
+// the filter (which moves the focus to the tools pane, whose key it is).
+func (m *model) panesKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.PrevCall, k.NextCall):
+		dir := 1
+		if key.Matches(msg, k.PrevCall) {
+			dir = -1
+		}
+		m.detail.StepCall(dir)
+		if m.lay.stacked {
+			// One pane at a time: show the call stepped to.
+			m.setFocus(paneDetail)
+		}
+		return nil, true
+	case key.Matches(msg, k.Force):
+		if m.detail.Ask() {
+			m.mode = modeConfirm
+		}
+		return nil, true
+	case key.Matches(msg, k.Call) && (m.focus == paneTools || m.focus == paneDetail):
+		return m.openEditor(), true
+	case key.Matches(msg, k.Filter):
+		m.setFocus(paneTools)
+	}
+	return nil, false
+}
+
+// toggleWire shows the wire pane in place of tools and detail, or back.
+func (m *model) toggleWire() {
+	if m.mode == modeWire {
+		m.mode = modeNormal
+		m.setFocus(paneTools)
+		return
+	}
+	m.mode = modeWire
+	m.setFocus(paneWire)
+}
