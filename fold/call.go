@@ -147,7 +147,7 @@ func (s *State) applyCall(ev session.Event) {
 	c := s.call(info.ID, info.Tool, ev.T)
 	c.Rev++
 	switch info.State {
-	case "start":
+	case session.PhaseStart:
 		c.Args, c.Listed, c.Generation = info.Args, info.Listed, info.Generation
 		if s.lean && s.src > 0 && len(c.Args) > 0 {
 			c.Args, c.ArgsSrc = nil, s.src
@@ -155,7 +155,7 @@ func (s *State) applyCall(ev session.Event) {
 		if !c.Done && !s.isRunning(c) {
 			s.running = append(s.running, c)
 		}
-	case "done":
+	case session.PhaseDone:
 		c.Done, c.End = true, ev.T
 		c.Listed, c.Sent, c.Forced = info.Listed, info.Sent, info.Forced
 		c.Generation, c.Stale, c.ListedDuring = info.Generation, info.Stale, info.ListedDuringCall

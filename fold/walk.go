@@ -184,7 +184,7 @@ func (s *State) applyWalk(ev session.Event) {
 		method = ev.Method
 	}
 	w := s.walk(info.ID, method, ev.T)
-	if info.State != "done" {
+	if info.State != session.PhaseDone {
 		return
 	}
 	s.gen, s.out = ev.Gen, ev.Out

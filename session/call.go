@@ -70,7 +70,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	}
 	_, outAtStart := s.counter.Snapshot()
 	sentAtStart := s.listsSent.Load()
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &CallInfo{ID: r.ID, Tool: name, State: "start", Args: args, Listed: listed, Generation: gen}})
+	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &CallInfo{ID: r.ID, Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: gen}})
 
 	r.Verdicts = s.validator.Before(name, def, args)
 	if checks.Blocks(r.Verdicts) && !force {
@@ -142,9 +142,9 @@ func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int,
 	}
 	for i := range r.Verdicts {
 		v := r.Verdicts[i]
-		s.log.Append(Event{Kind: KindVerdict, Method: "tools/call", Verdict: &v, Call: &CallInfo{ID: r.ID, Tool: r.Tool, State: "verdict"}})
+		s.log.Append(Event{Kind: KindVerdict, Method: "tools/call", Verdict: &v, Call: &CallInfo{ID: r.ID, Tool: r.Tool, State: PhaseVerdict}})
 	}
-	info := &CallInfo{ID: r.ID, Tool: r.Tool, State: "done", Listed: r.Listed, Sent: r.Sent, Forced: r.Forced,
+	info := &CallInfo{ID: r.ID, Tool: r.Tool, State: PhaseDone, Listed: r.Listed, Sent: r.Sent, Forced: r.Forced,
 		Generation: r.Generation, Stale: r.Stale, ListedDuringCall: r.ListedDuringCall,
 		Result: r.Result, RPCError: r.RPCError, Cancelled: r.Cancelled, Ms: ms(r.Elapsed), RequestID: r.RequestID}
 	if r.Err != nil {

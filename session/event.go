@@ -82,11 +82,25 @@ type ServerInfo struct {
 	Instructions    string          `json:"instructions,omitempty"`
 }
 
-// WalkInfo describes a walk when it starts ("start") and ends ("done").
+// Phase says where in its life a walk or a call was when an event was
+// written: the state field of [WalkInfo] and [CallInfo].
+type Phase string
+
+// The phases of walks and calls.
+const (
+	PhaseStart   Phase = "start"   // a walk or a call began
+	PhaseRequest Phase = "request" // a walk asks for a page (inside a list-request event)
+	PhasePage    Phase = "page"    // a walk accepted a page (inside a page event)
+	PhaseVerdict Phase = "verdict" // a check gave a call its verdict (inside a verdict event)
+	PhaseDone    Phase = "done"    // a walk or a call ended
+)
+
+// WalkInfo describes a walk when it starts ([PhaseStart]), asks for a page
+// ([PhaseRequest]), accepts one ([PhasePage]) and ends ([PhaseDone]).
 type WalkInfo struct {
 	ID         int64             `json:"id"`
 	Method     string            `json:"method"`
-	State      string            `json:"state"`
+	State      Phase             `json:"state"`
 	Pages      int               `json:"pages,omitempty"`
 	Items      int               `json:"items,omitempty"`
 	Incomplete string            `json:"incomplete,omitempty"`
@@ -96,11 +110,12 @@ type WalkInfo struct {
 	Ms         float64           `json:"ms,omitempty"`
 }
 
-// CallInfo describes a tool call when it starts ("start") and ends ("done").
+// CallInfo describes a tool call when it starts ([PhaseStart]), gets a
+// verdict ([PhaseVerdict]) and ends ([PhaseDone]).
 type CallInfo struct {
 	ID               int64           `json:"id"`
 	Tool             string          `json:"tool"`
-	State            string          `json:"state"`
+	State            Phase           `json:"state"`
 	Args             json.RawMessage `json:"args,omitempty"`
 	Listed           bool            `json:"listed"`
 	Sent             bool            `json:"sent"`

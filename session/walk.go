@@ -19,7 +19,7 @@ import (
 func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Result) {
 	id := s.walks.Add(1)
 	start := time.Now()
-	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: "start"}})
+	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseStart}})
 	var pageNo int
 	opts := &paging.Options{
 		MaxPages:  s.max,
@@ -28,7 +28,7 @@ func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Res
 			gen, out := s.counter.Snapshot()
 			page := p
 			s.log.Append(Event{Kind: KindPage, Method: m.Name, Page: &page, Items: p.Items, Gen: gen, Out: out,
-				Walk: &WalkInfo{ID: id, Method: m.Name, State: "page"}})
+				Walk: &WalkInfo{ID: id, Method: m.Name, State: PhasePage}})
 			if m.Name == paging.Tools().Name {
 				s.learn(id, p)
 			}
@@ -38,7 +38,7 @@ func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Res
 	if m.Name == paging.Tools().Name && res.Incomplete == paging.Complete {
 		s.forget(id)
 	}
-	info := &WalkInfo{ID: id, Method: m.Name, State: "done", Pages: len(res.Pages), Incomplete: string(res.Incomplete),
+	info := &WalkInfo{ID: id, Method: m.Name, State: PhaseDone, Pages: len(res.Pages), Incomplete: string(res.Incomplete),
 		Generation: res.Generation, Findings: res.Findings, Ms: ms(time.Since(start))}
 	for _, p := range res.Pages {
 		info.Items += p.Count
@@ -58,7 +58,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 		s.listsSent.Add(1)
 		gen, out := s.counter.Snapshot()
 		s.log.Append(Event{Kind: KindListRequest, Method: m.Name, Gen: gen, Out: out,
-			Walk: &WalkInfo{ID: id, Method: m.Name, State: "request"}, Page: &paging.Page{Number: *page, Cursor: cursor}})
+			Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseRequest}, Page: &paging.Page{Number: *page, Cursor: cursor}})
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
 		rctx, w := withWatcher(rctx)

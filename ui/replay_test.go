@@ -324,10 +324,10 @@ func TestMomentsOfTheFixture(t *testing.T) {
 		ev := events[p-1]
 		k := string(ev.Kind)
 		if ev.Call != nil {
-			k += ":" + ev.Call.State
+			k += ":" + string(ev.Call.State)
 		}
 		if ev.Walk != nil && ev.Kind == session.KindWalk {
-			k += ":" + ev.Walk.State
+			k += ":" + string(ev.Walk.State)
 		}
 		kinds = append(kinds, k)
 	}
