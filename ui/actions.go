@@ -43,11 +43,10 @@ func (m *model) quit() tea.Cmd {
 
 func (m *model) setFocus(p pane) {
 	m.focus = p
-	m.tools.focused = p == paneTools
-	m.detail.focused = p == paneDetail
-	m.events.focused = p == paneEvents
-	m.wire.focused = p == paneWire || p == paneFrame
-	m.wire.onFrame = p == paneFrame
+	m.tools.Focus(p == paneTools)
+	m.detail.Focus(p == paneDetail)
+	m.events.Focus(p == paneEvents)
+	m.wire.Focus(p == paneWire || p == paneFrame, p == paneFrame)
 }
 
 func (m *model) cycleFocus(dir int) {
@@ -187,23 +186,24 @@ func (m *model) wheel(ms tea.Mouse) tea.Cmd {
 	default:
 		return nil
 	}
-	l := m.lay
-	switch {
-	case m.mode == modeHelp:
+	switch m.mode {
+	case modeHelp:
 		m.helpSc.ScrollBy(n)
-	case m.mode == modeEditor:
 		return nil
-	case l.short && m.focus == paneEvents && ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH:
+	case modeEditor:
+		return nil
+	}
+	l := m.lay
+	inBody := ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH
+	switch {
+	case l.short && m.focus == paneEvents && inBody, !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
 		m.events.Wheel(n)
-	case !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
-		m.events.Wheel(n)
-	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && m.mode == modeWire:
+	case !inBody:
+	case m.mode == modeWire:
 		return m.wire.Wheel(ms.Y-l.bodyTop, n)
-	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && l.stacked && m.focus != paneDetail:
+	case l.stacked && m.focus != paneDetail, !l.stacked && ms.X < l.leftW:
 		m.tools.Wheel(n)
-	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH && !l.stacked && ms.X < l.leftW:
-		m.tools.Wheel(n)
-	case ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH:
+	default:
 		m.detail.Wheel(n)
 	}
 	return nil

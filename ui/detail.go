@@ -44,10 +44,7 @@ type docBuiltMsg struct {
 
 // detailPane shows the selected tool, or one of its calls.
 type detailPane struct {
-	st   *fold.State
-	sty  *themes.Styles
-	keys *KeyMap
-	loc  *time.Location
+	*common
 	w, h int
 
 	focused bool
@@ -68,26 +65,53 @@ type detailPane struct {
 	bar     progress.Model
 }
 
-func newDetailPane(st *fold.State, sty *themes.Styles, keys *KeyMap, loc *time.Location) detailPane {
-	d := detailPane{st: st, sty: sty, keys: keys, loc: loc}
+func newDetailPane(c *common) detailPane {
+	d := detailPane{common: c}
 	d.restyle()
 	return d
 }
 
-func (d *detailPane) restyle() {
-	full, empty := d.sty.ProgressFull, d.sty.ProgressEmpty
+func (d *detailPane) restyle() { d.bar = newBar(d.sty) }
+
+// newBar returns a progress bar in the styles of s.
+func newBar(s *themes.Styles) progress.Model {
+	full, empty := s.ProgressFull, s.ProgressEmpty
 	if full == nil {
 		full = lipgloss.NoColor{}
 	}
 	if empty == nil {
 		empty = lipgloss.NoColor{}
 	}
-	d.bar = progress.New(progress.WithFillCharacters('█', '░'), progress.WithoutPercentage(),
+	bar := progress.New(progress.WithFillCharacters('█', '░'), progress.WithoutPercentage(),
 		progress.WithColors(color.Color(full)))
-	d.bar.EmptyColor = empty
+	bar.EmptyColor = empty
+	return bar
 }
 
-func (d *detailPane) SetSize(w, h int) { d.w, d.h = w, h }
+// SetSize sizes the pane; the document scrolls below the title and the
+// live lines.
+func (d *detailPane) SetSize(w, h int) {
+	d.w, d.h = w, h
+	d.fit()
+}
+
+// fit sizes the document's scroller to the rows below the title and the
+// live lines, whose number changes as a call runs or a question is asked.
+func (d *detailPane) fit() { d.sc.SetSize(d.w, d.h-1-d.liveRows()) }
+
+// liveRows is the number of lines [detailPane.liveLines] draws.
+func (d *detailPane) liveRows() int {
+	c := d.Call()
+	switch {
+	case c != nil && !c.Done && c.HasProgress:
+		return 3
+	case c != nil && !c.Done:
+		return 2
+	case d.confirm && c != nil:
+		return 3
+	}
+	return 0
+}
 
 // ShowTool shows t's details.
 func (d *detailPane) ShowTool(t *fold.Tool) {
@@ -103,6 +127,19 @@ func (d *detailPane) ShowCall(t *fold.Tool, id int64) {
 		d.sc.Top()
 	}
 	d.tool, d.call, d.confirm = t, id, false
+}
+
+// Focus gives the pane the keys, or takes them.
+func (d *detailPane) Focus(on bool) { d.focused = on }
+
+// Busy says whether a document is being built in a command.
+func (d *detailPane) Busy() bool { return d.pending != (detailKey{}) }
+
+// SetReplay makes the pane read-only, leaving out what needs a live
+// server, and read what a lean state does not keep back from the session
+// file with load.
+func (d *detailPane) SetReplay(load func(i int) (session.Event, error)) {
+	d.readOnly, d.load = true, load
 }
 
 // Tool returns the tool shown, or nil.
@@ -197,6 +234,7 @@ func (d *detailPane) key() detailKey {
 // Sync rebuilds the document when what it shows changed. A big one is
 // built in a command.
 func (d *detailPane) Sync() tea.Cmd {
+	d.fit()
 	k := d.key()
 	if k == d.built || k == d.pending {
 		return nil
@@ -325,7 +363,6 @@ func (d *detailPane) View(spin string, now time.Time) string {
 	}
 	lines := []string{fit(head, d.w)}
 	lines = append(lines, d.liveLines(spin, now)...)
-	d.sc.SetSize(d.w, d.h-len(lines))
 	out := strings.Join(lines, "\n")
 	if d.sc.h > 0 {
 		out += "\n" + d.sc.View()

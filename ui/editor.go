@@ -15,7 +15,6 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
-	"mcpwitness/themes"
 )
 
 // argsCheckedMsg is the live check of the editor's arguments against the
@@ -60,8 +59,7 @@ func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) te
 // editorPane edits the arguments of one call: a form for flat schemas, raw
 // JSON otherwise.
 type editorPane struct {
-	sty  *themes.Styles
-	keys *KeyMap
+	*common
 	v    *checks.Validator
 	w, h int
 
@@ -79,8 +77,8 @@ type editorPane struct {
 	note     string          // why the last send did not happen
 }
 
-func newEditorPane(sty *themes.Styles, keys *KeyMap, v *checks.Validator) editorPane {
-	return editorPane{sty: sty, keys: keys, v: v, area: textarea.New()}
+func newEditorPane(c *common, v *checks.Validator) editorPane {
+	return editorPane{common: c, v: v, area: textarea.New()}
 }
 
 // Open starts editing a call of t, prefilled from its input schema.
@@ -127,6 +125,9 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.SetSize(e.w, e.h)
 	return tea.Batch(e.focusCmd(), e.recheck())
 }
+
+// Tool returns the tool the editor calls.
+func (e *editorPane) Tool() *fold.Tool { return e.tool }
 
 func (e *editorPane) restyle() {
 	for i := range e.inputs {

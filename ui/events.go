@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -12,22 +11,17 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/sanitize"
-	"mcpwitness/themes"
 )
 
 // eventsPane lists what happened besides frames: stderr, log messages,
 // notifications, list changes and the walks they started, calls, errors.
 type eventsPane struct {
-	st   *fold.State
-	sty  *themes.Styles
-	keys *KeyMap
-	loc  *time.Location
+	*common
 	w, h int
 
 	focused bool
 	list    streamList
 	pt      eventPaints
-	ptFor   *themes.Styles
 	// cols are the visible rows said in words, made when what is visible
 	// changes (rows never change), so View only looks them up.
 	cols    map[*fold.Row]rowCols
@@ -46,8 +40,20 @@ type colsKey struct {
 
 type eventPaints struct{ sel, subtle, muted, text, warn, fail paint }
 
-func newEventsPane(st *fold.State, sty *themes.Styles, keys *KeyMap, loc *time.Location) eventsPane {
-	return eventsPane{st: st, sty: sty, keys: keys, loc: loc, list: newStreamList()}
+func newEventsPane(c *common) eventsPane {
+	p := eventsPane{common: c, list: newStreamList()}
+	p.restyle()
+	return p
+}
+
+// Focus gives the pane the keys, or takes them.
+func (p *eventsPane) Focus(on bool) { p.focused = on }
+
+// restyle paints with the styles of the theme now.
+func (p *eventsPane) restyle() {
+	s := p.sty
+	p.pt = eventPaints{sel: newPaint(s.Selected.Render), subtle: newPaint(s.Subtle.Render), muted: newPaint(s.Muted.Render),
+		text: newPaint(s.Text.Render), warn: newPaint(s.Warn.Render), fail: newPaint(s.Fail.Render)}
 }
 
 func (p *eventsPane) SetSize(w, h int) {
@@ -102,11 +108,6 @@ func (p *eventsPane) say() {
 // View renders the title and the visible rows.
 func (p *eventsPane) View() string {
 	s := p.sty
-	if p.ptFor != s {
-		p.pt = eventPaints{sel: newPaint(s.Selected.Render), subtle: newPaint(s.Subtle.Render), muted: newPaint(s.Muted.Render),
-			text: newPaint(s.Text.Render), warn: newPaint(s.Warn.Render), fail: newPaint(s.Fail.Render)}
-		p.ptFor = s
-	}
 	title := s.TitleBlurred
 	if p.focused {
 		title = s.Title

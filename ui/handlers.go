@@ -41,9 +41,9 @@ func (m *model) keyHelp(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Down):
 		m.helpSc.ScrollBy(1)
 	case key.Matches(msg, k.PageUp):
-		m.helpSc.ScrollBy(-m.helpSc.h)
+		m.helpSc.ScrollBy(-m.helpSc.Height())
 	case key.Matches(msg, k.PageDown):
-		m.helpSc.ScrollBy(m.helpSc.h)
+		m.helpSc.ScrollBy(m.helpSc.Height())
 	}
 	return nil
 }
@@ -57,7 +57,7 @@ func (m *model) keyEditor(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		m.mode = modeNormal
-		return m.sendCall(m.editor.tool, m.editor.Args(), false)
+		return m.sendCall(m.editor.Tool(), m.editor.Args(), false)
 	case key.Matches(msg, k.Back):
 		m.mode = modeNormal
 		return nil

@@ -15,8 +15,28 @@ import (
 func (m *model) bindings() helpMap {
 	k := &m.keys
 	global := []key.Binding{k.NextPane, k.Walk, k.Wire, k.Export, k.Theme, k.Help, k.Quit}
-	var short []key.Binding
-	var full [][]key.Binding
+	short, full := m.modeBindings()
+	switch c := m.detail.Call(); {
+	case m.mode == modeEditor || m.mode == modeHelp:
+	case m.mode == modeConfirm:
+		short = m.detail.ShortHelp()
+	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
+		short = append([]key.Binding{k.Force}, short...)
+	}
+	if r := m.replay; r != nil && r.loaded && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
+		scrub := []key.Binding{
+			key.NewBinding(key.WithKeys(",", "."), key.WithHelp(",/.", "step")),
+			key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "moment")),
+		}
+		short = append(scrub, short...)
+		global = append(global, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last)
+	}
+	return helpMap{short: short, full: append(full, global)}
+}
+
+// modeBindings returns the help of the mode, or of the focused pane.
+func (m *model) modeBindings() (short []key.Binding, full [][]key.Binding) {
+	k := &m.keys
 	switch {
 	case m.mode == modeHelp:
 		short = []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close")), k.Quit}
@@ -37,22 +57,7 @@ func (m *model) bindings() helpMap {
 	default:
 		short, full = m.wire.ShortHelp(), m.wire.FullHelp()
 	}
-	switch c := m.detail.Call(); {
-	case m.mode == modeEditor || m.mode == modeHelp:
-	case m.mode == modeConfirm:
-		short = m.detail.ShortHelp()
-	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
-		short = append([]key.Binding{k.Force}, short...)
-	}
-	if r := m.replay; r != nil && r.loaded && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
-		scrub := []key.Binding{
-			key.NewBinding(key.WithKeys(",", "."), key.WithHelp(",/.", "step")),
-			key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "moment")),
-		}
-		short = append(scrub, short...)
-		global = append(global, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last)
-	}
-	return helpMap{short: short, full: append(full, global)}
+	return short, full
 }
 
 func (m *model) helpLine() string {

@@ -64,18 +64,20 @@ func (m *model) resize(w, h int) {
 	m.help.SetWidth(w - 2)
 }
 
-// render draws the whole screen: header, body, events, status, help.
-func (m *model) render() string {
+// drawn are the parts of the screen drawn after each message, for View to
+// put together: drawing them is cached, and a cache is written in Update.
+type drawn struct{ header, rule, help string }
+
+// predraw draws the cached parts of the screen, and fills the full help
+// while it is open.
+func (m *model) predraw() {
 	if m.w <= 0 || m.h <= 0 {
-		return ""
+		return
 	}
 	l := m.lay
-	rule := m.memo.get("rule", fmt.Sprintf("%d %p", l.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", l.w)) })
-	var b strings.Builder
-	b.WriteString(m.header())
-	b.WriteByte('\n')
-	b.WriteString(rule)
-	b.WriteByte('\n')
+	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", l.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", l.w)) })
+	m.drawn.header = m.header()
+	m.drawn.help = m.helpLine()
 	if m.mode == modeHelp {
 		// Help takes the events pane's rows too.
 		m.helpSc.SetLines(strings.Split(m.fullHelp(), "\n"))
@@ -84,11 +86,28 @@ func (m *model) render() string {
 			hh += 1 + l.eventsH
 		}
 		m.helpSc.SetSize(l.w, hh)
+	}
+}
+
+// render draws the whole screen: header, body, events, status, help. It
+// changes nothing.
+func (m *model) render() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	l := m.lay
+	rule := m.drawn.rule
+	var b strings.Builder
+	b.WriteString(m.drawn.header)
+	b.WriteByte('\n')
+	b.WriteString(rule)
+	b.WriteByte('\n')
+	if m.mode == modeHelp {
 		b.WriteString(m.helpSc.View())
 		b.WriteByte('\n')
 		b.WriteString(m.statusLine())
 		b.WriteByte('\n')
-		b.WriteString(m.helpLine())
+		b.WriteString(m.drawn.help)
 		return b.String()
 	}
 	b.WriteString(m.body())
@@ -101,7 +120,7 @@ func (m *model) render() string {
 	}
 	b.WriteString(m.statusLine())
 	b.WriteByte('\n')
-	b.WriteString(m.helpLine())
+	b.WriteString(m.drawn.help)
 	return b.String()
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/progress"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
@@ -103,10 +104,9 @@ type options struct {
 // model is the root of the UI: the only tea.Model. It folds session events
 // into its state and lays the panes out.
 type model struct {
-	o     options
-	st    *fold.State
-	keys  KeyMap
-	sty   *themes.Styles
+	o options
+	*common
+	keys  KeyMap // common.keys points here
 	theme string
 	fixed bool // the theme was chosen, not guessed
 	w, h  int
@@ -131,7 +131,8 @@ type model struct {
 	help     help.Model
 	helpSc   scroller
 	spin     spinner.Model
-	spinning bool // a tick is on its way
+	spinning bool           // a tick is on its way
+	bar      progress.Model // reading a replay's file
 
 	replay *replay // nil for a live session
 
@@ -139,7 +140,8 @@ type model struct {
 	statusLevel int
 	statusID    int
 
-	memo memo // drawings of unchanged parts
+	memo  memo  // drawings of unchanged parts
+	drawn drawn // what View puts together
 }
 
 func newModel(o options) *model {
@@ -155,7 +157,8 @@ func newModel(o options) *model {
 	if o.Loc == nil {
 		o.Loc = time.Local
 	}
-	m := &model{o: o, st: fold.New(nil), keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
+	m := &model{o: o, keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
+	m.common = &common{st: fold.New(nil), keys: &m.keys, loc: o.Loc}
 	switch {
 	case o.Backend != nil:
 		m.link = linkUp
@@ -175,13 +178,14 @@ func newModel(o options) *model {
 		sty, _ = themes.ByName(m.theme)
 	}
 	m.sty = &sty
-	m.tools = newToolsPane(m.st, m.sty, &m.keys)
-	m.detail = newDetailPane(m.st, m.sty, &m.keys, o.Loc)
-	m.editor = newEditorPane(m.sty, &m.keys, m.v)
-	m.wire = newWirePane(m.st, m.sty, &m.keys, o.Loc)
-	m.events = newEventsPane(m.st, m.sty, &m.keys, o.Loc)
+	m.tools = newToolsPane(m.common)
+	m.detail = newDetailPane(m.common)
+	m.editor = newEditorPane(m.common, m.v)
+	m.wire = newWirePane(m.common)
+	m.events = newEventsPane(m.common)
 	m.help = help.New()
 	m.help.Styles = m.sty.Help
+	m.bar = newBar(m.sty)
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.sty.Spinner))
 	m.setFocus(paneTools)
 	if o.Replay != nil {
@@ -213,126 +217,6 @@ func (m *model) Init() tea.Cmd {
 	}
 	cmds = append(cmds, m.ensureSpin())
 	return tea.Batch(cmds...)
-}
-
-// Update folds events into the state and routes everything else.
-func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmds []tea.Cmd
-	add := func(c tea.Cmd) { cmds = append(cmds, c) }
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.resize(msg.Width, msg.Height)
-	case tea.BackgroundColorMsg:
-		if !m.fixed && !msg.IsDark() {
-			m.setTheme(themes.Light)
-		}
-	case eventMsg:
-		add(m.applyEvent(session.Event(msg)))
-	case eventsMsg:
-		for _, ev := range msg {
-			add(m.applyEvent(ev))
-		}
-	case connectedMsg:
-		m.backend, m.link = msg.backend, linkUp
-		add(m.startWalk())
-	case dialFailedMsg:
-		m.dialErr, m.link = msg.err, linkFailed
-	case walkDoneMsg:
-		again := m.ops.walk != nil && m.ops.walk.again
-		m.ops.walk = nil
-		if again {
-			add(m.startWalk())
-		}
-	case callDoneMsg:
-		m.callDone(msg)
-	case exportDoneMsg:
-		m.ops.export = false
-		if msg.err != nil {
-			add(m.setStatus("export failed: "+msg.err.Error()+"; the session is still recorded, try e again", levelError))
-		} else {
-			add(m.setStatus("exported "+plural64(msg.lines)+" to "+msg.path, levelOK))
-		}
-	case foldedMsg:
-		add(m.folded(msg.job))
-	case statusMsg:
-		add(m.setStatus(msg.text, msg.level))
-	case statusExpiredMsg:
-		if msg.id == m.statusID {
-			m.status = ""
-		}
-	case spinner.TickMsg:
-		if m.busy() {
-			var cmd tea.Cmd
-			m.spin, cmd = m.spin.Update(msg)
-			add(cmd)
-		} else {
-			m.spinning = false
-		}
-	case filterDoneMsg:
-		var cmd tea.Cmd
-		m.tools, cmd = m.tools.Update(msg)
-		add(cmd)
-	case argsCheckedMsg:
-		m.editor, _ = m.editor.Update(msg)
-	case docBuiltMsg:
-		m.detail, _ = m.detail.Update(msg)
-	case frameBuiltMsg:
-		m.wire, _ = m.wire.Update(msg)
-	case tea.KeyPressMsg:
-		add(m.key(msg))
-	case tea.MouseWheelMsg:
-		add(m.wheel(msg.Mouse()))
-	default:
-		// Pastes, clipboard reads and cursor blinks belong to the input
-		// that has the keys.
-		var cmd tea.Cmd
-		switch m.mode {
-		case modeEditor:
-			m.editor, cmd = m.editor.Update(msg)
-		case modeFilter:
-			m.tools, cmd = m.tools.Update(msg)
-		}
-		add(cmd)
-	}
-	add(m.sync())
-	m.settle()
-	return m, tea.Batch(cmds...)
-}
-
-// callDone ends the call in flight: the detail pane shows how it went if
-// it still shows its tool.
-func (m *model) callDone(msg callDoneMsg) {
-	c := m.ops.call
-	m.ops.call = nil
-	if c == nil {
-		return
-	}
-	if c.note != 0 && c.note == m.statusID {
-		// The call settled: the pane says how, "cancelling…" is over.
-		m.status = ""
-	}
-	if t := m.detail.Tool(); msg.res != nil && t != nil && t.Name == msg.tool && (c.awaiting || m.detail.CallID() == msg.res.ID) {
-		m.detail.ShowCall(t, msg.res.ID)
-	}
-}
-
-// applyEvent folds ev in and reacts to what needs an action: a tools
-// list_changed starts a walk (after the one in flight, if any).
-func (m *model) applyEvent(ev session.Event) tea.Cmd {
-	m.st.Apply(ev)
-	switch {
-	case ev.Kind == session.KindNotification && ev.Method == fold.ToolsListChanged && m.backend != nil:
-		if m.ops.walk != nil {
-			m.ops.walk.again = true
-			return nil
-		}
-		return m.startWalk()
-	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start" && m.ops.call != nil && m.ops.call.awaiting &&
-		ev.Call.Tool == m.ops.call.tool && m.detail.Tool() != nil && m.detail.Tool().Name == ev.Call.Tool:
-		m.detail.ShowCall(m.detail.Tool(), ev.Call.ID)
-		m.ops.call.awaiting = false
-	}
-	return nil
 }
 
 // sync brings the panes up to date with the state after every message.
@@ -372,10 +256,10 @@ func (m *model) sync() tea.Cmd {
 // busy says whether something is in flight that the spinner shows.
 func (m *model) busy() bool {
 	if r := m.replay; r != nil {
-		return !r.loaded || r.running || m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
+		return !r.loaded || r.running || m.detail.Busy() || m.wire.Busy()
 	}
 	return m.link == linkDialing || m.st.Out() > 0 || m.ops.walk != nil || m.ops.call != nil || m.ops.export ||
-		m.detail.pending != (detailKey{}) || m.wire.building != (frameKey{})
+		m.detail.Busy() || m.wire.Busy()
 }
 
 func (m *model) ensureSpin() tea.Cmd {
@@ -421,11 +305,11 @@ func (m *model) setTheme(name string) {
 		return
 	}
 	m.theme, m.sty = name, &sty
-	m.tools.sty, m.detail.sty, m.editor.sty, m.wire.sty, m.events.sty = m.sty, m.sty, m.sty, m.sty, m.sty
 	m.tools.restyle()
 	m.detail.restyle()
-	m.detail.SetSize(m.detail.w, m.detail.h)
 	m.editor.restyle()
+	m.events.restyle()
+	m.bar = newBar(m.sty)
 	m.help.Styles = m.sty.Help
 	m.spin.Style = m.sty.Spinner
 }

@@ -341,7 +341,7 @@ func TestThemeCycles(t *testing.T) {
 	h := newHarness(t, options{})
 	before := h.m.sty
 	h.key("t")
-	if h.m.theme != "light" || h.m.sty == before || h.m.tools.sty != h.m.sty {
+	if h.m.theme != "light" || h.m.sty == before || h.m.tools.sty != h.m.sty || h.m.detail.sty != h.m.sty {
 		t.Errorf("after t: theme %q, styles replaced %v", h.m.theme, h.m.sty != before)
 	}
 	for range 3 {

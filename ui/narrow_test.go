@@ -38,7 +38,7 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 				// A live session's keys, not a replay's: give it a
 				// backend, and keep it open.
 				m := openModel(t, size[0], size[1], "mono")
-				m.backend = &fakeBackend{}
+				m.backend, m.link = &fakeBackend{}, linkUp
 				if sc.name == "result" {
 					m.tools.picked = "forecast_broken"
 					m.tools.reselect()

@@ -327,8 +327,7 @@ func weighMarks(marks []mark, first fold.Weight) int {
 func (m *model) show(st *fold.State, pos int, what string) {
 	r := m.replay
 	r.pos, r.what = pos, what
-	m.st = st
-	m.tools.st, m.detail.st, m.wire.st, m.events.st = st, st, st, st
+	m.st = st // the panes share it
 }
 
 // step moves the target by n events.

@@ -19,9 +19,8 @@ func (m *model) startReplay(r *replay) {
 	m.replay = r
 	m.show(r.base, 0, "")
 	disableLiveKeys(&m.keys)
-	m.detail.readOnly = true
-	m.detail.load = r.file.Event
-	m.wire.load = r.file.Event
+	m.detail.SetReplay(r.file.Event)
+	m.wire.SetReplay(r.file.Event)
 }
 
 // disableLiveKeys switches off the keys that need a live server: walking,
@@ -176,7 +175,7 @@ func (m *model) readingText() string {
 // loadingBody is the body while the file is read the first time.
 func (m *model) loadingBody() string {
 	s, r := m.sty, m.replay
-	bar := m.detail.bar
+	bar := m.bar
 	bar.SetWidth(min(max(m.w-8, 10), 60))
 	frac := 0.0
 	if r.n > 0 {

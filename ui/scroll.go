@@ -31,6 +31,9 @@ func (s *scroller) ScrollBy(n int) {
 	s.clamp()
 }
 
+// Height is the number of lines shown.
+func (s *scroller) Height() int { return s.h }
+
 func (s *scroller) Top()    { s.off = 0 }
 func (s *scroller) Bottom() { s.off = len(s.lines); s.clamp() }
 

@@ -9,8 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"mcpwitness/themes"
-
 	"mcpwitness/fold"
 )
 
@@ -28,9 +26,7 @@ type toolRow struct {
 // toolsPane lists the tools of the shown walk in page order, with a
 // separator row per page, and filters them.
 type toolsPane struct {
-	st   *fold.State
-	sty  *themes.Styles
-	keys *KeyMap
+	*common
 	w, h int
 
 	focused bool
@@ -71,12 +67,12 @@ type filterAsk struct {
 	q string
 }
 
-func newToolsPane(st *fold.State, sty *themes.Styles, keys *KeyMap) toolsPane {
+func newToolsPane(c *common) toolsPane {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "filter"
 	in.CharLimit = 200
-	p := toolsPane{st: st, sty: sty, keys: keys, input: in}
+	p := toolsPane{common: c, input: in}
 	p.restyle()
 	return p
 }
@@ -225,6 +221,9 @@ func (p *toolsPane) reselect() {
 		p.picked = picked
 	}
 }
+
+// Focus gives the pane the keys, or takes them.
+func (p *toolsPane) Focus(on bool) { p.focused = on }
 
 // Picked names the tool the cursor was put on, kept across rebuilds.
 func (p *toolsPane) Picked() string { return p.picked }

@@ -33,10 +33,7 @@ type frameBuiltMsg struct {
 // wirePane lists every frame in and out (the newest [fold.MaxFrames]) and
 // shows the selected one pretty-printed.
 type wirePane struct {
-	st   *fold.State
-	sty  *themes.Styles
-	keys *KeyMap
-	loc  *time.Location
+	*common
 	w, h int
 
 	focused  bool
@@ -51,16 +48,28 @@ type wirePane struct {
 	read fold.Frame
 }
 
-func newWirePane(st *fold.State, sty *themes.Styles, keys *KeyMap, loc *time.Location) wirePane {
-	return wirePane{st: st, sty: sty, keys: keys, loc: loc, list: newStreamList()}
+func newWirePane(c *common) wirePane {
+	return wirePane{common: c, list: newStreamList()}
 }
+
+// Focus gives the pane the keys (the frame view's when frame), or takes
+// them.
+func (p *wirePane) Focus(on, frame bool) { p.focused, p.onFrame = on, on && frame }
+
+// Busy says whether a frame document is being built in a command.
+func (p *wirePane) Busy() bool { return p.building != (frameKey{}) }
+
+// SetReplay makes the pane read frames a lean state does not keep back
+// from the session file, with load.
+func (p *wirePane) SetReplay(load func(i int) (session.Event, error)) { p.load = load }
 
 func (p *wirePane) listRows() int { return max((p.h-2)*2/5, 3) }
 
 func (p *wirePane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.list.SetHeight(p.listRows())
-	p.frame.SetSize(w, max(h-p.listRows()-2, 1))
+	// Below the list: its title, its rows and the frame's title.
+	p.frame.SetSize(w, h-p.list.h-2)
 }
 
 // Selected returns the selected frame, or nil.
@@ -194,7 +203,6 @@ func (p *wirePane) View() string {
 		fh += s.Subtle.Render(" · more below")
 	}
 	lines = append(lines, fit(fh, p.w))
-	p.frame.SetSize(p.w, p.h-len(lines))
 	return strings.Join(lines, "\n") + "\n" + p.frame.View()
 }
 

@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/fold"
+	"mcpwitness/session"
+	"mcpwitness/themes"
+)
+
+// Update folds events into the state and routes everything else; then the
+// panes catch up with the state, the mode with the panes, and the cached
+// parts of the screen are drawn again.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		if !m.fixed && !msg.IsDark() {
+			m.setTheme(themes.Light)
+		}
+	case eventMsg:
+		cmd = m.applyEvent(session.Event(msg))
+	case eventsMsg:
+		cmds := make([]tea.Cmd, 0, len(msg))
+		for _, ev := range msg {
+			cmds = append(cmds, m.applyEvent(ev))
+		}
+		cmd = tea.Batch(cmds...)
+	case connectedMsg, dialFailedMsg, walkDoneMsg, callDoneMsg, exportDoneMsg:
+		cmd = m.opDone(msg)
+	case foldedMsg:
+		cmd = m.folded(msg.job)
+	case statusMsg:
+		cmd = m.setStatus(msg.text, msg.level)
+	case statusExpiredMsg:
+		if msg.id == m.statusID {
+			m.status = ""
+		}
+	case spinner.TickMsg:
+		cmd = m.tick(msg)
+	case tea.KeyPressMsg:
+		cmd = m.key(msg)
+	case tea.MouseWheelMsg:
+		cmd = m.wheel(msg.Mouse())
+	default:
+		cmd = m.toPane(msg)
+	}
+	cmd = tea.Batch(cmd, m.sync())
+	m.settle()
+	m.predraw()
+	return m, cmd
+}
+
+// opDone takes the end of an operation: the dial, a walk, a call or an
+// export.
+func (m *model) opDone(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case connectedMsg:
+		m.backend, m.link = msg.backend, linkUp
+		return m.startWalk()
+	case dialFailedMsg:
+		m.dialErr, m.link = msg.err, linkFailed
+	case walkDoneMsg:
+		again := m.ops.walk != nil && m.ops.walk.again
+		m.ops.walk = nil
+		if again {
+			return m.startWalk()
+		}
+	case callDoneMsg:
+		m.callDone(msg)
+	case exportDoneMsg:
+		m.ops.export = false
+		if msg.err != nil {
+			return m.setStatus("export failed: "+msg.err.Error()+"; the session is still recorded, try e again", levelError)
+		}
+		return m.setStatus("exported "+plural64(msg.lines)+" to "+msg.path, levelOK)
+	}
+	return nil
+}
+
+// toPane gives a pane what its commands sent; pastes, clipboard reads and
+// cursor blinks go to the input that has the keys.
+func (m *model) toPane(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch msg.(type) {
+	case filterDoneMsg:
+		m.tools, cmd = m.tools.Update(msg)
+	case argsCheckedMsg:
+		m.editor, _ = m.editor.Update(msg)
+	case docBuiltMsg:
+		m.detail, _ = m.detail.Update(msg)
+	case frameBuiltMsg:
+		m.wire, _ = m.wire.Update(msg)
+	default:
+		switch m.mode {
+		case modeEditor:
+			m.editor, cmd = m.editor.Update(msg)
+		case modeFilter:
+			m.tools, cmd = m.tools.Update(msg)
+		}
+	}
+	return cmd
+}
+
+// tick moves the spinner while something is busy, and stops its ticks
+// once nothing is.
+func (m *model) tick(msg spinner.TickMsg) tea.Cmd {
+	if !m.busy() {
+		m.spinning = false
+		return nil
+	}
+	var cmd tea.Cmd
+	m.spin, cmd = m.spin.Update(msg)
+	return cmd
+}
+
+// applyEvent folds ev in and reacts to what needs an action: a tools
+// list_changed starts a walk (after the one in flight, if any).
+func (m *model) applyEvent(ev session.Event) tea.Cmd {
+	m.st.Apply(ev)
+	switch {
+	case ev.Kind == session.KindNotification && ev.Method == fold.ToolsListChanged && m.backend != nil:
+		if m.ops.walk != nil {
+			m.ops.walk.again = true
+			return nil
+		}
+		return m.startWalk()
+	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start" && m.ops.call != nil && m.ops.call.awaiting &&
+		ev.Call.Tool == m.ops.call.tool && m.detail.Tool() != nil && m.detail.Tool().Name == ev.Call.Tool:
+		m.detail.ShowCall(m.detail.Tool(), ev.Call.ID)
+		m.ops.call.awaiting = false
+	}
+	return nil
+}
+
+// callDone ends the call in flight: the detail pane shows how it went if
+// it still shows its tool.
+func (m *model) callDone(msg callDoneMsg) {
+	c := m.ops.call
+	m.ops.call = nil
+	if c == nil {
+		return
+	}
+	if c.note != 0 && c.note == m.statusID {
+		// The call settled: the pane says how, "cancelling…" is over.
+		m.status = ""
+	}
+	if t := m.detail.Tool(); msg.res != nil && t != nil && t.Name == msg.tool && (c.awaiting || m.detail.CallID() == msg.res.ID) {
+		m.detail.ShowCall(t, msg.res.ID)
+	}
+}
