@@ -11,6 +11,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/paging"
 	"mcpwitness/session"
+	"mcpwitness/tooldef"
 )
 
 // runCall calls one tool and checks it as a client would: mcpwitness call
@@ -108,18 +109,17 @@ func jsonErr(err error) string {
 // propertyTypes reads inputSchema.properties.*.type (the first type when a
 // list is given).
 func propertyTypes(def json.RawMessage) map[string]string {
-	var d struct {
-		InputSchema struct {
-			Properties map[string]struct {
-				Type json.RawMessage `json:"type"`
-			} `json:"properties"`
-		} `json:"inputSchema"`
+	var schema struct {
+		Properties map[string]struct {
+			Type json.RawMessage `json:"type"`
+		} `json:"properties"`
 	}
 	out := map[string]string{}
-	if json.Unmarshal(def, &d) != nil {
+	d, _ := tooldef.Parse(def)
+	if json.Unmarshal(d.InputSchema, &schema) != nil {
 		return out
 	}
-	for name, p := range d.InputSchema.Properties {
+	for name, p := range schema.Properties {
 		var one string
 		var many []string
 		switch {

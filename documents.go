@@ -13,6 +13,7 @@ import (
 	"mcpwitness/paging"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
+	"mcpwitness/tooldef"
 )
 
 // The JSON documents of --json. Field names are a contract.
@@ -100,18 +101,11 @@ func toolsDocument(s *session.Session, res *paging.Result) toolsDoc {
 }
 
 func toolEntry(item json.RawMessage, p paging.Page, held bool) toolDoc {
-	var t struct {
-		Name         string          `json:"name"`
-		OutputSchema json.RawMessage `json:"outputSchema"`
-		Execution    struct {
-			TaskSupport string `json:"taskSupport"`
-		} `json:"execution"`
-	}
-	_ = json.Unmarshal(item, &t)
+	t, _ := tooldef.Parse(item) // what could be read; the definition is there as sent
 	return toolDoc{
 		Name: t.Name, Page: p.Number, Generation: p.Generation, Held: held,
-		TaskSupport:     t.Execution.TaskSupport,
-		HasOutputSchema: len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null",
+		TaskSupport:     t.TaskSupport,
+		HasOutputSchema: t.HasOutputSchema(),
 		Definition:      item,
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"mcpwitness/tooldef"
 )
 
 // Before returns the verdicts that decide whether a tools/call may be sent,
@@ -15,14 +17,14 @@ import (
 // not listed: then both verdicts are [Skipped]. args is the raw JSON
 // arguments object; nil means {}. Pass the result to [Blocks] to decide.
 func (v *Validator) Before(name string, def, args json.RawMessage) []Verdict {
-	if absent(def) {
+	if tooldef.Absent(def) {
 		return []Verdict{notListed(TaskSupport, name), notListed(InputSchema, name)}
 	}
 	d, err := parseDef(def)
 	if err != nil {
 		return []Verdict{unreadable(TaskSupport, err), unreadable(InputSchema, err)}
 	}
-	return []Verdict{taskSupport(name, d.execution), v.inputSchema(d.inputSchema, args)}
+	return []Verdict{taskSupport(name, d.Execution), v.inputSchema(d.InputSchema, args)}
 }
 
 // After returns the verdicts on a tools/call answer, in order:
@@ -30,7 +32,7 @@ func (v *Validator) Before(name string, def, args json.RawMessage) []Verdict {
 // (the JSON-RPC "result" object); def is as for [Validator.Before], and nil
 // makes both verdicts [Skipped].
 func (v *Validator) After(name string, def, result json.RawMessage) []Verdict {
-	if absent(def) {
+	if tooldef.Absent(def) {
 		return []Verdict{notListed(StructuredContent, name), notListed(OutputSchema, name)}
 	}
 	d, err := parseDef(def)
@@ -51,14 +53,14 @@ func (v *Validator) After(name string, def, result json.RawMessage) []Verdict {
 			{Check: OutputSchema, Status: Skipped, Message: "result is an error (isError); output schema not checked"},
 		}
 	}
-	if absent(d.outputSchema) {
+	if tooldef.Absent(d.OutputSchema) {
 		return []Verdict{
 			{Check: StructuredContent, Status: Skipped, Message: "no output schema; structured content not required"},
 			{Check: OutputSchema, Status: Skipped, Message: "no output schema"},
 		}
 	}
 	sc := res["structuredContent"]
-	if absent(sc) {
+	if tooldef.Absent(sc) {
 		return []Verdict{
 			{Check: StructuredContent, Status: Fail, Message: "Tool " + name + " has an output schema but did not return structured content"},
 			{Check: OutputSchema, Status: Skipped, Message: "no structured content to check"},
@@ -66,7 +68,7 @@ func (v *Validator) After(name string, def, result json.RawMessage) []Verdict {
 	}
 	return []Verdict{
 		{Check: StructuredContent, Status: Pass, Message: "structured content present"},
-		v.outputSchema(d.outputSchema, sc),
+		v.outputSchema(d.OutputSchema, sc),
 	}
 }
 
@@ -86,14 +88,14 @@ func Blocks(vs []Verdict) bool {
 func taskSupport(name string, execution json.RawMessage) Verdict {
 	v := Verdict{Check: TaskSupport, Status: Pass}
 	var exec map[string]json.RawMessage
-	if !absent(execution) {
+	if !tooldef.Absent(execution) {
 		if err := json.Unmarshal(execution, &exec); err != nil {
 			v.Message = "execution is not an object, so taskSupport is unknown; plain calls are allowed"
 			return v
 		}
 	}
 	raw := exec["taskSupport"]
-	if absent(raw) {
+	if tooldef.Absent(raw) {
 		v.Message = "no execution.taskSupport; plain calls are allowed"
 		return v
 	}
@@ -118,7 +120,7 @@ func taskSupport(name string, execution json.RawMessage) Verdict {
 
 // inputSchema checks the arguments against the tool's inputSchema.
 func (v *Validator) inputSchema(schema, args json.RawMessage) Verdict {
-	if absent(schema) {
+	if tooldef.Absent(schema) {
 		return Verdict{Check: InputSchema, Status: Skipped, Message: "no input schema"}
 	}
 	if len(bytes.TrimSpace(args)) == 0 {
@@ -170,21 +172,15 @@ func summary(errs []SchemaError) string {
 	return s
 }
 
-// toolDef holds the parts of a tool definition the checks read.
-type toolDef struct {
-	inputSchema, outputSchema, execution json.RawMessage
-}
-
-func parseDef(def json.RawMessage) (toolDef, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(def, &fields); err != nil {
-		return toolDef{}, errors.New("the tool definition is not a JSON object")
+// parseDef reads the parts of a tool definition the checks use. Only a
+// definition that is not an object stops them: a name of the wrong type is
+// [Validator.LintTool]'s finding, not a reason to leave a call unchecked.
+func parseDef(def json.RawMessage) (tooldef.Definition, error) {
+	d, err := tooldef.Parse(def)
+	if errors.Is(err, tooldef.ErrNotObject) {
+		return d, err
 	}
-	return toolDef{
-		inputSchema:  fields["inputSchema"],
-		outputSchema: fields["outputSchema"],
-		execution:    fields["execution"],
-	}, nil
+	return d, nil
 }
 
 func notListed(check, name string) Verdict {
@@ -194,12 +190,6 @@ func notListed(check, name string) Verdict {
 
 func unreadable(check string, err error) Verdict {
 	return Verdict{Check: check, Status: Unchecked, Message: err.Error()}
-}
-
-// absent reports whether a raw member is missing or JSON null.
-func absent(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	return len(raw) == 0 || string(raw) == "null"
 }
 
 // compact returns raw JSON without insignificant space, for messages.

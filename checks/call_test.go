@@ -142,6 +142,17 @@ func TestBefore(t *testing.T) {
 				{Check: InputSchema, Status: Unchecked, Message: "the tool definition is not a JSON object"},
 			},
 		},
+		{
+			// The odd title is LintTool's finding; the call is still checked.
+			name: "a title that is not a string",
+			def:  `{"name":"add","title":7,"inputSchema":{"type":"object","required":["a"]},"execution":{"taskSupport":"required"}}`,
+			args: `{"a":1}`,
+			want: []Verdict{
+				{Check: TaskSupport, Status: Refused, Message: `Tool "add" requires task-based execution. Clients refuse a plain tools/call of it.`},
+				{Check: InputSchema, Status: Pass, Message: "arguments match the input schema"},
+			},
+			block: true,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

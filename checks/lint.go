@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"mcpwitness/finding"
+	"mcpwitness/tooldef"
 )
 
 // toolName is the shape the specification asks tool names to have.
@@ -17,14 +18,9 @@ var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 // output schemas describe objects and compile (no unresolved $ref), and
 // whether plain calls to it will be refused.
 func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
-	var t struct {
-		Name         string          `json:"name"`
-		InputSchema  json.RawMessage `json:"inputSchema"`
-		OutputSchema json.RawMessage `json:"outputSchema"`
-		Execution    json.RawMessage `json:"execution"`
-	}
-	if err := json.Unmarshal(def, &t); err != nil {
-		return []finding.Finding{{Check: "definition", Severity: finding.SeverityError, Message: "the tool definition is not a JSON object: " + err.Error()}}
+	t, err := tooldef.Parse(def)
+	if err != nil {
+		return []finding.Finding{{Check: "definition", Severity: finding.SeverityError, Message: err.Error(), Item: t.Name}}
 	}
 	var out []finding.Finding
 	add := func(check string, sev finding.Severity, format string, args ...any) {
@@ -36,15 +32,15 @@ func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
 	case !toolName.MatchString(t.Name):
 		add("tool-name", finding.SeverityWarning, "Tool name %q should be 1–128 characters of A–Z, a–z, 0–9, _, - and .", t.Name)
 	}
-	if absent(t.InputSchema) {
+	if tooldef.Absent(t.InputSchema) {
 		add(InputSchema, finding.SeverityError, "Tool %s has no inputSchema; the specification requires one (use {\"type\":\"object\"} for none)", t.Name)
 	} else {
 		v.lintSchema(add, InputSchema, t.Name, "inputSchema", t.InputSchema)
 	}
-	if !absent(t.OutputSchema) {
+	if !tooldef.Absent(t.OutputSchema) {
 		v.lintSchema(add, OutputSchema, t.Name, "outputSchema", t.OutputSchema)
 	}
-	if !absent(t.Execution) {
+	if !tooldef.Absent(t.Execution) {
 		switch ts := taskSupport(t.Name, t.Execution); {
 		case ts.Status == Refused:
 			add(TaskSupport, finding.SeverityInfo, "Tool %s requires task-based execution: clients refuse a plain tools/call", t.Name)

@@ -22,6 +22,9 @@ func TestLintTool(t *testing.T) {
 		{`{"name":"task","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`, map[string]finding.Severity{TaskSupport: "info"}},
 		{`{"name":"odd","inputSchema":{"type":"object"},"execution":{"taskSupport":"sometimes"}}`, map[string]finding.Severity{TaskSupport: "warning"}},
 		{`[1,2]`, map[string]finding.Severity{"definition": "error"}},
+		{`{"name":5,"inputSchema":{"type":"object"}}`, map[string]finding.Severity{"definition": "error"}},
+		// A client reading the list into typed structs fails on the whole page.
+		{`{"name":"desc","description":["a"],"inputSchema":{"type":"object"}}`, map[string]finding.Severity{"definition": "error"}},
 	}
 	v := NewValidator()
 	for _, tc := range tests {

@@ -2,9 +2,9 @@ package fold
 
 import (
 	"encoding/json"
-	"strings"
 
 	"mcpwitness/sanitize"
+	"mcpwitness/tooldef"
 )
 
 // Tool is one listed tool, read from the raw definition the server sent:
@@ -29,61 +29,30 @@ type Tool struct {
 	Bad string
 }
 
-// ReadTool reads one raw tool definition as the server sent it; a
-// definition that cannot be read gives a Tool that says why in Bad.
+// ReadTool reads one raw tool definition as the server sent it (with
+// [tooldef.Parse]); a definition that cannot be read gives a Tool that says
+// why in Bad.
 func ReadTool(raw json.RawMessage) *Tool {
-	var d struct {
-		Name        string          `json:"name"`
-		Title       string          `json:"title"`
-		Description string          `json:"description"`
-		Input       json.RawMessage `json:"inputSchema"`
-		Output      json.RawMessage `json:"outputSchema"`
-		Annotations json.RawMessage `json:"annotations"`
-		Execution   json.RawMessage `json:"execution"`
-		Meta        json.RawMessage `json:"_meta"`
-	}
 	t := &Tool{Raw: raw}
-	if err := json.Unmarshal(raw, &d); err != nil {
+	d, err := tooldef.Parse(raw)
+	if err != nil {
 		t.Name, t.Bad = "(unreadable)", err.Error()
 		t.Label = t.Name
 		return t
 	}
 	t.Name, t.Title, t.Description = d.Name, d.Title, d.Description
-	t.Input, t.Output, t.Annotations, t.Execution, t.Meta = d.Input, d.Output, d.Annotations, d.Execution, d.Meta
-	if isNull(t.Output) {
-		t.Output = nil
+	t.Input, t.Annotations, t.Execution, t.Meta = d.InputSchema, d.Annotations, d.Execution, d.Meta
+	if d.HasOutputSchema() {
+		t.Output = d.OutputSchema
 	}
-	var ann struct {
-		Title       string `json:"title"`
-		ReadOnly    bool   `json:"readOnlyHint"`
-		Destructive *bool  `json:"destructiveHint"`
-		Idempotent  bool   `json:"idempotentHint"`
-		OpenWorld   *bool  `json:"openWorldHint"`
+	t.ReadOnly, t.Destructive, t.Idempotent, t.OpenWorld = d.Hints.ReadOnly, d.Hints.Destructive, d.Hints.Idempotent, d.Hints.OpenWorld
+	if t.Title == "" {
+		t.Title = d.Hints.Title
 	}
-	if json.Unmarshal(d.Annotations, &ann) == nil {
-		t.ReadOnly, t.Idempotent = ann.ReadOnly, ann.Idempotent
-		// The spec's default for destructiveHint is true, but only when
-		// the tool is not read-only; a badge says it only when declared.
-		t.Destructive = ann.Destructive != nil && *ann.Destructive
-		t.OpenWorld = ann.OpenWorld != nil && *ann.OpenWorld
-		if t.Title == "" {
-			t.Title = ann.Title
-		}
-	}
-	var ex struct {
-		TaskSupport string `json:"taskSupport"`
-	}
-	if json.Unmarshal(d.Execution, &ex) == nil {
-		t.TaskSupport = ex.TaskSupport
-	}
+	t.TaskSupport = d.TaskSupport
 	if t.Name == "" {
 		t.Name, t.Bad = "(no name)", "the definition has no name"
 	}
 	t.Label = sanitize.Line(t.Name)
 	return t
-}
-
-func isNull(raw json.RawMessage) bool {
-	s := strings.TrimSpace(string(raw))
-	return s == "" || s == "null"
 }

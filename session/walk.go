@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/paging"
+	"mcpwitness/tooldef"
 )
 
 // Walk reads every page of the list method m, bounded as [paging.Walk]
@@ -107,12 +108,7 @@ func (s *Session) learn(walk int64, p paging.Page) {
 		if len(p.Keys) == len(p.Items) {
 			name = p.Keys[i]
 		} else {
-			var t struct {
-				Name string `json:"name"`
-			}
-			if json.Unmarshal(item, &t) != nil {
-				continue
-			}
+			t, _ := tooldef.Parse(item)
 			name = t.Name
 		}
 		if name == "" {

@@ -1,0 +1,129 @@
+// Package tooldef reads a tool definition as a server listed it: the one
+// parser of the tools/list item, used by the checks, the session, the fold
+// and the --json documents.
+//
+// It sits at the bottom of the module and imports nothing of ours. It
+// reads what the fields say and keeps the raw members; judging them (is
+// the name well formed, does the schema compile, is a plain call refused)
+// is the checks' work.
+package tooldef
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// ErrNotObject is the error of [Parse] for a definition that is not a JSON
+// object: nothing in it can be read.
+var ErrNotObject = errors.New("the tool definition is not a JSON object")
+
+// Definition is a tool definition as the server sent it. The raw members
+// are kept as sent (nil when missing); the string members and the hints
+// are read from them where they have the right type.
+type Definition struct {
+	// Raw is the whole definition.
+	Raw json.RawMessage
+	// Name, Title and Description are the members of those names; "" when
+	// missing or not strings.
+	Name, Title, Description string
+	// InputSchema, OutputSchema, Annotations, Execution and Meta (_meta)
+	// are the raw members.
+	InputSchema, OutputSchema json.RawMessage
+	Annotations, Execution    json.RawMessage
+	Meta                      json.RawMessage
+	// TaskSupport is execution.taskSupport when it is a string.
+	TaskSupport string
+	// Hints are what annotations declare.
+	Hints Hints
+}
+
+// Hints are a tool's annotations. Destructive and OpenWorld are true only
+// when declared true: the specification's defaults are for clients to
+// apply, and mcpwitness shows what was declared.
+type Hints struct {
+	// Title is annotations.title.
+	Title                 string
+	ReadOnly, Destructive bool
+	Idempotent, OpenWorld bool
+}
+
+// HasOutputSchema reports whether the definition declares an outputSchema
+// (a member that is present and not null).
+func (d *Definition) HasOutputSchema() bool { return !Absent(d.OutputSchema) }
+
+// Parse reads raw, a tool definition as listed. For a definition that is
+// not a JSON object it returns [ErrNotObject] and a Definition holding only
+// Raw. For a name, title or description that is not a string it returns an
+// error naming the member, and a Definition read as far as it could be.
+func Parse(raw json.RawMessage) (Definition, error) {
+	d := Definition{Raw: raw}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return d, ErrNotObject
+	}
+	d.InputSchema, d.OutputSchema = m["inputSchema"], m["outputSchema"]
+	d.Annotations, d.Execution, d.Meta = m["annotations"], m["execution"], m["_meta"]
+	var bad error
+	for _, f := range []struct {
+		member string
+		to     *string
+	}{{"name", &d.Name}, {"title", &d.Title}, {"description", &d.Description}} {
+		if err := readString(m[f.member], f.to); err != nil && bad == nil {
+			bad = fmt.Errorf("the tool definition's %s is %s, not a string", f.member, err)
+		}
+	}
+	var ann struct {
+		Title       string `json:"title"`
+		ReadOnly    bool   `json:"readOnlyHint"`
+		Destructive *bool  `json:"destructiveHint"`
+		Idempotent  bool   `json:"idempotentHint"`
+		OpenWorld   *bool  `json:"openWorldHint"`
+	}
+	if json.Unmarshal(d.Annotations, &ann) == nil {
+		d.Hints = Hints{Title: ann.Title, ReadOnly: ann.ReadOnly, Idempotent: ann.Idempotent,
+			Destructive: ann.Destructive != nil && *ann.Destructive,
+			OpenWorld:   ann.OpenWorld != nil && *ann.OpenWorld}
+	}
+	var ex struct {
+		TaskSupport string `json:"taskSupport"`
+	}
+	if json.Unmarshal(d.Execution, &ex) == nil {
+		d.TaskSupport = ex.TaskSupport
+	}
+	return d, bad
+}
+
+// readString sets *to from a JSON string; a missing member or null leaves
+// it "". Anything else is an error saying what the member is instead.
+func readString(raw json.RawMessage, to *string) error {
+	if Absent(raw) {
+		return nil
+	}
+	if json.Unmarshal(raw, to) == nil {
+		return nil
+	}
+	return errors.New(kind(raw))
+}
+
+// kind names the JSON value raw holds, with its article: "a number", …
+func kind(raw json.RawMessage) string {
+	switch bytes.TrimSpace(raw)[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case '"':
+		return "a string"
+	}
+	return "a number"
+}
+
+// Absent reports whether a raw member is missing or JSON null.
+func Absent(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
+}
