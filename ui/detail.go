@@ -45,6 +45,7 @@ type docBuiltMsg struct {
 // detailPane shows the selected tool, or one of its calls.
 type detailPane struct {
 	*common
+	keys *DetailKeyMap
 	w, h int
 
 	focused bool
@@ -65,8 +66,8 @@ type detailPane struct {
 	bar     progress.Model
 }
 
-func newDetailPane(c *common) detailPane {
-	d := detailPane{common: c}
+func newDetailPane(c *common, keys *DetailKeyMap) detailPane {
+	d := detailPane{common: c, keys: keys}
 	d.restyle()
 	return d
 }
@@ -334,7 +335,7 @@ func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 			d.built, d.pending = msg.key, detailKey{}
 		}
 	case tea.KeyPressMsg:
-		moveKey(msg, d.keys, &d.sc)
+		moveKey(msg, &d.keys.MoveKeyMap, &d.sc)
 	}
 	return d, nil
 }
@@ -416,21 +417,21 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 
 // ShortHelp returns the pane's bindings for the help line.
 func (d *detailPane) ShortHelp() []key.Binding {
-	k := d.keys
+	k, g := d.keys, d.global
 	if d.confirm {
-		return []key.Binding{k.Confirm, k.Back}
+		return []key.Binding{k.Confirm, g.Back}
 	}
 	if c := d.Call(); c != nil {
 		if !c.Done {
-			return []key.Binding{k.Back}
+			return []key.Binding{g.Back}
 		}
-		out := []key.Binding{k.Call, k.PrevCall, k.NextCall, k.Back}
+		out := []key.Binding{k.Call, k.PrevCall, k.NextCall, g.Back}
 		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
 		}
 		return out
 	}
-	return []key.Binding{k.Call, k.Up, k.Down, k.PrevCall, k.NextPane}
+	return []key.Binding{k.Call, k.Up, k.Down, k.PrevCall, g.NextPane}
 }
 
 // FullHelp returns the pane's bindings, grouped.

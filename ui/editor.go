@@ -60,6 +60,7 @@ func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) te
 // JSON otherwise.
 type editorPane struct {
 	*common
+	keys *EditorKeyMap
 	v    *checks.Validator
 	w, h int
 
@@ -77,8 +78,8 @@ type editorPane struct {
 	note     string          // why the last send did not happen
 }
 
-func newEditorPane(c *common, v *checks.Validator) editorPane {
-	return editorPane{common: c, v: v, area: textarea.New()}
+func newEditorPane(c *common, keys *EditorKeyMap, v *checks.Validator) editorPane {
+	return editorPane{common: c, keys: keys, v: v, area: textarea.New()}
 }
 
 // Open starts editing a call of t, prefilled from its input schema.
@@ -375,13 +376,13 @@ func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
 func (e *editorPane) ShortHelp() []key.Binding {
 	k := e.keys
 	if e.raw {
-		return []key.Binding{k.Send, k.Raw, k.Back}
+		return []key.Binding{k.Send, k.Raw, e.global.Back}
 	}
-	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, k.Back}
+	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, e.global.Back}
 }
 
 // FullHelp returns the editor's bindings, grouped.
 func (e *editorPane) FullHelp() [][]key.Binding {
 	k := e.keys
-	return [][]key.Binding{{k.Send, k.Back, k.Raw}, {k.NextField, k.PrevField, k.Choice}}
+	return [][]key.Binding{{k.Send, e.global.Back, k.Raw}, {k.NextField, k.PrevField, k.Choice}}
 }

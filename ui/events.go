@@ -17,6 +17,7 @@ import (
 // notifications, list changes and the walks they started, calls, errors.
 type eventsPane struct {
 	*common
+	keys *EventsKeyMap
 	w, h int
 
 	focused bool
@@ -40,8 +41,8 @@ type colsKey struct {
 
 type eventPaints struct{ sel, subtle, muted, text, warn, fail paint }
 
-func newEventsPane(c *common) eventsPane {
-	p := eventsPane{common: c, list: newStreamList()}
+func newEventsPane(c *common, keys *EventsKeyMap) eventsPane {
+	p := eventsPane{common: c, keys: keys, list: newStreamList()}
 	p.restyle()
 	return p
 }
@@ -71,7 +72,7 @@ func (p *eventsPane) Sync() {
 // Update handles keys while the pane has focus.
 func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		moveKey(msg, p.keys, &p.list)
+		moveKey(msg, &p.keys.MoveKeyMap, &p.list)
 		p.say()
 	}
 	return p, nil
@@ -236,7 +237,8 @@ func rowLine(text string, cut bool) string {
 // ShortHelp returns the pane's bindings for the help line.
 func (p *eventsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Up, k.Down, k.Bottom, k.NextPane, k.Walk, k.Export, k.Help, k.Quit}
+	g := p.global
+	return []key.Binding{k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
 }
 
 // FullHelp returns the pane's bindings, grouped.

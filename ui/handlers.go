@@ -10,7 +10,7 @@ import (
 // key routes one key press to the handler of the mode. ctrl+c quits in
 // every mode, even while text is being typed.
 func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
-	if key.Matches(msg, m.keys.Interrupt) {
+	if key.Matches(msg, m.keys.Global.Interrupt) {
 		return m.quit()
 	}
 	switch m.mode {
@@ -30,11 +30,11 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 
 // keyHelp scrolls the full help, or closes it.
 func (m *model) keyHelp(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
+	k := &m.keys.Help
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, m.keys.Global.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Help, k.Back):
+	case key.Matches(msg, k.Close):
 		m.closeHelp()
 	case key.Matches(msg, k.Up):
 		m.helpSc.ScrollBy(-1)
@@ -50,15 +50,14 @@ func (m *model) keyHelp(msg tea.KeyPressMsg) tea.Cmd {
 
 // keyEditor sends the call, leaves the editor, or types into it.
 func (m *model) keyEditor(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
 	switch {
-	case key.Matches(msg, k.Send):
+	case key.Matches(msg, m.keys.Editor.Send):
 		if !m.editor.Ready() {
 			return nil
 		}
 		m.mode = modeNormal
 		return m.sendCall(m.editor.Tool(), m.editor.Args(), false)
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, m.keys.Global.Back):
 		m.mode = modeNormal
 		return nil
 	}
@@ -69,15 +68,14 @@ func (m *model) keyEditor(msg tea.KeyPressMsg) tea.Cmd {
 
 // keyConfirm sends the refused call anyway, or keeps it unsent.
 func (m *model) keyConfirm(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
 	switch {
-	case key.Matches(msg, k.Confirm):
+	case key.Matches(msg, m.keys.Detail.Confirm):
 		m.detail.Settle()
 		m.mode = modeNormal
 		if c := m.detail.Call(); c != nil {
 			return m.sendCall(m.detail.Tool(), c.Args, true)
 		}
-	case key.Matches(msg, k.Back):
+	case key.Matches(msg, m.keys.Global.Back):
 		m.detail.Settle()
 		m.mode = modeNormal
 	}
@@ -118,7 +116,7 @@ func (m *model) keyBrowse(msg tea.KeyPressMsg) tea.Cmd {
 // globalKey handles the keys that mean the same whichever pane has the
 // focus. ok is false for any other key.
 func (m *model) globalKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	k := &m.keys
+	k := &m.keys.Global
 	switch {
 	case key.Matches(msg, k.Quit):
 		return m.quit(), true
@@ -150,7 +148,7 @@ func (m *model) globalKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // the focused pane: stepping through calls, sending anyway, calling, and
 // the filter (which moves the focus to the tools pane, whose key it is).
 func (m *model) panesKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	k := &m.keys
+	k := &m.keys.Detail
 	switch {
 	case key.Matches(msg, k.PrevCall, k.NextCall):
 		dir := 1
@@ -168,9 +166,9 @@ func (m *model) panesKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 			m.mode = modeConfirm
 		}
 		return nil, true
-	case key.Matches(msg, k.Call) && (m.focus == paneTools || m.focus == paneDetail):
+	case m.focus == paneTools && key.Matches(msg, m.keys.Tools.Call), m.focus == paneDetail && key.Matches(msg, k.Call):
 		return m.openEditor(), true
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, m.keys.Tools.Filter):
 		m.setFocus(paneTools)
 	}
 	return nil, false

@@ -13,37 +13,33 @@ import (
 
 // bindings returns the help for what has the keys now.
 func (m *model) bindings() helpMap {
-	k := &m.keys
-	global := []key.Binding{k.NextPane, k.Walk, k.Wire, k.Export, k.Theme, k.Help, k.Quit}
+	g := &m.keys.Global
+	global := []key.Binding{g.NextPane, g.Walk, g.Wire, g.Export, g.Theme, g.Help, g.Quit}
 	short, full := m.modeBindings()
 	switch c := m.detail.Call(); {
 	case m.mode == modeEditor || m.mode == modeHelp:
 	case m.mode == modeConfirm:
 		short = m.detail.ShortHelp()
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
-		short = append([]key.Binding{k.Force}, short...)
+		short = append([]key.Binding{m.keys.Detail.Force}, short...)
 	}
 	if r := m.replay; r != nil && r.loaded && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
-		scrub := []key.Binding{
-			key.NewBinding(key.WithKeys(",", "."), key.WithHelp(",/.", "step")),
-			key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "moment")),
-		}
-		short = append(scrub, short...)
-		global = append(global, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last)
+		short = append(m.scrub.ShortHelp(), short...)
+		global = append(global, m.scrub.FullHelp()[0]...)
 	}
 	return helpMap{short: short, full: append(full, global)}
 }
 
 // modeBindings returns the help of the mode, or of the focused pane.
 func (m *model) modeBindings() (short []key.Binding, full [][]key.Binding) {
-	k := &m.keys
+	g, h := &m.keys.Global, &m.keys.Help
 	switch {
 	case m.mode == modeHelp:
-		short = []key.Binding{k.Up, k.Down, key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close")), k.Quit}
+		short = []key.Binding{h.Up, h.Down, h.Close, g.Quit}
 	case m.replay != nil && !m.replay.loaded:
-		short = []key.Binding{k.Theme, k.Help, k.Quit}
+		short = []key.Binding{g.Theme, g.Help, g.Quit}
 	case m.st.Server() == nil && m.replay == nil:
-		short = []key.Binding{k.Wire, k.Export, k.Help, k.Quit}
+		short = []key.Binding{g.Wire, g.Export, g.Help, g.Quit}
 	case m.mode == modeEditor:
 		short, full = m.editor.ShortHelp(), m.editor.FullHelp()
 	case m.mode == modeFilter:
@@ -80,7 +76,7 @@ func (m *model) helpLine() string {
 // When that is not enough the descriptions shrink to their first word, then
 // only help and quit are sure to stay.
 func (m *model) fitHelp(short []key.Binding) []key.Binding {
-	k := &m.keys
+	k := &m.keys.Global
 	isHelpOrQuit := func(b key.Binding) bool {
 		h := b.Help()
 		return h == k.Help.Help() || h == k.Quit.Help() || strings.HasPrefix(h.Key, "?")
@@ -127,22 +123,30 @@ func (m *model) fitHelp(short []key.Binding) []key.Binding {
 	return out
 }
 
+// keyGroups gathers the keys of every part for the full help: moving,
+// acting, showing, and the editor's (or in a replay, where the editor's
+// keys are off, the scrubber's).
+func (m *model) keyGroups() [][]key.Binding {
+	k, g := &m.keys, &m.keys.Global
+	mv, t, d, e := k.Tools.MoveKeyMap, &k.Tools, &k.Detail, &k.Editor
+	groups := [][]key.Binding{
+		{mv.Up, mv.Down, mv.PageUp, mv.PageDown, mv.Top, mv.Bottom, g.NextPane, g.PrevPane},
+		{t.Call, e.Send, g.Back, t.Filter, g.Walk, d.PrevCall, d.NextCall, d.Force},
+		{g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
+		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm},
+	}
+	if m.replay != nil {
+		groups[3] = m.scrub.FullHelp()[0]
+	}
+	return groups
+}
+
 // fullHelp lists every key, grouped, with what the badges mean. It is
 // built only while help is open.
 func (m *model) fullHelp() string {
-	k := &m.keys
 	s := m.sty
 	return m.memo.get("fullhelp", fmt.Sprintf("%d %p %v", m.w, m.sty, m.replay != nil), func() string {
-		groups := [][]key.Binding{
-			{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextPane, k.PrevPane},
-			{k.Call, k.Send, k.Back, k.Filter, k.Walk, k.PrevCall, k.NextCall, k.Force},
-			{k.Wire, k.Copy, k.Export, k.Theme, k.Help, k.Quit},
-			{k.NextField, k.PrevField, k.Choice, k.Raw, k.Confirm},
-		}
-		if m.replay != nil {
-			// The editor's keys are off in a replay: the scrubber's go there.
-			groups[3] = []key.Binding{k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last}
-		}
+		groups := m.keyGroups()
 		var keys string
 		switch {
 		case m.w >= 110:

@@ -2,99 +2,189 @@ package ui
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap holds every key binding of the UI. [DefaultKeyMap] builds it; the
-// help bubble renders it.
+// KeyMap holds every key binding of the UI, one map per part that owns
+// keys: the root's global keys, each pane's, the editor's, the replay
+// scrubber's and the help view's. [DefaultKeyMap] builds it; each part's
+// ShortHelp and FullHelp read its own map, and the help view gathers them.
 type KeyMap struct {
-	// Moving.
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
+	Global   GlobalKeyMap
+	Tools    ToolsKeyMap
+	Detail   DetailKeyMap
+	Editor   EditorKeyMap
+	Events   EventsKeyMap
+	Wire     WireKeyMap
+	Scrubber ScrubberKeyMap
+	Help     HelpKeyMap
+}
+
+// GlobalKeyMap holds the keys that mean the same whichever pane has the
+// focus; the root handles them.
+type GlobalKeyMap struct {
 	NextPane key.Binding
 	PrevPane key.Binding
-
-	// Acting.
-	Call     key.Binding // open the argument editor of the selected tool
-	Back     key.Binding // close, cancel the call or abort the walk in flight
-	Filter   key.Binding
+	Back     key.Binding // cancel the call or abort the walk in flight, else go back
 	Walk     key.Binding
 	Wire     key.Binding
 	Export   key.Binding
 	Theme    key.Binding
 	Help     key.Binding
 	Quit     key.Binding
-	Copy     key.Binding
+	// Interrupt quits even while text is being typed.
+	Interrupt key.Binding
+}
+
+// MoveKeyMap moves through a list or a document.
+type MoveKeyMap struct {
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+}
+
+// ToolsKeyMap is the tools pane's.
+type ToolsKeyMap struct {
+	MoveKeyMap
+	Call   key.Binding // open the argument editor of the selected tool
+	Filter key.Binding
+}
+
+// DetailKeyMap is the detail pane's.
+type DetailKeyMap struct {
+	MoveKeyMap
+	Call     key.Binding // open the argument editor of the tool shown
 	PrevCall key.Binding
 	NextCall key.Binding
 	Force    key.Binding // send a refused call anyway (asks first)
 	Confirm  key.Binding
+}
 
-	// The argument editor.
+// EditorKeyMap is the argument editor's.
+type EditorKeyMap struct {
 	Send      key.Binding
 	NextField key.Binding
 	PrevField key.Binding
 	Choice    key.Binding // cycle an enum field's choices
 	Raw       key.Binding // switch between the form and raw JSON
+}
 
-	// Replaying a session file: the scrubber.
+// EventsKeyMap is the events pane's.
+type EventsKeyMap struct {
+	MoveKeyMap
+}
+
+// WireKeyMap is the wire pane's.
+type WireKeyMap struct {
+	MoveKeyMap
+	Copy key.Binding
+}
+
+// ScrubberKeyMap is the replay scrubber's.
+type ScrubberKeyMap struct {
 	StepBack    key.Binding // one event back
 	StepForward key.Binding // one event forward
 	PrevMoment  key.Binding // back to the previous page, walk, call or list change
 	NextMoment  key.Binding
 	First       key.Binding // the start of the session
 	Last        key.Binding // its end
+}
 
-	// Interrupt quits even while text is being typed.
-	Interrupt key.Binding
+// HelpKeyMap is the full help view's.
+type HelpKeyMap struct {
+	MoveKeyMap
+	Close key.Binding
+}
+
+func binding(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
 // DefaultKeyMap returns the default key bindings.
 func DefaultKeyMap() KeyMap {
-	b := func(keys []string, help, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
-	}
-	k := func(keys ...string) []string { return keys }
 	return KeyMap{
-		Up:       b(k("up", "k"), "↑/k", "up"),
-		Down:     b(k("down", "j"), "↓/j", "down"),
-		PageUp:   b(k("pgup", "ctrl+u"), "pgup", "page up"),
-		PageDown: b(k("pgdown", "ctrl+d"), "pgdn", "page down"),
-		Top:      b(k("home", "g"), "g/home", "top"),
-		Bottom:   b(k("end", "G"), "G/end", "bottom"),
-		NextPane: b(k("tab"), "tab", "pane"),
-		PrevPane: b(k("shift+tab"), "shift+tab", "previous pane"),
+		Global:   DefaultGlobalKeyMap(),
+		Tools:    ToolsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Call: callKey(), Filter: binding("/", "filter", "/")},
+		Detail:   DefaultDetailKeyMap(),
+		Editor:   DefaultEditorKeyMap(),
+		Events:   EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap()},
+		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Copy: binding("y", "copy frame", "y")},
+		Scrubber: DefaultScrubberKeyMap(),
+		Help:     HelpKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Close: binding("?/esc", "close", "?", "esc")},
+	}
+}
 
-		Call:     b(k("enter"), "enter", "call"),
-		Back:     b(k("esc"), "esc", "back/cancel"),
-		Filter:   b(k("/"), "/", "filter"),
-		Walk:     b(k("r"), "r", "walk again"),
-		Wire:     b(k("w"), "w", "wire"),
-		Export:   b(k("e"), "e", "export"),
-		Theme:    b(k("t"), "t", "theme"),
-		Help:     b(k("?"), "?", "help"),
-		Quit:     b(k("q", "ctrl+c"), "q", "quit"),
-		Copy:     b(k("y"), "y", "copy frame"),
-		PrevCall: b(k("["), "[", "older call"),
-		NextCall: b(k("]"), "]", "newer call"),
-		Force:    b(k("f"), "f", "send anyway"),
-		Confirm:  b(k("enter"), "enter", "confirm"),
+// DefaultGlobalKeyMap returns the default global keys.
+func DefaultGlobalKeyMap() GlobalKeyMap {
+	return GlobalKeyMap{
+		NextPane:  binding("tab", "pane", "tab"),
+		PrevPane:  binding("shift+tab", "previous pane", "shift+tab"),
+		Back:      binding("esc", "back/cancel", "esc"),
+		Walk:      binding("r", "walk again", "r"),
+		Wire:      binding("w", "wire", "w"),
+		Export:    binding("e", "export", "e"),
+		Theme:     binding("t", "theme", "t"),
+		Help:      binding("?", "help", "?"),
+		Quit:      binding("q", "quit", "q", "ctrl+c"),
+		Interrupt: binding("ctrl+c", "quit", "ctrl+c"),
+	}
+}
 
-		Send:      b(k("ctrl+s"), "ctrl+s", "send"),
-		NextField: b(k("tab", "down"), "tab/↓", "next field"),
-		PrevField: b(k("shift+tab", "up"), "shift+tab/↑", "previous field"),
-		Choice:    b(k("left", "right"), "←/→", "choose"),
-		Raw:       b(k("ctrl+r"), "ctrl+r", "form/raw JSON"),
+// DefaultMoveKeyMap returns the default moving keys.
+func DefaultMoveKeyMap() MoveKeyMap {
+	return MoveKeyMap{
+		Up:       binding("↑/k", "up", "up", "k"),
+		Down:     binding("↓/j", "down", "down", "j"),
+		PageUp:   binding("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown: binding("pgdn", "page down", "pgdown", "ctrl+d"),
+		Top:      binding("g/home", "top", "home", "g"),
+		Bottom:   binding("G/end", "bottom", "end", "G"),
+	}
+}
 
-		StepBack:    b(k(",", "left"), ",/←", "event back"),
-		StepForward: b(k(".", "right"), "./→", "event forward"),
-		PrevMoment:  b(k("<", "shift+left"), "</shift+←", "previous moment"),
-		NextMoment:  b(k(">", "shift+right"), ">/shift+→", "next moment"),
-		First:       b(k("{"), "{", "start of the session"),
-		Last:        b(k("}"), "}", "end of the session"),
+func callKey() key.Binding { return binding("enter", "call", "enter") }
 
-		Interrupt: b(k("ctrl+c"), "ctrl+c", "quit"),
+// DefaultDetailKeyMap returns the detail pane's default keys.
+func DefaultDetailKeyMap() DetailKeyMap {
+	return DetailKeyMap{
+		MoveKeyMap: DefaultMoveKeyMap(),
+		Call:       callKey(),
+		PrevCall:   binding("[", "older call", "["),
+		NextCall:   binding("]", "newer call", "]"),
+		Force:      binding("f", "send anyway", "f"),
+		Confirm:    binding("enter", "confirm", "enter"),
+	}
+}
+
+// DefaultEditorKeyMap returns the editor's default keys.
+func DefaultEditorKeyMap() EditorKeyMap {
+	return EditorKeyMap{
+		Send:      binding("ctrl+s", "send", "ctrl+s"),
+		NextField: binding("tab/↓", "next field", "tab", "down"),
+		PrevField: binding("shift+tab/↑", "previous field", "shift+tab", "up"),
+		Choice:    binding("←/→", "choose", "left", "right"),
+		Raw:       binding("ctrl+r", "form/raw JSON", "ctrl+r"),
+	}
+}
+
+// DefaultScrubberKeyMap returns the scrubber's default keys.
+func DefaultScrubberKeyMap() ScrubberKeyMap {
+	return ScrubberKeyMap{
+		StepBack:    binding(",/←", "event back", ",", "left"),
+		StepForward: binding("./→", "event forward", ".", "right"),
+		PrevMoment:  binding("</shift+←", "previous moment", "<", "shift+left"),
+		NextMoment:  binding(">/shift+→", "next moment", ">", "shift+right"),
+		First:       binding("{", "start of the session", "{"),
+		Last:        binding("}", "end of the session", "}"),
+	}
+}
+
+// disableLiveKeys switches off the keys that need a live server: walking,
+// calling (the editor's keys with it), sending anyway, exporting.
+func disableLiveKeys(k *KeyMap) {
+	for _, b := range []*key.Binding{&k.Global.Walk, &k.Global.Export, &k.Tools.Call, &k.Detail.Call, &k.Detail.Force,
+		&k.Detail.Confirm, &k.Editor.Send, &k.Editor.NextField, &k.Editor.PrevField, &k.Editor.Choice, &k.Editor.Raw} {
+		b.SetEnabled(false)
 	}
 }
 

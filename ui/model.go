@@ -106,7 +106,7 @@ type options struct {
 type model struct {
 	o options
 	*common
-	keys  KeyMap // common.keys points here
+	keys  KeyMap // the panes' maps point into it
 	theme string
 	fixed bool // the theme was chosen, not guessed
 	w, h  int
@@ -134,7 +134,8 @@ type model struct {
 	spinning bool           // a tick is on its way
 	bar      progress.Model // reading a replay's file
 
-	replay *replay // nil for a live session
+	replay *replay  // nil for a live session
+	scrub  scrubber // a replay's control
 
 	status      string
 	statusLevel int
@@ -158,7 +159,7 @@ func newModel(o options) *model {
 		o.Loc = time.Local
 	}
 	m := &model{o: o, keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
-	m.common = &common{st: fold.New(nil), keys: &m.keys, loc: o.Loc}
+	m.common = &common{st: fold.New(nil), global: &m.keys.Global, loc: o.Loc}
 	switch {
 	case o.Backend != nil:
 		m.link = linkUp
@@ -178,11 +179,11 @@ func newModel(o options) *model {
 		sty, _ = themes.ByName(m.theme)
 	}
 	m.sty = &sty
-	m.tools = newToolsPane(m.common)
-	m.detail = newDetailPane(m.common)
-	m.editor = newEditorPane(m.common, m.v)
-	m.wire = newWirePane(m.common)
-	m.events = newEventsPane(m.common)
+	m.tools = newToolsPane(m.common, &m.keys.Tools)
+	m.detail = newDetailPane(m.common, &m.keys.Detail)
+	m.editor = newEditorPane(m.common, &m.keys.Editor, m.v)
+	m.wire = newWirePane(m.common, &m.keys.Wire)
+	m.events = newEventsPane(m.common, &m.keys.Events)
 	m.help = help.New()
 	m.help.Styles = m.sty.Help
 	m.bar = newBar(m.sty)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -328,27 +327,6 @@ func (m *model) show(st *fold.State, pos int, what string) {
 	r := m.replay
 	r.pos, r.what = pos, what
 	m.st = st // the panes share it
-}
-
-// step moves the target by n events.
-func (m *model) step(n int) tea.Cmd { return m.moveTo(m.replay.target + n) }
-
-// moment moves the target to the next (dir 1) or previous (dir -1) moment.
-func (m *model) moment(dir int) tea.Cmd {
-	r := m.replay
-	t := r.target
-	if dir > 0 {
-		i, _ := slices.BinarySearch(r.moments, t+1)
-		if i < len(r.moments) {
-			return m.moveTo(r.moments[i])
-		}
-		return m.moveTo(r.n)
-	}
-	i, _ := slices.BinarySearch(r.moments, t)
-	if i > 0 {
-		return m.moveTo(r.moments[i-1])
-	}
-	return m.moveTo(0)
 }
 
 // loadedStatus says the file is read, and what was forgiven.

@@ -19,52 +19,32 @@ func (m *model) startReplay(r *replay) {
 	m.replay = r
 	m.show(r.base, 0, "")
 	disableLiveKeys(&m.keys)
+	m.scrub = scrubber{keys: &m.keys.Scrubber}
 	m.detail.SetReplay(r.file.Event)
 	m.wire.SetReplay(r.file.Event)
-}
-
-// disableLiveKeys switches off the keys that need a live server: walking,
-// calling (the editor's keys with it), sending anyway, exporting.
-func disableLiveKeys(k *KeyMap) {
-	for _, b := range []*key.Binding{&k.Call, &k.Walk, &k.Force, &k.Export, &k.Confirm,
-		&k.Send, &k.NextField, &k.PrevField, &k.Choice, &k.Raw} {
-		b.SetEnabled(false)
-	}
 }
 
 // replayKey handles the scrubber's keys, and says why the keys of a live
 // session do nothing here. ok is false for any other key.
 func (m *model) replayKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	k, r := &m.keys, m.replay
-	if key.Matches(msg, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last) {
+	r := m.replay
+	if m.scrub.Matches(msg) {
 		if !r.loaded {
 			return m.setStatus("still reading "+r.name+"; the scrubber works once it is read", levelInfo), true
 		}
-		switch {
-		case key.Matches(msg, k.StepBack):
-			return m.step(-1), true
-		case key.Matches(msg, k.StepForward):
-			return m.step(1), true
-		case key.Matches(msg, k.PrevMoment):
-			return m.moment(-1), true
-		case key.Matches(msg, k.NextMoment):
-			return m.moment(1), true
-		case key.Matches(msg, k.First):
-			return m.moveTo(0), true
-		default:
-			return m.moveTo(r.n), true
-		}
+		to, _ := m.scrub.Target(msg, r.target, r.n, r.moments)
+		return m.moveTo(to), true
 	}
 	live := DefaultKeyMap()
 	what := ""
 	switch {
-	case key.Matches(msg, live.Walk):
+	case key.Matches(msg, live.Global.Walk):
 		what = "walking"
-	case key.Matches(msg, live.Call) && (m.focus == paneTools || m.focus == paneDetail):
+	case key.Matches(msg, live.Tools.Call) && (m.focus == paneTools || m.focus == paneDetail):
 		what = "calling"
-	case key.Matches(msg, live.Force) && m.mode != modeWire:
+	case key.Matches(msg, live.Detail.Force) && m.mode != modeWire:
 		what = "sending"
-	case key.Matches(msg, live.Export):
+	case key.Matches(msg, live.Global.Export):
 		return m.setStatus("read-only replay: nothing to export, "+r.name+" is the record", levelInfo), true
 	default:
 		return nil, false

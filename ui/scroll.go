@@ -97,7 +97,7 @@ func (s *scroller) pageSize() int { return s.h }
 
 // moveKey applies a movement key (up, down, page up, page down, top,
 // bottom) to m and reports whether msg was one.
-func moveKey(msg tea.KeyPressMsg, k *KeyMap, m mover) bool {
+func moveKey(msg tea.KeyPressMsg, k *MoveKeyMap, m mover) bool {
 	switch {
 	case key.Matches(msg, k.Up):
 		m.moveBy(-1)

@@ -112,13 +112,13 @@ func TestTapeFollowsTheKeyMap(t *testing.T) {
 				}
 				all = bindings(km)
 			}
-		case mode == normal && key.Matches(s, km.Quit) && k.text:
+		case mode == normal && key.Matches(s, km.Global.Quit) && k.text:
 			// Back at the shell prompt; the tape may start mcpwitness again.
 			shell = true
 		case mode == filter:
 			switch {
 			case k.text:
-			case key.Matches(s, km.Back), k.key == "enter":
+			case key.Matches(s, km.Global.Back), k.key == "enter":
 				mode = normal
 			default:
 				t.Errorf("demo.tape:%d: %q while filtering is neither text nor enter/esc", k.line, k.key)
@@ -126,17 +126,17 @@ func TestTapeFollowsTheKeyMap(t *testing.T) {
 		case mode == editor:
 			switch {
 			case k.text:
-			case key.Matches(s, km.Send), key.Matches(s, km.Back):
+			case key.Matches(s, km.Editor.Send), key.Matches(s, km.Global.Back):
 				mode = normal
-			case key.Matches(s, km.NextField, km.PrevField, km.Choice, km.Raw):
+			case key.Matches(s, km.Editor.NextField, km.Editor.PrevField, km.Editor.Choice, km.Editor.Raw):
 			default:
 				t.Errorf("demo.tape:%d: %q in the editor is not an editor key", k.line, k.key)
 			}
 		default:
 			switch {
-			case key.Matches(s, km.Filter):
+			case key.Matches(s, km.Tools.Filter):
 				mode = filter
-			case key.Matches(s, km.Call):
+			case key.Matches(s, km.Tools.Call):
 				mode = editor
 			case key.Matches(s, all...):
 			default:
@@ -150,18 +150,25 @@ func TestTapeFollowsTheKeyMap(t *testing.T) {
 	if mode != normal {
 		t.Error("demo.tape ends inside the filter or the editor")
 	}
-	if last := keys[len(keys)-1]; !key.Matches(stroke(last.key), km.Quit) {
+	if last := keys[len(keys)-1]; !key.Matches(stroke(last.key), km.Global.Quit) {
 		t.Errorf("demo.tape ends with %q, not a quit key", last.key)
 	}
 }
 
-// bindings returns every binding of km.
+// bindings returns every binding of km, in every part's map.
 func bindings(km KeyMap) []key.Binding {
 	var all []key.Binding
-	v := reflect.ValueOf(km)
-	for i := range v.NumField() {
-		all = append(all, v.Field(i).Interface().(key.Binding))
+	var walk func(v reflect.Value)
+	walk = func(v reflect.Value) {
+		if b, ok := v.Interface().(key.Binding); ok {
+			all = append(all, b)
+			return
+		}
+		for i := range v.NumField() {
+			walk(v.Field(i))
+		}
 	}
+	walk(reflect.ValueOf(km))
 	return all
 }
 

@@ -27,6 +27,7 @@ type toolRow struct {
 // separator row per page, and filters them.
 type toolsPane struct {
 	*common
+	keys *ToolsKeyMap
 	w, h int
 
 	focused bool
@@ -67,12 +68,12 @@ type filterAsk struct {
 	q string
 }
 
-func newToolsPane(c *common) toolsPane {
+func newToolsPane(c *common, keys *ToolsKeyMap) toolsPane {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "filter"
 	in.CharLimit = 200
-	p := toolsPane{common: c, input: in}
+	p := toolsPane{common: c, keys: keys, input: in}
 	p.restyle()
 	return p
 }
@@ -433,11 +434,12 @@ func (p *toolsPane) ShortHelp() []key.Binding {
 			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		}
 	}
-	return []key.Binding{k.Call, k.Filter, k.Walk, k.NextPane, k.Wire, k.Export, k.Help, k.Quit}
+	g := p.global
+	return []key.Binding{k.Call, k.Filter, g.Walk, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
 }
 
 // FullHelp returns every binding of this pane, grouped.
 func (p *toolsPane) FullHelp() [][]key.Binding {
 	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Call, k.Filter, k.Walk, k.Back}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Call, k.Filter, p.global.Walk, p.global.Back}}
 }

@@ -34,6 +34,7 @@ type frameBuiltMsg struct {
 // shows the selected one pretty-printed.
 type wirePane struct {
 	*common
+	keys *WireKeyMap
 	w, h int
 
 	focused  bool
@@ -48,8 +49,8 @@ type wirePane struct {
 	read fold.Frame
 }
 
-func newWirePane(c *common) wirePane {
-	return wirePane{common: c, list: newStreamList()}
+func newWirePane(c *common, keys *WireKeyMap) wirePane {
+	return wirePane{common: c, keys: keys, list: newStreamList()}
 }
 
 // Focus gives the pane the keys (the frame view's when frame), or takes
@@ -147,10 +148,10 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 			return p, nil
 		}
 		if p.onFrame {
-			moveKey(msg, k, &p.frame)
+			moveKey(msg, &k.MoveKeyMap, &p.frame)
 			return p, nil
 		}
-		moveKey(msg, k, &p.list)
+		moveKey(msg, &k.MoveKeyMap, &p.list)
 		return p, p.Sync()
 	}
 	return p, nil
@@ -283,11 +284,12 @@ func frameDoc(f *fold.Frame, w int, s *themes.Styles, loc *time.Location) []stri
 // ShortHelp returns the pane's bindings for the help line.
 func (p *wirePane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Up, k.Down, k.Copy, k.NextPane, k.Wire, k.Export, k.Help, k.Quit}
+	g := p.global
+	return []key.Binding{k.Up, k.Down, k.Copy, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
 }
 
 // FullHelp returns the pane's bindings, grouped.
 func (p *wirePane) FullHelp() [][]key.Binding {
 	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Copy, k.Wire}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Copy, p.global.Wire}}
 }
