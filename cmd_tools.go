@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"mcpwitness/finding"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 )
 
@@ -16,8 +17,10 @@ func runTools(ctx context.Context, a *app) error {
 		return err
 	}
 	defer sess.Close()
+	folded := foldLog(a.log)
 	_, res := sess.Walk(ctx, paging.Tools())
-	doc := toolsDocument(sess, res)
+	var doc toolsDoc
+	folded.read(func(st *fold.State) { doc = toolsDocument(sess.Info(), st) })
 	a.show(doc, func() { a.pr.tools(doc) })
 	switch {
 	case res.Incomplete == paging.Failed && (a.cfg.json || a.cfg.ndjson):

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -71,43 +73,74 @@ type (
 	}
 )
 
-func toolsDocument(s *session.Session, res *paging.Result) toolsDoc {
-	info := s.Info()
+// logFold is the fold of a headless command's log, for its documents. The
+// log applies events on the session's goroutines, under its lock; the
+// command reads the fold with [logFold.read] while frames may still come.
+type logFold struct {
+	mu sync.Mutex
+	st *fold.State
+}
+
+// foldLog folds every event appended to log from now on.
+func foldLog(log *session.Log) *logFold {
+	f := &logFold{st: fold.New(nil)}
+	log.AddSink(func(ev session.Event) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.st.Apply(ev)
+	})
+	return f
+}
+
+// read calls fn with the fold, holding it still.
+func (f *logFold) read(fn func(st *fold.State)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	fn(f.st)
+}
+
+// toolsDocument is the document of the newest tools walk st folded.
+func toolsDocument(info session.ServerInfo, st *fold.State) toolsDoc {
 	doc := toolsDoc{
 		Server: serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport},
-		Walk: walkDoc{Complete: res.Incomplete == paging.Complete, Incomplete: string(res.Incomplete),
-			Pages: len(res.Pages), Generation: res.Generation},
-		Pages: []pageDoc{}, Tools: []toolDoc{}, Findings: res.Findings,
+		Pages:  []pageDoc{}, Tools: []toolDoc{}, Findings: []finding.Finding{},
 	}
-	if doc.Findings == nil {
-		doc.Findings = []finding.Finding{}
+	w := st.LatestTools()
+	if w == nil {
+		return doc
 	}
-	if res.Err != nil {
-		doc.Walk.Error = res.Err.Error()
+	doc.Walk = walkDoc{Complete: w.Incomplete == paging.Complete, Incomplete: string(w.Incomplete),
+		Pages: len(w.Pages), Generation: w.Generation, Error: w.Err}
+	if w.Findings != nil {
+		doc.Findings = w.Findings
 	}
-	held := s.Counter().Held(res)
-	for _, p := range res.Pages {
+	for _, p := range w.Pages {
 		pd := pageDoc{Page: p.Number, Items: p.Count, NextCursor: p.NextCursor, Ms: p.Ms, Generation: p.Generation}
 		if p.HasTTL {
 			ttl := p.TTLMs
 			pd.TTLMs = &ttl
 		}
 		doc.Pages = append(doc.Pages, pd)
-		for _, item := range p.Items {
-			doc.Tools = append(doc.Tools, toolEntry(item, p, held))
-		}
+	}
+	held := st.Held(w)
+	for _, t := range w.Tools {
+		doc.Tools = append(doc.Tools, toolDoc{
+			Name: listedName(t), Page: t.Page, Generation: t.Gen, Held: held,
+			TaskSupport: t.TaskSupport, HasOutputSchema: t.Output != nil, Definition: t.Raw,
+		})
 	}
 	return doc
 }
 
-func toolEntry(item json.RawMessage, p paging.Page, held bool) toolDoc {
-	t, _ := tooldef.Parse(item) // what could be read; the definition is there as sent
-	return toolDoc{
-		Name: t.Name, Page: p.Number, Generation: p.Generation, Held: held,
-		TaskSupport:     t.TaskSupport,
-		HasOutputSchema: t.HasOutputSchema(),
-		Definition:      item,
+// listedName is the name a tool was listed with: "" when its definition
+// has none that can be read (the fold shows such a tool as "(no name)" or
+// "(unreadable)").
+func listedName(t *fold.Tool) string {
+	if t.Bad == "" {
+		return t.Name
 	}
+	d, _ := tooldef.Parse(t.Raw)
+	return d.Name
 }
 
 func callDocument(r *session.CallResult) callDoc {

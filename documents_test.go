@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"mcpwitness/finding"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// The tools document is read from the fold of the log: pages, tools with
+// their generation and held/own, findings, and the definition as sent,
+// even one that cannot be read.
+func TestToolsDocumentReadsTheFold(t *testing.T) {
+	log := session.NewLog(nil)
+	folded := foldLog(log)
+	items := []json.RawMessage{
+		json.RawMessage(`{"name":"add","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}`),
+		json.RawMessage(`{"name":"render","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`),
+		json.RawMessage(`{"name":7}`),
+		json.RawMessage(`{"inputSchema":{"type":"object"}}`),
+	}
+	dup := finding.Finding{Check: paging.CheckDuplicateItem, Severity: finding.SeverityWarning, Message: "twice", Page: 1}
+	walk := &session.WalkInfo{ID: 1, Method: "tools/list", State: session.PhaseStart}
+	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Walk: walk})
+	log.Append(session.Event{Kind: session.KindPage, Method: "tools/list", Gen: 1,
+		Walk: &session.WalkInfo{ID: 1, Method: "tools/list", State: session.PhasePage},
+		Page: &paging.Page{Number: 1, Count: len(items), Ms: 2, Generation: 1, HasTTL: true, TTLMs: 500}, Items: items})
+	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Gen: 1, Walk: &session.WalkInfo{ID: 1, Method: "tools/list",
+		State: session.PhaseDone, Pages: 1, Items: len(items), Generation: 1, Findings: []finding.Finding{dup}}})
+
+	var doc toolsDoc
+	folded.read(func(st *fold.State) { doc = toolsDocument(session.ServerInfo{Name: "srv"}, st) })
+	ttl := 500
+	want := toolsDoc{
+		Server:   serverDoc{Name: "srv"},
+		Walk:     walkDoc{Complete: true, Pages: 1, Generation: 1},
+		Pages:    []pageDoc{{Page: 1, Items: 4, Ms: 2, TTLMs: &ttl, Generation: 1}},
+		Findings: []finding.Finding{dup},
+		Tools: []toolDoc{
+			{Name: "add", Page: 1, Generation: 1, Held: true, HasOutputSchema: true, Definition: items[0]},
+			{Name: "render", Page: 1, Generation: 1, Held: true, TaskSupport: "required", Definition: items[1]},
+			{Name: "", Page: 1, Generation: 1, Held: true, Definition: items[2]},
+			{Name: "", Page: 1, Generation: 1, Held: true, Definition: items[3]},
+		},
+	}
+	if diff := cmp.Diff(want, doc); diff != "" {
+		t.Errorf("toolsDocument (-want +got):\n%s", diff)
+	}
+
+	// A second page makes the tools the client's own, not held.
+	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Walk: &session.WalkInfo{ID: 2, Method: "tools/list", State: session.PhaseStart}})
+	for n := 1; n <= 2; n++ {
+		log.Append(session.Event{Kind: session.KindPage, Method: "tools/list", Gen: int64(1 + n),
+			Walk: &session.WalkInfo{ID: 2, Method: "tools/list", State: session.PhasePage},
+			Page: &paging.Page{Number: n, Count: 1, Generation: int64(1 + n)}, Items: items[:1]})
+	}
+	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Gen: 3, Walk: &session.WalkInfo{ID: 2, Method: "tools/list",
+		State: session.PhaseDone, Pages: 2, Items: 2, Generation: 3}})
+	folded.read(func(st *fold.State) { doc = toolsDocument(session.ServerInfo{Name: "srv"}, st) })
+	if len(doc.Tools) != 2 || doc.Tools[0].Held || doc.Tools[1].Generation != 3 || doc.Walk.Pages != 2 || len(doc.Findings) != 0 || doc.Findings == nil {
+		t.Errorf("second walk: %+v", doc)
+	}
+}
