@@ -180,13 +180,7 @@ func rowText(r *fold.Row) (kind, text string) {
 	case fold.RowChanged:
 		return "change", rowLine(strings.TrimPrefix(r.Method, "notifications/"), false)
 	case fold.RowNotify:
-		text = strings.TrimPrefix(r.Method, "notifications/")
-		if r.Text != "" {
-			text += ": " + r.Text
-		} else if len(r.Data) > 0 && string(r.Data) != "{}" {
-			text += " " + string(r.Data)
-		}
-		return "notify", rowLine(text, r.Cut)
+		return "notify", notifyRowText(r)
 	case fold.RowWalk:
 		return "walk", walkRowText(r.Walk)
 	case fold.RowFinding:
@@ -196,17 +190,33 @@ func rowText(r *fold.Row) (kind, text string) {
 	case fold.RowServerCall:
 		return "server", rowLine(r.Method+": "+r.Text, r.Cut)
 	case fold.RowError:
-		what := r.Text
-		if r.Method != "" && !strings.HasPrefix(what, r.Method) {
-			what = r.Method + ": " + what
-		}
-		return "error", rowLine(what, r.Cut)
+		return "error", errorRowText(r)
 	case fold.RowClosed:
 		return "session", rowLine(orDash(r.Text), r.Cut)
 	case fold.RowFile:
 		return "file", rowLine(r.Text, r.Cut)
 	}
 	return sanitize.Line(r.Method), rowLine(r.Text, r.Cut)
+}
+
+// notifyRowText says a notification: its method, then its text or data.
+func notifyRowText(r *fold.Row) string {
+	text := strings.TrimPrefix(r.Method, "notifications/")
+	if r.Text != "" {
+		text += ": " + r.Text
+	} else if len(r.Data) > 0 && string(r.Data) != "{}" {
+		text += " " + string(r.Data)
+	}
+	return rowLine(text, r.Cut)
+}
+
+// errorRowText says an error, after the method it came from.
+func errorRowText(r *fold.Row) string {
+	what := r.Text
+	if r.Method != "" && !strings.HasPrefix(what, r.Method) {
+		what = r.Method + ": " + what
+	}
+	return rowLine(what, r.Cut)
 }
 
 // walkRowText says how a walk ended.

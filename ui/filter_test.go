@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -75,4 +77,78 @@ func TestMatchRank(t *testing.T) {
 			t.Errorf("rankMatch(%q, %q) marks %v", tc.q, tc.s, m.pos)
 		}
 	}
+}
+
+func TestFilterKeepsPageStructure(t *testing.T) {
+	h := newHarness(t, options{})
+	b := &evs{}
+	h.feed(b.connect())
+	h.feed(walkEvents(b, 1, 3, 10)...)
+	h.key("/")
+	h.typeText("t0012")
+	s := h.screen()
+	if !strings.Contains(s, "page 2 · 1 of 10 tools") || !strings.Contains(s, "tool_0012") {
+		t.Errorf("filtered list lacks page 2 and tool_0012:\n%s", s)
+	}
+	for _, gone := range []string{"page 1 ·", "page 3 ·", "tool_0011", "tool_0001"} {
+		if strings.Contains(s, gone) {
+			t.Errorf("filtered list still shows %q:\n%s", gone, s)
+		}
+	}
+	h.key("enter")
+	if sel := h.m.tools.Selected(); sel == nil || sel.Name != "tool_0012" {
+		t.Errorf("selected = %v, want tool_0012", sel)
+	}
+	h.key("esc")
+	if s := h.screen(); !strings.Contains(s, "page 1 ·") || h.m.tools.Filtered() {
+		t.Errorf("esc did not clear the filter:\n%s", s)
+	}
+}
+
+func TestFilterOfALongListRunsInACommand(t *testing.T) {
+	h := newHarness(t, options{})
+	b := &evs{}
+	h.feed(b.connect())
+	h.feed(walkEvents(b, 1, 5, 1000)...)
+	h.key("/")
+	_, cmd := h.m.Update(keyMsg("9"))
+	if h.m.tools.hits != nil {
+		t.Fatal("a 5000-tool filter ran inside Update")
+	}
+	h.exec(cmd)
+	h.until("the filter result", func() bool { return h.m.tools.hits != nil })
+	for _, r := range h.m.tools.rows {
+		if r.tool != nil && !strings.Contains(r.tool.Name, "9") {
+			t.Fatalf("row %s does not match 9", r.tool.Name)
+		}
+	}
+}
+
+func TestFuzzy(t *testing.T) {
+	for _, tc := range []struct {
+		q, s string
+		ok   bool
+		pos  []int
+	}{
+		{"gw", "get_weather", true, []int{0, 4}},
+		{"wea", "forecast_weather", true, []int{9, 10, 11}},
+		{"ab", "xa_b_a", true, []int{1, 3}},
+		{"zz", "weather", false, nil},
+		{"WEA", "weather", true, []int{0, 1, 2}},
+	} {
+		pos, ok := fuzzy(tc.q, tc.s)
+		if ok != tc.ok || fmt.Sprint(pos) != fmt.Sprint(tc.pos) {
+			t.Errorf("fuzzy(%q, %q) = %v, %v; want %v, %v", tc.q, tc.s, pos, ok, tc.pos, tc.ok)
+		}
+	}
+}
+
+// callScreen sets up a one-tool listing and a fake backend.
+func callScreen(t *testing.T, f *fakeBackend, def json.RawMessage) (*harness, *evs) {
+	t.Helper()
+	h := newHarness(t, options{Backend: f})
+	b := &evs{}
+	h.feed(b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""))
+	h.drain()
+	return h, b
 }

@@ -162,7 +162,7 @@ func isMoment(ev session.Event) bool {
 	case session.KindWalk, session.KindListRequest, session.KindPage, session.KindConnect, session.KindClosed:
 		return true
 	case session.KindCall:
-		return ev.Call != nil && (ev.Call.State == "start" || ev.Call.State == "done")
+		return ev.Call != nil && (ev.Call.State == session.PhaseStart || ev.Call.State == session.PhaseDone)
 	case session.KindNotification:
 		return strings.HasSuffix(ev.Method, "/list_changed")
 	}

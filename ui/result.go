@@ -24,6 +24,32 @@ import (
 func callDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
 	d := newDoc(w, s)
 	d.add(s.Bold.Render(sanitize.Line(c.Tool)) + "  " + s.Muted.Render(clock(c.Start, loc)))
+	callOutcome(d, c, s, readOnly)
+	callNotes(d, c, s, missing)
+	callVerdicts(d, c, s)
+	if c.Err != "" {
+		d.blank()
+		d.heading("Error")
+		d.text(s.Fail, c.Err, 2)
+	}
+	if len(c.RPCError) > 0 {
+		d.blank()
+		d.heading("JSON-RPC error")
+		d.json(c.RPCError, 2)
+	}
+	if len(c.Args) > 0 {
+		d.blank()
+		d.heading("Arguments")
+		d.json(c.Args, 2)
+	}
+	if len(c.Result) > 0 {
+		resultLines(d, c.Result, s)
+	}
+	return d.Lines()
+}
+
+// callOutcome says how the call ended, or that it has not.
+func callOutcome(d *doc, c *fold.Call, s *themes.Styles, readOnly bool) {
 	o := c.Outcome()
 	switch o {
 	case fold.OutcomeRunning:
@@ -38,6 +64,12 @@ func callDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Loca
 	default:
 		d.text(outcomeStyle(o, s), callSummary(c), 0)
 	}
+}
+
+// callNotes says what else is known of the call: the definition it was
+// checked against, whether it was forced, stale or dropped, and what could
+// not be read back.
+func callNotes(d *doc, c *fold.Call, s *themes.Styles, missing string) {
 	var notes []string
 	if c.Generation > 0 {
 		notes = append(notes, fmt.Sprintf("checked against the definition from gen %d", c.Generation))
@@ -63,42 +95,27 @@ func callDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Loca
 	if missing != "" {
 		d.text(s.Warn, "✗ "+missing, 0)
 	}
+}
 
-	if len(c.Verdicts) > 0 {
-		d.blank()
-		d.heading("Verdicts")
-		width := 0
+// callVerdicts lists the checks' verdicts: what failed first, then what
+// passed or was skipped.
+func callVerdicts(d *doc, c *fold.Call, s *themes.Styles) {
+	if len(c.Verdicts) == 0 {
+		return
+	}
+	d.blank()
+	d.heading("Verdicts")
+	width := 0
+	for _, v := range c.Verdicts {
+		width = max(width, len(v.Check))
+	}
+	for _, quiet := range []bool{false, true} {
 		for _, v := range c.Verdicts {
-			width = max(width, len(v.Check))
-		}
-		// What failed first, then what passed or was skipped.
-		for _, quiet := range []bool{false, true} {
-			for _, v := range c.Verdicts {
-				if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
-					verdictLines(d, v, c.Forced, width, s)
-				}
+			if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
+				verdictLines(d, v, c.Forced, width, s)
 			}
 		}
 	}
-	if c.Err != "" {
-		d.blank()
-		d.heading("Error")
-		d.text(s.Fail, c.Err, 2)
-	}
-	if len(c.RPCError) > 0 {
-		d.blank()
-		d.heading("JSON-RPC error")
-		d.json(c.RPCError, 2)
-	}
-	if len(c.Args) > 0 {
-		d.blank()
-		d.heading("Arguments")
-		d.json(c.Args, 2)
-	}
-	if len(c.Result) > 0 {
-		resultLines(d, c.Result, s)
-	}
-	return d.Lines()
 }
 
 func outcomeStyle(o fold.Outcome, s *themes.Styles) lipgloss.Style {

@@ -128,7 +128,7 @@ func (m *model) applyEvent(ev session.Event) tea.Cmd {
 			return nil
 		}
 		return m.startWalk()
-	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start" && m.ops.call != nil && m.ops.call.awaiting &&
+	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart && m.ops.call != nil && m.ops.call.awaiting &&
 		ev.Call.Tool == m.ops.call.tool && m.detail.Tool() != nil && m.detail.Tool().Name == ev.Call.Tool:
 		m.detail.ShowCall(m.detail.Tool(), ev.Call.ID)
 		m.ops.call.awaiting = false
