@@ -20,7 +20,7 @@ func (m *model) back() tea.Cmd {
 	case m.ops.call != nil:
 		m.ops.call.cancel()
 		cmd := m.setStatus("cancelling the call to "+m.ops.call.tool+"…", levelInfo)
-		m.ops.call.note = m.statusID
+		m.ops.call.note = m.status.id
 		return cmd
 	case m.ops.walk != nil:
 		m.ops.walk.cancel()

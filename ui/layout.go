@@ -315,7 +315,7 @@ func (m *model) statusLine() string {
 	if m.replay != nil {
 		return m.replayStatus()
 	}
-	if m.status == "" && m.st.Closed() {
+	if m.status.text == "" && m.st.Closed() {
 		// Until something else is said: the session is over, and what
 		// can still be done.
 		text := "⚠ the session is closed"
@@ -324,12 +324,12 @@ func (m *model) statusLine() string {
 		}
 		return fit(" "+s.Warn.Render(sanitize.Line(text))+s.Muted.Render(" · q quit, e export, w wire"), m.w)
 	}
-	if m.status == "" {
+	if m.status.text == "" {
 		return strings.Repeat(" ", m.w)
 	}
 	style := s.Info
 	mark := "•"
-	switch m.statusLevel {
+	switch m.status.level {
 	case levelOK:
 		style, mark = s.Pass, "✓"
 	case levelWarn:
@@ -337,7 +337,7 @@ func (m *model) statusLine() string {
 	case levelError:
 		style, mark = s.Fail, "✗"
 	}
-	return fit(" "+style.Render(mark+" "+m.status), m.w)
+	return fit(" "+style.Render(mark+" "+m.status.text), m.w)
 }
 
 // memo keeps the last drawing of a part of the screen with the key it was

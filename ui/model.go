@@ -58,6 +58,14 @@ type (
 	statusExpiredMsg struct{ id int }
 )
 
+// status is the status line's message; id tells a message from the next,
+// so only its own timer clears it.
+type status struct {
+	text  string
+	level int
+	id    int
+}
+
 // Status levels.
 const (
 	levelInfo = iota
@@ -137,9 +145,7 @@ type model struct {
 	replay *replay  // nil for a live session
 	scrub  scrubber // a replay's control
 
-	status      string
-	statusLevel int
-	statusID    int
+	status status // the status line's message
 
 	memo  memo  // drawings of unchanged parts
 	drawn drawn // what View puts together
@@ -274,13 +280,13 @@ func (m *model) ensureSpin() tea.Cmd {
 // setStatus shows text on the status line for a while; server text in it
 // is shown safely.
 func (m *model) setStatus(text string, level int) tea.Cmd {
-	m.statusID++
-	m.status, m.statusLevel = sanitize.Line(text), level
+	m.status.id++
+	m.status.text, m.status.level = sanitize.Line(text), level
 	life := 6 * time.Second
 	if level >= levelWarn {
 		life = 12 * time.Second
 	}
-	return afterCmd(m.o.Ctx, life, statusExpiredMsg{id: m.statusID})
+	return afterCmd(m.o.Ctx, life, statusExpiredMsg{id: m.status.id})
 }
 
 // afterCmd delivers msg after d, or nothing once ctx is done, so a timer

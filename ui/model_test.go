@@ -358,7 +358,7 @@ func TestStatusExpires(t *testing.T) {
 	if !strings.Contains(h.screen(), "hello") || cmd == nil {
 		t.Fatal("status not shown")
 	}
-	h.update(statusExpiredMsg{id: h.m.statusID})
+	h.update(statusExpiredMsg{id: h.m.status.id})
 	if strings.Contains(h.screen(), "hello") {
 		t.Error("status did not expire")
 	}

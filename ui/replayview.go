@@ -118,9 +118,9 @@ func (m *model) replayStatus() string {
 		moving = " " + s.Spinner.Render(m.spin.View()) + s.Text.Render(fmt.Sprintf(" → %s %d%%", thousands(int64(r.target)), pct))
 	}
 	sep := s.Subtle.Render("  │  ")
-	if m.status != "" {
+	if m.status.text != "" {
 		style, mark := s.Info, "•"
-		switch m.statusLevel {
+		switch m.status.level {
 		case levelOK:
 			style, mark = s.Pass, "✓"
 		case levelWarn:
@@ -128,7 +128,7 @@ func (m *model) replayStatus() string {
 		case levelError:
 			style, mark = s.Fail, "✗"
 		}
-		tail := sep + style.Render(mark+" "+m.status)
+		tail := sep + style.Render(mark+" "+m.status.text)
 		// A message matters more than the time: on a narrow screen the
 		// time goes first.
 		if ansi.StringWidth(head+when+moving+tail) > m.w {

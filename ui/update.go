@@ -36,8 +36,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusMsg:
 		cmd = m.setStatus(msg.text, msg.level)
 	case statusExpiredMsg:
-		if msg.id == m.statusID {
-			m.status = ""
+		if msg.id == m.status.id {
+			m.status.text = ""
 		}
 	case spinner.TickMsg:
 		cmd = m.tick(msg)
@@ -144,9 +144,9 @@ func (m *model) callDone(msg callDoneMsg) {
 	if c == nil {
 		return
 	}
-	if c.note != 0 && c.note == m.statusID {
+	if c.note != 0 && c.note == m.status.id {
 		// The call settled: the pane says how, "cancelling…" is over.
-		m.status = ""
+		m.status.text = ""
 	}
 	if t := m.detail.Tool(); msg.res != nil && t != nil && t.Name == msg.tool && (c.awaiting || m.detail.CallID() == msg.res.ID) {
 		m.detail.ShowCall(t, msg.res.ID)
