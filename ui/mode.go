@@ -4,7 +4,10 @@ import "context"
 
 // mode is what has the keys and what the body shows. Each mode has a key
 // handler of its own ([model.key] picks it); the screen, the help line
-// and the spinner read the mode rather than work it out again.
+// and the spinner read the mode rather than work it out again. A new
+// part that takes the keys (a form, a modal for a server's request, a
+// picker) is a new mode: a constant here, a case in [model.key] and in
+// [model.modeBindings], and what the body draws for it.
 type mode int
 
 const (

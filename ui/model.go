@@ -53,7 +53,7 @@ type (
 	}
 	statusMsg struct {
 		text  string
-		level int
+		level level
 	}
 	statusExpiredMsg struct{ id int }
 )
@@ -62,19 +62,23 @@ type (
 // so only its own timer clears it.
 type status struct {
 	text  string
-	level int
+	level level
 	id    int
 }
 
+// level is how a status message reads: news, success, a warning or an
+// error.
+type level int
+
 // Status levels.
 const (
-	levelInfo = iota
+	levelInfo level = iota
 	levelOK
 	levelWarn
 	levelError
 )
 
-func statusCmd(text string, level int) tea.Cmd {
+func statusCmd(text string, level level) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text, level: level} }
 }
 
@@ -279,7 +283,7 @@ func (m *model) ensureSpin() tea.Cmd {
 
 // setStatus shows text on the status line for a while; server text in it
 // is shown safely.
-func (m *model) setStatus(text string, level int) tea.Cmd {
+func (m *model) setStatus(text string, level level) tea.Cmd {
 	m.status.id++
 	m.status.text, m.status.level = sanitize.Line(text), level
 	life := 6 * time.Second
