@@ -188,7 +188,7 @@ func (m *model) wheel(ms tea.Mouse) tea.Cmd {
 	}
 	switch m.mode {
 	case modeHelp:
-		m.helpSc.ScrollBy(n)
+		m.helpView.Wheel(n)
 		return nil
 	case modeEditor:
 		return nil

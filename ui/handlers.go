@@ -28,22 +28,15 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 	return m.keyBrowse(msg)
 }
 
-// keyHelp scrolls the full help, or closes it.
+// keyHelp quits, closes the full help, or scrolls it.
 func (m *model) keyHelp(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys.Help
 	switch {
 	case key.Matches(msg, m.keys.Global.Quit):
 		return m.quit()
-	case key.Matches(msg, k.Close):
+	case key.Matches(msg, m.keys.Help.Close):
 		m.closeHelp()
-	case key.Matches(msg, k.Up):
-		m.helpSc.ScrollBy(-1)
-	case key.Matches(msg, k.Down):
-		m.helpSc.ScrollBy(1)
-	case key.Matches(msg, k.PageUp):
-		m.helpSc.ScrollBy(-m.helpSc.Height())
-	case key.Matches(msg, k.PageDown):
-		m.helpSc.ScrollBy(m.helpSc.Height())
+	default:
+		m.helpView.Update(msg)
 	}
 	return nil
 }

@@ -32,10 +32,10 @@ func (m *model) bindings() helpMap {
 
 // modeBindings returns the help of the mode, or of the focused pane.
 func (m *model) modeBindings() (short []key.Binding, full [][]key.Binding) {
-	g, h := &m.keys.Global, &m.keys.Help
+	g := &m.keys.Global
 	switch {
 	case m.mode == modeHelp:
-		short = []key.Binding{h.Up, h.Down, h.Close, g.Quit}
+		short = append(m.helpView.ShortHelp(), g.Quit)
 	case m.replay != nil && !m.replay.loaded:
 		short = []key.Binding{g.Theme, g.Help, g.Quit}
 	case m.st.Server() == nil && m.replay == nil:

@@ -80,12 +80,12 @@ func (m *model) predraw() {
 	m.drawn.help = m.helpLine()
 	if m.mode == modeHelp {
 		// Help takes the events pane's rows too.
-		m.helpSc.SetLines(strings.Split(m.fullHelp(), "\n"))
+		m.helpView.SetContent(m.fullHelp())
 		hh := l.bodyH
 		if !l.short {
 			hh += 1 + l.eventsH
 		}
-		m.helpSc.SetSize(l.w, hh)
+		m.helpView.SetSize(l.w, hh)
 	}
 }
 
@@ -103,7 +103,7 @@ func (m *model) render() string {
 	b.WriteString(rule)
 	b.WriteByte('\n')
 	if m.mode == modeHelp {
-		b.WriteString(m.helpSc.View())
+		b.WriteString(m.helpView.View())
 		b.WriteByte('\n')
 		b.WriteString(m.statusLine())
 		b.WriteByte('\n')

@@ -97,7 +97,7 @@ func (m *model) base() mode {
 // openHelp shows the full help over the current mode.
 func (m *model) openHelp() {
 	m.helpFrom, m.mode = m.mode, modeHelp
-	m.helpSc.Top()
+	m.helpView.Open()
 }
 
 // closeHelp goes back to the mode help was opened from.

@@ -141,7 +141,7 @@ type model struct {
 	ops      ops  // what is in flight
 
 	help     help.Model
-	helpSc   scroller
+	helpView helpView // the full help
 	spin     spinner.Model
 	spinning bool           // a tick is on its way
 	bar      progress.Model // reading a replay's file
@@ -196,6 +196,7 @@ func newModel(o options) *model {
 	m.events = newEventsPane(m.common, &m.keys.Events)
 	m.help = help.New()
 	m.help.Styles = m.sty.Help
+	m.helpView = helpView{keys: &m.keys.Help}
 	m.bar = newBar(m.sty)
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.sty.Spinner))
 	m.setFocus(paneTools)
