@@ -16,7 +16,7 @@ func runOpen(ctx context.Context, a *app) error {
 	if a.cfg.json || a.cfg.ndjson {
 		return usagef("open shows the terminal UI; --json and --ndjson are not for it (report and diff read files headless)")
 	}
-	if err := ui.Open(ctx, ui.OpenConfig{Path: a.cfg.args[0], Theme: a.cfg.theme}); err != nil {
+	if err := ui.Open(ctx, ui.OpenConfig{Path: a.cfg.args[0], Theme: a.cfg.theme, NoColor: a.cfg.noColor}); err != nil {
 		return connectFailed(err)
 	}
 	return nil

@@ -6,22 +6,31 @@ import (
 	"mcpwitness/ui"
 )
 
-// runTUI opens the terminal UI on the target (the demo server by default).
-// The UI opens --record itself.
+// runTUI opens the terminal UI on the target (the demo server by default),
+// through the session log run wired to --record and to the spool that the
+// UI's export copies into the current directory.
 func runTUI(ctx context.Context, a *app) error {
-	if a.cfg.json || a.cfg.ndjson {
-		return usagef("--json and --ndjson are for the headless commands (tools, call, check)")
-	}
+	spool := a.spool
 	err := ui.Run(ctx, ui.Config{
-		Target:     a.cfg.target,
-		Session:    *sessionOptions(a.cfg, nil),
-		Theme:      a.cfg.theme,
-		RecordPath: a.cfg.record,
-		Tool:       toolName(),
+		Target:  a.cfg.target,
+		Session: *sessionOptions(a.cfg, a.log),
+		Export: func(ctx context.Context) (string, int64, error) {
+			return spool.Export(ctx, ".")
+		},
+		Theme:   a.cfg.theme,
+		NoColor: a.cfg.noColor,
 	})
 	if err != nil {
-		// The error may quote the server (its stderr, a failed record).
+		// The error may quote the server (its stderr).
 		return connectFailed(err)
+	}
+	return nil
+}
+
+// checkTUI says what on the command line the terminal UI does not take.
+func checkTUI(cfg *config) error {
+	if cfg.json || cfg.ndjson {
+		return usagef("--json and --ndjson are for the headless commands (tools, call, check)")
 	}
 	return nil
 }

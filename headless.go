@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/charmbracelet/x/term"
@@ -14,25 +15,49 @@ import (
 	"mcpwitness/session"
 )
 
-// openLog makes the session log of a headless command and wires it, once:
-// to the --record file, to --ndjson on stdout, and to the progress line on
-// a terminal's stderr. The returned function closes the record, after the
-// log has been closed; a record that failed to write is its error.
+// openLog makes the session log of a command that has a session (the
+// terminal UI and the headless commands that dial a server) and wires it,
+// once: to the --record file, to the spool the terminal UI exports, to
+// --ndjson on stdout, and to the progress line on a terminal's stderr for
+// the headless commands. The returned function closes the record and the
+// spool, after the log has been closed; a record that failed to write is
+// its error.
 func (a *app) openLog() (closeRecord func() error, err error) {
 	cfg := a.cfg
+	h := session.NewHeader(toolName(), cfg.target.Describe())
 	a.log = session.NewLog(nil)
-	closeRecord, err = openRecord(cfg.record, cfg.target, a.log)
+	closeRecord, err = openRecord(cfg.record, h, a.red, a.log)
 	if err != nil {
 		a.log.Close()
 		return nil, &exitError{exitUsage, err}
 	}
+	if cfg.cmd == "" {
+		if a.spool, err = session.NewSpool(h, a.red); err != nil {
+			a.log.Close()
+			return nil, joinExit(connectFailed(err), closeRecord())
+		}
+		a.log.AddSink(a.spool.Write)
+		closeRecord = closeBoth(closeRecord, a.spool.Close)
+	}
 	if cfg.ndjson {
 		a.log.AddSink(ndjsonSink(a.stdout, a.red))
 	}
-	if !cfg.json && !cfg.ndjson && isTTY(a.stderr) {
+	if dialsHere(cfg.cmd) && !cfg.json && !cfg.ndjson && isTTY(a.stderr) {
 		a.log.AddSink(progressSink(a.stderr))
 	}
 	return closeRecord, nil
+}
+
+// closeBoth closes the record, then the spool; the record's error comes
+// first.
+func closeBoth(record, spool func() error) func() error {
+	return func() error {
+		rerr := record()
+		if err := spool(); rerr == nil {
+			return err
+		}
+		return rerr
+	}
 }
 
 // dial connects to the target through the command's log. The caller
@@ -61,34 +86,24 @@ func (a *app) show(doc any, human func()) {
 // warn says on stderr what went wrong without ending the command.
 func (a *app) warn(err error) { printError(a.stderr, a.red, err) }
 
-// openRecord starts streaming the session log to path, redacted. The
-// returned function closes the file and says whether every event was
-// written.
-func openRecord(path string, target session.Target, log *session.Log) (func() error, error) {
+// openRecord starts streaming the session log to path (--record), redacted
+// by red, after the header h. The returned function closes the file and
+// says whether every event was written.
+func openRecord(path string, h session.Header, red *session.Redactor, log *session.Log) (func() error, error) {
 	if path == "" {
 		return func() error { return nil }, nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
+	rec, err := session.CreateRecord(path, h, red)
+	if errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("--record %s: the file exists; choose another name or remove it (a record is never overwritten)", path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--record: %w", err)
 	}
-	rec, err := session.NewRecorder(f, session.NewHeader(toolName(), target.Describe()), target.Secrets())
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--record: %w", err)
-	}
 	log.AddSink(rec.Write)
 	return func() error {
-		werr := rec.Err()
-		cerr := f.Close()
-		if werr != nil {
-			return werr
-		}
-		if cerr != nil {
-			return fmt.Errorf("--record: %w", cerr)
+		if err := rec.Close(); err != nil {
+			return fmt.Errorf("--record: %w", err)
 		}
 		return nil
 	}, nil

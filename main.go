@@ -30,7 +30,8 @@ type app struct {
 	stdout *docWriter
 	stderr io.Writer
 	red    *session.Redactor // the target's secrets, kept out of every output
-	log    *session.Log      // nil unless the command dials a server itself
+	log    *session.Log      // nil unless the command has a session (see [hasSession])
+	spool  *session.Spool    // the terminal UI's, which it exports; nil for other commands
 	pr     *printer
 
 	// jsonErrors: a failure that printed no document prints the error
@@ -46,9 +47,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return a.exit(a.run(args))
 }
 
-// run runs the command line args. For the headless commands that dial a
-// server it wires the session log first and closes the record after the
-// command, whose session is closed by then.
+// run runs the command line args. For the commands that have a session
+// (the terminal UI and the headless commands that dial a server) it wires
+// the session log first, and closes it and the record after the command,
+// whose session is closed by then.
 func (a *app) run(args []string) error {
 	cfg, err := parseArgs(args)
 	if err != nil {
@@ -71,8 +73,14 @@ func (a *app) run(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cmd := commandFor(cfg.cmd)
-	if !dialsHere(cfg.cmd) {
+	if !hasSession(cfg.cmd) {
 		return cmd(ctx, a)
+	}
+	if cfg.cmd == "" {
+		// Said before --record makes its file.
+		if err := checkTUI(cfg); err != nil {
+			return err
+		}
 	}
 	closeRecord, err := a.openLog()
 	if err != nil {
@@ -105,9 +113,14 @@ func commandFor(name string) func(context.Context, *app) error {
 	return runTUI
 }
 
-// dialsHere reports whether the command dials its server through a log
-// that run wires (the headless commands); the terminal UI wires its own.
+// dialsHere reports whether the command is a headless one that dials its
+// server.
 func dialsHere(cmd string) bool { return cmd == "tools" || cmd == "call" || cmd == "check" }
+
+// hasSession reports whether the command has a session log, which run
+// wires to --record: the terminal UI ("") and the headless commands that
+// dial a server.
+func hasSession(cmd string) bool { return cmd == "" || dialsHere(cmd) }
 
 // writesDocument reports whether the command's --json is a document that
 // a failure replaces with the error document.

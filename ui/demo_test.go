@@ -169,15 +169,28 @@ func TestDemoToggleToolsWalksAgain(t *testing.T) {
 
 // TestRunExportsAndQuitsCleanly runs the whole program on the demo server,
 // exports with e until the export holds the finished walk, quits with q,
-// and checks that every goroutine it started has ended.
+// and checks that every goroutine it started has ended and that the log,
+// which the caller made, is left for the caller to close.
 func TestRunExportsAndQuitsCleanly(t *testing.T) {
 	target := demoTarget(t)
+	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	log := session.NewLog(nil)
+	log.AddSink(spool.Write)
 	base := runtime.NumGoroutine()
 	in, keys := io.Pipe()
 	done := make(chan error, 1)
 	dir := t.TempDir()
+	cfg := Config{
+		Target:  target,
+		Session: session.Options{Log: log},
+		Export:  func(ctx context.Context) (string, int64, error) { return spool.Export(ctx, dir) },
+	}
 	go func() {
-		done <- run(context.Background(), Config{Target: target, ExportDir: dir, Tool: "test"},
+		done <- run(context.Background(), cfg,
 			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40), tea.WithoutSignals())
 	}()
 	deadline := time.Now().Add(2 * time.Minute)
@@ -227,6 +240,10 @@ func TestRunExportsAndQuitsCleanly(t *testing.T) {
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".mcpwitness-export-*")); len(tmp) > 0 {
 		t.Errorf("temporary export files left: %v", tmp)
 	}
+	if ev := log.Append(session.Event{Kind: session.KindStderr, Text: "after run"}); ev.Seq == 0 {
+		t.Error("run closed the log it was given; the caller closes it")
+	}
+	log.Close()
 }
 
 // TestBridgeBatchesAFlood floods a log and checks the bridge delivers the

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -11,10 +10,12 @@ import (
 	"mcpwitness/session"
 )
 
-// OpenConfig is what [Open] needs.
+// OpenConfig is what [Open] needs. The caller checks the theme name and
+// reads NO_COLOR.
 type OpenConfig struct {
-	Path  string // the session file
-	Theme string // "" = auto: dark, or light on a light background, mono under NO_COLOR
+	Path    string // the session file
+	Theme   string // a theme name [themes.Lookup] knows, or "" to choose: dark, light on a light background, mono with NoColor
+	NoColor bool   // colour is off (NO_COLOR): "" Theme means mono
 }
 
 // Open replays the session file at cfg.Path in the UI, read-only, with no
@@ -32,11 +33,6 @@ func Open(ctx context.Context, cfg OpenConfig) error {
 }
 
 func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) error {
-	if cfg.Theme != "" {
-		if _, ok := lookupTheme(cfg.Theme); !ok {
-			return fmt.Errorf("unknown theme %q; choose one of %s", cfg.Theme, themeList())
-		}
-	}
 	r, err := openReplay(cfg.Path)
 	if err != nil {
 		return err
@@ -46,13 +42,7 @@ func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) er
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tasks := newTasks()
-	m := newModel(options{
-		Theme:   cfg.Theme,
-		NoColor: os.Getenv("NO_COLOR") != "",
-		Ctx:     ctx,
-		Tasks:   tasks,
-		Replay:  r,
-	})
+	m := newModel(replayOptions(ctx, cfg, tasks, r))
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 	_, runErr := p.Run()
 
@@ -63,6 +53,12 @@ func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) er
 		runErr = nil
 	}
 	return runErr
+}
+
+// replayOptions are the model's options for the replay r: the theme and
+// colour as the caller resolved them.
+func replayOptions(ctx context.Context, cfg OpenConfig, tasks *tasks, r *replay) options {
+	return options{Theme: cfg.Theme, NoColor: cfg.NoColor, Ctx: ctx, Tasks: tasks, Replay: r}
 }
 
 // openReplay opens and indexes the session file at path.

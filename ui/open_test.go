@@ -46,12 +46,3 @@ func TestOpenQuitsCleanly(t *testing.T) {
 		t.Errorf("%d goroutines left after open (%d before):\n%s", n, base, buf[:runtime.Stack(buf, true)])
 	}
 }
-
-// TestOpenRefusesAnUnknownTheme checks the theme before the screen
-// changes.
-func TestOpenRefusesAnUnknownTheme(t *testing.T) {
-	err := Open(context.Background(), OpenConfig{Path: fixture, Theme: "plaid"})
-	if err == nil {
-		t.Fatal("an unknown theme was accepted")
-	}
-}

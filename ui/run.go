@@ -9,8 +9,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -19,14 +17,22 @@ import (
 	"mcpwitness/session"
 )
 
-// Config is what [Run] needs.
+// Config is what [Run] needs. The caller resolves the command line: it
+// makes the session log (wired to --record, when there is one) and the
+// spool that export copies, checks the theme name and reads NO_COLOR.
 type Config struct {
-	Target     session.Target  // the server (the demo-server child by default)
-	Session    session.Options // Timeout, Protocol, Roots, MaxPages (Log is set by Run)
-	Theme      string          // "" = auto: dark, or light on a light background, mono under NO_COLOR
-	RecordPath string          // --record FILE: stream the session log there too
-	Tool       string          // e.g. "mcpwitness dev", for the session header
-	ExportDir  string          // where e writes (default: the current directory)
+	Target session.Target // the server (the demo-server child by default)
+	// Session is how to dial: Timeout, Protocol, Roots, MaxPages, and Log,
+	// the session's log. Run subscribes to the log and neither adds to its
+	// sinks nor closes it: the caller closes it after Run returns. A nil Log
+	// gets a log of Run's own, closed by Run.
+	Session session.Options
+	// Export writes the session so far to a new file and says where and
+	// how many lines it holds (see [session.Spool.Export]); nil offers no
+	// export.
+	Export  func(ctx context.Context) (path string, lines int64, err error)
+	Theme   string // a theme name [themes.Lookup] knows, or "" to choose: dark, light on a light background, mono with NoColor
+	NoColor bool   // colour is off (NO_COLOR): "" Theme means mono
 }
 
 // Run opens the UI at once, connects to the server in the background and
@@ -38,46 +44,30 @@ func Run(ctx context.Context, cfg Config) error {
 }
 
 func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
-	if cfg.Theme != "" {
-		if _, ok := lookupTheme(cfg.Theme); !ok {
-			return fmt.Errorf("unknown theme %q; choose one of %s", cfg.Theme, themeList())
-		}
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	log := session.NewLog(nil)
-	rec, err := newRecording(cfg)
-	if err != nil {
-		return err
+	opts := cfg.Session
+	if opts.Log == nil {
+		opts.Log = session.NewLog(nil)
+		defer opts.Log.Close()
 	}
-	log.AddSink(rec.write)
-	sub := log.Subscribe()
+	sub := opts.Log.Subscribe()
 
 	conn := &conn{}
 	tasks := newTasks()
-	opts := cfg.Session
-	opts.Log = log
 	target := cfg.Target
-	m := newModel(options{
-		Dial: func(ctx context.Context) (Backend, error) {
-			s, err := session.Dial(ctx, target, &opts)
-			if err != nil {
-				return nil, err
-			}
-			if !conn.set(s) {
-				s.Close()
-				return nil, errors.New("closed while connecting")
-			}
-			return s, nil
-		},
-		Target:  target.Describe().String(),
-		Theme:   cfg.Theme,
-		NoColor: os.Getenv("NO_COLOR") != "",
-		Export:  rec.export,
-		Ctx:     ctx,
-		Tasks:   tasks,
-	})
+	m := newModel(liveOptions(ctx, cfg, tasks, func(ctx context.Context) (Backend, error) {
+		s, err := session.Dial(ctx, target, &opts)
+		if err != nil {
+			return nil, err
+		}
+		if !conn.set(s) {
+			s.Close()
+			return nil, errors.New("closed while connecting")
+		}
+		return s, nil
+	}))
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 
 	var wg sync.WaitGroup
@@ -86,16 +76,15 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 	final, runErr := p.Run()
 
 	// Shut down in order: cancel what is in flight, close the session (and
-	// its child), wait for the commands, close the log, wait for the bridge.
+	// its child), wait for the commands, end the subscription, wait for the
+	// bridge. The log is the caller's to close.
 	cancel()
 	if s := conn.close(); s != nil {
 		s.Close()
 	}
 	tasks.closeAndWait()
-	log.Close()
 	sub.Close()
 	wg.Wait()
-	rec.close()
 
 	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {
 		runErr = nil
@@ -107,6 +96,20 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 		return fm.dialErr
 	}
 	return nil
+}
+
+// liveOptions are the model's options for a live session on cfg's target,
+// dialled by dial: the theme and colour as the caller resolved them.
+func liveOptions(ctx context.Context, cfg Config, tasks *tasks, dial func(context.Context) (Backend, error)) options {
+	return options{
+		Dial:    dial,
+		Target:  cfg.Target.Describe().String(),
+		Theme:   cfg.Theme,
+		NoColor: cfg.NoColor,
+		Export:  cfg.Export,
+		Ctx:     ctx,
+		Tasks:   tasks,
+	}
 }
 
 // bridge delivers events to the program in batches: what arrives within

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mcpwitness/session"
+)
+
+// The terminal UI's --record goes through the same wiring as the headless
+// commands': an existing file is a usage error said before the screen
+// changes, and the file is left as it was.
+func TestTUIRecordNeverOverwrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte("evidence\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "--record", path)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "a record is never overwritten") {
+		t.Errorf("--record over a file: exit %d, stdout %q, stderr %q; want 2 and the reason", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "evidence\n" {
+		t.Errorf("the file now holds %q", b)
+	}
+}
+
+// A command line the terminal UI refuses makes no record file.
+func TestTUIRefusedMakesNoRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	code, _, stderr := runCLI(t, "--json", "--record", path)
+	if code != exitUsage || !strings.Contains(stderr, "--json and --ndjson are for the headless commands") {
+		t.Errorf("the UI with --json: exit %d, stderr %q; want 2 and the reason", code, stderr)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused command line left %s (%v)", path, err)
+	}
+}
+
+// TestEndToEndRecord runs the terminal UI in tmux with --record, exports
+// with e, and quits: the record, written through main's log, holds the
+// whole session, and the export holds what was there when e was pressed.
+func TestEndToEndRecord(t *testing.T) {
+	needTmux(t)
+	work := t.TempDir()
+	x := startTmux(t, work, 120, 40, shellLine(t, "shell before mcpwitness", "--record", "run.jsonl"))
+	x.wait(`✓ \d+ pages · \d+ tools`)
+	x.keys("e")
+	x.wait(`exported \d+ lines to \S+mcpwitness-\d{8}-\d{6}\.jsonl`)
+	x.keys("q")
+	x.wait(`(?s)shell before mcpwitness\s*\nexit 0\s*$`)
+
+	exports, _ := filepath.Glob(filepath.Join(work, "mcpwitness-*.jsonl"))
+	if len(exports) != 1 {
+		t.Fatalf("exports in %s: %v", work, exports)
+	}
+	record := readSession(t, filepath.Join(work, "run.jsonl"))
+	export := readSession(t, exports[0])
+	// One log, one header: the record and the export start alike.
+	if rh, eh := record.Header(), export.Header(); rh.Tool != toolName() || !rh.Started.Equal(eh.Started) || rh.Target.String() != eh.Target.String() {
+		t.Errorf("record header %+v, export header %+v", rh, eh)
+	}
+	kinds := map[session.Kind]int{}
+	for ev, err := range record.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds[ev.Kind]++
+	}
+	for _, k := range []session.Kind{session.KindConnect, session.KindWire, session.KindPage, session.KindWalk, session.KindClosed} {
+		if kinds[k] == 0 {
+			t.Errorf("the record has no %s events (kinds: %v)", k, kinds)
+		}
+	}
+	if record.Len() <= export.Len() {
+		t.Errorf("the record has %d events, the export %d; the record goes on to the session's end", record.Len(), export.Len())
+	}
+}
+
+// readSession opens a session file that must read whole.
+func readSession(t *testing.T, path string) *session.File {
+	t.Helper()
+	f, err := session.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if len(f.Warnings()) != 0 {
+		t.Errorf("%s: warnings %q", path, f.Warnings())
+	}
+	return f
+}
