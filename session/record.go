@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 )
@@ -92,5 +93,53 @@ func (r *Recorder) writeLineLocked(v any) error {
 		return fmt.Errorf("writing session record: %w", err)
 	}
 	r.n++
+	return nil
+}
+
+// RecordFile is a session record streamed to a file of its own as the
+// session runs (--record), one write per line, redacted: a file cut off by
+// a crash reads up to its last whole line. It is a [Log] sink.
+type RecordFile struct {
+	f   *os.File
+	rec *Recorder
+}
+
+// CreateRecord creates the file at path and writes h, the header, to it.
+// An existing file is never replaced: the error then wraps [fs.ErrExist].
+func CreateRecord(path string, h Header, red *Redactor) (*RecordFile, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return newRecordFile(f, h, red)
+}
+
+func newRecordFile(f *os.File, h Header, red *Redactor) (*RecordFile, error) {
+	rec, err := NewRecorder(f, h, red)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &RecordFile{f: f, rec: rec}, nil
+}
+
+// Write records one event (see [Recorder.Write]).
+func (r *RecordFile) Write(ev Event) { r.rec.Write(ev) }
+
+// Close syncs and closes the file. Its error is the first write that
+// failed, when one did (the record then ends before it), else a failed sync
+// or close. Close the log first: events written after Close are dropped.
+func (r *RecordFile) Close() error {
+	serr := r.f.Sync()
+	cerr := r.f.Close()
+	if err := r.rec.Err(); err != nil {
+		return err
+	}
+	if serr != nil {
+		return fmt.Errorf("syncing %s: %w", r.f.Name(), serr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("closing %s: %w", r.f.Name(), cerr)
+	}
 	return nil
 }
