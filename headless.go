@@ -152,11 +152,11 @@ func progressLine(ev session.Event) (line string, done bool) {
 	case ev.Kind == session.KindPage && ev.Page != nil:
 		return fmt.Sprintf("%s: page %d · %s · gen %d", sanitize.Line(ev.Method), ev.Page.Number, nouns(ev.Page.Count, "item"), ev.Page.Generation), false
 	case ev.Kind == session.KindWalk && ev.Walk != nil:
-		return "", ev.Walk.State == "done"
-	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == "start":
+		return "", ev.Walk.State == session.PhaseDone
+	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart:
 		return "calling " + sanitize.Line(ev.Call.Tool) + "…", false
 	case ev.Kind == session.KindCall && ev.Call != nil:
-		return "", ev.Call.State == "done"
+		return "", ev.Call.State == session.PhaseDone
 	case ev.Kind == session.KindProgress && ev.Progress != nil:
 		line = fmt.Sprintf("progress %g", ev.Progress.Progress)
 		if ev.Progress.Total > 0 {
