@@ -11,6 +11,16 @@ package fold
 // s, and the other way round.
 func (s *State) Clone() *State {
 	c := *s
+	c.cloneWalks(s)
+	c.cloneCalls(s)
+	c.wire = s.wire.clone()
+	c.rows = s.rows.clone()
+	return &c
+}
+
+// cloneWalks gives c, a shallow copy of s, lists of walks of its own: a walk
+// still going on is copied, a finished one shared.
+func (c *State) cloneWalks(s *State) {
 	walks := make(map[*Walk]*Walk)
 	c.walks = make([]*Walk, len(s.walks))
 	c.walkByID = make(map[int64]*Walk, len(s.walks))
@@ -29,7 +39,12 @@ func (s *State) Clone() *State {
 	if w, ok := walks[s.shown]; ok {
 		c.shown = w
 	}
+}
 
+// cloneCalls gives c, a shallow copy of s, lists of calls of its own: a
+// call running or not done is copied (once, wherever it is listed), a
+// finished one shared.
+func (c *State) cloneCalls(s *State) {
 	calls := make(map[*Call]*Call)
 	mapped := func(old *Call) *Call {
 		if n, ok := calls[old]; ok {
@@ -38,18 +53,14 @@ func (s *State) Clone() *State {
 		return old
 	}
 	for _, old := range s.running {
-		nc := *old
-		nc.Verdicts = clip(old.Verdicts)
-		calls[old] = &nc
+		calls[old] = copyCall(old)
 	}
 	c.calls = make(map[int64]*Call, len(s.calls))
 	c.callOrder = make([]*Call, len(s.callOrder))
 	for i, old := range s.callOrder {
 		if !old.Done {
 			if _, ok := calls[old]; !ok {
-				nc := *old
-				nc.Verdicts = clip(old.Verdicts)
-				calls[old] = &nc
+				calls[old] = copyCall(old)
 			}
 		}
 		c.callOrder[i] = mapped(old)
@@ -67,9 +78,14 @@ func (s *State) Clone() *State {
 	for i, old := range s.running {
 		c.running[i] = mapped(old)
 	}
-	c.wire = s.wire.clone()
-	c.rows = s.rows.clone()
-	return &c
+}
+
+// copyCall returns a copy of old whose verdicts are clipped, so an append
+// by either copies instead of writing where the other might.
+func copyCall(old *Call) *Call {
+	nc := *old
+	nc.Verdicts = clip(old.Verdicts)
+	return &nc
 }
 
 // ownWalk returns w ready to change: a finished walk may be shared with

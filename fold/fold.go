@@ -143,14 +143,7 @@ func (s *State) Apply(ev session.Event) {
 	s.at = ev.T
 	switch ev.Kind {
 	case session.KindConnect:
-		if ev.Server != nil {
-			srv := *ev.Server
-			s.server = &srv
-			s.row(&Row{T: ev.T, Kind: RowConnect, Level: LevelInfo, Server: &srv})
-			if srv.Instructions != "" {
-				s.row(&Row{T: ev.T, Kind: RowInstructions, Text: srv.Instructions})
-			}
-		}
+		s.applyConnect(ev)
 	case session.KindWire:
 		s.applyWire(ev)
 	case session.KindStderr:
@@ -168,21 +161,9 @@ func (s *State) Apply(ev session.Event) {
 	case session.KindCall:
 		s.applyCall(ev)
 	case session.KindVerdict:
-		if ev.Verdict != nil && ev.Call != nil {
-			c := s.call(ev.Call.ID, ev.Call.Tool, ev.T)
-			c.Verdicts = append(c.Verdicts, *ev.Verdict)
-			s.made.calls += verdictWeight
-			c.Rev++
-		}
+		s.applyVerdict(ev)
 	case session.KindProgress:
-		if p := ev.Progress; p != nil {
-			if c := s.calls[p.CallID]; c != nil {
-				c = s.own(c)
-				c.HasProgress, c.Progress, c.Total, c.ProgressMsg = true, p.Progress, p.Total, p.Message
-				c.Updates++
-				c.Rev++
-			}
-		}
+		s.applyProgress(ev)
 	case session.KindNotification:
 		s.applyNotification(ev)
 	case session.KindServerCall:
@@ -195,6 +176,48 @@ func (s *State) Apply(ev session.Event) {
 	default:
 		s.row(&Row{T: ev.T, Kind: RowOther, Method: string(ev.Kind), Text: ev.Text})
 	}
+}
+
+// applyConnect keeps what the handshake told about the server and adds its
+// rows: the connection, then the server's instructions when it gave any.
+func (s *State) applyConnect(ev session.Event) {
+	if ev.Server == nil {
+		return
+	}
+	srv := *ev.Server
+	s.server = &srv
+	s.row(&Row{T: ev.T, Kind: RowConnect, Level: LevelInfo, Server: &srv})
+	if srv.Instructions != "" {
+		s.row(&Row{T: ev.T, Kind: RowInstructions, Text: srv.Instructions})
+	}
+}
+
+// applyVerdict adds a check's verdict to its call.
+func (s *State) applyVerdict(ev session.Event) {
+	if ev.Verdict == nil || ev.Call == nil {
+		return
+	}
+	c := s.call(ev.Call.ID, ev.Call.Tool, ev.T)
+	c.Verdicts = append(c.Verdicts, *ev.Verdict)
+	s.made.calls += verdictWeight
+	c.Rev++
+}
+
+// applyProgress updates the progress of the call in flight it names; a
+// report for a call the state does not know is dropped.
+func (s *State) applyProgress(ev session.Event) {
+	p := ev.Progress
+	if p == nil {
+		return
+	}
+	c := s.calls[p.CallID]
+	if c == nil {
+		return
+	}
+	c = s.own(c)
+	c.HasProgress, c.Progress, c.Total, c.ProgressMsg = true, p.Progress, p.Total, p.Message
+	c.Updates++
+	c.Rev++
 }
 
 // Server returns what the handshake told about the server, or nil before
