@@ -145,19 +145,34 @@ func itemKey(item json.RawMessage, field string) (string, bool) {
 		if vend < 0 {
 			return itemKeySlow(item, field)
 		}
-		if bytes.IndexByte(rawKey, '\\') >= 0 || !utf8.Valid(rawKey) {
-			var k string
-			if json.Unmarshal(rawKey, &k) != nil {
-				return "", false
-			}
-			if k == field {
-				val = b[i:vend]
-			}
-		} else if string(rawKey[1:len(rawKey)-1]) == field {
+		match, ok := keyIs(rawKey, field)
+		if !ok {
+			return "", false
+		}
+		if match {
 			val = b[i:vend] // the last of duplicate members wins, as in a map
 		}
 		i = vend
 	}
+	return stringValue(val)
+}
+
+// keyIs reports whether rawKey, a member name as written (quoted, maybe
+// escaped), is field; ok is false when the name does not decode.
+func keyIs(rawKey []byte, field string) (match, ok bool) {
+	if bytes.IndexByte(rawKey, '\\') < 0 && utf8.Valid(rawKey) {
+		return string(rawKey[1:len(rawKey)-1]) == field, true
+	}
+	var k string
+	if json.Unmarshal(rawKey, &k) != nil {
+		return false, false
+	}
+	return k == field, true
+}
+
+// stringValue returns the string val holds when val, a JSON value as
+// written, is a string.
+func stringValue(val []byte) (string, bool) {
 	if len(val) == 0 || val[0] != '"' {
 		return "", false
 	}
@@ -165,11 +180,11 @@ func itemKey(item json.RawMessage, field string) (string, bool) {
 	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return string(inner), true
 	}
-	var key string
-	if json.Unmarshal(val, &key) != nil {
+	var s string
+	if json.Unmarshal(val, &s) != nil {
 		return "", false
 	}
-	return key, true
+	return s, true
 }
 
 func itemKeySlow(item json.RawMessage, field string) (string, bool) {

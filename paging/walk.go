@@ -68,71 +68,97 @@ type walker struct {
 	dupes  map[string]bool    // item keys already reported as duplicates
 }
 
+// run asks for pages, one cursor after another, until the list ends or
+// the walk stops.
 func (w *walker) run(ctx context.Context, c *Counter, fetch Fetcher, o *Options) {
-	res, name := w.res, w.m.Name
 	cursor := ""
 	for n := 1; ; n++ {
-		if cursor != "" {
-			if first, ok := w.sentBy[cursor]; ok {
-				w.stop(CursorRepeated, nil)
-				w.cursorRepeated(cursor, first, n-1)
-				return
-			}
-		}
-		if n > o.MaxPages {
-			w.stop(PageLimit, nil)
-			w.pageLimit(o.MaxPages, cursor)
+		if !w.mayAsk(ctx, n, cursor, o.MaxPages) {
 			return
 		}
-		if ctx.Err() != nil {
-			w.stop(Aborted, fmt.Errorf("%s: aborted before page %d was asked for: %w", name, n, context.Cause(ctx)))
+		p, ok := w.ask(ctx, c, fetch, n, cursor, o.OnRequest)
+		if !ok {
 			return
 		}
-
-		if cursor != "" {
-			w.sentBy[cursor] = n
-		}
-		if o.OnRequest != nil {
-			o.OnRequest(n, cursor)
-		}
-		ans, gen, elapsed, err := fetchOne(ctx, c, fetch, cursor)
-
-		if ctx.Err() != nil {
-			w.stop(Aborted, fmt.Errorf("%s: aborted while page %d was out; its answer was not accepted: %w", name, n, context.Cause(ctx)))
-			return
-		}
-		if err != nil {
-			w.stop(Failed, fmt.Errorf("%s page %d: %w", name, n, err))
-			return
-		}
-		if ans == nil {
-			w.stop(Failed, fmt.Errorf("%s page %d: no answer and no error from the fetcher", name, n))
-			return
-		}
-		before := len(res.Findings)
-		p, err := w.readPage(n, ans.Result)
-		if err != nil {
-			res.Findings = res.Findings[:before] // the page is not accepted
-			w.stop(Failed, fmt.Errorf("%s page %d: %w", name, n, err))
-			return
-		}
-		p.Number = n
-		p.Cursor = cursor
-		p.RequestID = ans.RequestID
-		p.Elapsed = elapsed
-		p.Ms = float64(elapsed) / float64(time.Millisecond)
-		p.Generation = gen
-
-		res.Pages = append(res.Pages, p)
-		res.Generation = gen
-		w.inspect(&p)
-		if o.OnPage != nil {
-			o.OnPage(p)
-		}
+		w.accept(p, o.OnPage)
 		if p.NextCursor == "" {
 			return
 		}
 		cursor = p.NextCursor
+	}
+}
+
+// mayAsk reports whether page n may be asked for with cursor; if not, it
+// stops the walk saying why: the cursor was sent before, the page bound is
+// reached, or ctx is done.
+func (w *walker) mayAsk(ctx context.Context, n int, cursor string, maxPages int) bool {
+	if cursor != "" {
+		if first, ok := w.sentBy[cursor]; ok {
+			w.stop(CursorRepeated, nil)
+			w.cursorRepeated(cursor, first, n-1)
+			return false
+		}
+	}
+	if n > maxPages {
+		w.stop(PageLimit, nil)
+		w.pageLimit(maxPages, cursor)
+		return false
+	}
+	if ctx.Err() != nil {
+		w.stop(Aborted, fmt.Errorf("%s: aborted before page %d was asked for: %w", w.m.Name, n, context.Cause(ctx)))
+		return false
+	}
+	return true
+}
+
+// ask sends the request for page n with cursor and reads its answer. It
+// reports false, having stopped the walk, when the walk was aborted while
+// the page was out, the fetch failed, or the answer is not a page.
+func (w *walker) ask(ctx context.Context, c *Counter, fetch Fetcher, n int, cursor string, onRequest func(int, string)) (Page, bool) {
+	res, name := w.res, w.m.Name
+	if cursor != "" {
+		w.sentBy[cursor] = n
+	}
+	if onRequest != nil {
+		onRequest(n, cursor)
+	}
+	ans, gen, elapsed, err := fetchOne(ctx, c, fetch, cursor)
+
+	if ctx.Err() != nil {
+		w.stop(Aborted, fmt.Errorf("%s: aborted while page %d was out; its answer was not accepted: %w", name, n, context.Cause(ctx)))
+		return Page{}, false
+	}
+	if err != nil {
+		w.stop(Failed, fmt.Errorf("%s page %d: %w", name, n, err))
+		return Page{}, false
+	}
+	if ans == nil {
+		w.stop(Failed, fmt.Errorf("%s page %d: no answer and no error from the fetcher", name, n))
+		return Page{}, false
+	}
+	before := len(res.Findings)
+	p, err := w.readPage(n, ans.Result)
+	if err != nil {
+		res.Findings = res.Findings[:before] // the page is not accepted
+		w.stop(Failed, fmt.Errorf("%s page %d: %w", name, n, err))
+		return Page{}, false
+	}
+	p.Number = n
+	p.Cursor = cursor
+	p.RequestID = ans.RequestID
+	p.Elapsed = elapsed
+	p.Ms = float64(elapsed) / float64(time.Millisecond)
+	p.Generation = gen
+	return p, true
+}
+
+// accept adds page p to the result, inspects its items and tells onPage.
+func (w *walker) accept(p Page, onPage func(Page)) {
+	w.res.Pages = append(w.res.Pages, p)
+	w.res.Generation = p.Generation
+	w.inspect(&p)
+	if onPage != nil {
+		onPage(p)
 	}
 }
 
