@@ -63,17 +63,19 @@ func (m *model) cycleFocus(dir int) {
 	m.setFocus(order[(i+dir+len(order))%len(order)])
 }
 
-// readOnly explains why an action needs a live server.
-func (m *model) readOnly(what string) tea.Cmd {
-	if m.link == linkDialing {
-		return m.setStatus("still connecting; "+what+" once the server answers", levelInfo)
+// unable reports whether an action (what) cannot be done now, and says
+// why on the status line: no live server yet or at all, or the session is
+// closed.
+func (m *model) unable(what string) (tea.Cmd, bool) {
+	switch {
+	case m.backend == nil && m.link == linkDialing:
+		return m.setStatus("still connecting; "+what+" once the server answers", levelInfo), true
+	case m.backend == nil:
+		return m.setStatus("no live server: cannot "+what, levelError), true
+	case m.st.Closed():
+		return m.setStatus("cannot "+what+": the session is closed ("+m.closedText()+"); start mcpwitness again to reconnect", levelWarn), true
 	}
-	return m.setStatus("no live server: cannot "+what, levelError)
-}
-
-// closedStatus says why an action cannot be done: the session is closed.
-func (m *model) closedStatus(what string) tea.Cmd {
-	return m.setStatus("cannot "+what+": the session is closed ("+m.closedText()+"); start mcpwitness again to reconnect", levelWarn)
+	return nil, false
 }
 
 // closedText says why the session closed.
@@ -87,11 +89,8 @@ func (m *model) closedText() string {
 // startWalk walks tools/list; pressed during a walk, it aborts that walk
 // and walks again when it returns.
 func (m *model) startWalk() tea.Cmd {
-	if m.backend == nil {
-		return m.readOnly("walk")
-	}
-	if m.st.Closed() {
-		return m.closedStatus("walk")
+	if cmd, ok := m.unable("walk"); ok {
+		return cmd
 	}
 	if w := m.ops.walk; w != nil {
 		w.again = true
@@ -116,11 +115,8 @@ func (m *model) openEditor() tea.Cmd {
 	if t == nil {
 		return nil
 	}
-	if m.backend == nil {
-		return m.readOnly("call " + t.Name)
-	}
-	if m.st.Closed() {
-		return m.closedStatus("call " + t.Name)
+	if cmd, ok := m.unable("call " + t.Name); ok {
+		return cmd
 	}
 	m.mode = modeEditor
 	m.editor.SetSize(m.lay.rightW, m.lay.bodyH)
@@ -136,11 +132,8 @@ func (m *model) sendCall(t *fold.Tool, args json.RawMessage, force bool) tea.Cmd
 	if t == nil {
 		return nil
 	}
-	if m.backend == nil {
-		return m.readOnly("call " + t.Name)
-	}
-	if m.st.Closed() {
-		return m.closedStatus("call " + t.Name)
+	if cmd, ok := m.unable("call " + t.Name); ok {
+		return cmd
 	}
 	if c := m.ops.call; c != nil {
 		return m.setStatus("a call to "+c.tool+" is in flight; esc cancels it", levelError)

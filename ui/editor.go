@@ -202,13 +202,8 @@ func (e *editorPane) Args() json.RawMessage {
 			}
 			v = fieldValue(f.Kind, text)
 		}
-		if n > 0 {
-			b.WriteByte(',')
-		}
+		writeMember(&b, n, f.Name)
 		n++
-		name, _ := json.Marshal(f.Name)
-		b.Write(name)
-		b.WriteByte(':')
 		b.Write(v)
 	}
 	b.WriteByte('}')

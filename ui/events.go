@@ -253,6 +253,5 @@ func (p *eventsPane) ShortHelp() []key.Binding {
 
 // FullHelp returns the pane's bindings, grouped.
 func (p *eventsPane) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+	return [][]key.Binding{p.keys.Bindings()}
 }

@@ -128,9 +128,9 @@ func (m *model) fitHelp(short []key.Binding) []key.Binding {
 // keys are off, the scrubber's).
 func (m *model) keyGroups() [][]key.Binding {
 	k, g := &m.keys, &m.keys.Global
-	mv, t, d, e := k.Tools.MoveKeyMap, &k.Tools, &k.Detail, &k.Editor
+	t, d, e := &k.Tools, &k.Detail, &k.Editor
 	groups := [][]key.Binding{
-		{mv.Up, mv.Down, mv.PageUp, mv.PageDown, mv.Top, mv.Bottom, g.NextPane, g.PrevPane},
+		append(t.Bindings(), g.NextPane, g.PrevPane),
 		{t.Call, e.Send, g.Back, t.Filter, g.Walk, d.PrevCall, d.NextCall, d.Force},
 		{g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
 		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm},

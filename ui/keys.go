@@ -142,6 +142,11 @@ func DefaultMoveKeyMap() MoveKeyMap {
 	}
 }
 
+// Bindings returns the moving keys in the order help shows them.
+func (k MoveKeyMap) Bindings() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
 func callKey() key.Binding { return binding("enter", "call", "enter") }
 
 // DefaultDetailKeyMap returns the detail pane's default keys.

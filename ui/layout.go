@@ -95,33 +95,17 @@ func (m *model) render() string {
 	if m.w <= 0 || m.h <= 0 {
 		return ""
 	}
-	l := m.lay
 	rule := m.drawn.rule
-	var b strings.Builder
-	b.WriteString(m.drawn.header)
-	b.WriteByte('\n')
-	b.WriteString(rule)
-	b.WriteByte('\n')
-	if m.mode == modeHelp {
-		b.WriteString(m.helpView.View())
-		b.WriteByte('\n')
-		b.WriteString(m.statusLine())
-		b.WriteByte('\n')
-		b.WriteString(m.drawn.help)
-		return b.String()
+	lines := []string{m.drawn.header, rule}
+	switch {
+	case m.mode == modeHelp:
+		lines = append(lines, m.helpView.View())
+	case m.lay.short:
+		lines = append(lines, m.body())
+	default:
+		lines = append(lines, m.body(), rule, m.events.View())
 	}
-	b.WriteString(m.body())
-	b.WriteByte('\n')
-	if !l.short {
-		b.WriteString(rule)
-		b.WriteByte('\n')
-		b.WriteString(m.events.View())
-		b.WriteByte('\n')
-	}
-	b.WriteString(m.statusLine())
-	b.WriteByte('\n')
-	b.WriteString(m.drawn.help)
-	return b.String()
+	return strings.Join(append(lines, m.statusLine(), m.drawn.help), "\n")
 }
 
 // header is two lines: who the server is, then the walk's indicators. It
@@ -327,17 +311,7 @@ func (m *model) statusLine() string {
 	if m.status.text == "" {
 		return strings.Repeat(" ", m.w)
 	}
-	style := s.Info
-	mark := "•"
-	switch m.status.level {
-	case levelOK:
-		style, mark = s.Pass, "✓"
-	case levelWarn:
-		style, mark = s.Warn, "⚠"
-	case levelError:
-		style, mark = s.Fail, "✗"
-	}
-	return fit(" "+style.Render(mark+" "+m.status.text), m.w)
+	return fit(" "+m.status.render(s), m.w)
 }
 
 // memo keeps the last drawing of a part of the screen with the key it was

@@ -78,6 +78,20 @@ const (
 	levelError
 )
 
+// render draws the message with its level's mark and colour.
+func (st status) render(s *themes.Styles) string {
+	style, mark := s.Info, "•"
+	switch st.level {
+	case levelOK:
+		style, mark = s.Pass, "✓"
+	case levelWarn:
+		style, mark = s.Warn, "⚠"
+	case levelError:
+		style, mark = s.Fail, "✗"
+	}
+	return style.Render(mark + " " + st.text)
+}
+
 func statusCmd(text string, level level) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text, level: level} }
 }

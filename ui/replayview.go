@@ -119,16 +119,7 @@ func (m *model) replayStatus() string {
 	}
 	sep := s.Subtle.Render("  │  ")
 	if m.status.text != "" {
-		style, mark := s.Info, "•"
-		switch m.status.level {
-		case levelOK:
-			style, mark = s.Pass, "✓"
-		case levelWarn:
-			style, mark = s.Warn, "⚠"
-		case levelError:
-			style, mark = s.Fail, "✗"
-		}
-		tail := sep + style.Render(mark+" "+m.status.text)
+		tail := sep + m.status.render(s)
 		// A message matters more than the time: on a narrow screen the
 		// time goes first.
 		if ansi.StringWidth(head+when+moving+tail) > m.w {

@@ -162,6 +162,17 @@ func skeleton(raw json.RawMessage) json.RawMessage {
 	return json.RawMessage(out)
 }
 
+// writeMember writes the separator and name of the nth member (from 0) of
+// a JSON object being built; its value comes next.
+func writeMember(b *bytes.Buffer, n int, name string) {
+	if n > 0 {
+		b.WriteByte(',')
+	}
+	k, _ := json.Marshal(name)
+	b.Write(k)
+	b.WriteByte(':')
+}
+
 func writeSkeleton(b *bytes.Buffer, raw json.RawMessage, depth int) {
 	s := readSchema(raw)
 	switch {
@@ -187,13 +198,8 @@ func writeSkeleton(b *bytes.Buffer, raw json.RawMessage, depth int) {
 			if !p.Required && readSchema(p.Schema).Default == nil {
 				continue
 			}
-			if n > 0 {
-				b.WriteByte(',')
-			}
+			writeMember(b, n, p.Name)
 			n++
-			name, _ := json.Marshal(p.Name)
-			b.Write(name)
-			b.WriteByte(':')
 			writeSkeleton(b, p.Schema, depth+1)
 		}
 		b.WriteByte('}')

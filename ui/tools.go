@@ -272,6 +272,21 @@ func (p *toolsPane) move(n int) {
 	p.follow()
 }
 
+func (p *toolsPane) moveBy(n int)  { p.move(n) }
+func (p *toolsPane) pageSize() int { return p.listHeight() }
+
+// Top moves the cursor to the first tool.
+func (p *toolsPane) Top() {
+	p.cursor = 0
+	p.move(0)
+}
+
+// Bottom moves the cursor to the last tool.
+func (p *toolsPane) Bottom() {
+	p.cursor = len(p.rows) - 1
+	p.move(0)
+}
+
 // follow scrolls so the cursor (and its page separator, near the top) shows.
 func (p *toolsPane) follow() {
 	h := p.listHeight()
@@ -362,23 +377,7 @@ func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
 		if p.typing {
 			return p.updateInput(msg)
 		}
-		k := p.keys
-		switch {
-		case key.Matches(msg, k.Up):
-			p.move(-1)
-		case key.Matches(msg, k.Down):
-			p.move(1)
-		case key.Matches(msg, k.PageUp):
-			p.move(-p.listHeight())
-		case key.Matches(msg, k.PageDown):
-			p.move(p.listHeight())
-		case key.Matches(msg, k.Top):
-			p.cursor = 0
-			p.move(0)
-		case key.Matches(msg, k.Bottom):
-			p.cursor = len(p.rows) - 1
-			p.move(0)
-		case key.Matches(msg, k.Filter):
+		if !moveKey(msg, &p.keys.MoveKeyMap, &p) && key.Matches(msg, p.keys.Filter) {
 			return p, p.startFilter()
 		}
 	default:
@@ -441,5 +440,5 @@ func (p *toolsPane) ShortHelp() []key.Binding {
 // FullHelp returns every binding of this pane, grouped.
 func (p *toolsPane) FullHelp() [][]key.Binding {
 	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Call, k.Filter, p.global.Walk, p.global.Back}}
+	return [][]key.Binding{k.Bindings(), {k.Call, k.Filter, p.global.Walk, p.global.Back}}
 }

@@ -290,6 +290,5 @@ func (p *wirePane) ShortHelp() []key.Binding {
 
 // FullHelp returns the pane's bindings, grouped.
 func (p *wirePane) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Copy, p.global.Wire}}
+	return [][]key.Binding{p.keys.Bindings(), {p.keys.Copy, p.global.Wire}}
 }
