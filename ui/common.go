@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"charm.land/lipgloss/v2"
+
 	"mcpwitness/fold"
 	"mcpwitness/themes"
 )
@@ -19,4 +21,12 @@ type common struct {
 	sty    *themes.Styles
 	global *GlobalKeyMap
 	loc    *time.Location
+}
+
+// titleStyle is the style of a pane's title: bright when it has focus.
+func (c *common) titleStyle(focused bool) lipgloss.Style {
+	if focused {
+		return c.sty.Title
+	}
+	return c.sty.TitleBlurred
 }

@@ -347,10 +347,7 @@ func (d *detailPane) Wheel(n int) { d.sc.ScrollBy(n) }
 // now the time, for a call in flight.
 func (d *detailPane) View(spin string, now time.Time) string {
 	s := d.sty
-	style := s.TitleBlurred
-	if d.focused {
-		style = s.Title
-	}
+	style := d.titleStyle(d.focused)
 	title, right := "Detail", ""
 	if c := d.Call(); c != nil {
 		title = fmt.Sprintf("Call #%d", c.ID)

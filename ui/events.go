@@ -109,10 +109,7 @@ func (p *eventsPane) say() {
 // View renders the title and the visible rows.
 func (p *eventsPane) View() string {
 	s := p.sty
-	title := s.TitleBlurred
-	if p.focused {
-		title = s.Title
-	}
+	title := p.titleStyle(p.focused)
 	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.st.Rows().Total()))
 	if !p.list.follow {
 		head += s.Subtle.Render(" · paused, G follows")

@@ -60,10 +60,7 @@ func (p *toolsPane) emptyText() string {
 }
 
 func (p *toolsPane) title() string {
-	style := p.sty.TitleBlurred
-	if p.focused {
-		style = p.sty.Title
-	}
+	style := p.titleStyle(p.focused)
 	count := 0
 	if w := p.builtWalk; w != nil {
 		count = len(w.Tools)

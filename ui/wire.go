@@ -171,10 +171,7 @@ func (p *wirePane) Wheel(y, n int) tea.Cmd {
 // View renders the list's visible rows and the selected frame.
 func (p *wirePane) View() string {
 	s := p.sty
-	title := s.TitleBlurred
-	if p.focused && !p.onFrame {
-		title = s.Title
-	}
+	title := p.titleStyle(p.focused && !p.onFrame)
 	kept := p.st.Frames().Len()
 	head := title.Render("Wire") + " " + s.Muted.Render(fmt.Sprintf("%d frames", p.st.Frames().Total()))
 	if p.st.Frames().First() > 0 {
@@ -195,11 +192,7 @@ func (p *wirePane) View() string {
 		}
 		lines = append(lines, p.row(f, n == sel))
 	}
-	ft := s.TitleBlurred
-	if p.focused && p.onFrame {
-		ft = s.Title
-	}
-	fh := ft.Render("Frame")
+	fh := p.titleStyle(p.focused && p.onFrame).Render("Frame")
 	if p.frame.more() {
 		fh += s.Subtle.Render(" · more below")
 	}
