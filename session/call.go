@@ -79,23 +79,45 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	}
 	r.Forced = checks.Blocks(r.Verdicts)
 	r.Sent = true
-	token := fmt.Sprintf("mcpwitness-%d", r.ID)
-	tokJSON, _ := json.Marshal(token)
-	s.mu.Lock()
-	s.tokens[string(tokJSON)] = r.ID
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.tokens, string(tokJSON))
-		s.mu.Unlock()
-	}()
+	token, untrack := s.trackProgress(r.ID)
+	defer untrack()
 
 	rctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	rctx, w := withWatcher(rctx)
 	defer s.tap.unwatch(w)
+	s.sendCall(ctx, rctx, w, r, token)
+	if len(r.Result) > 0 {
+		r.Verdicts = append(r.Verdicts, s.checkAnswer(name, def, r.Result, w.wasCut())...)
+	}
+	s.finishCall(r, def, outAtStart, sentAtStart)
+	return r
+}
+
+// trackProgress registers the progress token of call id, so that the
+// server's progress notifications are told as the call's; untrack ends it.
+func (s *Session) trackProgress(id int64) (token string, untrack func()) {
+	token = fmt.Sprintf("mcpwitness-%d", id)
+	tokJSON, _ := json.Marshal(token)
+	s.mu.Lock()
+	s.tokens[string(tokJSON)] = id
+	s.mu.Unlock()
+	return token, func() {
+		s.mu.Lock()
+		delete(s.tokens, string(tokJSON))
+		s.mu.Unlock()
+	}
+}
+
+// sendCall sends r's tools/call with progress token under rctx, a child
+// of the caller's ctx that w watches, and fills r with what came of it:
+// the time it took, the request id, and the result, the JSON-RPC error,
+// the cancellation or the failure. A result is taken from the raw answer
+// even when the SDK could not take it, with a finding saying so.
+func (s *Session) sendCall(ctx, rctx context.Context, w *watcher, r *CallResult, token string) {
+	name := r.Tool
 	start := time.Now()
-	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: args, Meta: s.callMeta(token)})
+	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: r.Args, Meta: s.callMeta(token)})
 	r.Elapsed = time.Since(start)
 	reqID, result, rpcErr, ok := w.answer()
 	r.RequestID = reqID
@@ -117,21 +139,24 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	case err != nil:
 		r.Err = s.failure(rctx, "tools/call "+name, err)
 	}
-	if len(r.Result) > 0 {
-		after := s.validator.After(name, def, r.Result)
-		if w.wasCut() {
-			// What was checked would be the cut copy, not what the server sent.
-			for i, v := range after {
-				if v.Check == checks.OutputSchema && v.Status != checks.Skipped {
-					after[i] = checks.Verdict{Check: checks.OutputSchema, Status: checks.Unchecked,
-						Message: fmt.Sprintf("the answer is nested deeper than %d levels; not checked", maxFrameDepth)}
-				}
-			}
-		}
-		r.Verdicts = append(r.Verdicts, after...)
+}
+
+// checkAnswer runs the checks on result, the answer to a call of tool name
+// whose definition is def. When the answer was cut for its depth, what was
+// checked is the cut copy, not what the server sent: its output-schema
+// verdict says it was not checked instead.
+func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool) []checks.Verdict {
+	after := s.validator.After(name, def, result)
+	if !cut {
+		return after
 	}
-	s.finishCall(r, def, outAtStart, sentAtStart)
-	return r
+	for i, v := range after {
+		if v.Check == checks.OutputSchema && v.Status != checks.Skipped {
+			after[i] = checks.Verdict{Check: checks.OutputSchema, Status: checks.Unchecked,
+				Message: fmt.Sprintf("the answer is nested deeper than %d levels; not checked", maxFrameDepth)}
+		}
+	}
+	return after
 }
 
 func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int, sentAtStart int64) {

@@ -23,24 +23,48 @@ const rangeSize = 4 << 20
 // workers in parallel (0 means one per CPU, for files large enough), each
 // range taking the lines that begin in it.
 func (f *File) index(size int64, workers int) error {
+	body, err := f.indexHeader(size)
+	if err != nil {
+		return err
+	}
+	if workers <= 0 {
+		workers = min(runtime.GOMAXPROCS(0), int((size-body)/rangeSize)+1)
+	}
+	end, err := f.join(f.scanParts(body, size, workers), body)
+	if err != nil {
+		return err
+	}
+	f.size = end
+	f.meta.Name, f.meta.Events = f.name, len(f.starts)
+	if from := cmp.Or(f.meta.Started, f.meta.First); !from.IsZero() && f.meta.Last.After(from) {
+		f.meta.Span = f.meta.Last.Sub(from)
+	}
+	return nil
+}
+
+// indexHeader reads line 1, the session header, of a file of size bytes,
+// and returns where the events after it begin.
+func (f *File) indexHeader(size int64) (body int64, err error) {
 	if size == 0 {
-		return errors.New("the file is empty: line 1 should be the session header")
+		return 0, errors.New("the file is empty: line 1 should be the session header")
 	}
 	lr := newLineReader(f.r, 0, size, f.maxLine)
 	first, err := lr.next()
 	if err != nil {
-		return fmt.Errorf("reading line 1: %w", err)
+		return 0, fmt.Errorf("reading line 1: %w", err)
 	}
 	if first.tooLong {
-		return fmt.Errorf("line 1 is %d bytes, too long for a session header (is this an mcpwitness session file?)", first.n)
+		return 0, fmt.Errorf("line 1 is %d bytes, too long for a session header (is this an mcpwitness session file?)", first.n)
 	}
 	if err := f.readHeader(first.b, first.whole, first.n); err != nil {
-		return err
+		return 0, err
 	}
-	body := first.n
-	if workers <= 0 {
-		workers = min(runtime.GOMAXPROCS(0), int((size-body)/rangeSize)+1)
-	}
+	return first.n, nil
+}
+
+// scanParts splits the bytes from body to size into as many ranges as
+// workers and scans them in parallel, one worker each.
+func (f *File) scanParts(body, size int64, workers int) []part {
 	parts := make([]part, workers)
 	var wg sync.WaitGroup
 	for k := range parts {
@@ -49,30 +73,27 @@ func (f *File) index(size int64, workers int) error {
 		wg.Go(func() { parts[k] = f.scan(lo, hi, size, lo == body) })
 	}
 	wg.Wait()
+	return parts
+}
 
+// join puts the parts' indexes together in order, numbering their warnings
+// by line, and returns where the last line read ends; the first part's
+// error, if any, is the index's.
+func (f *File) join(parts []part, body int64) (end int64, err error) {
 	total := 0
 	for _, p := range parts {
 		total += len(p.starts)
 	}
 	f.starts, f.ends = make([]int64, 0, total), make([]int64, 0, total)
 	line := 1 // lines before the current part
-	end := body
+	end = body
 	for _, p := range parts {
 		if p.err != nil {
-			return p.err
+			return 0, p.err
 		}
 		f.starts = append(f.starts, p.starts...)
 		f.ends = append(f.ends, p.ends...)
-		for _, n := range p.notes {
-			if len(f.warnings) == maxWarnings {
-				f.dropped++
-				continue
-			}
-			f.warnings = append(f.warnings, n.text(line+n.line))
-		}
-		f.dropped += p.dropped
-		f.skipped += p.skipped
-		f.cut += p.cut
+		f.joinNotes(p, line)
 		if f.meta.Server == nil {
 			f.meta.Server = p.server
 		}
@@ -85,12 +106,22 @@ func (f *File) index(size int64, workers int) error {
 		line += p.lines
 		end = max(end, p.end)
 	}
-	f.size = end
-	f.meta.Name, f.meta.Events = f.name, len(f.starts)
-	if from := cmp.Or(f.meta.Started, f.meta.First); !from.IsZero() && f.meta.Last.After(from) {
-		f.meta.Span = f.meta.Last.Sub(from)
+	return end, nil
+}
+
+// joinNotes adds the warnings and counts of part p, whose first line is
+// the one after line, keeping at most maxWarnings warnings.
+func (f *File) joinNotes(p part, line int) {
+	for _, n := range p.notes {
+		if len(f.warnings) == maxWarnings {
+			f.dropped++
+			continue
+		}
+		f.warnings = append(f.warnings, n.text(line+n.line))
 	}
-	return nil
+	f.dropped += p.dropped
+	f.skipped += p.skipped
+	f.cut += p.cut
 }
 
 // part is the index of the lines that start in one byte range.

@@ -36,25 +36,9 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	req = req.Clone(req.Context())
-	for name, values := range h.headers {
-		req.Header.Del(name)
-		for _, v := range values {
-			req.Header.Add(name, v)
-		}
-	}
-	if req.Body != nil && req.Method == http.MethodPost {
-		body, err := io.ReadAll(req.Body)
-		req.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-		if w := watcherFrom(req.Context()); w != nil {
-			h.claimRaw(w, body)
-		}
-		h.tap.frame(Send, bytes.TrimSpace(body))
+	req, err := h.send(req)
+	if err != nil {
+		return nil, err
 	}
 	resp, err := h.base.RoundTrip(req)
 	if err != nil {
@@ -63,30 +47,64 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.StatusCode >= 300 && !(req.Method == http.MethodGet && resp.StatusCode == http.StatusMethodNotAllowed) {
 		h.tap.log.Append(Event{Kind: KindError, Text: fmt.Sprintf("HTTP %s for %s %s", resp.Status, req.Method, req.URL.Path)})
 	}
-	if resp.Body == nil {
-		return resp, nil
+	if resp.Body != nil {
+		h.receive(req, resp)
 	}
+	return resp, nil
+}
+
+// send returns a copy of req carrying the configured headers. A POST's
+// body is read whole, recorded as a sent frame and given back to the
+// request, and a watcher in its context is registered for it.
+func (h *httpTap) send(req *http.Request) (*http.Request, error) {
+	req = req.Clone(req.Context())
+	for name, values := range h.headers {
+		req.Header.Del(name)
+		for _, v := range values {
+			req.Header.Add(name, v)
+		}
+	}
+	if req.Body == nil || req.Method != http.MethodPost {
+		return req, nil
+	}
+	body, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	if w := watcherFrom(req.Context()); w != nil {
+		h.claimRaw(w, body)
+	}
+	h.tap.frame(Send, bytes.TrimSpace(body))
+	return req, nil
+}
+
+// receive taps the body of resp, the answer to req: an event stream is
+// read through an [sseTap] as the SDK reads it; any other body is read
+// here, never more than the limit (the SDK reads a JSON body whole), and a
+// JSON one is recorded and routed.
+func (h *httpTap) receive(req *http.Request, resp *http.Response) {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/event-stream" {
 		resp.Body = &sseTap{rc: resp.Body, tap: h.tap, limit: h.limit,
 			legacy: h.legacy && req.Method == http.MethodGet}
-		return resp, nil
+		return
 	}
-	// Any other body is read here, never more than the limit: the SDK
-	// reads a JSON body whole.
 	body, err := h.readBody(resp)
+	isJSON := !h.legacy && mt == "application/json" && len(bytes.TrimSpace(body)) > 0
 	if err != nil {
-		if !h.legacy && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
+		if isJSON {
 			h.tap.frame(Recv, bytes.TrimSpace(body))
 		}
 		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
-		return resp, nil
+		return
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	if !h.legacy && mt == "application/json" && len(bytes.TrimSpace(body)) > 0 {
+	if isJSON {
 		h.receiveJSON(req, resp, bytes.TrimSpace(body))
 	}
-	return resp, nil
 }
 
 // receiveJSON records an application/json body and gives the SDK what the

@@ -112,15 +112,45 @@ func SupportedProtocols() []string { return mcp.SupportedProtocolVersions() }
 // A failure names what happened; for a stdio server it quotes the last lines
 // of the server's stderr.
 func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
+	o, err := dialOptions(target, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := newSession(target, o)
+	transport, err := s.transport(target)
+	if err != nil {
+		return nil, s.redact(err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	cs, err := s.client.Connect(dctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: o.Protocol})
+	if err != nil {
+		err = s.dialError(dctx, err)
+		s.log.Append(Event{Kind: KindError, Text: err.Error()})
+		s.shutdown()
+		return nil, err
+	}
+	s.cs = cs
+	res := cs.InitializeResult()
+	s.keepServerInfo(res)
+	info := s.info
+	s.log.Append(Event{Kind: KindConnect, Server: &info})
+	s.askForLogs(ctx, res)
+	return s, nil
+}
+
+// dialOptions checks target and opts (nil means defaults) and returns the
+// options with their defaults filled in.
+func dialOptions(target Target, opts *Options) (Options, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
 	if err := target.Validate(); err != nil {
-		return nil, err
+		return o, err
 	}
 	if o.Protocol != "" && !slices.Contains(mcp.SupportedProtocolVersions(), o.Protocol) {
-		return nil, fmt.Errorf("unknown protocol version %q; supported: %s", o.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
+		return o, fmt.Errorf("unknown protocol version %q; supported: %s", o.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}
 	if o.Log == nil {
 		o.Log = NewLog(nil)
@@ -134,6 +164,12 @@ func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
 	if o.ClientVersion == "" {
 		o.ClientVersion = "dev"
 	}
+	return o, nil
+}
+
+// newSession returns a session for target, not yet connected, with its
+// tap and client made from o.
+func newSession(target Target, o Options) *Session {
 	s := &Session{
 		target:    target,
 		log:       o.Log,
@@ -150,36 +186,23 @@ func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
 	s.tap.progress = s.progressCall
 	s.info.Target = target.Describe().String()
 	s.client = s.newClient(o)
+	return s
+}
 
-	transport, err := s.transport(target)
-	if err != nil {
-		return nil, s.redact(err)
+// keepServerInfo keeps what the handshake's result res (nil if none) told
+// about the server.
+func (s *Session) keepServerInfo(res *mcp.InitializeResult) {
+	if res == nil {
+		return
 	}
-	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
-	defer cancel()
-	cs, err := s.client.Connect(dctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: o.Protocol})
-	if err != nil {
-		err = s.dialError(dctx, err)
-		s.log.Append(Event{Kind: KindError, Text: err.Error()})
-		s.shutdown()
-		return nil, err
+	if res.ServerInfo != nil {
+		s.info.Name, s.info.Version = res.ServerInfo.Name, res.ServerInfo.Version
 	}
-	s.cs = cs
-	res := cs.InitializeResult()
-	if res != nil {
-		if res.ServerInfo != nil {
-			s.info.Name, s.info.Version = res.ServerInfo.Name, res.ServerInfo.Version
-		}
-		s.info.ProtocolVersion = res.ProtocolVersion
-		s.info.Instructions = res.Instructions
-		if res.Capabilities != nil {
-			s.info.Capabilities, _ = json.Marshal(res.Capabilities)
-		}
+	s.info.ProtocolVersion = res.ProtocolVersion
+	s.info.Instructions = res.Instructions
+	if res.Capabilities != nil {
+		s.info.Capabilities, _ = json.Marshal(res.Capabilities)
 	}
-	info := s.info
-	s.log.Append(Event{Kind: KindConnect, Server: &info})
-	s.askForLogs(ctx, res)
-	return s, nil
 }
 
 func (s *Session) transport(t Target) (mcp.Transport, error) {

@@ -141,32 +141,8 @@ func (t *tap) route(dir string, view json.RawMessage, now time.Time, rec *Event,
 	if rec != nil {
 		ev = *rec
 	}
-	ev.Method, ev.ID = env.Method, id
-	var w *watcher
-	var latency time.Duration
-	stray := false
-	t.mu.Lock()
-	switch {
-	case env.Method != "" && id != "" && dir == Send:
-		t.sent[id] = sentCall{method: env.Method, at: now}
-	case env.Method != "" && id != "" && dir == Recv:
-		t.recvReq[id] = env.Method
-	case env.Method == "" && dir == Recv:
-		sc, ok := t.sent[id]
-		if id == "" || !ok {
-			stray = true
-			break
-		}
-		ev.Method = sc.method
-		latency = now.Sub(sc.at)
-		delete(t.sent, id)
-		w = t.watched[id]
-		delete(t.watched, id)
-	case env.Method == "" && id != "" && dir == Send:
-		ev.Method = t.recvReq[id]
-		delete(t.recvReq, id)
-	}
-	t.mu.Unlock()
+	method, latency, w, stray := t.book(dir, env.Method, id, now)
+	ev.Method, ev.ID = method, id
 	if latency > 0 {
 		ev.LatencyMs = ms(latency)
 	}
@@ -184,6 +160,36 @@ func (t *tap) route(dir string, view json.RawMessage, now time.Time, rec *Event,
 		t.notification(env.Method, env.Params, now)
 	}
 	return true
+}
+
+// book keeps the tap's record of the requests in flight up to date with
+// one message going dir (its method and canonical id; a message with no
+// method is an answer). It returns the method to record the message under
+// (an answer's is that of its request), how long an answer took, the
+// watcher waiting for it, and whether it is a stray: an answer from the
+// server that matches no request in flight.
+func (t *tap) book(dir, method, id string, now time.Time) (recorded string, latency time.Duration, w *watcher, stray bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case method != "" && id != "" && dir == Send:
+		t.sent[id] = sentCall{method: method, at: now}
+	case method != "" && id != "" && dir == Recv:
+		t.recvReq[id] = method
+	case method == "" && dir == Recv:
+		sc, ok := t.sent[id]
+		if id == "" || !ok {
+			return method, 0, nil, true
+		}
+		delete(t.sent, id)
+		w = t.watched[id]
+		delete(t.watched, id)
+		return sc.method, now.Sub(sc.at), w, false
+	case method == "" && id != "" && dir == Send:
+		method = t.recvReq[id]
+		delete(t.recvReq, id)
+	}
+	return method, 0, nil, false
 }
 
 // strayText says why an answer from the server was ignored.
