@@ -90,8 +90,11 @@ func (d *doc) segs(ss []seg, hang int) {
 	}
 }
 
-// heading adds a section title.
-func (d *doc) heading(s string) { d.add(d.st.Title.Render(s)) }
+// heading starts a section: a blank line, then its title.
+func (d *doc) heading(s string) {
+	d.blank()
+	d.add(d.st.Title.Render(s))
+}
 
 // json adds raw pretty-printed and syntax-coloured, indented by indent.
 // Invalid JSON is shown as text. What JSON leaves raw in its strings (C1

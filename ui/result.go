@@ -28,17 +28,14 @@ func callDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Loca
 	callNotes(d, c, s, missing)
 	callVerdicts(d, c, s)
 	if c.Err != "" {
-		d.blank()
 		d.heading("Error")
 		d.text(s.Fail, c.Err, 2)
 	}
 	if len(c.RPCError) > 0 {
-		d.blank()
 		d.heading("JSON-RPC error")
 		d.json(c.RPCError, 2)
 	}
 	if len(c.Args) > 0 {
-		d.blank()
 		d.heading("Arguments")
 		d.json(c.Args, 2)
 	}
@@ -103,7 +100,6 @@ func callVerdicts(d *doc, c *fold.Call, s *themes.Styles) {
 	if len(c.Verdicts) == 0 {
 		return
 	}
-	d.blank()
 	d.heading("Verdicts")
 	width := 0
 	for _, v := range c.Verdicts {
@@ -204,7 +200,6 @@ func resultLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 		Meta       json.RawMessage   `json:"_meta"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		d.blank()
 		d.heading("Result")
 		d.json(raw, 2)
 		return
@@ -216,7 +211,6 @@ func resultLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 	} else {
 		d.add(s.Bold.Render("isError ") + s.Muted.Render("false"))
 	}
-	d.blank()
 	d.heading(fmt.Sprintf("Content (%d)", len(r.Content)))
 	if len(r.Content) == 0 {
 		d.text(s.Muted, "no content blocks", 2)
@@ -224,7 +218,6 @@ func resultLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 	for _, c := range r.Content {
 		contentLines(d, c, s)
 	}
-	d.blank()
 	d.heading("structuredContent")
 	if isNull(r.Structured) {
 		d.text(s.Muted, "none", 2)
@@ -232,7 +225,6 @@ func resultLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 		d.json(r.Structured, 2)
 	}
 	if !isNull(r.Meta) {
-		d.blank()
 		d.heading("_meta")
 		d.json(r.Meta, 2)
 	}

@@ -16,7 +16,6 @@ func toolDoc(t *fold.Tool, calls []string, k detailKey, w int, s *themes.Styles,
 	toolHead(d, t, k, s, readOnly)
 	toolAbout(d, t, s, readOnly)
 	if len(calls) > 0 {
-		d.blank()
 		d.heading(fmt.Sprintf("Calls (%d)", len(calls)))
 		from := max(len(calls)-5, 0)
 		for i := len(calls) - 1; i >= from; i-- {
@@ -33,7 +32,6 @@ func toolDoc(t *fold.Tool, calls []string, k detailKey, w int, s *themes.Styles,
 		if isNull(sec.raw) {
 			continue
 		}
-		d.blank()
 		d.heading(sec.name)
 		d.json(sec.raw, 2)
 	}
