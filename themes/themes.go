@@ -187,104 +187,158 @@ type Styles struct {
 	Help help.Styles
 }
 
-// New builds the styles of palette p.
+// New builds the styles of palette p: each style is drawn in a colour of
+// the palette (see [colourStyles]); a mono palette then draws with
+// attributes only (see [monoStyles]).
 func New(p Palette) Styles {
-	st := func() lipgloss.Style { return lipgloss.NewStyle() }
-	fg := func(c color.Color) lipgloss.Style {
-		if c == nil {
-			return st()
-		}
-		return st().Foreground(c)
-	}
-	s := Styles{Name: p.Name, Mono: p.Mono}
-	s.Text = fg(p.Fg)
-	s.Muted = fg(p.Muted)
-	s.Subtle = fg(p.Subtle)
-	s.Bold = fg(p.Fg).Bold(true)
-	s.Server = fg(p.Accent2).Bold(true)
-	s.HeaderKey = fg(p.Muted)
-	s.Title = fg(p.Accent).Bold(true)
-	s.TitleBlurred = fg(p.Muted)
-	s.Rule = fg(p.Subtle)
-	s.Separator = fg(p.Muted)
-	s.Match = fg(p.Accent2).Underline(true)
-
-	s.BadgeTask = fg(p.Warn)
-	s.BadgeOut = fg(p.Info)
-	s.BadgeRO = fg(p.Muted)
-	s.BadgeDestr = fg(p.Fail)
-	s.BadgeHeld = fg(p.Pass)
-	s.BadgeOwn = fg(p.Muted)
-	s.BadgeStale = fg(p.Warn).Italic(true)
-
-	s.Pass = fg(p.Pass)
-	s.Fail = fg(p.Fail).Bold(true)
-	s.Warn = fg(p.Warn)
-	s.Info = fg(p.Info)
-
-	s.JSONKey = fg(p.JSONKey)
-	s.JSONString = fg(p.JSONString)
-	s.JSONNumber = fg(p.JSONNumber)
-	s.JSONLit = fg(p.JSONLit)
-	s.JSONPunct = fg(p.Muted)
-
-	s.Label = fg(p.Muted)
-	s.LabelFocused = fg(p.Accent).Bold(true)
-	s.Choice = fg(p.Accent2)
-
-	s.Send = fg(p.Accent)
-	s.Recv = fg(p.Pass)
-	s.Spinner = fg(p.Accent2)
-	s.ProgressFull = p.Accent
-	s.ProgressEmpty = p.Subtle
-
-	if p.Mono {
-		s.Muted = st().Faint(true)
-		s.Subtle = st().Faint(true)
-		s.HeaderKey = st().Faint(true)
-		s.TitleBlurred = st().Faint(true)
-		s.Rule = st().Faint(true)
-		s.Separator = st().Faint(true)
-		s.Title = st().Bold(true).Underline(true)
-		s.Selected = st().Reverse(true)
-		s.SelectedBlurred = st().Underline(true)
-		s.Match = st().Underline(true)
-		s.Fail = st().Bold(true)
-		s.BadgeDestr = st().Bold(true)
-		s.BadgeRO = st().Faint(true)
-		s.BadgeOwn = st().Faint(true)
-		s.JSONPunct = st().Faint(true)
-		s.JSONKey = st().Bold(true)
-		s.Label = st().Faint(true)
-		s.LabelFocused = st().Bold(true).Underline(true)
-		s.Choice = st().Bold(true)
-	} else {
-		s.Selected = st().Foreground(p.SelectedFg).Background(p.SelectedBg)
-		s.SelectedBlurred = st().Foreground(p.Fg).Background(p.DimBg)
-	}
-
-	s.Help = help.Styles{
-		Ellipsis:       s.Subtle,
-		ShortKey:       s.Muted.Bold(!p.Mono),
-		ShortDesc:      s.Subtle,
-		ShortSeparator: s.Subtle,
-		FullKey:        fg(p.Accent),
-		FullDesc:       s.Muted,
-		FullSeparator:  s.Subtle,
+	s := Styles{Name: p.Name, Mono: p.Mono, ProgressFull: p.Accent, ProgressEmpty: p.Subtle}
+	for _, r := range colourStyles(&s, p) {
+		*r.style = r.attrs.on(fg(r.colour))
 	}
 	if p.Mono {
-		s.Help.ShortKey = st().Bold(true)
-		s.Help.ShortDesc = st().Faint(true)
-		s.Help.FullKey = st().Bold(true)
-		s.Help.FullDesc = st()
-	} else {
-		s.Help.ShortKey = fg(p.Muted)
-		s.Help.ShortDesc = fg(p.Subtle)
-		if p.Name == HighContrast {
-			s.Help.ShortDesc = fg(p.Muted)
+		for _, r := range monoStyles(&s) {
+			*r.style = r.attrs.on(lipgloss.NewStyle())
 		}
+	} else {
+		s.Selected = lipgloss.NewStyle().Foreground(p.SelectedFg).Background(p.SelectedBg)
+		s.SelectedBlurred = lipgloss.NewStyle().Foreground(p.Fg).Background(p.DimBg)
 	}
+	s.Help = helpStyles(p, s)
 	return s
+}
+
+// styleRule sets one style of a [Styles]: drawn in colour (nil: the
+// terminal's default), with attrs.
+type styleRule struct {
+	style  *lipgloss.Style
+	colour color.Color
+	attrs  attr
+}
+
+// attr is a set of text attributes.
+type attr uint8
+
+// The text attributes a style may add.
+const (
+	bold attr = 1 << iota
+	faint
+	italic
+	underline
+	reverse
+)
+
+// on returns st with the attributes of a added.
+func (a attr) on(st lipgloss.Style) lipgloss.Style {
+	if a&bold != 0 {
+		st = st.Bold(true)
+	}
+	if a&faint != 0 {
+		st = st.Faint(true)
+	}
+	if a&italic != 0 {
+		st = st.Italic(true)
+	}
+	if a&underline != 0 {
+		st = st.Underline(true)
+	}
+	if a&reverse != 0 {
+		st = st.Reverse(true)
+	}
+	return st
+}
+
+// fg returns a style drawn in c, or the terminal's default when c is nil.
+func fg(c color.Color) lipgloss.Style {
+	if c == nil {
+		return lipgloss.NewStyle()
+	}
+	return lipgloss.NewStyle().Foreground(c)
+}
+
+// colourStyles lists the styles of s drawn in the colours of p.
+func colourStyles(s *Styles, p Palette) []styleRule {
+	return []styleRule{
+		{&s.Text, p.Fg, 0},
+		{&s.Muted, p.Muted, 0},
+		{&s.Subtle, p.Subtle, 0},
+		{&s.Bold, p.Fg, bold},
+		{&s.Server, p.Accent2, bold},
+		{&s.HeaderKey, p.Muted, 0},
+		{&s.Title, p.Accent, bold},
+		{&s.TitleBlurred, p.Muted, 0},
+		{&s.Rule, p.Subtle, 0},
+		{&s.Separator, p.Muted, 0},
+		{&s.Match, p.Accent2, underline},
+
+		{&s.BadgeTask, p.Warn, 0},
+		{&s.BadgeOut, p.Info, 0},
+		{&s.BadgeRO, p.Muted, 0},
+		{&s.BadgeDestr, p.Fail, 0},
+		{&s.BadgeHeld, p.Pass, 0},
+		{&s.BadgeOwn, p.Muted, 0},
+		{&s.BadgeStale, p.Warn, italic},
+
+		{&s.Pass, p.Pass, 0},
+		{&s.Fail, p.Fail, bold},
+		{&s.Warn, p.Warn, 0},
+		{&s.Info, p.Info, 0},
+
+		{&s.JSONKey, p.JSONKey, 0},
+		{&s.JSONString, p.JSONString, 0},
+		{&s.JSONNumber, p.JSONNumber, 0},
+		{&s.JSONLit, p.JSONLit, 0},
+		{&s.JSONPunct, p.Muted, 0},
+
+		{&s.Label, p.Muted, 0},
+		{&s.LabelFocused, p.Accent, bold},
+		{&s.Choice, p.Accent2, 0},
+
+		{&s.Send, p.Accent, 0},
+		{&s.Recv, p.Pass, 0},
+		{&s.Spinner, p.Accent2, 0},
+	}
+}
+
+// monoStyles lists the styles of s that a mono palette draws with
+// attributes instead; the others keep their colourless styles.
+func monoStyles(s *Styles) []styleRule {
+	return []styleRule{
+		{&s.Muted, nil, faint},
+		{&s.Subtle, nil, faint},
+		{&s.HeaderKey, nil, faint},
+		{&s.TitleBlurred, nil, faint},
+		{&s.Rule, nil, faint},
+		{&s.Separator, nil, faint},
+		{&s.Title, nil, bold | underline},
+		{&s.Selected, nil, reverse},
+		{&s.SelectedBlurred, nil, underline},
+		{&s.Match, nil, underline},
+		{&s.Fail, nil, bold},
+		{&s.BadgeDestr, nil, bold},
+		{&s.BadgeRO, nil, faint},
+		{&s.BadgeOwn, nil, faint},
+		{&s.JSONPunct, nil, faint},
+		{&s.JSONKey, nil, bold},
+		{&s.Label, nil, faint},
+		{&s.LabelFocused, nil, bold | underline},
+		{&s.Choice, nil, bold},
+	}
+}
+
+// helpStyles returns the styles of the help bubble for p, whose other
+// styles are s. High contrast keeps short descriptions as readable as keys.
+func helpStyles(p Palette, s Styles) help.Styles {
+	h := help.Styles{Ellipsis: s.Subtle, ShortSeparator: s.Subtle, FullSeparator: s.Subtle}
+	if p.Mono {
+		st := lipgloss.NewStyle()
+		h.ShortKey, h.ShortDesc, h.FullKey, h.FullDesc = st.Bold(true), st.Faint(true), st.Bold(true), st
+		return h
+	}
+	h.ShortKey, h.ShortDesc, h.FullKey, h.FullDesc = fg(p.Muted), fg(p.Subtle), fg(p.Accent), s.Muted
+	if p.Name == HighContrast {
+		h.ShortDesc = fg(p.Muted)
+	}
+	return h
 }
 
 // ByName builds the styles of the theme named name; ok is false for a name
