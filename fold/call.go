@@ -105,13 +105,6 @@ func hasStatus(vs []checks.Verdict, st checks.Status) bool {
 	return false
 }
 
-func isErrorResult(raw json.RawMessage) bool {
-	var v struct {
-		IsError bool `json:"isError"`
-	}
-	return len(raw) > 0 && json.Unmarshal(raw, &v) == nil && v.IsError
-}
-
 // Calls returns the calls kept, oldest first.
 func (s *State) Calls() []*Call { return s.callOrder }
 
@@ -163,7 +156,7 @@ func (s *State) applyCall(ev session.Event) {
 		if info.RequestID != "" {
 			c.RequestID = info.RequestID
 		}
-		c.IsError = isErrorResult(info.Result)
+		c.IsError = (&session.CallResult{Result: info.Result}).IsError()
 		s.stopped(c)
 		level := LevelNone
 		switch c.Outcome() {
