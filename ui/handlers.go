@@ -19,9 +19,7 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case modeEditor:
 		return m.keyEditor(msg)
 	case modeFilter:
-		var cmd tea.Cmd
-		m.tools, cmd = m.tools.Update(msg)
-		return cmd
+		return m.toInput(msg)
 	case modeConfirm:
 		return m.keyConfirm(msg)
 	}
@@ -54,9 +52,7 @@ func (m *model) keyEditor(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = modeNormal
 		return nil
 	}
-	var cmd tea.Cmd
-	m.editor, cmd = m.editor.Update(msg)
-	return cmd
+	return m.toInput(msg)
 }
 
 // keyConfirm sends the refused call anyway, or keeps it unsent.

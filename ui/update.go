@@ -95,12 +95,20 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 	case frameBuiltMsg:
 		m.wire, _ = m.wire.Update(msg)
 	default:
-		switch m.mode {
-		case modeEditor:
-			m.editor, cmd = m.editor.Update(msg)
-		case modeFilter:
-			m.tools, cmd = m.tools.Update(msg)
-		}
+		return m.toInput(msg)
+	}
+	return cmd
+}
+
+// toInput gives msg to the input that has the keys: the argument editor's
+// or the tools filter's.
+func (m *model) toInput(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	switch m.mode {
+	case modeEditor:
+		m.editor, cmd = m.editor.Update(msg)
+	case modeFilter:
+		m.tools, cmd = m.tools.Update(msg)
 	}
 	return cmd
 }
