@@ -64,23 +64,9 @@ type colorIn struct {
 
 func addDataTools(s *mcp.Server) {
 	simple(s, &mcp.Tool{Name: "base64_encode", Description: "Encode text as base64 (standard or URL-safe alphabet)."},
-		func(in encodeIn) (string, error) {
-			if in.URLSafe {
-				return base64.URLEncoding.EncodeToString([]byte(in.Text)), nil
-			}
-			return base64.StdEncoding.EncodeToString([]byte(in.Text)), nil
-		})
+		encodeBase64)
 	simple(s, &mcp.Tool{Name: "base64_decode", Description: "Decode base64 (standard or URL-safe, padded or not) to text."},
-		func(in textIn) (string, error) {
-			t := strings.TrimRight(strings.TrimSpace(in.Text), "=")
-			b, err := base64.RawStdEncoding.DecodeString(t)
-			if err != nil {
-				if b, err = base64.RawURLEncoding.DecodeString(t); err != nil {
-					return "", fmt.Errorf("not base64: %v", err)
-				}
-			}
-			return string(b), nil
-		})
+		decodeBase64)
 	simple(s, &mcp.Tool{Name: "url_encode", Description: "Percent-encode text for use in a URL query."},
 		func(in textIn) (string, error) { return url.QueryEscape(in.Text), nil })
 	simple(s, &mcp.Tool{Name: "url_decode", Description: "Decode percent-encoded URL query text."},
@@ -98,21 +84,7 @@ func addDataTools(s *mcp.Server) {
   "required": ["text"]
 }`),
 		Annotations: &mcp.ToolAnnotations{Title: "Hash Text", ReadOnlyHint: true, IdempotentHint: true},
-	}, func(in hashIn) (string, error) {
-		var h hash.Hash
-		switch in.Algorithm {
-		case "md5":
-			h = md5.New()
-		case "sha1":
-			h = sha1.New()
-		case "sha512":
-			h = sha512.New()
-		default:
-			h = sha256.New()
-		}
-		h.Write([]byte(in.Text))
-		return hex.EncodeToString(h.Sum(nil)), nil
-	})
+	}, hashText)
 	simple(s, &mcp.Tool{
 		Name:        "uuid_v4",
 		Description: "Generate a random (version 4) UUID.",
@@ -122,47 +94,9 @@ func addDataTools(s *mcp.Server) {
 		},
 	}, func(any) (string, error) { return newUUID(), nil })
 	simple(s, &mcp.Tool{Name: "generate_password", Description: "Generate a random password from a cryptographic source."},
-		func(in passwordIn) (string, error) {
-			n := in.Length
-			if n == 0 {
-				n = 20
-			}
-			if n < 8 || n > 128 {
-				return "", fmt.Errorf("length must be 8 to 128 (got %d)", n)
-			}
-			alphabet := "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
-			if in.Symbols {
-				alphabet += "!#$%&*+-=?@^_~"
-			}
-			b := make([]byte, n)
-			size := big.NewInt(int64(len(alphabet)))
-			for i := range b {
-				k, err := rand.Int(rand.Reader, size)
-				if err != nil {
-					return "", err
-				}
-				b[i] = alphabet[k.Int64()]
-			}
-			return string(b), nil
-		})
+		generatePassword)
 	simple(s, &mcp.Tool{Name: "json_format", Description: "Pretty-print or minify a JSON document; reports where it is malformed."},
-		func(in jsonFormatIn) (string, error) {
-			var buf bytes.Buffer
-			var err error
-			if in.Minify {
-				err = json.Compact(&buf, []byte(in.JSON))
-			} else {
-				indent := in.Indent
-				if indent == 0 {
-					indent = 2
-				}
-				err = json.Indent(&buf, []byte(in.JSON), "", strings.Repeat(" ", min(max(indent, 0), 8)))
-			}
-			if err != nil {
-				return "", fmt.Errorf("malformed JSON: %v", err)
-			}
-			return buf.String(), nil
-		})
+		formatJSON)
 	simple(s, &mcp.Tool{Name: "json_pointer", Description: "Look up a value in a JSON document by JSON Pointer (RFC 6901)."},
 		func(in jsonPointerIn) (string, error) { return jsonPointer(in.JSON, in.Pointer) })
 	simple(s, &mcp.Tool{Name: "csv_to_json", Description: "Convert CSV with a header row into a JSON array of objects."},
@@ -171,6 +105,87 @@ func addDataTools(s *mcp.Server) {
 		func(in bytesIn) (string, error) { return formatBytes(in.Bytes, in.Binary), nil })
 	simple(s, &mcp.Tool{Name: "color_convert", Description: "Convert a hex colour to RGB and HSL."},
 		func(in colorIn) (string, error) { return convertColor(in.Hex) })
+}
+
+// encodeBase64 encodes in.Text as base64, in the URL-safe alphabet if asked.
+func encodeBase64(in encodeIn) (string, error) {
+	if in.URLSafe {
+		return base64.URLEncoding.EncodeToString([]byte(in.Text)), nil
+	}
+	return base64.StdEncoding.EncodeToString([]byte(in.Text)), nil
+}
+
+// decodeBase64 decodes base64 in either alphabet, padded or not.
+func decodeBase64(in textIn) (string, error) {
+	t := strings.TrimRight(strings.TrimSpace(in.Text), "=")
+	b, err := base64.RawStdEncoding.DecodeString(t)
+	if err != nil {
+		if b, err = base64.RawURLEncoding.DecodeString(t); err != nil {
+			return "", fmt.Errorf("not base64: %v", err)
+		}
+	}
+	return string(b), nil
+}
+
+// hashText answers the hex digest of in.Text by in.Algorithm (SHA-256 unless named).
+func hashText(in hashIn) (string, error) {
+	var h hash.Hash
+	switch in.Algorithm {
+	case "md5":
+		h = md5.New()
+	case "sha1":
+		h = sha1.New()
+	case "sha512":
+		h = sha512.New()
+	default:
+		h = sha256.New()
+	}
+	h.Write([]byte(in.Text))
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// generatePassword answers a random password of in.Length characters (default 20) from a cryptographic source.
+func generatePassword(in passwordIn) (string, error) {
+	n := in.Length
+	if n == 0 {
+		n = 20
+	}
+	if n < 8 || n > 128 {
+		return "", fmt.Errorf("length must be 8 to 128 (got %d)", n)
+	}
+	alphabet := "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
+	if in.Symbols {
+		alphabet += "!#$%&*+-=?@^_~"
+	}
+	b := make([]byte, n)
+	size := big.NewInt(int64(len(alphabet)))
+	for i := range b {
+		k, err := rand.Int(rand.Reader, size)
+		if err != nil {
+			return "", err
+		}
+		b[i] = alphabet[k.Int64()]
+	}
+	return string(b), nil
+}
+
+// formatJSON pretty-prints in.JSON with in.Indent spaces (default 2, at most 8), or minifies it.
+func formatJSON(in jsonFormatIn) (string, error) {
+	var buf bytes.Buffer
+	var err error
+	if in.Minify {
+		err = json.Compact(&buf, []byte(in.JSON))
+	} else {
+		indent := in.Indent
+		if indent == 0 {
+			indent = 2
+		}
+		err = json.Indent(&buf, []byte(in.JSON), "", strings.Repeat(" ", min(max(indent, 0), 8)))
+	}
+	if err != nil {
+		return "", fmt.Errorf("malformed JSON: %v", err)
+	}
+	return buf.String(), nil
 }
 
 // newUUID returns a random version 4 UUID.

@@ -63,61 +63,18 @@ func addMathTools(s *mcp.Server) {
 	simple(s, &mcp.Tool{Name: "multiply", Description: "Multiply two numbers."},
 		func(in pairIn) (string, error) { return fmt.Sprintf("%g × %g = %g", in.A, in.B, in.A*in.B), nil })
 	simple(s, &mcp.Tool{Name: "divide", Description: "Divide a by b. Dividing by zero is a tool error (isError: true)."},
-		func(in pairIn) (string, error) {
-			if in.B == 0 {
-				return "", errors.New("division by zero")
-			}
-			return fmt.Sprintf("%g ÷ %g = %g", in.A, in.B, in.A/in.B), nil
-		})
+		divide)
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "statistics",
 		Description: "Count, sum, mean, median, min, max and standard deviation of a list of numbers, as structuredContent.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in numbersIn) (*mcp.CallToolResult, *statsOut, error) {
-		if len(in.Numbers) == 0 {
-			return nil, nil, errors.New("numbers is empty: give at least one number")
-		}
-		out := describe(in.Numbers)
-		return text("n=%d mean=%g median=%g min=%g max=%g sd=%.4g", out.Count, out.Mean, out.Median, out.Min, out.Max, out.StdDev), out, nil
-	})
+	}, statistics)
 	simple(s, &mcp.Tool{Name: "is_prime", Description: "Tell whether a whole number is prime; if not, name its smallest factor."},
-		func(in intIn) (string, error) {
-			if in.N < 2 {
-				return fmt.Sprintf("%d is not prime", in.N), nil
-			}
-			if big.NewInt(in.N).ProbablyPrime(20) {
-				return fmt.Sprintf("%d is prime", in.N), nil
-			}
-			for f := int64(2); f*f <= in.N; f++ {
-				if in.N%f == 0 {
-					return fmt.Sprintf("%d is not prime: %d × %d", in.N, f, in.N/f), nil
-				}
-			}
-			return fmt.Sprintf("%d is not prime", in.N), nil
-		})
+		isPrime)
 	simple(s, &mcp.Tool{Name: "fibonacci", Description: "The first n Fibonacci numbers (n from 1 to 93)."},
-		func(in intIn) (string, error) {
-			if in.N < 1 || in.N > 93 {
-				return "", fmt.Errorf("n must be 1 to 93 (got %d)", in.N)
-			}
-			seq := make([]string, in.N)
-			var a, b uint64 = 0, 1
-			for i := range seq {
-				seq[i] = strconv.FormatUint(a, 10)
-				a, b = b, a+b
-			}
-			return strings.Join(seq, ", "), nil
-		})
+		fibonacci)
 	simple(s, &mcp.Tool{Name: "gcd_lcm", Description: "Greatest common divisor and least common multiple of two integers."},
-		func(in intPairIn) (string, error) {
-			g := new(big.Int).GCD(nil, nil, big.NewInt(abs(in.A)), big.NewInt(abs(in.B)))
-			if g.Sign() == 0 {
-				return "gcd(0, 0) = 0, lcm(0, 0) = 0", nil
-			}
-			l := new(big.Int).Mul(big.NewInt(abs(in.A)), big.NewInt(abs(in.B)))
-			l.Quo(l, g)
-			return fmt.Sprintf("gcd(%d, %d) = %s, lcm = %s", in.A, in.B, g, l), nil
-		})
+		gcdLCM)
 	simple(s, &mcp.Tool{Name: "to_roman", Description: "Write a number from 1 to 3999 in Roman numerals."},
 		func(in intIn) (string, error) { return toRoman(in.N) })
 	simple(s, &mcp.Tool{
@@ -132,26 +89,90 @@ func addMathTools(s *mcp.Server) {
   },
   "required": ["value", "from", "to"]
 }`),
-	}, func(in unitsIn) (string, error) {
-		v, err := convertUnits(in.Value, in.From, in.To)
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("%g %s = %.6g %s", in.Value, in.From, v, in.To), nil
-	})
+	}, convertValue)
 	simple(s, &mcp.Tool{Name: "random_int", Description: "A random integer between min and max, inclusive."},
-		func(in rangeIn) (string, error) {
-			if in.Min > in.Max {
-				return "", fmt.Errorf("min (%d) is greater than max (%d)", in.Min, in.Max)
-			}
-			span := uint64(in.Max-in.Min) + 1 // 0 when the range is all of int64
-			if span == 0 {
-				return strconv.FormatInt(int64(rand.Uint64()), 10), nil
-			}
-			return strconv.FormatInt(in.Min+int64(rand.Uint64N(span)), 10), nil
-		})
+		randomInt)
 	simple(s, &mcp.Tool{Name: "roll_dice", Description: "Roll dice in tabletop notation: 2d6, d20, 3d8+2, 4d6-1."},
 		func(in diceIn) (string, error) { return rollDice(in.Dice) })
+}
+
+// convertValue converts in.Value from unit in.From to unit in.To.
+func convertValue(in unitsIn) (string, error) {
+	v, err := convertUnits(in.Value, in.From, in.To)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%g %s = %.6g %s", in.Value, in.From, v, in.To), nil
+}
+
+// randomInt answers a random integer from in.Min to in.Max, inclusive.
+func randomInt(in rangeIn) (string, error) {
+	if in.Min > in.Max {
+		return "", fmt.Errorf("min (%d) is greater than max (%d)", in.Min, in.Max)
+	}
+	span := uint64(in.Max-in.Min) + 1 // 0 when the range is all of int64
+	if span == 0 {
+		return strconv.FormatInt(int64(rand.Uint64()), 10), nil
+	}
+	return strconv.FormatInt(in.Min+int64(rand.Uint64N(span)), 10), nil
+}
+
+// divide answers in.A ÷ in.B; dividing by zero is an error.
+func divide(in pairIn) (string, error) {
+	if in.B == 0 {
+		return "", errors.New("division by zero")
+	}
+	return fmt.Sprintf("%g ÷ %g = %g", in.A, in.B, in.A/in.B), nil
+}
+
+// statistics describes in.Numbers, as text and as structured content.
+func statistics(_ context.Context, _ *mcp.CallToolRequest, in numbersIn) (*mcp.CallToolResult, *statsOut, error) {
+	if len(in.Numbers) == 0 {
+		return nil, nil, errors.New("numbers is empty: give at least one number")
+	}
+	out := describe(in.Numbers)
+	return text("n=%d mean=%g median=%g min=%g max=%g sd=%.4g", out.Count, out.Mean, out.Median, out.Min, out.Max, out.StdDev), out, nil
+}
+
+// isPrime tells whether in.N is prime, naming its smallest factor when it is not.
+func isPrime(in intIn) (string, error) {
+	if in.N < 2 {
+		return fmt.Sprintf("%d is not prime", in.N), nil
+	}
+	if big.NewInt(in.N).ProbablyPrime(20) {
+		return fmt.Sprintf("%d is prime", in.N), nil
+	}
+	for f := int64(2); f*f <= in.N; f++ {
+		if in.N%f == 0 {
+			return fmt.Sprintf("%d is not prime: %d × %d", in.N, f, in.N/f), nil
+		}
+	}
+	return fmt.Sprintf("%d is not prime", in.N), nil
+}
+
+// fibonacci lists the first in.N Fibonacci numbers (1 to 93, the most a uint64 holds).
+func fibonacci(in intIn) (string, error) {
+	if in.N < 1 || in.N > 93 {
+		return "", fmt.Errorf("n must be 1 to 93 (got %d)", in.N)
+	}
+	seq := make([]string, in.N)
+	var a, b uint64 = 0, 1
+	for i := range seq {
+		seq[i] = strconv.FormatUint(a, 10)
+		a, b = b, a+b
+	}
+	return strings.Join(seq, ", "), nil
+}
+
+// gcdLCM answers the greatest common divisor and least common multiple of in.A and in.B.
+func gcdLCM(in intPairIn) (string, error) {
+	g := new(big.Int).GCD(nil, nil, big.NewInt(abs(in.A)), big.NewInt(abs(in.B)))
+	if g.Sign() == 0 {
+		return "gcd(0, 0) = 0, lcm(0, 0) = 0", nil
+	}
+	l := new(big.Int).Mul(big.NewInt(abs(in.A)), big.NewInt(abs(in.B)))
+	l.Quo(l, g)
+	return fmt.Sprintf("gcd(%d, %d) = %s, lcm = %s", in.A, in.B, g, l), nil
 }
 
 func abs(n int64) int64 {

@@ -42,11 +42,6 @@ const changelog = `1.0.0  paged tools, resources and prompts; task-support annot
 
 // addResources adds the demo's resources and its one resource template.
 func addResources(s *mcp.Server, st *state) {
-	static := func(body string) mcp.ResourceHandler {
-		return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: body}}}, nil
-		}
-	}
 	s.AddResource(&mcp.Resource{
 		URI:         "demo://readme",
 		Name:        "readme",
@@ -54,66 +49,84 @@ func addResources(s *mcp.Server, st *state) {
 		Description: "What each demo tool shows, as a Markdown table.",
 		MIMEType:    "text/markdown",
 		Size:        int64(len(readme)),
-	}, static(readme))
+	}, staticResource(readme))
 	s.AddResource(&mcp.Resource{
 		URI:         "demo://changelog",
 		Name:        "changelog",
 		Description: "Release notes of the demo server.",
 		MIMEType:    "text/plain",
 		Size:        int64(len(changelog)),
-	}, static(changelog))
+	}, staticResource(changelog))
 	s.AddResource(&mcp.Resource{
 		URI:         "demo://config.json",
 		Name:        "config.json",
 		Title:       "Server configuration",
 		Description: "The demo server's settings and uptime, as JSON.",
 		MIMEType:    "application/json",
-	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		b, err := json.MarshalIndent(map[string]any{
-			"name":    Name,
-			"version": Version,
-			"started": st.started.UTC().Format(time.RFC3339),
-			"uptime":  time.Since(st.started).Round(time.Second).String(),
-			"features": map[string]bool{
-				"paging": true, "progress": true, "cancellation": true, "listChanged": true, "logging": true,
-			},
-		}, "", "  ")
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: string(b)}}}, nil
-	})
+	}, st.readConfig)
 	s.AddResource(&mcp.Resource{
 		URI:         "demo://notepad",
 		Name:        "notepad",
 		Description: "The notes written with note_add, one per line.",
 		MIMEType:    "text/plain",
-	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		var b strings.Builder
-		for _, n := range st.notesCopy() {
-			fmt.Fprintf(&b, "%d\t%s\t%s\n", n.ID, n.At, n.Text)
-		}
-		if b.Len() == 0 {
-			b.WriteString("(no notes yet: add one with note_add)\n")
-		}
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: b.String()}}}, nil
-	})
+	}, st.readNotepad)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: "demo://weather/{city}",
 		Name:        "weather-report",
 		Title:       "Weather report",
 		Description: "A plain-text weather report for any city (simulated, stable per city).",
 		MIMEType:    "text/plain",
-	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		raw := strings.TrimPrefix(req.Params.URI, "demo://weather/")
-		city, err := url.PathUnescape(raw)
-		if err != nil || city == "" || strings.Contains(city, "/") {
-			return nil, mcp.ResourceNotFoundError(req.Params.URI)
-		}
-		c, cond, hum := fakeWeather(city)
-		body := fmt.Sprintf("Weather for %s\nTemperature: %.1f°C\nConditions: %s\nHumidity: %d%%\n", city, c, cond, hum)
+	}, readWeather)
+}
+
+// staticResource returns a handler that answers every read with body.
+func staticResource(body string) mcp.ResourceHandler {
+	return func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: body}}}, nil
-	})
+	}
+}
+
+// readConfig answers a read of demo://config.json: the server's settings
+// and uptime, as JSON.
+func (st *state) readConfig(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	b, err := json.MarshalIndent(map[string]any{
+		"name":    Name,
+		"version": Version,
+		"started": st.started.UTC().Format(time.RFC3339),
+		"uptime":  time.Since(st.started).Round(time.Second).String(),
+		"features": map[string]bool{
+			"paging": true, "progress": true, "cancellation": true, "listChanged": true, "logging": true,
+		},
+	}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: string(b)}}}, nil
+}
+
+// readNotepad answers a read of demo://notepad: the notes, one per line.
+func (st *state) readNotepad(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	var b strings.Builder
+	for _, n := range st.notesCopy() {
+		fmt.Fprintf(&b, "%d\t%s\t%s\n", n.ID, n.At, n.Text)
+	}
+	if b.Len() == 0 {
+		b.WriteString("(no notes yet: add one with note_add)\n")
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: b.String()}}}, nil
+}
+
+// readWeather answers a read of demo://weather/{city}: a simulated report,
+// stable per city. A URI naming no city is not found.
+func readWeather(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	raw := strings.TrimPrefix(req.Params.URI, "demo://weather/")
+	city, err := url.PathUnescape(raw)
+	if err != nil || city == "" || strings.Contains(city, "/") {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	c, cond, hum := fakeWeather(city)
+	body := fmt.Sprintf("Weather for %s\nTemperature: %.1f°C\nConditions: %s\nHumidity: %d%%\n", city, c, cond, hum)
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: body}}}, nil
 }
 
 // addPrompts adds the demo's prompts, each with arguments.

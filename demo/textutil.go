@@ -70,16 +70,9 @@ type wordCountOut struct {
 
 func addTextTools(s *mcp.Server) {
 	simple(s, &mcp.Tool{Name: "echo", Description: "Echo a message back, optionally several times."},
-		func(in echoIn) (string, error) {
-			n := min(max(in.Times, 1), 20)
-			return strings.TrimSuffix(strings.Repeat(in.Message+"\n", n), "\n"), nil
-		})
+		echoText)
 	simple(s, &mcp.Tool{Name: "reverse_text", Description: "Reverse a text character by character (Unicode-aware)."},
-		func(in textIn) (string, error) {
-			r := []rune(in.Text)
-			slices.Reverse(r)
-			return string(r), nil
-		})
+		reverseText)
 	simple(s, &mcp.Tool{
 		Name:        "change_case",
 		Description: "Convert text to UPPER, lower, Title, snake_case, kebab-case or camelCase.",
@@ -96,75 +89,103 @@ func addTextTools(s *mcp.Server) {
 		Name:        "word_count",
 		Description: "Count words, lines, characters and bytes. Answers with structuredContent that matches its output schema.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in textIn) (*mcp.CallToolResult, wordCountOut, error) {
-		out := wordCountOut{
-			Words:      len(strings.Fields(in.Text)),
-			Lines:      strings.Count(in.Text, "\n"),
-			Characters: utf8.RuneCountInString(in.Text),
-			Bytes:      len(in.Text),
-		}
-		if in.Text != "" && !strings.HasSuffix(in.Text, "\n") {
-			out.Lines++
-		}
-		return text("%d words, %d lines, %d characters, %d bytes", out.Words, out.Lines, out.Characters, out.Bytes), out, nil
-	})
+	}, wordCount)
 	simple(s, &mcp.Tool{Name: "slugify", Description: "Turn a title into a URL slug: \"Hello, World!\" → \"hello-world\"."},
 		func(in textIn) (string, error) { return strings.Join(words(in.Text), "-"), nil })
 	simple(s, &mcp.Tool{Name: "truncate_text", Description: "Shorten a text to at most max characters, marking the cut with an ellipsis."},
-		func(in truncateIn) (string, error) {
-			if in.Max < 0 {
-				return "", fmt.Errorf("max must be ≥ 0 (got %d)", in.Max)
-			}
-			r := []rune(in.Text)
-			if len(r) <= in.Max {
-				return in.Text, nil
-			}
-			e := []rune(in.Ellipsis)
-			if in.Ellipsis == "" {
-				e = []rune("…")
-			}
-			keep := max(in.Max-len(e), 0)
-			return string(r[:keep]) + string(e[:min(len(e), in.Max)]), nil
-		})
+		truncateText)
 	simple(s, &mcp.Tool{Name: "regex_match", Description: "Find every match of an RE2 regular expression in a text, with capture groups."},
-		func(in regexIn) (string, error) {
-			re, err := regexp.Compile(in.Pattern)
-			if err != nil {
-				return "", fmt.Errorf("invalid pattern: %v", err)
-			}
-			ms := re.FindAllStringSubmatch(in.Text, 100)
-			if len(ms) == 0 {
-				return "no match", nil
-			}
-			var b strings.Builder
-			fmt.Fprintf(&b, "%d match(es)", len(ms))
-			for i, m := range ms {
-				fmt.Fprintf(&b, "\n%d: %q", i+1, m[0])
-				if len(m) > 1 {
-					fmt.Fprintf(&b, " groups %q", m[1:])
-				}
-			}
-			return b.String(), nil
-		})
+		regexMatch)
 	simple(s, &mcp.Tool{Name: "sort_lines", Description: "Sort the lines of a text, optionally descending and without repeats."},
-		func(in sortLinesIn) (string, error) {
-			lines := strings.Split(strings.TrimSuffix(in.Text, "\n"), "\n")
-			slices.Sort(lines)
-			if in.Unique {
-				lines = slices.Compact(lines)
-			}
-			if in.Reverse {
-				slices.Reverse(lines)
-			}
-			return strings.Join(lines, "\n"), nil
-		})
+		sortLines)
 	simple(s, &mcp.Tool{Name: "lorem_ipsum", Description: "Placeholder text: one or more paragraphs of lorem ipsum."},
-		func(in loremIn) (string, error) {
-			const p = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. " +
-				"Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat."
-			n := min(max(in.Paragraphs, 1), 10)
-			return strings.TrimSuffix(strings.Repeat(p+"\n\n", n), "\n\n"), nil
-		})
+		loremIpsum)
+}
+
+// echoText answers in.Message repeated in.Times times (1 to 20), one per line.
+func echoText(in echoIn) (string, error) {
+	n := min(max(in.Times, 1), 20)
+	return strings.TrimSuffix(strings.Repeat(in.Message+"\n", n), "\n"), nil
+}
+
+// reverseText reverses in.Text rune by rune.
+func reverseText(in textIn) (string, error) {
+	r := []rune(in.Text)
+	slices.Reverse(r)
+	return string(r), nil
+}
+
+// wordCount counts the words, lines, characters and bytes of in.Text, as text and as structured content.
+func wordCount(_ context.Context, _ *mcp.CallToolRequest, in textIn) (*mcp.CallToolResult, wordCountOut, error) {
+	out := wordCountOut{
+		Words:      len(strings.Fields(in.Text)),
+		Lines:      strings.Count(in.Text, "\n"),
+		Characters: utf8.RuneCountInString(in.Text),
+		Bytes:      len(in.Text),
+	}
+	if in.Text != "" && !strings.HasSuffix(in.Text, "\n") {
+		out.Lines++
+	}
+	return text("%d words, %d lines, %d characters, %d bytes", out.Words, out.Lines, out.Characters, out.Bytes), out, nil
+}
+
+// truncateText cuts in.Text to at most in.Max characters, the ellipsis included.
+func truncateText(in truncateIn) (string, error) {
+	if in.Max < 0 {
+		return "", fmt.Errorf("max must be ≥ 0 (got %d)", in.Max)
+	}
+	r := []rune(in.Text)
+	if len(r) <= in.Max {
+		return in.Text, nil
+	}
+	e := []rune(in.Ellipsis)
+	if in.Ellipsis == "" {
+		e = []rune("…")
+	}
+	keep := max(in.Max-len(e), 0)
+	return string(r[:keep]) + string(e[:min(len(e), in.Max)]), nil
+}
+
+// regexMatch lists the first 100 matches of in.Pattern in in.Text, with their capture groups.
+func regexMatch(in regexIn) (string, error) {
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return "", fmt.Errorf("invalid pattern: %v", err)
+	}
+	ms := re.FindAllStringSubmatch(in.Text, 100)
+	if len(ms) == 0 {
+		return "no match", nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d match(es)", len(ms))
+	for i, m := range ms {
+		fmt.Fprintf(&b, "\n%d: %q", i+1, m[0])
+		if len(m) > 1 {
+			fmt.Fprintf(&b, " groups %q", m[1:])
+		}
+	}
+	return b.String(), nil
+}
+
+// sortLines sorts the lines of in.Text, optionally without repeats and descending.
+func sortLines(in sortLinesIn) (string, error) {
+	lines := strings.Split(strings.TrimSuffix(in.Text, "\n"), "\n")
+	slices.Sort(lines)
+	if in.Unique {
+		lines = slices.Compact(lines)
+	}
+	if in.Reverse {
+		slices.Reverse(lines)
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// loremIpsum answers in.Paragraphs paragraphs (1 to 10) of lorem ipsum.
+func loremIpsum(in loremIn) (string, error) {
+	const p = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. " +
+		"Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat."
+	n := min(max(in.Paragraphs, 1), 10)
+	return strings.TrimSuffix(strings.Repeat(p+"\n\n", n), "\n\n"), nil
 }
 
 // words splits s into lower-case runs of letters and digits.
