@@ -140,16 +140,7 @@ func addPrompts(s *mcp.Server) {
 			{Name: "language", Description: "Programming language, e.g. Go"},
 			{Name: "focus", Description: "What to look at most: correctness, performance, readability or security"},
 		},
-	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		a, err := promptArgs(req, "code")
-		if err != nil {
-			return nil, err
-		}
-		lang := or(a["language"], "the code's language")
-		focus := or(a["focus"], "correctness first, then readability")
-		return userPrompt("Review of "+lang+" code",
-			fmt.Sprintf("Review this %s code. Focus on %s. Name each problem, say why it matters and suggest a fix.\n\n```\n%s\n```", lang, focus, a["code"])), nil
-	})
+	}, codeReviewPrompt)
 	s.AddPrompt(&mcp.Prompt{
 		Name:        "summarize",
 		Title:       "Summarise",
@@ -158,17 +149,7 @@ func addPrompts(s *mcp.Server) {
 			{Name: "text", Description: "The text to summarise", Required: true},
 			{Name: "style", Description: "bullets or paragraph (default bullets)"},
 		},
-	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		a, err := promptArgs(req, "text")
-		if err != nil {
-			return nil, err
-		}
-		style := "as at most five bullet points"
-		if a["style"] == "paragraph" {
-			style = "as one short paragraph"
-		}
-		return userPrompt("Summary request", fmt.Sprintf("Summarise the following %s.\n\n%s", style, a["text"])), nil
-	})
+	}, summarizePrompt)
 	s.AddPrompt(&mcp.Prompt{
 		Name:        "explain_error",
 		Title:       "Explain an error",
@@ -177,18 +158,46 @@ func addPrompts(s *mcp.Server) {
 			{Name: "message", Description: "The error message, verbatim", Required: true},
 			{Name: "context", Description: "What you were doing when it happened"},
 		},
-	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		a, err := promptArgs(req, "message")
-		if err != nil {
-			return nil, err
-		}
-		ctx := ""
-		if a["context"] != "" {
-			ctx = "\n\nContext: " + a["context"]
-		}
-		return userPrompt("Error explanation",
-			fmt.Sprintf("Explain this error in plain words, name its most likely cause and the first thing to try.\n\n%s%s", a["message"], ctx)), nil
-	})
+	}, explainErrorPrompt)
+}
+
+// codeReviewPrompt asks for a review of the code argument, in its language, with the focus asked for.
+func codeReviewPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	a, err := promptArgs(req, "code")
+	if err != nil {
+		return nil, err
+	}
+	lang := or(a["language"], "the code's language")
+	focus := or(a["focus"], "correctness first, then readability")
+	return userPrompt("Review of "+lang+" code",
+		fmt.Sprintf("Review this %s code. Focus on %s. Name each problem, say why it matters and suggest a fix.\n\n```\n%s\n```", lang, focus, a["code"])), nil
+}
+
+// summarizePrompt asks for a summary of the text argument, as bullets or a paragraph.
+func summarizePrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	a, err := promptArgs(req, "text")
+	if err != nil {
+		return nil, err
+	}
+	style := "as at most five bullet points"
+	if a["style"] == "paragraph" {
+		style = "as one short paragraph"
+	}
+	return userPrompt("Summary request", fmt.Sprintf("Summarise the following %s.\n\n%s", style, a["text"])), nil
+}
+
+// explainErrorPrompt asks what the message argument means and what to try, with its context if given.
+func explainErrorPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	a, err := promptArgs(req, "message")
+	if err != nil {
+		return nil, err
+	}
+	ctx := ""
+	if a["context"] != "" {
+		ctx = "\n\nContext: " + a["context"]
+	}
+	return userPrompt("Error explanation",
+		fmt.Sprintf("Explain this error in plain words, name its most likely cause and the first thing to try.\n\n%s%s", a["message"], ctx)), nil
 }
 
 // promptArgs returns the prompt's arguments, or an invalid-params error
