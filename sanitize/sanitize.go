@@ -67,23 +67,19 @@ func clean(s string, multiline bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 {
+		r, size, c := classify(s, i, multiline)
+		switch c {
+		case invalidByte:
 			b.WriteRune(utf8.RuneError)
-			i++
-			continue
-		}
-		next := s[i+size:]
-		switch {
-		case multiline && (r == '\n' || r == '\t'):
-			b.WriteRune(r)
-		case multiline && r == '\r' && strings.HasPrefix(next, "\n"):
+		case lineEnd:
 			// CRLF: the line ends here either way.
-		case r == 0x1b:
-			b.WriteString("␛")
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			b.WriteString(escapeControl(r))
-		case Invisible(r) && !joinsEmoji(r, s[:i], next):
+		case control:
+			if r == 0x1b {
+				b.WriteString("␛")
+			} else {
+				b.WriteString(escapeControl(r))
+			}
+		case bidi, zeroWidth:
 			b.WriteString(escapeUnicode(r))
 		default:
 			b.WriteString(s[i : i+size])
@@ -91,6 +87,43 @@ func clean(s string, multiline bool) string {
 		i += size
 	}
 	return b.String()
+}
+
+// class is what a character of server text is to [Line], [Text] and
+// [Scan]: one decision, so what is shown escaped and what is reported are
+// the same characters.
+type class int
+
+const (
+	safe        class = iota // shown as it is
+	invalidByte              // a byte that is not UTF-8
+	lineEnd                  // with multiline, the carriage return of a CRLF
+	control                  // a C0 or C1 control or DEL (ESC included)
+	bidi                     // a bidirectional formatting character
+	zeroWidth                // a zero-width character outside an emoji sequence
+)
+
+// classify reads the character of s at byte i: the rune, its size in
+// bytes (1 for an invalid byte) and its class. Newlines and tabs are
+// controls only when multiline is false.
+func classify(s string, i int, multiline bool) (rune, int, class) {
+	r, size := utf8.DecodeRuneInString(s[i:])
+	next := s[i+size:]
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return r, 1, invalidByte
+	case multiline && (r == '\n' || r == '\t'):
+		return r, size, safe
+	case multiline && r == '\r' && strings.HasPrefix(next, "\n"):
+		return r, size, lineEnd
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return r, size, control
+	case Bidi(r):
+		return r, size, bidi
+	case ZeroWidth(r) && !joinsEmoji(r, s[:i], next):
+		return r, size, zeroWidth
+	}
+	return r, size, safe
 }
 
 func escapeControl(r rune) string {
@@ -228,22 +261,18 @@ func Scan(s string, multiline bool) Findings {
 		return f
 	}
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
+		r, size, c := classify(s, i, multiline)
+		switch c {
+		case invalidByte:
 			f.InvalidUTF8++
-			i++
-			continue
-		case multiline && (r == '\n' || r == '\t'):
-		case multiline && r == '\r' && strings.HasPrefix(s[i+size:], "\n"):
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		case control:
 			f.Controls++
 			if r == 0x1b {
 				f.Escapes++
 			}
-		case Bidi(r):
+		case bidi:
 			f.Bidi++
-		case ZeroWidth(r) && !joinsEmoji(r, s[:i], s[i+size:]):
+		case zeroWidth:
 			f.ZeroWidth++
 		}
 		i += size
