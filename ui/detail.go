@@ -430,9 +430,3 @@ func (d *detailPane) ShortHelp() []key.Binding {
 	}
 	return []key.Binding{k.Call, k.Up, k.Down, k.PrevCall, g.NextPane}
 }
-
-// FullHelp returns the pane's bindings, grouped.
-func (d *detailPane) FullHelp() [][]key.Binding {
-	k := d.keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.PrevCall, k.NextCall, k.Force, k.Confirm}}
-}

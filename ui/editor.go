@@ -375,9 +375,3 @@ func (e *editorPane) ShortHelp() []key.Binding {
 	}
 	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, e.global.Back}
 }
-
-// FullHelp returns the editor's bindings, grouped.
-func (e *editorPane) FullHelp() [][]key.Binding {
-	k := e.keys
-	return [][]key.Binding{{k.Send, e.global.Back, k.Raw}, {k.NextField, k.PrevField, k.Choice}}
-}

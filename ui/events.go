@@ -247,8 +247,3 @@ func (p *eventsPane) ShortHelp() []key.Binding {
 	g := p.global
 	return []key.Binding{k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
 }
-
-// FullHelp returns the pane's bindings, grouped.
-func (p *eventsPane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{p.keys.Bindings()}
-}

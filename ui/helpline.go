@@ -11,11 +11,9 @@ import (
 	"mcpwitness/fold"
 )
 
-// bindings returns the help for what has the keys now.
-func (m *model) bindings() helpMap {
-	g := &m.keys.Global
-	global := []key.Binding{g.NextPane, g.Walk, g.Wire, g.Export, g.Theme, g.Help, g.Quit}
-	short, full := m.modeBindings()
+// bindings returns the help line's keys for what has the keys now.
+func (m *model) bindings() []key.Binding {
+	short := m.modeBindings()
 	switch c := m.detail.Call(); {
 	case m.mode == modeEditor || m.mode == modeHelp:
 	case m.mode == modeConfirm:
@@ -25,39 +23,35 @@ func (m *model) bindings() helpMap {
 	}
 	if r := m.replay; r != nil && r.loaded && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
 		short = append(m.scrub.ShortHelp(), short...)
-		global = append(global, m.scrub.FullHelp()[0]...)
 	}
-	return helpMap{short: short, full: append(full, global)}
+	return short
 }
 
-// modeBindings returns the help of the mode, or of the focused pane.
-func (m *model) modeBindings() (short []key.Binding, full [][]key.Binding) {
+// modeBindings returns the help line's keys of the mode, or of the
+// focused pane.
+func (m *model) modeBindings() []key.Binding {
 	g := &m.keys.Global
 	switch {
 	case m.mode == modeHelp:
-		short = append(m.helpView.ShortHelp(), g.Quit)
+		return append(m.helpView.ShortHelp(), g.Quit)
 	case m.replay != nil && !m.replay.loaded:
-		short = []key.Binding{g.Theme, g.Help, g.Quit}
+		return []key.Binding{g.Theme, g.Help, g.Quit}
 	case m.st.Server() == nil && m.replay == nil:
-		short = []key.Binding{g.Wire, g.Export, g.Help, g.Quit}
+		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}
 	case m.mode == modeEditor:
-		short, full = m.editor.ShortHelp(), m.editor.FullHelp()
-	case m.mode == modeFilter:
-		short = m.tools.ShortHelp()
-	case m.focus == paneTools:
-		short, full = m.tools.ShortHelp(), m.tools.FullHelp()
+		return m.editor.ShortHelp()
+	case m.mode == modeFilter, m.focus == paneTools:
+		return m.tools.ShortHelp()
 	case m.focus == paneDetail:
-		short, full = m.detail.ShortHelp(), m.detail.FullHelp()
+		return m.detail.ShortHelp()
 	case m.focus == paneEvents:
-		short, full = m.events.ShortHelp(), m.events.FullHelp()
-	default:
-		short, full = m.wire.ShortHelp(), m.wire.FullHelp()
+		return m.events.ShortHelp()
 	}
-	return short, full
+	return m.wire.ShortHelp()
 }
 
 func (m *model) helpLine() string {
-	short := m.bindings().short
+	short := m.bindings()
 	var key strings.Builder
 	fmt.Fprintf(&key, "%d %p", m.w, m.sty)
 	for _, b := range short {

@@ -5,7 +5,8 @@ import "charm.land/bubbles/v2/key"
 // KeyMap holds every key binding of the UI, one map per part that owns
 // keys: the root's global keys, each pane's, the editor's, the replay
 // scrubber's and the help view's. [DefaultKeyMap] builds it; each part's
-// ShortHelp and FullHelp read its own map, and the help view gathers them.
+// ShortHelp reads its own map for the help line, and the full help
+// gathers the keys of every map.
 type KeyMap struct {
 	Global   GlobalKeyMap
 	Tools    ToolsKeyMap
@@ -192,12 +193,3 @@ func disableLiveKeys(k *KeyMap) {
 		b.SetEnabled(false)
 	}
 }
-
-// helpMap adapts a short and a full list of bindings to the help bubble.
-type helpMap struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (h helpMap) ShortHelp() []key.Binding  { return h.short }
-func (h helpMap) FullHelp() [][]key.Binding { return h.full }

@@ -436,9 +436,3 @@ func (p *toolsPane) ShortHelp() []key.Binding {
 	g := p.global
 	return []key.Binding{k.Call, k.Filter, g.Walk, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
 }
-
-// FullHelp returns every binding of this pane, grouped.
-func (p *toolsPane) FullHelp() [][]key.Binding {
-	k := p.keys
-	return [][]key.Binding{k.Bindings(), {k.Call, k.Filter, p.global.Walk, p.global.Back}}
-}

@@ -280,8 +280,3 @@ func (p *wirePane) ShortHelp() []key.Binding {
 	g := p.global
 	return []key.Binding{k.Up, k.Down, k.Copy, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
 }
-
-// FullHelp returns the pane's bindings, grouped.
-func (p *wirePane) FullHelp() [][]key.Binding {
-	return [][]key.Binding{p.keys.Bindings(), {p.keys.Copy, p.global.Wire}}
-}
