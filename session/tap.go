@@ -83,7 +83,21 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 			}
 		}
 	}
-	if !json.Valid(view) {
+	// Each frame is parsed once: as a batch's members or as one message.
+	// json.Unmarshal fails on text that is not JSON as json.Valid does, so
+	// Valid runs only to tell that from a value of another shape.
+	var members []json.RawMessage
+	var one message
+	var parsed bool
+	trimmed := bytes.TrimSpace(view)
+	batch := len(trimmed) > 0 && trimmed[0] == '['
+	if batch {
+		parsed = json.Unmarshal(view, &members) == nil
+	} else {
+		one = readMessage(view)
+		parsed = one.isObject
+	}
+	if !parsed && !json.Valid(view) {
 		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
 		return nil, false
 	}
@@ -98,59 +112,66 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 			"a frame from the server nests %d levels deep; %s deeper than %d levels cut before the SDK and the checks saw it (the record keeps it whole)",
 			depth, plural(cuts, "value"), maxFrameDepth)})
 	}
-	if trimmed := bytes.TrimSpace(view); len(trimmed) > 0 && trimmed[0] == '[' {
-		// A batch: record it whole, then route each member.
-		rec.Method = "(batch)"
-		t.log.Append(rec)
-		var members []json.RawMessage
-		if json.Unmarshal(view, &members) != nil {
-			return view, true
-		}
-		var kept []json.RawMessage
-		for _, m := range members {
-			if t.route(dir, m, now, nil, cuts > 0) {
-				kept = append(kept, m)
-			}
-		}
-		switch {
-		case len(kept) == len(members):
-			return view, true
-		case len(kept) == 0:
-			return nil, false
-		}
-		// Pass on the batch without its stray answers.
-		b, err := json.Marshal(kept)
-		return b, err == nil
+	if !batch {
+		return view, t.route(dir, one, now, &rec, cuts > 0)
 	}
-	return view, t.route(dir, view, now, &rec, cuts > 0)
+	// A batch: record it whole, then route each member.
+	rec.Method = "(batch)"
+	t.log.Append(rec)
+	if !parsed {
+		return view, true
+	}
+	var kept []json.RawMessage
+	for _, m := range members {
+		if t.route(dir, readMessage(m), now, nil, cuts > 0) {
+			kept = append(kept, m)
+		}
+	}
+	switch {
+	case len(kept) == len(members):
+		return view, true
+	case len(kept) == 0:
+		return nil, false
+	}
+	// Pass on the batch without its stray answers.
+	b, err := json.Marshal(kept)
+	return b, err == nil
 }
 
 // levelDeep marks a recorded frame that was passed on cut.
 const levelDeep = "deep"
 
-// route reads one message (view, cut if it was too deep) and records it as
-// rec (nil for a member of a batch, recorded whole). It reports whether the
-// message may be passed on: an answer from the server that matches no
-// request in flight is recorded, said to be ignored, and kept from the SDK,
-// which would take it for another answer or drop the connection over it.
-func (t *tap) route(dir string, view json.RawMessage, now time.Time, rec *Event, cut bool) bool {
-	var env envelope
-	isObject := json.Unmarshal(view, &env) == nil
+// message is one JSON-RPC message as the tap read it.
+type message struct {
+	view     json.RawMessage // the message, cut if it was too deep
+	env      envelope
+	isObject bool // view is a JSON object whose fields have the types envelope wants
+}
+
+func readMessage(view json.RawMessage) message {
+	m := message{view: view}
+	m.isObject = json.Unmarshal(view, &m.env) == nil
+	return m
+}
+
+// route books one message and records it as rec (nil for a member of a
+// batch, recorded whole). It reports whether the message may be passed on:
+// an answer from the server that matches no request in flight is recorded,
+// said to be ignored, and kept from the SDK, which would take it for
+// another answer or drop the connection over it.
+func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool) bool {
+	env := msg.env
 	id := canonicalID(env.ID)
-	ev := Event{T: now, Kind: KindWire, Dir: dir, Frame: view, Size: len(view)}
-	if rec != nil {
-		ev = *rec
-	}
 	method, latency, w, stray := t.book(dir, env.Method, id, now)
-	ev.Method, ev.ID = method, id
-	if latency > 0 {
-		ev.LatencyMs = ms(latency)
-	}
 	if rec != nil {
-		t.log.Append(ev)
+		rec.Method, rec.ID = method, id
+		if latency > 0 {
+			rec.LatencyMs = ms(latency)
+		}
+		t.log.Append(*rec)
 	}
 	if stray {
-		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(view), Text: strayText(env.ID, isObject)})
+		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
 		return false
 	}
 	if w != nil {
