@@ -43,7 +43,7 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 		a.log.AddSink(ndjsonSink(a.stdout, a.red))
 	}
 	if dialsHere(cfg.cmd) && !cfg.json && !cfg.ndjson && isTTY(a.stderr) {
-		a.log.AddSink(progressSink(a.stderr))
+		a.log.AddSink(progressSink(a.stderr, a.red))
 	}
 	return closeRecord, nil
 }
@@ -130,10 +130,13 @@ func isTTY(w io.Writer) bool {
 
 // progressSink shows a walk's or a call's progress on a terminal's stderr,
 // one line rewritten in place and cleared when the walk or call is done.
-func progressSink(w io.Writer) func(session.Event) {
+// What the server said in it (a progress message) is redacted by red and
+// shown safely, as the printer shows it.
+func progressSink(w io.Writer, red *session.Redactor) func(session.Event) {
 	shown := false
+	safe := func(s string) string { return sanitize.Line(red.String(s)) }
 	return func(ev session.Event) {
-		line, done := progressLine(ev)
+		line, done := progressLine(ev, safe)
 		switch {
 		case line != "":
 			fmt.Fprint(w, "\r\x1b[K"+line)
@@ -146,15 +149,15 @@ func progressSink(w io.Writer) func(session.Event) {
 }
 
 // progressLine is what the progress line shows for ev, if anything, and
-// whether ev ends a walk or a call.
-func progressLine(ev session.Event) (line string, done bool) {
+// whether ev ends a walk or a call. safe makes a string safe for the line.
+func progressLine(ev session.Event, safe func(string) string) (line string, done bool) {
 	switch {
 	case ev.Kind == session.KindPage && ev.Page != nil:
-		return fmt.Sprintf("%s: page %d · %s · gen %d", sanitize.Line(ev.Method), ev.Page.Number, nouns(ev.Page.Count, "item"), ev.Page.Generation), false
+		return fmt.Sprintf("%s: page %d · %s · gen %d", safe(ev.Method), ev.Page.Number, nouns(ev.Page.Count, "item"), ev.Page.Generation), false
 	case ev.Kind == session.KindWalk && ev.Walk != nil:
 		return "", ev.Walk.State == session.PhaseDone
 	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart:
-		return "calling " + sanitize.Line(ev.Call.Tool) + "…", false
+		return "calling " + safe(ev.Call.Tool) + "…", false
 	case ev.Kind == session.KindCall && ev.Call != nil:
 		return "", ev.Call.State == session.PhaseDone
 	case ev.Kind == session.KindProgress && ev.Progress != nil:
@@ -163,7 +166,7 @@ func progressLine(ev session.Event) (line string, done bool) {
 			line += fmt.Sprintf("/%g", ev.Progress.Total)
 		}
 		if ev.Progress.Message != "" {
-			line += " · " + sanitize.Line(ev.Progress.Message)
+			line += " · " + safe(ev.Progress.Message)
 		}
 		return line, false
 	}

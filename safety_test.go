@@ -151,7 +151,7 @@ func TestErrorsQuotingServerStderrAreSafe(t *testing.T) {
 // notifications escaped; only its own line rewriting reaches the terminal.
 func TestProgressLineIsSafe(t *testing.T) {
 	var b bytes.Buffer
-	sink := progressSink(&b)
+	sink := progressSink(&b, nil)
 	evil := "step \x1b]52;c;ZXZpbA==\x07 \r\u202e done \u009b2J"
 	sink(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "t\x1b[2J", State: "start"}})
 	sink(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 1, Total: 2, Message: evil}})
@@ -160,5 +160,17 @@ func TestProgressLineIsSafe(t *testing.T) {
 	assertSafe(t, "the progress line", out)
 	if !strings.Contains(out, `progress 1/2 · step ␛]52;c;ZXZpbA==\a \r\u202e done \x9b2J`) {
 		t.Errorf("the progress message is not shown escaped:\n%q", out)
+	}
+}
+
+// A secret a server echoes in a progress message does not reach the
+// progress line.
+func TestProgressLineIsRedacted(t *testing.T) {
+	red := session.Target{Command: []string{"srv"}, Env: []string{"API_KEY=canary-progress-91"}}.Secrets()
+	var b bytes.Buffer
+	sink := progressSink(&b, red)
+	sink(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 1, Message: "using canary-progress-91"}})
+	if out := b.String(); strings.Contains(out, "canary-progress-91") || !strings.Contains(out, "[REDACTED:API_KEY:sha256=") {
+		t.Errorf("the progress line shows %q", out)
 	}
 }
