@@ -114,10 +114,6 @@ func (s *State) CallsOf(name string) []*Call { return s.toolCalls[name] }
 // Running returns the calls in flight, oldest first.
 func (s *State) Running() []*Call { return s.running }
 
-// Forgotten returns how many walks and calls were let go to keep memory
-// bounded.
-func (s *State) Forgotten() (walks, calls int) { return s.walksGone, s.callsGone }
-
 // call returns call id, made on first sight, ready to change.
 func (s *State) call(id int64, tool string, t time.Time) *Call {
 	if c := s.calls[id]; c != nil {
@@ -284,7 +280,6 @@ func (s *State) forgetCalls() {
 		} else {
 			s.toolCalls[c.Tool] = list
 		}
-		s.callsGone++
 	}
 }
 

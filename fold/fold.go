@@ -70,8 +70,6 @@ type State struct {
 	// of callOrder's oldest calls had theirs dropped to stay in budget.
 	callBytes int
 	trimmed   int
-	callsGone int // calls forgotten
-	walksGone int // walks forgotten
 
 	// Frames and rows, once pushed, are never changed: a change replaces.
 	wire      Ring[*Frame]

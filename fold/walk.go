@@ -115,7 +115,6 @@ func (s *State) forgetWalks() {
 		}
 		delete(s.walkByID, s.walks[i].ID)
 		s.walks = append(s.walks[:i], s.walks[i+1:]...)
-		s.walksGone++
 	}
 }
 
