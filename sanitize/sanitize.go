@@ -39,14 +39,6 @@ func Text(s string) string {
 	return clean(s, true)
 }
 
-// Lines applies [Line] to each string of ss, in place, and returns ss.
-func Lines(ss []string) []string {
-	for i, s := range ss {
-		ss[i] = Line(s)
-	}
-	return ss
-}
-
 // plain reports whether s is printable ASCII (with newlines and tabs when
 // multiline), which needs no work.
 func plain(s string, multiline bool) bool {
