@@ -119,7 +119,6 @@ func (m *model) openEditor() tea.Cmd {
 		return cmd
 	}
 	m.mode = modeEditor
-	m.editor.SetSize(m.lay.rightW, m.lay.bodyH)
 	cmd := m.editor.Open(t)
 	if c := m.detail.Call(); c != nil && c.Tool == t.Name && len(c.Args) > 0 {
 		cmd = tea.Batch(cmd, m.editor.Fill(c.Args))

@@ -86,7 +86,6 @@ func newEditorPane(c *common, keys *EditorKeyMap, v *checks.Validator) editorPan
 func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.tool, e.note, e.checked, e.focus = t, "", nil, 0
 	e.fields, e.canForm = formFields(t.Input)
-	e.raw = !e.canForm
 	e.inputs = make([]textinput.Model, len(e.fields))
 	e.choice = make([]int, len(e.fields))
 	for i, f := range e.fields {
