@@ -135,7 +135,7 @@ func (p *printer) check(doc checkDoc) {
 		if !l.Complete {
 			state = p.red("⚠ " + l.Incomplete)
 		}
-		fmt.Fprintf(p.w, "%s %-26s %10s in %s\n", state, l.Method, nouns(l.Items, "item"), pagesLabel(l.Pages))
+		fmt.Fprintf(p.w, "%s %-26s %10s in %s\n", state, l.Method, nouns(l.Items, "item"), nouns(l.Pages, "page"))
 	}
 	if len(doc.Findings) > 0 {
 		fmt.Fprintln(p.w)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"sync"
@@ -163,13 +162,6 @@ func callDocument(r *session.CallResult) callDoc {
 		}
 	}
 	return doc
-}
-
-func pagesLabel(n int) string {
-	if n == 1 {
-		return "1 page"
-	}
-	return fmt.Sprintf("%d pages", n)
 }
 
 // errorDoc is the --json document of a command that failed before it had

@@ -117,7 +117,7 @@ func (p *printer) tools(doc toolsDoc) {
 	if !doc.Walk.Complete {
 		state = p.red("⚠ incomplete: " + doc.Walk.Incomplete)
 	}
-	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(len(doc.Tools), "tool"), pagesLabel(doc.Walk.Pages), doc.Walk.Generation)
+	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(len(doc.Tools), "tool"), nouns(doc.Walk.Pages, "page"), doc.Walk.Generation)
 }
 
 func (p *printer) call(doc callDoc, r *session.CallResult) {
