@@ -100,11 +100,11 @@ type CheckChange struct {
 // and the verdicts of the last call of each tool both called. A file with
 // no complete tools walk is an error that says so.
 func Compare(a, b *session.File) (*Difference, error) {
-	sa, err := Summarize(a, nil)
+	sa, err := summarize(a)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := Summarize(b, nil)
+	sb, err := summarize(b)
 	if err != nil {
 		return nil, err
 	}

@@ -115,6 +115,19 @@ const (
 // Summarize reads every event of f, in order, folds them, and reads what
 // the fold says happened.
 func Summarize(f *session.File, _ *Options) (*Summary, error) {
+	s, err := summarize(f)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.readFailed(f); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// summarize is [Summarize] without reading back the frames and arguments
+// of failed calls, which only the Markdown report shows.
+func summarize(f *session.File) (*Summary, error) {
 	m := f.Meta()
 	s := &Summary{Name: f.Name(), Header: f.Header(), Server: m.Server, Events: f.Len(), First: m.First, Last: m.Last, Warnings: f.Warnings()}
 	st := fold.New(&fold.Options{Lean: true, KeepAll: true})
@@ -140,8 +153,15 @@ func Summarize(f *session.File, _ *Options) (*Summary, error) {
 	s.Notifications = counts(notes)
 	s.Unknown = counts(unknown)
 	for _, fc := range st.Calls() {
-		c := &Call{Call: fc, reqEvent: ix.req[fc.ID], resEvent: ix.res[fc.ID]}
-		s.Calls = append(s.Calls, c)
+		s.Calls = append(s.Calls, &Call{Call: fc, reqEvent: ix.req[fc.ID], resEvent: ix.res[fc.ID]})
+	}
+	return s, nil
+}
+
+// readFailed reads back from f what the report shows of each failed call:
+// its tools/call frames, and what the lean fold left in the file.
+func (s *Summary) readFailed(f *session.File) error {
+	for _, c := range s.Calls {
 		if !c.Failed() {
 			continue
 		}
@@ -150,13 +170,13 @@ func Summarize(f *session.File, _ *Options) (*Summary, error) {
 			c.Response, err = frameAt(f, c.resEvent)
 		}
 		if err == nil {
-			c.Call, err = readBack(f, fc)
+			c.Call, err = readBack(f, c.Call)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // note reads one row of the fold: errors, notifications, the server's
