@@ -11,9 +11,9 @@ import (
 	"mcpwitness/session"
 )
 
-// layout is where each part of the screen goes, worked out on resize.
+// layout is where each part of the screen goes, worked out on resize
+// from the model's size.
 type layout struct {
-	w, h               int
 	bodyTop, bodyH     int
 	leftW, rightW      int
 	eventsTop, eventsH int
@@ -35,7 +35,7 @@ const (
 
 func (m *model) resize(w, h int) {
 	m.w, m.h = w, h
-	l := layout{w: w, h: h, stacked: w < stackBelow, short: h < shortBelow}
+	l := layout{stacked: w < stackBelow, short: h < shortBelow}
 	l.bodyTop = headerRows
 	if l.short {
 		l.bodyH = max(h-headerRows-footerRows, 1)
@@ -75,7 +75,7 @@ func (m *model) predraw() {
 		return
 	}
 	l := m.lay
-	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", l.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", l.w)) })
+	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", m.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", m.w)) })
 	m.drawn.header = m.header()
 	m.drawn.help = m.helpLine()
 	if m.mode == modeHelp {
@@ -85,7 +85,7 @@ func (m *model) predraw() {
 		if !l.short {
 			hh += 1 + l.eventsH
 		}
-		m.helpView.SetSize(l.w, hh)
+		m.helpView.SetSize(m.w, hh)
 	}
 }
 
@@ -239,9 +239,9 @@ func (m *model) body() string {
 	case m.st.Server() == nil && m.link == linkFailed:
 		msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
 			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then start mcpwitness again; q quits.")
-		return m.block(lipgloss.NewStyle().Width(l.w-4).Render(msg), l.w, l.bodyH)
+		return m.block(lipgloss.NewStyle().Width(m.w-4).Render(msg), m.w, l.bodyH)
 	case m.st.Server() == nil && m.o.Dial != nil:
-		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), l.w, l.bodyH)
+		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), m.w, l.bodyH)
 	}
 	if l.stacked && m.mode != modeEditor && m.focus != paneDetail {
 		return m.tools.View()

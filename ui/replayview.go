@@ -160,7 +160,7 @@ func (m *model) loadingBody() string {
 		}
 		text += "\n\n" + s.Muted.Render("recorded "+t.In(m.o.Loc).Format("2006-01-02 15:04:05 MST")+by)
 	}
-	return m.block(text, m.lay.w, m.lay.bodyH)
+	return m.block(text, m.w, m.lay.bodyH)
 }
 
 // replayHelp is what the full help says about a replay.
