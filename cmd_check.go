@@ -37,8 +37,8 @@ func runCheck(ctx context.Context, a *app) error {
 	}
 	defer sess.Close()
 	info := sess.Info()
-	doc := checkDoc{Server: serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport},
-		Lists: []listDoc{}, Findings: checks.LintServerText(info.Name, info.Version, info.Instructions)}
+	doc := checkDoc{Server: serverDocument(info), Lists: []listDoc{},
+		Findings: checks.LintServerText(info.Name, info.Version, info.Instructions)}
 	failed := false
 	v := checks.NewValidator()
 	for _, m := range offeredLists(info.Capabilities) {

@@ -98,10 +98,15 @@ func (f *logFold) read(fn func(st *fold.State)) {
 	fn(f.st)
 }
 
+// serverDocument is what the documents say of the server.
+func serverDocument(info session.ServerInfo) serverDoc {
+	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport}
+}
+
 // toolsDocument is the document of the newest tools walk st folded.
 func toolsDocument(info session.ServerInfo, st *fold.State) toolsDoc {
 	doc := toolsDoc{
-		Server: serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport},
+		Server: serverDocument(info),
 		Pages:  []pageDoc{}, Tools: []toolDoc{}, Findings: []finding.Finding{},
 	}
 	w := st.LatestTools()
