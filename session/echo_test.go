@@ -1,10 +1,8 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -23,13 +21,7 @@ func TestServerEchoOfASecretIsRedacted(t *testing.T) {
 	const token = "Bearer echo-canary-5f1c"
 	inner := demo.Handler(nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(body, &req) == nil && req.Method == "tools/list" {
+		if req, _ := readPost(r); req.Method == "tools/list" {
 			w.Header().Set("Content-Type", "application/json")
 			msg, _ := json.Marshal("token rejected: " + r.Header.Get("Authorization"))
 			w.Write([]byte(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32001,"message":` + string(msg) + `}}`))

@@ -1,8 +1,11 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"testing"
@@ -96,4 +99,51 @@ func toolNames(items []json.RawMessage) []string {
 		names = append(names, t.Name)
 	}
 	return names
+}
+
+// fourTools is a go-sdk server listing two tools a page: add (a+b as sum),
+// then tool_a, tool_b and tool_c (each answering "ok").
+func fourTools(name string) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: name, Version: "1"}, &mcp.ServerOptions{PageSize: 2})
+	type in struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
+	type out struct {
+		Sum int `json:"sum"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequest, a in) (*mcp.CallToolResult, out, error) {
+		return nil, out{Sum: a.A + a.B}, nil
+	})
+	for _, name := range []string{"tool_a", "tool_b", "tool_c"} {
+		mcp.AddTool(srv, &mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+		})
+	}
+	return srv
+}
+
+// postedRequest is what a test server reads of a POSTed JSON-RPC request.
+type postedRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Cursor string `json:"cursor"`
+	} `json:"params"`
+}
+
+// readPost reads the body of r, gives it back to r for the handler that
+// serves it, and returns the request it holds: the zero request when the
+// body is not one.
+func readPost(r *http.Request) (postedRequest, error) {
+	body, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var req postedRequest
+	if err != nil {
+		return req, err
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return postedRequest{}, nil
+	}
+	return req, nil
 }

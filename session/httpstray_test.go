@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,22 +40,7 @@ type hostileHTTPServer struct {
 // start serves h and returns its URL.
 func (h hostileHTTPServer) start(t *testing.T) string {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile-http", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
-	type in struct {
-		A int `json:"a"`
-		B int `json:"b"`
-	}
-	type out struct {
-		Sum int `json:"sum"`
-	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequest, a in) (*mcp.CallToolResult, out, error) {
-		return nil, out{Sum: a.A + a.B}, nil
-	})
-	for _, name := range []string{"tool_a", "tool_b", "tool_c"} {
-		mcp.AddTool(srv, &mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
-		})
-	}
+	srv := fourTools("hostile-http")
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{JSONResponse: h.json})
 	var calls atomic.Int64
@@ -65,20 +49,11 @@ func (h hostileHTTPServer) start(t *testing.T) string {
 			handler.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(r.Body)
+		req, err := readPost(r)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Cursor string `json:"cursor"`
-			} `json:"params"`
-		}
-		_ = json.Unmarshal(body, &req)
 		if req.Method != "tools/list" && req.Method != "tools/call" {
 			handler.ServeHTTP(w, r)
 			return

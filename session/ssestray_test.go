@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -34,22 +33,7 @@ const notJSONEvent = "event: message\ndata: <html>oops</html>\n\n"
 // start serves h and returns its SSE endpoint.
 func (h hostileSSEServer) start(t *testing.T) string {
 	t.Helper()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "hostile-sse", Version: "1"}, &mcp.ServerOptions{PageSize: 2})
-	type in struct {
-		A int `json:"a"`
-		B int `json:"b"`
-	}
-	type out struct {
-		Sum int `json:"sum"`
-	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequest, a in) (*mcp.CallToolResult, out, error) {
-		return nil, out{Sum: a.A + a.B}, nil
-	})
-	for _, name := range []string{"tool_a", "tool_b", "tool_c"} {
-		mcp.AddTool(srv, &mcp.Tool{Name: name}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
-		})
-	}
+	srv := fourTools("hostile-sse")
 	handler := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	// The requests to rewrite the answers of, by id: true for the first
 	// page of tools/list.
@@ -83,20 +67,12 @@ func (h hostileSSEServer) start(t *testing.T) string {
 		}
 		// Answers come on the stream; note which to rewrite before the
 		// server can answer.
-		body, err := io.ReadAll(r.Body)
+		req, err := readPost(r)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		var req struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Params struct {
-				Cursor string `json:"cursor"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(body, &req) == nil && (req.Method == "tools/list" || req.Method == "tools/call") {
+		if req.Method == "tools/list" || req.Method == "tools/call" {
 			mu.Lock()
 			watched[canonicalID(req.ID)] = req.Method == "tools/list" && req.Params.Cursor == ""
 			mu.Unlock()
