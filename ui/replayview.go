@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,16 +36,18 @@ func (m *model) replayKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		to, _ := m.scrub.Target(msg, r.target, r.n, r.moments)
 		return m.moveTo(to), true
 	}
-	live := DefaultKeyMap()
+	// The live keys are switched off here, so key.Matches never matches
+	// them: look at their keys.
+	k, pressed := &m.keys, func(b key.Binding) bool { return slices.Contains(b.Keys(), msg.String()) }
 	what := ""
 	switch {
-	case key.Matches(msg, live.Global.Walk):
+	case pressed(k.Global.Walk):
 		what = "walking"
-	case key.Matches(msg, live.Tools.Call) && (m.focus == paneTools || m.focus == paneDetail):
+	case pressed(k.Tools.Call) && (m.focus == paneTools || m.focus == paneDetail):
 		what = "calling"
-	case key.Matches(msg, live.Detail.Force) && m.mode != modeWire:
+	case pressed(k.Detail.Force) && m.mode != modeWire:
 		what = "sending"
-	case key.Matches(msg, live.Global.Export):
+	case pressed(k.Global.Export):
 		return m.setStatus("read-only replay: nothing to export, "+r.name+" is the record", levelInfo), true
 	default:
 		return nil, false
