@@ -68,10 +68,7 @@ func newReplay(f *session.File, size int64) *replay {
 	r := &replay{file: f, meta: f.Meta(), name: filepath.Base(f.Name()), n: f.Len()}
 	r.gap = max(r.n/maxMarks, minMarkGap)
 	r.budget = int(min(int64(markBudget), max(size/markShare, 1<<20)))
-	t := r.meta.Started
-	if t.IsZero() {
-		t = r.meta.First
-	}
+	t := r.started()
 	r.base = fold.New(&fold.Options{Lean: true, At: t})
 	for _, w := range f.Warnings() {
 		r.base.Warn(t, r.name+": "+w)
