@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,7 +72,7 @@ type sseTap struct {
 	line       []byte
 
 	lines   [][]byte     // the event's lines so far, as read
-	data    []string     // the values of its data lines
+	data    []byte       // the values of its data lines, each ended by a newline
 	out     bytes.Buffer // re-emitted bytes the SDK has not read yet
 	readErr error        // the stream's own error, once out is drained
 	buf     []byte
@@ -154,7 +153,7 @@ func (s *sseTap) handle(raw []byte) {
 		return
 	}
 	if v, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-		s.data = append(s.data, string(bytes.TrimPrefix(v, []byte(" "))))
+		s.data = append(append(s.data, bytes.TrimPrefix(v, []byte(" "))...), '\n')
 	}
 	s.lines = append(s.lines, append([]byte(nil), raw...))
 }
@@ -162,33 +161,36 @@ func (s *sseTap) handle(raw []byte) {
 // endEvent re-emits the event read so far, ended by the blank line end (nil
 // when the stream ended first).
 func (s *sseTap) endEvent(end []byte) {
-	lines, data := s.lines, strings.TrimSpace(strings.Join(s.data, "\n"))
+	// The data is read in place: the tap copies what it keeps.
+	lines, data := s.lines, bytes.TrimSpace(s.data)
 	s.lines, s.data = s.lines[:0], s.data[:0]
+	if cap(s.data) > 1<<20 {
+		s.data = nil // do not hold on to one big event's memory
+	}
 	if s.legacy && !s.endpoint && eventName(lines) == "endpoint" {
 		s.endpoint = true
 		s.emit(lines, end, nil, true)
 		return
 	}
-	if data == "" && s.legacy {
+	if len(data) == 0 && s.legacy {
 		// The SDK would skip it or, if it names an event or an id, fail
 		// to decode its empty data.
 		return
 	}
-	if data == "" {
+	if len(data) == 0 {
 		// Nothing to record: comments, a priming event with only an id.
 		s.emit(lines, end, nil, true)
 		return
 	}
-	raw := []byte(data)
-	fwd, ok := s.tap.receive(raw)
+	fwd, ok := s.tap.receive(data)
 	switch {
-	case ok && bytes.Equal(fwd, raw):
+	case ok && bytes.Equal(fwd, data):
 		s.emit(lines, end, nil, true)
 	case ok:
 		s.emit(lines, end, fwd, false)
 	default:
-		if !json.Valid(raw) {
-			s.tap.log.Append(Event{Kind: KindError, Dir: Recv, Size: len(raw),
+		if !json.Valid(data) {
+			s.tap.log.Append(Event{Kind: KindError, Dir: Recv, Size: len(data),
 				Text: "the server sent a server-sent event with data that is not JSON; it was not passed to the SDK"})
 		}
 		if keepsFields(lines) && !s.legacy {
