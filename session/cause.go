@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -59,7 +58,7 @@ func (s *Session) cause(ctx context.Context, what string, err error) error {
 	if lim := s.limit.cause(); lim != nil {
 		text := lim.Error()
 		if s.child != nil {
-			if end := s.child.describeEnd(300 * time.Millisecond); end != "" {
+			if end := s.child.describeEnd(); end != "" {
 				text += "; " + afterwards(end)
 			}
 		}
@@ -69,7 +68,7 @@ func (s *Session) cause(ctx context.Context, what string, err error) error {
 		return &sessionError{what: what, text: "cancelled", err: err}
 	}
 	if s.child != nil {
-		end := s.child.describeEnd(300 * time.Millisecond)
+		end := s.child.describeEnd()
 		text := explain(err)
 		if bad := s.child.invalidFrame(); bad != "" {
 			text = bad + "; the connection was closed"

@@ -250,7 +250,7 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 		msg := fmt.Sprintf("no answer to the handshake within %s", s.timeout)
 		if s.child != nil {
 			msg += "; the server stayed silent on stdout (is it an MCP server speaking stdio?)"
-			if end := s.child.describeEnd(300 * time.Millisecond); end != "" {
+			if end := s.child.describeEnd(); end != "" {
 				msg += "; " + afterwards(end)
 			}
 		}

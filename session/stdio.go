@@ -21,10 +21,12 @@ import (
 // Timings of a child's end. Stopping escalates within stopStep each
 // (stdin closed, SIGTERM, SIGKILL); after the process has exited, its pipes
 // get pipeGrace to deliver what is left before our ends are closed, since a
-// detached grandchild may hold them open for ever.
+// detached grandchild may hold them open for ever. An error waits up to
+// endWait for a failing child to exit and say why on stderr.
 const (
 	stopStep  = 250 * time.Millisecond
 	pipeGrace = 300 * time.Millisecond
+	endWait   = 300 * time.Millisecond
 )
 
 // child is a stdio server process. Its stdout is read line by line here:
@@ -291,9 +293,10 @@ func (c *child) quitOnItsOwn() bool {
 	return c.quitFirst
 }
 
-// describeEnd explains a failure of the connection by the child's fate.
-func (c *child) describeEnd(wait time.Duration) string {
-	c.settle(wait)
+// describeEnd explains a failure of the connection by the child's fate,
+// waiting up to endWait for it.
+func (c *child) describeEnd() string {
+	c.settle(endWait)
 	var parts []string
 	if x := c.exitText(); x != "" {
 		parts = append(parts, "the server exited ("+x+")")
