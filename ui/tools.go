@@ -30,11 +30,12 @@ type toolsPane struct {
 	keys *ToolsKeyMap
 	w, h int
 
-	focused bool
-	rows    []toolRow
-	cursor  int // index in rows; always a tool row when there is one
-	offset  int
-	picked  string // name of the selected tool, kept across rebuilds
+	focused  bool
+	rows     []toolRow
+	toolRows int // tool rows in rows (the others are separators)
+	cursor   int // index in rows; always a tool row when there is one
+	offset   int
+	picked   string // name of the selected tool, kept across rebuilds
 
 	// What rows were built from.
 	builtWalk  *fold.Walk
@@ -138,7 +139,7 @@ func (p *toolsPane) Sync() tea.Cmd {
 			p.appendPage(&w.Pages[i], w)
 		}
 	default:
-		p.rows = p.rows[:0]
+		p.rows, p.toolRows = p.rows[:0], 0
 		if w != nil {
 			for _, i := range p.pageOrder(w) {
 				p.appendPage(&w.Pages[i], w)
@@ -160,6 +161,7 @@ func (p *toolsPane) appendPage(pg *fold.Page, w *fold.Walk) {
 		for _, t := range tools {
 			p.rows = append(p.rows, toolRow{tool: t})
 		}
+		p.toolRows += len(tools)
 		return
 	}
 	sep := len(p.rows)
@@ -175,6 +177,7 @@ func (p *toolsPane) appendPage(pg *fold.Page, w *fold.Walk) {
 		p.rows = p.rows[:sep]
 	} else {
 		p.rows[sep].hits = n
+		p.toolRows += n
 	}
 }
 

@@ -67,13 +67,7 @@ func (p *toolsPane) title() string {
 	}
 	counted := fmt.Sprint(count)
 	if p.hits != nil {
-		shown := 0
-		for _, r := range p.rows {
-			if r.tool != nil {
-				shown++
-			}
-		}
-		counted = fmt.Sprintf("%d of %d", shown, count)
+		counted = fmt.Sprintf("%d of %d", p.toolRows, count)
 	}
 	left := style.Render("Tools") + " " + p.sty.Muted.Render(counted)
 	right := ""
