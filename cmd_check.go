@@ -141,14 +141,7 @@ func (p *printer) check(doc checkDoc) {
 		fmt.Fprintln(p.w)
 	}
 	for _, f := range doc.Findings {
-		mark := p.dim("i")
-		switch f.Severity {
-		case finding.SeverityError:
-			mark = p.red("✗")
-		case finding.SeverityWarning:
-			mark = p.yellow("⚠")
-		}
-		fmt.Fprintf(p.w, "%s %-18s %s\n", mark, f.Check, p.line(f.Message))
+		fmt.Fprintf(p.w, "%s %-18s %s\n", p.severity(f.Severity), f.Check, p.line(f.Message))
 	}
 	fmt.Fprintf(p.w, "\n%s · %s · %s\n", nouns(finding.Count(doc.Findings, finding.SeverityError), "error"),
 		nouns(finding.Count(doc.Findings, finding.SeverityWarning), "warning"), nouns(finding.Count(doc.Findings, finding.SeverityInfo), "note"))

@@ -105,11 +105,7 @@ func (p *printer) tools(doc toolsDoc) {
 	if len(doc.Findings) > 0 {
 		fmt.Fprintln(p.w)
 		for _, f := range doc.Findings {
-			mark := p.yellow("⚠")
-			if f.Severity == finding.SeverityError {
-				mark = p.red("✗")
-			}
-			fmt.Fprintf(p.w, "%s %s: %s\n", mark, f.Check, p.line(f.Message))
+			fmt.Fprintf(p.w, "%s %s: %s\n", p.severity(f.Severity), f.Check, p.line(f.Message))
 		}
 	}
 	fmt.Fprintln(p.w)
@@ -184,6 +180,17 @@ func (p *printer) mark(s checks.Status) string {
 	default:
 		return p.dim("–")
 	}
+}
+
+// severity marks a finding: ✗ an error, ⚠ a warning, i a note.
+func (p *printer) severity(s finding.Severity) string {
+	switch s {
+	case finding.SeverityError:
+		return p.red("✗")
+	case finding.SeverityWarning:
+		return p.yellow("⚠")
+	}
+	return p.dim("i")
 }
 
 // nouns returns "1 tool", "2 tools", "0 tools".
