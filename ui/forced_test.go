@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"mcpwitness/internal/hostiletest"
 )
 
@@ -55,5 +57,5 @@ func TestForcedCallShowsTheRefusalOverridden(t *testing.T) {
 // detailText is the detail pane's whole document, stripped, its wrapped
 // lines joined with single spaces.
 func (h *harness) detailText() string {
-	return strings.Join(strings.Fields(stripped(strings.Join(h.m.detail.sc.lines, "\n"))), " ")
+	return strings.Join(strings.Fields(ansi.Strip(strings.Join(h.m.detail.sc.lines, "\n"))), " ")
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -123,6 +122,3 @@ func recordedWalk(b *evs, id int64, pages, size int, gen0 int64) []session.Event
 	}
 	return append(out, b.walkDone(id, pages, pages*size, gen0+int64(pages), ""))
 }
-
-// stripped is a view without styles.
-func stripped(s string) string { return ansi.Strip(s) }

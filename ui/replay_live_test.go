@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"mcpwitness/session"
@@ -94,11 +95,11 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 	if l, r := strings.TrimSpace(live.headerLines()[0]), replay.headerLines()[0]; !strings.Contains(r, l) || !strings.Contains(r, "REPLAY") {
 		t.Errorf("replay header %q does not hold the live one %q and a badge", r, l)
 	}
-	compare("the events pane", func(h *harness) string { return stripped(h.m.events.View()) })
+	compare("the events pane", func(h *harness) string { return ansi.Strip(h.m.events.View()) })
 	// The same tool selected on both sides.
 	replay.m.tools.picked = live.m.tools.picked
 	replay.m.tools.reselect()
-	compare("the tools pane", func(h *harness) string { return stripped(h.m.tools.View()) })
+	compare("the tools pane", func(h *harness) string { return ansi.Strip(h.m.tools.View()) })
 
 	// The detail pane, for each tool called and each of its calls, built
 	// with the same wording on both sides.
@@ -111,13 +112,13 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 			h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
 			h.until("the tool's document", func() bool { return h.m.detail.pending == (detailKey{}) })
 		}
-		compare(tool+"'s detail", func(h *harness) string { return stripped(h.m.detail.View("", t0)) })
+		compare(tool+"'s detail", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
 		for range live.m.st.CallsOf(tool) {
 			for _, h := range []*harness{live, replay} {
 				h.key("[")
 				h.until("the call's document", func() bool { return h.m.detail.pending == (detailKey{}) })
 			}
-			compare(tool+"'s call", func(h *harness) string { return stripped(h.m.detail.View("", t0)) })
+			compare(tool+"'s call", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
 		}
 	}
 
@@ -127,7 +128,7 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 		h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) })
 	}
 	for i := range 12 {
-		compare("the wire pane", func(h *harness) string { return stripped(h.m.wire.View()) })
+		compare("the wire pane", func(h *harness) string { return ansi.Strip(h.m.wire.View()) })
 		for _, h := range []*harness{live, replay} {
 			h.key("up")
 			if i%3 == 0 {
