@@ -44,18 +44,6 @@ const (
 	ModeTTL             = "ttl"
 )
 
-// Modes returns every mode of the hostile server.
-func Modes() []string {
-	all := []string{
-		ModeNormal, ModeCursorLoop, ModeEndless, ModeHangList, ModeHangCall,
-		ModeDieOnCall, ModeExitAtOnce, ModeGarbage, ModeFloodStderr,
-		ModeEmptyPageCursor, ModeDuplicate, ModeTaskRequired, ModeEnv, ModeTTL,
-	}
-	all = append(all, wireModes()...)
-	all = append(all, protocolModes()...)
-	return append(all, stringsModes()...)
-}
-
 // Command returns an unstarted command running the hostile server binary bin
 // in mode, with extra flags appended (e.g. "-pages", "5").
 func Command(bin, mode string, args ...string) *exec.Cmd {

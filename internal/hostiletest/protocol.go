@@ -17,8 +17,3 @@ const (
 	// then answers it all the same.
 	ModeAnswerOnCancel = "answer-on-cancel"
 )
-
-// protocolModes are the modes of testdata/hostile/protocol.go.
-func protocolModes() []string {
-	return []string{ModeStrayAnswers, ModeDeepSchema, ModeServerRequests, ModeAnswerOnCancel}
-}

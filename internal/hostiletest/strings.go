@@ -5,6 +5,3 @@ package hostiletest
 // sequences, C1 controls, CR and BS overwrites, bidi overrides, zero-width
 // characters and invalid UTF-8; see testdata/hostile/strings.go.
 const ModeEvilStrings = "evil-strings"
-
-// stringsModes are the modes of testdata/hostile/strings.go.
-func stringsModes() []string { return []string{ModeEvilStrings} }

@@ -14,12 +14,3 @@ const (
 	ModeHTTPHugeJSON      = "http-huge-json"
 	ModeHTTPHugeSSE       = "http-huge-sse"
 )
-
-// wireModes are the modes of testdata/hostile/wire.go.
-func wireModes() []string {
-	return []string{
-		ModeHugeFrame, ModeHugeStderrLine, ModeBadVersion, ModeHangInit, ModeBadInitFrame,
-		ModePanicDeep, ModeNodeMissingModule, ModeDetach, ModeIgnoreTerm,
-		ModeHTTPHugeJSON, ModeHTTPHugeSSE,
-	}
-}
