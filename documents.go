@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -263,12 +264,12 @@ func cleanJSON(b []byte) ([]byte, error) {
 // DEL, bidi controls and zero-width characters escaped as well.
 func appendJSONString(out []byte, s string) []byte {
 	q, _ := json.Marshal(s)
-	if !needsEscape(s) {
+	if !strings.ContainsFunc(s, escapedInJSON) {
 		return append(out, q...)
 	}
 	const hex = "0123456789abcdef"
 	for _, r := range string(q) {
-		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r) {
+		if escapedInJSON(r) {
 			out = append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 			continue
 		}
@@ -277,11 +278,9 @@ func appendJSONString(out []byte, s string) []byte {
 	return out
 }
 
-func needsEscape(s string) bool {
-	for _, r := range s {
-		if r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r) {
-			return true
-		}
-	}
-	return false
+// escapedInJSON reports whether cleanJSON writes r as a \u escape where
+// json.Marshal writes it plainly: DEL, C1 controls, bidi controls and
+// zero-width characters.
+func escapedInJSON(r rune) bool {
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r)
 }
