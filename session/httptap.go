@@ -171,12 +171,6 @@ func (h *httpTap) readBody(resp *http.Response) ([]byte, error) {
 // claimRaw registers w for the request in body, read from the raw bytes
 // (the RoundTripper sees no jsonrpc.Message).
 func (h *httpTap) claimRaw(w *watcher, body []byte) {
-	w.mu.Lock()
-	claimed := w.id != ""
-	w.mu.Unlock()
-	if claimed {
-		return
-	}
 	var env envelope
 	if json.Unmarshal(body, &env) != nil || env.Method == "" || len(env.ID) == 0 {
 		return

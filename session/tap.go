@@ -293,8 +293,15 @@ func (t *tap) notification(method string, params json.RawMessage, now time.Time)
 	t.log.Append(ev)
 }
 
-// watch arranges for the raw answer to request id to reach w.
+// watch arranges for the raw answer to request id to reach w, unless w
+// already watches a request: a watcher takes the first its context sends.
 func (t *tap) watch(id string, w *watcher) {
+	w.mu.Lock()
+	claimed := w.id != ""
+	w.mu.Unlock()
+	if claimed {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	w.id = id
@@ -352,7 +359,8 @@ func (w *watcher) answer() (id string, result, rpcErr json.RawMessage, ok bool) 
 	return w.id, w.result, w.rpcErr, w.got
 }
 
-// claim registers w for the request being written, once.
+// claim registers the watcher of ctx, if any, for the request being
+// written (see [tap.watch]).
 func (t *tap) claim(ctx context.Context, msg jsonrpc.Message) {
 	w := watcherFrom(ctx)
 	if w == nil {
@@ -360,12 +368,6 @@ func (t *tap) claim(ctx context.Context, msg jsonrpc.Message) {
 	}
 	req, ok := msg.(*jsonrpc.Request)
 	if !ok || !req.IsCall() {
-		return
-	}
-	w.mu.Lock()
-	claimed := w.id != ""
-	w.mu.Unlock()
-	if claimed {
 		return
 	}
 	id, err := json.Marshal(req.ID.Raw())
