@@ -91,7 +91,13 @@ func (h *harness) handle(msg tea.Msg) {
 // until pumps messages until cond holds, failing after a deadline.
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.After(2 * time.Minute) // a hang guard: a loaded machine may be many times slower
+	h.within(2*time.Minute, what, cond) // a hang guard: a loaded machine may be many times slower
+}
+
+// within is [harness.until] with a deadline of wait.
+func (h *harness) within(wait time.Duration, what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(wait)
 	for !cond() {
 		select {
 		case msg := <-h.msgs:

@@ -52,6 +52,15 @@ func anys(evs []session.Event) []any {
 // at w×h in theme, and waits until it is read.
 func replayHarness(t *testing.T, path string, w, h int, theme string) *harness {
 	t.Helper()
+	hs := openHarness(t, path, w, h, theme)
+	hs.settle()
+	return hs
+}
+
+// openHarness opens the session file at path as `mcpwitness open` does,
+// at w×h in theme, and leaves it reading.
+func openHarness(t *testing.T, path string, w, h int, theme string) *harness {
+	t.Helper()
 	r, err := openReplay(path)
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +68,6 @@ func replayHarness(t *testing.T, path string, w, h int, theme string) *harness {
 	t.Cleanup(func() { r.file.Close() })
 	hs := newHarness(t, options{Replay: r, Theme: theme})
 	hs.update(tea.WindowSizeMsg{Width: w, Height: h})
-	hs.settle()
 	return hs
 }
 
@@ -67,11 +75,15 @@ func replayHarness(t *testing.T, path string, w, h int, theme string) *harness {
 // the scrubber was sent, and has built what its panes show.
 func (h *harness) settle() {
 	h.t.Helper()
+	h.until("the replay to settle", h.settled)
+}
+
+// settled says the replay has read the file, shows where the scrubber was
+// sent, and has built what its panes show.
+func (h *harness) settled() bool {
 	r := h.m.replay
-	h.until("the replay to settle", func() bool {
-		return r.loaded && !r.running && r.pos == r.target &&
-			h.m.detail.pending == (detailKey{}) && h.m.wire.building == (frameKey{})
-	})
+	return r.loaded && !r.running && r.pos == r.target &&
+		h.m.detail.pending == (detailKey{}) && h.m.wire.building == (frameKey{})
 }
 
 // press presses a key of the scrubber and waits for the screen to follow.

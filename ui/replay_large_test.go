@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"mcpwitness/checks"
 	"mcpwitness/session"
 )
@@ -65,33 +63,16 @@ func TestLargeFileReplaysWithBoundedHeap(t *testing.T) {
 // replayHarness does, and waits with settleLarge.
 func largeReplay(t *testing.T, path string) (*harness, *replay) {
 	t.Helper()
-	r, err := openReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.file.Close() })
-	h := newHarness(t, options{Replay: r, Theme: "dark"})
-	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h := openHarness(t, path, 120, 40, "dark")
 	settleLarge(h)
-	return h, r
+	return h, h.m.replay
 }
 
 // settleLarge is [harness.settle] with a deadline for reading and folding
 // 24 MB under -race on a busy machine, where it takes tens of seconds.
 func settleLarge(h *harness) {
 	h.t.Helper()
-	r := h.m.replay
-	const wait = 5 * time.Minute
-	deadline := time.After(wait)
-	for !(r.loaded && !r.running && r.pos == r.target &&
-		h.m.detail.pending == (detailKey{}) && h.m.wire.building == (frameKey{})) {
-		select {
-		case msg := <-h.msgs:
-			h.handle(msg)
-		case <-deadline:
-			h.t.Fatalf("the replay did not settle in %v; screen:\n%s", wait, h.screen())
-		}
-	}
+	h.within(5*time.Minute, "the replay to settle", h.settled)
 }
 
 // largeSession writes a session file of about size bytes: walks of a
