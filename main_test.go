@@ -197,11 +197,7 @@ func TestHelpTeaches(t *testing.T) {
 		}
 	}
 	_, out, _ := runCLI(t, "help", "call")
-	for _, want := range []string{"task-support", "output-schema", "--force", "Exit:"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("call help does not mention %s", want)
-		}
-	}
+	assertSays(t, "call help", out, "task-support", "output-schema", "--force", "Exit:")
 }
 
 func TestRecordAndNDJSON(t *testing.T) {

@@ -47,17 +47,13 @@ func TestCallShowsWhatContentHolds(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{
+	assertSays(t, "the output", out,
 		"[image · image/png · 1.5 KiB (1536 bytes)]",
 		"[audio · audio/wav · 3 bytes]",
 		"[resource · file:///notes.txt · text/plain · 5 bytes of text]",
 		"[resource · file:///b.bin · application/octet-stream · 10 bytes]",
 		`[resource_link · file:///big.iso · name "big" · application/x-iso9660-image]`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the output does not say %q:\n%s", want, out)
-		}
-	}
+	)
 
 	// The evil-strings server's embedded resource: its uri and type, escaped.
 	_, out, _ = runSafe(t, append([]string{"call", evilTool}, evilServer(t)...)...)
@@ -80,16 +76,12 @@ func TestCheckCountsInGoodEnglish(t *testing.T) {
 	if strings.Contains(first, "  ") || !strings.HasPrefix(first, "one␛[2J · protocol ") {
 		t.Errorf("the server line of a server with no version is %q", first)
 	}
-	for _, want := range []string{
+	assertSays(t, "the check output", out,
 		"✓ tools/list                     1 item in 1 page",
 		`unsafe-text        server "one␛[2J" name holds 1 control character (1 escape)`,
 		`unsafe-text        tool "only" description holds 2 bidi controls`,
 		"1 error · 1 warning · 0 notes",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the check output does not say %q:\n%s", want, out)
-		}
-	}
+	)
 	for _, bad := range []string{"1 items", "1 errors", "1 warnings", "1 pages", "1 tools"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("the check output says %q:\n%s", bad, out)
@@ -212,11 +204,7 @@ func TestRefusedAndForcedCallsSayWhatHappened(t *testing.T) {
 	bin := hostiletest.Build(t)
 	server := []string{"--", bin, "-mode", hostiletest.ModeTaskRequired}
 	_, out, _ := runSafe(t, append([]string{"call", "tool_1_1"}, server...)...)
-	for _, want := range []string{"not sent", "Nothing was sent. --force sends it anyway"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("a refused call does not say %q:\n%s", want, out)
-		}
-	}
+	assertSays(t, "a refused call", out, "not sent", "Nothing was sent. --force sends it anyway")
 	_, out, _ = runSafe(t, append([]string{"call", "tool_1_1", "--force"}, server...)...)
 	if !strings.Contains(out, "sent anyway (--force)") {
 		t.Errorf("a forced call does not say it was sent anyway:\n%s", out)

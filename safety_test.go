@@ -174,3 +174,13 @@ func TestProgressLineIsRedacted(t *testing.T) {
 		t.Errorf("the progress line shows %q", out)
 	}
 }
+
+// assertSays checks that out, which is what, says each of wants.
+func assertSays(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s does not say %q:\n%s", what, want, out)
+		}
+	}
+}
