@@ -101,10 +101,19 @@ func TestRecordFixture(t *testing.T) {
 // events, with no server, as a replay does.
 func replayModel(t *testing.T, w, h int, theme string) *model {
 	t.Helper()
+	return fixtureModel(t, w, h, theme, func(session.Event) bool { return true })
+}
+
+// fixtureModel builds a model of size w×h in theme from the fixture's
+// events that keep says to feed.
+func fixtureModel(t *testing.T, w, h int, theme string, keep func(session.Event) bool) *model {
+	t.Helper()
 	m := newModel(options{Theme: theme, Now: func() time.Time { return t0.Add(time.Minute) }, Loc: time.UTC})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, ev := range readSession(t, fixture) {
-		m.Update(eventMsg(ev))
+		if keep(ev) {
+			m.Update(eventMsg(ev))
+		}
 	}
 	return m
 }

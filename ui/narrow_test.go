@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -76,12 +75,5 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 // still open.
 func openModel(t *testing.T, w, h int, theme string) *model {
 	t.Helper()
-	m := newModel(options{Theme: theme, Now: func() time.Time { return t0.Add(time.Minute) }, Loc: time.UTC})
-	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	for _, ev := range readSession(t, fixture) {
-		if ev.Kind != session.KindClosed {
-			m.Update(eventMsg(ev))
-		}
-	}
-	return m
+	return fixtureModel(t, w, h, theme, func(ev session.Event) bool { return ev.Kind != session.KindClosed })
 }
