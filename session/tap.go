@@ -121,9 +121,16 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 	if !parsed {
 		return view, true
 	}
+	return t.routeBatch(dir, view, members, now, cuts > 0)
+}
+
+// routeBatch routes each member of the batch view and returns what may be
+// passed on: the batch, the batch without its stray answers, or nothing
+// when every member was one.
+func (t *tap) routeBatch(dir string, view []byte, members []json.RawMessage, now time.Time, cut bool) ([]byte, bool) {
 	var kept []json.RawMessage
 	for _, m := range members {
-		if t.route(dir, readMessage(m), now, nil, cuts > 0) {
+		if t.route(dir, readMessage(m), now, nil, cut) {
 			kept = append(kept, m)
 		}
 	}
