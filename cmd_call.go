@@ -143,16 +143,19 @@ func coerce(name, v, typ string) (json.RawMessage, error) {
 	case "string":
 		return quote(), nil
 	case "integer":
-		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
 			return nil, usagef("argument %s wants an integer, not %q", name, v)
 		}
-		return json.RawMessage(v), nil
+		// As JSON writes it: not "+5" or "007".
+		return strconv.AppendInt(nil, n, 10), nil
 	case "number":
+		// ParseFloat reads "NaN" and "Inf", which JSON has no number for.
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
+		b, merr := json.Marshal(f)
+		if err != nil || merr != nil {
 			return nil, usagef("argument %s wants a number, not %q", name, v)
 		}
-		b, _ := json.Marshal(f)
 		return b, nil
 	case "boolean":
 		bv, err := strconv.ParseBool(v)

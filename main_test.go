@@ -319,6 +319,24 @@ func TestBuildArgsCoercesBySchema(t *testing.T) {
 	}
 }
 
+// k=v numbers are sent as JSON numbers, whatever way strconv reads them.
+func TestBuildArgsWritesJSONNumbers(t *testing.T) {
+	def := json.RawMessage(`{"inputSchema":{"type":"object","properties":{"n":{"type":"integer"},"x":{"type":"number"}}}}`)
+	got, err := buildArgs(def, []string{"n=+5", "x=007"}, "", false)
+	if want := `{"n":5,"x":7}`; err != nil || string(got) != want {
+		t.Errorf("got %s (%v), want %s", got, err, want)
+	}
+	got, err = buildArgs(def, []string{"n=007"}, "", false)
+	if want := `{"n":7}`; err != nil || string(got) != want {
+		t.Errorf("got %s (%v), want %s", got, err, want)
+	}
+	for _, bad := range []string{"x=NaN", "x=inf", "x=-Infinity"} {
+		if got, err := buildArgs(def, []string{bad}, "", false); err == nil {
+			t.Errorf("%s: no error, arguments %s", bad, got)
+		}
+	}
+}
+
 func TestCheckLintsEveryList(t *testing.T) {
 	code, out, stderr := runCLI(t, "check", "--json")
 	if code != exitCheck {
