@@ -92,7 +92,7 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 	trimmed := bytes.TrimSpace(view)
 	batch := len(trimmed) > 0 && trimmed[0] == '['
 	if batch {
-		parsed = json.Unmarshal(view, &members) == nil
+		members, parsed = readBatch(view)
 	} else {
 		one = readMessage(view)
 		parsed = one.isObject
@@ -153,6 +153,15 @@ type message struct {
 	view     json.RawMessage // the message, cut if it was too deep
 	env      envelope
 	isObject bool // view is a JSON object whose fields have the types envelope wants
+}
+
+// readBatch reads the members of a batch, reporting whether view is one.
+// The slice is declared here, not by the caller, so that a frame that is
+// not a batch allocates none.
+func readBatch(view []byte) ([]json.RawMessage, bool) {
+	var members []json.RawMessage
+	ok := json.Unmarshal(view, &members) == nil
+	return members, ok
 }
 
 func readMessage(view json.RawMessage) message {
