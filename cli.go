@@ -313,9 +313,13 @@ func findFlag(specs []flagSpec, name string) (flagSpec, bool) {
 	return flagSpec{}, false
 }
 
-// commandNames lists the commands, as the usage error names them.
+// commandNames lists the commands and help, as the usage error names them.
 func commandNames() []string {
-	return []string{"tools", "call", "check", "report", "diff", "open", "demo-server", "help"}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return append(names, "help")
 }
 
 func isCommand(s string) bool { return slices.Contains(commandNames(), s) }

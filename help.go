@@ -1,7 +1,5 @@
 package main
 
-import "strings"
-
 const helpMain = `mcpwitness — inspect an MCP server: every list page, every generation,
 every call checked the way clients check it, all recorded as evidence.
 
@@ -144,26 +142,6 @@ Examples:
 
 Exit: 0 no errors or warnings · 1 could not connect or list · 3 findings.
 `
-
-func helpText(cmd string) string {
-	switch cmd {
-	case "check":
-		return helpCheck
-	case "report":
-		return helpReport
-	case "diff":
-		return helpDiff
-	case "open":
-		return helpOpen
-	case "tools":
-		return helpTools
-	case "call":
-		return helpCall
-	case "demo-server":
-		return helpDemo
-	}
-	return strings.TrimLeft(helpMain, "\n")
-}
 
 const helpReport = `mcpwitness report — a Markdown report of a session file, for an issue tracker
 

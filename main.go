@@ -59,7 +59,7 @@ func (a *app) run(args []string) error {
 	a.cfg, a.jsonErrors = cfg, cfg.json && writesDocument(cfg.cmd)
 	switch {
 	case cfg.help:
-		fmt.Fprint(a.stdout, helpText(cfg.cmd))
+		fmt.Fprint(a.stdout, lookupCommand(cfg.cmd).help)
 		return nil
 	case cfg.version:
 		fmt.Fprintln(a.stdout, toolName())
@@ -72,7 +72,7 @@ func (a *app) run(args []string) error {
 	a.pr = newPrinter(a.stdout, !cfg.noColor && isTTY(a.stdout.w), a.red)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cmd := commandFor(cfg.cmd)
+	cmd := lookupCommand(cfg.cmd).run
 	if !hasSession(cfg.cmd) {
 		return cmd(ctx, a)
 	}
@@ -91,26 +91,36 @@ func (a *app) run(args []string) error {
 	return joinExit(err, closeRecord())
 }
 
-// commandFor is the function that runs the command named name ("" is the
-// terminal UI).
-func commandFor(name string) func(context.Context, *app) error {
-	switch name {
-	case "tools":
-		return runTools
-	case "call":
-		return runCall
-	case "check":
-		return runCheck
-	case "report":
-		return runReport
-	case "diff":
-		return runDiff
-	case "open":
-		return runOpen
-	case "demo-server":
-		return runDemoServer
+// command is one command of the command line: its name, the function that
+// runs it and its help.
+type command struct {
+	name string
+	run  func(context.Context, *app) error
+	help string
+}
+
+// commands are the commands, in the order the usage error names them.
+func commands() []command {
+	return []command{
+		{"tools", runTools, helpTools},
+		{"call", runCall, helpCall},
+		{"check", runCheck, helpCheck},
+		{"report", runReport, helpReport},
+		{"diff", runDiff, helpDiff},
+		{"open", runOpen, helpOpen},
+		{"demo-server", runDemoServer, helpDemo},
 	}
-	return runTUI
+}
+
+// lookupCommand is the command named name: "" (or a name that is no
+// command) is the terminal UI, with the main help.
+func lookupCommand(name string) command {
+	for _, c := range commands() {
+		if c.name == name {
+			return c
+		}
+	}
+	return command{run: runTUI, help: helpMain}
 }
 
 // dialsHere reports whether the command is a headless one that dials its
