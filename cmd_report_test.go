@@ -102,10 +102,7 @@ func TestReportNeedsNoServer(t *testing.T) {
 }
 
 func TestDiffCommandExitCodes(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := testBinary(t)
 	a := recordCLI(t, "tools")
 	b := recordCLI(t, "tools")
 	c := recordCLI(t, "tools", "--", exe, "demo-server", "--page-size", "7")
@@ -144,10 +141,7 @@ func TestDiffCommandExitCodes(t *testing.T) {
 
 // No secret given on the command line reaches a record, a report or a diff.
 func TestNoSecretReachesReportOrDiff(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := testBinary(t)
 	srv := httptest.NewServer(demo.Handler(nil))
 	t.Cleanup(srv.Close)
 	canaries := []string{"canary-user-81", "canary-pass-82", "canary-query-83", "canary-header-84", "canary-env-85"}
@@ -181,10 +175,7 @@ func TestNoSecretReachesReportOrDiff(t *testing.T) {
 // A recording killed with SIGKILL mid-call still opens, with its walk and
 // the call's start, and reports the call as unfinished.
 func TestKilledRecordingOpens(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := testBinary(t)
 	path := filepath.Join(t.TempDir(), "k.jsonl")
 	cmd := exec.Command(exe, "call", "slow_count", "steps=1000", "delay_ms=100", "--record", path)
 	cmd.Env = append(os.Environ(), "MCPWITNESS_AS_MAIN=1")

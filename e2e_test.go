@@ -93,10 +93,7 @@ func (x *tmux) until(what string, ok func(screen string) bool) string {
 // and read what it left on the normal screen.
 func shellLine(t *testing.T, marker string, args ...string) string {
 	t.Helper()
-	bin, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := testBinary(t)
 	words := []string{"env", "-u", "NO_COLOR", "MCPWITNESS_AS_MAIN=1", "TERM=xterm-256color", shellQuote(bin)}
 	for _, a := range args {
 		words = append(words, shellQuote(a))

@@ -25,6 +25,17 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// testBinary is the path of this test binary, which runs as mcpwitness
+// (see TestMain).
+func testBinary(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -201,10 +212,7 @@ func TestHelpTeaches(t *testing.T) {
 }
 
 func TestRecordAndNDJSON(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := testBinary(t)
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	const canary = "canary-cli-3e9f1d"
 	code, out, stderr := runCLI(t, "call", "add", "a=1", "b=2", "--ndjson", "--record", path,
@@ -262,10 +270,7 @@ func TestRecordAndNDJSON(t *testing.T) {
 }
 
 func TestDemoServerOverHTTP(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := testBinary(t)
 	cmd := exec.Command(exe, "demo-server", "--http", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
