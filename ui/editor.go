@@ -15,6 +15,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
+	"mcpwitness/tooldef"
 )
 
 // argsCheckedMsg is the live check of the editor's arguments against the
@@ -65,7 +66,7 @@ type editorPane struct {
 	w, h int
 
 	tool    *fold.Tool
-	fields  []formField
+	fields  []tooldef.Field
 	inputs  []textinput.Model // one per field; unused for choices
 	choice  []int             // per field: the chosen choice, -1 for none
 	focus   int
@@ -85,16 +86,16 @@ func newEditorPane(c *common, keys *EditorKeyMap, v *checks.Validator) editorPan
 // Open starts editing a call of t, prefilled from its input schema.
 func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.tool, e.note, e.checked, e.focus = t, "", nil, 0
-	e.fields, e.canForm = formFields(t.Input)
+	e.fields, e.canForm = tooldef.FormFields(t.Input)
 	e.inputs = make([]textinput.Model, len(e.fields))
 	e.choice = make([]int, len(e.fields))
 	for i, f := range e.fields {
 		in := textinput.New()
 		in.Prompt = ""
 		in.CharLimit = 4096
-		in.Placeholder = f.Kind
+		in.Placeholder = string(f.Kind)
 		e.choice[i] = -1
-		if f.Kind == kindChoice {
+		if f.Kind == tooldef.KindChoice {
 			for j, c := range f.Choices {
 				if f.Default != nil && bytes.Equal(bytes.TrimSpace(c), bytes.TrimSpace(f.Default)) {
 					e.choice[i] = j
@@ -119,7 +120,7 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.area = textarea.New()
 	e.area.ShowLineNumbers = false
 	e.area.Prompt = ""
-	e.area.SetValue(safeJSON(string(skeleton(t.Input))))
+	e.area.SetValue(safeJSON(string(tooldef.Skeleton(t.Input))))
 	e.raw = !e.canForm
 	e.restyle()
 	e.SetSize(e.w, e.h)
@@ -173,7 +174,7 @@ func (e *editorPane) focusCmd() tea.Cmd {
 	if e.raw {
 		return e.area.Focus()
 	}
-	if e.focus < len(e.inputs) && e.fields[e.focus].Kind != kindChoice {
+	if e.focus < len(e.inputs) && e.fields[e.focus].Kind != tooldef.KindChoice {
 		return e.inputs[e.focus].Focus()
 	}
 	return nil
@@ -184,12 +185,10 @@ func (e *editorPane) Args() json.RawMessage {
 	if e.raw {
 		return json.RawMessage(strings.TrimSpace(e.area.Value()))
 	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	n := 0
+	var members []tooldef.Member
 	for i, f := range e.fields {
 		var v json.RawMessage
-		if f.Kind == kindChoice {
+		if f.Kind == tooldef.KindChoice {
 			if e.choice[i] < 0 {
 				continue
 			}
@@ -199,14 +198,11 @@ func (e *editorPane) Args() json.RawMessage {
 			if text == "" {
 				continue
 			}
-			v = fieldValue(f.Kind, text)
+			v = tooldef.FieldValue(f.Kind, text)
 		}
-		writeMember(&b, n, f.Name)
-		n++
-		b.Write(v)
+		members = append(members, tooldef.Member{Name: f.Name, Value: v})
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return tooldef.Object(members)
 }
 
 // Ready says whether the arguments are JSON that can be sent; when not,
@@ -251,7 +247,7 @@ func (e editorPane) Update(msg tea.Msg) (editorPane, tea.Cmd) {
 		switch {
 		case e.raw:
 			e.area, cmd = e.area.Update(msg)
-		case e.focus < len(e.inputs) && e.fields[e.focus].Kind != kindChoice:
+		case e.focus < len(e.inputs) && e.fields[e.focus].Kind != tooldef.KindChoice:
 			e.inputs[e.focus], cmd = e.inputs[e.focus].Update(msg)
 		}
 		if string(e.Args()) != before {
@@ -282,7 +278,7 @@ func (e *editorPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		return e.focusCmd()
 	}
 	f := e.fields[e.focus]
-	if f.Kind == kindChoice {
+	if f.Kind == tooldef.KindChoice {
 		n := len(f.Choices)
 		switch {
 		case msg.String() == "right" || msg.String() == "space":
@@ -329,7 +325,7 @@ func (e *editorPane) fillForm(args json.RawMessage) error {
 	}
 	for i, f := range e.fields {
 		v, ok := obj[f.Name]
-		if f.Kind == kindChoice {
+		if f.Kind == tooldef.KindChoice {
 			e.choice[i] = -1
 			for j, c := range f.Choices {
 				if ok && bytes.Equal(bytes.TrimSpace(c), bytes.TrimSpace(v)) {

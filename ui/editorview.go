@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mcpwitness/sanitize"
+	"mcpwitness/tooldef"
 )
 
 // View renders the editor in exactly h rows.
@@ -69,7 +70,7 @@ func (e *editorPane) formLines() []string {
 			marker = s.Title.Render("▸ ")
 		}
 		var value string
-		if f.Kind == kindChoice {
+		if f.Kind == tooldef.KindChoice {
 			value = e.choiceView(i)
 		} else {
 			value = e.inputs[i].View()

@@ -1,0 +1,263 @@
+package tooldef
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Prop is one property of an object schema, in the order the schema lists
+// them.
+type Prop struct {
+	Name     string
+	Schema   json.RawMessage
+	Required bool
+}
+
+// Schema is the part of a JSON Schema that editors and argument parsers
+// read: enough to build a form or a skeleton, not to validate (that is the
+// checks' work).
+type Schema struct {
+	Type        json.RawMessage   `json:"type"`
+	Enum        []json.RawMessage `json:"enum"`
+	Const       json.RawMessage   `json:"const"`
+	Default     json.RawMessage   `json:"default"`
+	Description string            `json:"description"`
+	Required    []string          `json:"required"`
+	Properties  json.RawMessage   `json:"properties"`
+	Items       json.RawMessage   `json:"items"`
+	AnyOf       json.RawMessage   `json:"anyOf"`
+	OneOf       json.RawMessage   `json:"oneOf"`
+	AllOf       json.RawMessage   `json:"allOf"`
+	Ref         string            `json:"$ref"`
+}
+
+// ReadSchema reads raw as far as it can: a schema that is not a JSON
+// object, or a member of the wrong type, reads as the zero value there.
+func ReadSchema(raw json.RawMessage) Schema {
+	var s Schema
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+// Types returns the schema's type names ("type": "x" or ["x", "null"]).
+func (s Schema) Types() []string {
+	var one string
+	if json.Unmarshal(s.Type, &one) == nil && one != "" {
+		return []string{one}
+	}
+	var many []string
+	_ = json.Unmarshal(s.Type, &many)
+	return many
+}
+
+// MainType is the schema's single non-null type, or "" when it has none
+// or several.
+func (s Schema) MainType() string {
+	var out string
+	for _, t := range s.Types() {
+		if t == "null" {
+			continue
+		}
+		if out != "" {
+			return ""
+		}
+		out = t
+	}
+	return out
+}
+
+// Props returns the schema's properties in the order it lists them.
+func (s Schema) Props() []Prop {
+	var out []Prop
+	dec := json.NewDecoder(bytes.NewReader(s.Properties))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		name, _ := t.(string)
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			return out
+		}
+		out = append(out, Prop{Name: name, Schema: raw, Required: slices.Contains(s.Required, name)})
+	}
+	return out
+}
+
+// FieldKind is what a form field holds.
+type FieldKind string
+
+// The field kinds a form can edit.
+const (
+	KindText   FieldKind = "string"
+	KindNumber FieldKind = "number"
+	KindInt    FieldKind = "integer"
+	KindChoice FieldKind = "choice" // enum, const or boolean: pick one of Choices
+)
+
+// Field is one field of a simple form.
+type Field struct {
+	Name     string
+	Kind     FieldKind
+	Required bool
+	Desc     string
+	Choices  []json.RawMessage // for KindChoice
+	Default  json.RawMessage
+}
+
+// FormFields returns the fields of a flat object schema whose properties
+// are all strings, numbers, integers, booleans or enums; ok is false when
+// the schema needs a raw JSON editor.
+func FormFields(raw json.RawMessage) (fields []Field, ok bool) {
+	s := ReadSchema(raw)
+	if t := s.MainType(); (t != "" && t != "object") || s.composed() {
+		return nil, false
+	}
+	for _, p := range s.Props() {
+		ps := ReadSchema(p.Schema)
+		if ps.composed() {
+			return nil, false
+		}
+		f := Field{Name: p.Name, Required: p.Required, Desc: ps.Description, Default: ps.Default}
+		switch t := ps.MainType(); {
+		case len(ps.Enum) > 0 && simpleValues(ps.Enum):
+			f.Kind, f.Choices = KindChoice, ps.Enum
+		case ps.Const != nil && simpleValues([]json.RawMessage{ps.Const}):
+			f.Kind, f.Choices = KindChoice, []json.RawMessage{ps.Const}
+		case t == "boolean":
+			f.Kind, f.Choices = KindChoice, []json.RawMessage{json.RawMessage("true"), json.RawMessage("false")}
+		case t == "string" || t == "number" || t == "integer":
+			f.Kind = FieldKind(t)
+		default:
+			return nil, false
+		}
+		fields = append(fields, f)
+	}
+	return fields, true
+}
+
+// composed reports whether the schema refers elsewhere or combines others,
+// which a simple form cannot show.
+func (s Schema) composed() bool {
+	return s.Ref != "" || s.AnyOf != nil || s.OneOf != nil || s.AllOf != nil
+}
+
+func simpleValues(vs []json.RawMessage) bool {
+	for _, v := range vs {
+		t := strings.TrimSpace(string(v))
+		if t == "" || t[0] == '{' || t[0] == '[' {
+			return false
+		}
+	}
+	return true
+}
+
+// Skeleton returns arguments to start editing from, indented by two
+// spaces: the required properties and those with a default, each at its
+// default, its first enum value, or the empty value of its type; nested
+// objects likewise.
+func Skeleton(raw json.RawMessage) json.RawMessage {
+	var b, out bytes.Buffer
+	writeSkeleton(&b, raw, 0)
+	if json.Indent(&out, b.Bytes(), "", "  ") != nil {
+		return json.RawMessage("{}")
+	}
+	return out.Bytes()
+}
+
+// Member is one member of a JSON object being built.
+type Member struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// Object writes members, in order, as one JSON object: the arguments a
+// form's fields hold.
+func Object(members []Member) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for n, m := range members {
+		writeMember(&b, n, m.Name)
+		b.Write(m.Value)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// writeMember writes the separator and name of the nth member (from 0) of
+// a JSON object being built; its value comes next.
+func writeMember(b *bytes.Buffer, n int, name string) {
+	if n > 0 {
+		b.WriteByte(',')
+	}
+	k, _ := json.Marshal(name)
+	b.Write(k)
+	b.WriteByte(':')
+}
+
+func writeSkeleton(b *bytes.Buffer, raw json.RawMessage, depth int) {
+	s := ReadSchema(raw)
+	switch {
+	case s.Default != nil:
+		b.Write(s.Default)
+		return
+	case s.Const != nil:
+		b.Write(s.Const)
+		return
+	case len(s.Enum) > 0:
+		b.Write(s.Enum[0])
+		return
+	}
+	switch s.MainType() {
+	case "object", "":
+		if depth > 6 || (s.MainType() == "" && s.Properties == nil && depth > 0) {
+			b.WriteString("null")
+			return
+		}
+		b.WriteByte('{')
+		n := 0
+		for _, p := range s.Props() {
+			if !p.Required && ReadSchema(p.Schema).Default == nil {
+				continue
+			}
+			writeMember(b, n, p.Name)
+			n++
+			writeSkeleton(b, p.Schema, depth+1)
+		}
+		b.WriteByte('}')
+	case "array":
+		b.WriteString("[]")
+	case "string":
+		b.WriteString(`""`)
+	case "number", "integer":
+		b.WriteString("0")
+	case "boolean":
+		b.WriteString("false")
+	default:
+		b.WriteString("null")
+	}
+}
+
+// FieldValue turns what was typed in a field of kind into JSON: a number
+// field that holds no number stays a string, so a check of the arguments
+// says so.
+func FieldValue(kind FieldKind, text string) json.RawMessage {
+	switch kind {
+	case KindNumber, KindInt:
+		t := strings.TrimSpace(text)
+		if _, err := strconv.ParseFloat(t, 64); err == nil {
+			if b, err := json.Marshal(json.Number(t)); err == nil {
+				return b
+			}
+		}
+	}
+	b, _ := json.Marshal(text)
+	return b
+}
