@@ -12,20 +12,26 @@ import (
 func TestResources(t *testing.T) {
 	ctx := context.Background()
 	cs, _ := connect(t, nil, nil, legacy)
-	res, err := cs.ListResources(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
+	var all []*mcp.Resource
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r)
 	}
-	if n := len(res.Resources); n < 3 || n > 5 {
-		t.Errorf("got %d resources, want 3 to 5", n)
+	if n := len(all); n <= 2*DefaultPageSize {
+		t.Errorf("got %d resources, want more than two pages of %d", n, DefaultPageSize)
 	}
-	for _, r := range res.Resources {
+	for _, r := range all {
+		if r.URI == BrokenResourceURI {
+			continue
+		}
 		got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
 		if err != nil {
 			t.Errorf("read %s: %v", r.URI, err)
 			continue
 		}
-		if len(got.Contents) != 1 || got.Contents[0].Text == "" || got.Contents[0].MIMEType != r.MIMEType {
+		if len(got.Contents) != 1 || got.Contents[0].Text == "" || got.Contents[0].URI != r.URI {
 			t.Errorf("read %s: %+v", r.URI, got.Contents)
 		}
 		if r.MIMEType == "application/json" && !json.Valid([]byte(got.Contents[0].Text)) {
@@ -34,7 +40,7 @@ func TestResources(t *testing.T) {
 	}
 
 	tpl, err := cs.ListResourceTemplates(ctx, nil)
-	if err != nil || len(tpl.ResourceTemplates) != 1 {
+	if err != nil || len(tpl.ResourceTemplates) != 3 {
 		t.Fatalf("templates: %v, %v", tpl, err)
 	}
 	got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "demo://weather/Lisbon"})

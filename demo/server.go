@@ -55,6 +55,7 @@ type state struct {
 	mu     sync.Mutex
 	extras bool   // whether toggle_tools has added the extra tools
 	notes  []note // the notepad behind note_add, note_list and notes_clear
+	clock  clock  // demo://clock's subscribers and ticks
 }
 
 // New returns a new demo server. Each call returns an independent server (no
@@ -68,6 +69,7 @@ func New(opts *Options) *mcp.Server {
 		o.PageSize = DefaultPageSize
 	}
 	st := &state{started: time.Now()}
+	var s *mcp.Server
 
 	so := &mcp.ServerOptions{
 		Instructions: instructions,
@@ -76,6 +78,10 @@ func New(opts *Options) *mcp.Server {
 		// default, and list_changed is inferred for tools, prompts and
 		// resources once they are added.
 		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}},
+		// Completions and subscriptions are declared because these are set.
+		CompletionHandler:  complete,
+		SubscribeHandler:   st.subscribe(func() *mcp.Server { return s }),
+		UnsubscribeHandler: st.unsubscribe,
 	}
 	if o.TTLMs > 0 {
 		ttl := o.TTLMs
@@ -87,7 +93,7 @@ func New(opts *Options) *mcp.Server {
 			}
 		}
 	}
-	s := mcp.NewServer(&mcp.Implementation{
+	s = mcp.NewServer(&mcp.Implementation{
 		Name:    Name,
 		Title:   "mcpwitness demo server",
 		Version: Version,
@@ -103,6 +109,7 @@ func New(opts *Options) *mcp.Server {
 	addNoteTools(s, st)
 	addFillerTools(s, o.Filler)
 	addResources(s, st)
+	addCatalog(s, st)
 	addPrompts(s)
 	return s
 }
