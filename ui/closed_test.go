@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"mcpwitness/render"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 	h.drain()
 	s := h.screen()
 	head := strings.SplitN(s, "\n", 3)[1]
-	if want := plural(listed, "1 tool", itoa64(int64(listed))+" tools"); !strings.Contains(head, want) {
+	if want := render.Plural(listed, "1 tool", itoa64(int64(listed))+" tools"); !strings.Contains(head, want) {
 		t.Errorf("the header does not count the %s still listed: %q", want, head)
 	}
 	lines := strings.Split(s, "\n")

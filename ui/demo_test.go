@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"io"
+	"mcpwitness/render"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -89,7 +90,7 @@ func TestDemoServer(t *testing.T) {
 
 	c := h.call("weather", "Lisbon")
 	if c.Outcome() != fold.OutcomePass {
-		t.Errorf("weather: %s", callSummary(c))
+		t.Errorf("weather: %s", render.CallSummary(c))
 	}
 	if s := h.screen(); !strings.Contains(s, "✓ pass") || !strings.Contains(s, "structuredContent") {
 		t.Errorf("weather result screen:\n%s", s)
@@ -97,7 +98,7 @@ func TestDemoServer(t *testing.T) {
 
 	c = h.call("forecast_broken", "Paris")
 	if c.Outcome() != fold.OutcomeFail {
-		t.Errorf("forecast_broken: %s", callSummary(c))
+		t.Errorf("forecast_broken: %s", render.CallSummary(c))
 	}
 	s = h.screen()
 	for _, want := range []string{"✗ fail", "output-schema", "/temperature", "/humidity"} {
@@ -108,7 +109,7 @@ func TestDemoServer(t *testing.T) {
 
 	c = h.call("render_video", "a storyboard")
 	if c.Outcome() != fold.OutcomeRefused || c.Sent {
-		t.Errorf("render_video: %s (sent %v)", callSummary(c), c.Sent)
+		t.Errorf("render_video: %s (sent %v)", render.CallSummary(c), c.Sent)
 	}
 	for i := 0; i < h.m.st.Frames().Len(); i++ {
 		if f := h.m.st.Frames().At(i); f.Method == "tools/call" && strings.Contains(string(f.Frame), "render_video") {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"mcpwitness/render"
 	"strings"
 	"time"
 
@@ -278,15 +279,17 @@ func (d *detailPane) builder(k detailKey) func() []string {
 			if load != nil {
 				missing = readBack(&cc, load)
 			}
-			return callDoc(&cc, t, w, st, loc, ro, missing)
+			return render.CallDoc(&cc, t, w, st, loc, ro, missing)
 		}
 	}
 	calls := append([]*fold.Call(nil), d.history()...)
 	summaries := make([]string, len(calls))
 	for i, c := range calls {
-		summaries[i] = fmt.Sprintf("#%d  %s  %s", c.ID, clock(c.Start, loc), callSummary(c))
+		summaries[i] = fmt.Sprintf("#%d  %s  %s", c.ID, render.Clock(c.Start, loc), render.CallSummary(c))
 	}
-	return func() []string { return toolDoc(t, summaries, k, w, st, ro) }
+	return func() []string {
+		return render.ToolDoc(t, summaries, render.Listing{Done: k.done, Held: k.held, Stale: k.stale}, w, st, ro)
+	}
 }
 
 // mustLoad says whether c's arguments or answer are to be read from the
@@ -353,13 +356,13 @@ func (d *detailPane) View(spin string, now time.Time) string {
 		title = fmt.Sprintf("Call #%d", c.ID)
 	}
 	if n := len(d.history()); n > 0 {
-		right = s.Subtle.Render(fmt.Sprintf("[ ] %d %s", n, plural(n, "call", "calls")))
+		right = s.Subtle.Render(fmt.Sprintf("[ ] %d %s", n, render.Plural(n, "call", "calls")))
 	}
 	head := style.Render(title)
 	if gap := d.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 {
 		head += strings.Repeat(" ", gap) + right
 	}
-	lines := []string{fit(head, d.w)}
+	lines := []string{render.Fit(head, d.w)}
 	lines = append(lines, d.liveLines(spin, now)...)
 	out := strings.Join(lines, "\n")
 	if d.sc.h > 0 {
@@ -383,8 +386,8 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 		if d.readOnly {
 			hint = " so far"
 		}
-		out := []string{fit(" "+s.Spinner.Render(spin)+" "+s.Text.Render("calling "+sanitize.Line(c.Tool)+"…")+" "+
-			s.Muted.Render(fmtDur(el)+hint), d.w)}
+		out := []string{render.Fit(" "+s.Spinner.Render(spin)+" "+s.Text.Render("calling "+sanitize.Line(c.Tool)+"…")+" "+
+			s.Muted.Render(render.Dur(el)+hint), d.w)}
 		if c.HasProgress {
 			pct := 0.0
 			if c.Total > 0 {
@@ -399,13 +402,13 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 			}
 			bar := d.bar
 			bar.SetWidth(min(max(d.w-4-len(label), 10), 40))
-			out = append(out, fit("   "+bar.ViewAs(pct)+" "+s.Muted.Render(label), d.w))
+			out = append(out, render.Fit("   "+bar.ViewAs(pct)+" "+s.Muted.Render(label), d.w))
 		}
 		return append(out, "")
 	case d.confirm && c != nil:
 		return []string{
-			fit(" "+s.Warn.Render(fmt.Sprintf("Send %s anyway, as a plain tools/call the checks refused?", sanitize.Line(c.Tool))), d.w),
-			fit(" "+s.Bold.Render("enter")+s.Muted.Render(" sends it · ")+s.Bold.Render("esc")+s.Muted.Render(" keeps it unsent"), d.w),
+			render.Fit(" "+s.Warn.Render(fmt.Sprintf("Send %s anyway, as a plain tools/call the checks refused?", sanitize.Line(c.Tool))), d.w),
+			render.Fit(" "+s.Bold.Render("enter")+s.Muted.Render(" sends it · ")+s.Bold.Render("esc")+s.Muted.Render(" keeps it unsent"), d.w),
 			"",
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mcpwitness/render"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -41,7 +42,7 @@ func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) te
 			}
 			return msg
 		}
-		if isNull(schema) {
+		if render.IsNull(schema) {
 			return msg
 		}
 		errs, err := v.Validate(schema, args)
@@ -120,7 +121,7 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.area = textarea.New()
 	e.area.ShowLineNumbers = false
 	e.area.Prompt = ""
-	e.area.SetValue(safeJSON(string(tooldef.Skeleton(t.Input))))
+	e.area.SetValue(render.SafeJSON(string(tooldef.Skeleton(t.Input))))
 	e.raw = !e.canForm
 	e.restyle()
 	e.SetSize(e.w, e.h)
@@ -300,8 +301,8 @@ func (e *editorPane) key(msg tea.KeyPressMsg) tea.Cmd {
 // toggleRaw switches between the form and raw JSON, carrying the values.
 func (e *editorPane) toggleRaw() tea.Cmd {
 	if !e.raw {
-		pretty, _ := prettyJSON(e.Args())
-		e.area.SetValue(safeJSON(pretty))
+		pretty, _ := render.PrettyJSON(e.Args())
+		e.area.SetValue(render.SafeJSON(pretty))
 		e.raw = true
 		return e.focusCmd()
 	}
@@ -348,11 +349,11 @@ func (e *editorPane) fillForm(args json.RawMessage) error {
 
 // Fill puts the arguments of an earlier call in the editor.
 func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
-	pretty, ok := prettyJSON(args)
+	pretty, ok := render.PrettyJSON(args)
 	if !ok {
 		return nil
 	}
-	e.area.SetValue(safeJSON(pretty))
+	e.area.SetValue(render.SafeJSON(pretty))
 	if !e.raw {
 		if e.fillForm(args) != nil {
 			e.raw = true

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"mcpwitness/render"
 	"strings"
 
 	"mcpwitness/sanitize"
@@ -20,7 +21,7 @@ func (e *editorPane) View() string {
 		}
 	}
 	title := s.Title.Render("Call "+e.tool.Label) + "  " + s.Muted.Render(mode)
-	lines := []string{fit(title, e.w), ""}
+	lines := []string{render.Fit(title, e.w), ""}
 	if e.raw {
 		lines = append(lines, strings.Split(e.area.View(), "\n")...)
 	} else {
@@ -45,7 +46,7 @@ func (e *editorPane) View() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(fit(l, e.w))
+		b.WriteString(render.Fit(l, e.w))
 	}
 	return b.String()
 }
@@ -62,7 +63,7 @@ func (e *editorPane) formLines() []string {
 		if f.Required {
 			label += "*"
 		}
-		label = fit(trunc(label, lw), lw)
+		label = render.Fit(render.Trunc(label, lw), lw)
 		ls := s.Label
 		marker := "  "
 		if i == e.focus {
@@ -77,7 +78,7 @@ func (e *editorPane) formLines() []string {
 		}
 		out = append(out, marker+ls.Render(label)+"  "+value)
 		if i == e.focus && f.Desc != "" {
-			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(trunc(sanitize.Line(f.Desc), e.w-lw-5)))
+			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(render.Trunc(sanitize.Line(f.Desc), e.w-lw-5)))
 		}
 	}
 	return out
@@ -103,26 +104,26 @@ func (e *editorPane) choiceView(i int) string {
 // checkLines renders the live check, wrapped, at most five lines.
 func (e *editorPane) checkLines() []string {
 	s := e.sty
-	d := newDoc(e.w-1, s)
+	d := render.NewDoc(e.w-1, s)
 	if e.note != "" {
-		d.text(s.Fail, "✗ "+e.note, 0)
+		d.Text(s.Fail, "✗ "+e.note, 0)
 	}
 	c := e.checked
 	switch {
 	case c == nil:
-		d.text(s.Muted, "checking…", 0)
+		d.Text(s.Muted, "checking…", 0)
 	case c.jsonErr != "":
-		d.text(s.Fail, "✗ "+c.jsonErr, 0)
+		d.Text(s.Fail, "✗ "+c.jsonErr, 0)
 	case c.unchecked != "":
-		d.text(s.Warn, "? the input schema cannot be checked: "+c.unchecked, 0)
+		d.Text(s.Warn, "? the input schema cannot be checked: "+c.unchecked, 0)
 	case len(c.errs) == 0:
-		d.text(s.Pass, "✓ arguments match the input schema", 0)
+		d.Text(s.Pass, "✓ arguments match the input schema", 0)
 	default:
-		d.text(s.Fail, fmt.Sprintf("✗ %d %s against the input schema; sending is refused unless forced",
-			len(c.errs), plural(len(c.errs), "problem", "problems")), 0)
+		d.Text(s.Fail, fmt.Sprintf("✗ %d %s against the input schema; sending is refused unless forced",
+			len(c.errs), render.Plural(len(c.errs), "problem", "problems")), 0)
 		for _, se := range c.errs {
-			d.segs([]seg{{text: "  ", plain: true}, {text: pathOrRoot(se.InstancePath), style: s.Warn},
-				{text: "  " + se.Keyword + ": ", style: s.Muted}, {text: se.Message, style: s.Text}}, 4)
+			d.Segs([]render.Seg{{Text: "  ", Plain: true}, {Text: render.PathOrRoot(se.InstancePath), Style: s.Warn},
+				{Text: "  " + se.Keyword + ": ", Style: s.Muted}, {Text: se.Message, Style: s.Text}}, 4)
 		}
 	}
 	lines := d.Lines()
@@ -130,11 +131,4 @@ func (e *editorPane) checkLines() []string {
 		lines = append(lines[:4], s.Muted.Render("  …"))
 	}
 	return lines
-}
-
-func pathOrRoot(p string) string {
-	if p == "" {
-		return "(root)"
-	}
-	return p
 }

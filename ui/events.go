@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/render"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -114,7 +115,7 @@ func (p *eventsPane) View() string {
 	if !p.list.follow {
 		head += s.Subtle.Render(" · paused, G follows")
 	}
-	lines := []string{fit(head, p.w)}
+	lines := []string{render.Fit(head, p.w)}
 	sel := p.list.Selected()
 	for i := 0; i < p.list.h; i++ {
 		n := p.list.offset + int64(i)
@@ -129,14 +130,14 @@ func (p *eventsPane) View() string {
 }
 
 func (p *eventsPane) row(r *fold.Row, selected bool) string {
-	ts := clock(r.T, p.loc)
+	ts := render.Clock(r.T, p.loc)
 	c, ok := p.cols[r]
 	if !ok {
 		c.kind, c.text = rowText(r)
 	}
-	kind, text := fmt.Sprintf("%-10s", trunc(c.kind, 10)), c.text
+	kind, text := fmt.Sprintf("%-10s", render.Trunc(c.kind, 10)), c.text
 	tw := max(p.w-1-len(ts)-1-10-1, 4)
-	text = trunc(text, tw)
+	text = render.Trunc(text, tw)
 	pad := strings.Repeat(" ", max(tw-ansi.StringWidth(text), 0))
 	pt := &p.pt
 	if selected {
@@ -161,13 +162,13 @@ func rowText(r *fold.Row) (kind, text string) {
 	case fold.RowConnect:
 		srv := r.Server
 		return "session", rowLine(fmt.Sprintf("connected to %s %s · protocol %s · %s",
-			orDash(srv.Name), srv.Version, orDash(srv.ProtocolVersion), orDash(srv.Transport)), false)
+			render.OrDash(srv.Name), srv.Version, render.OrDash(srv.ProtocolVersion), render.OrDash(srv.Transport)), false)
 	case fold.RowInstructions:
 		return "session", rowLine("instructions: "+r.Text, r.Cut)
 	case fold.RowStderr:
 		return "stderr", rowLine(r.Text, r.Cut)
 	case fold.RowLog:
-		return sanitize.Line("log " + shortLevel(r.LogLevel)), rowLine(r.Text, r.Cut)
+		return sanitize.Line("log " + render.ShortLevel(r.LogLevel)), rowLine(r.Text, r.Cut)
 	case fold.RowToolsChanged:
 		text = "tools/list_changed"
 		if r.Walk != nil {
@@ -183,13 +184,13 @@ func rowText(r *fold.Row) (kind, text string) {
 	case fold.RowFinding:
 		return "walk", rowLine(fmt.Sprintf("walk #%d %s: %s", r.Walk.ID, r.Finding.Check, r.Finding.Message), false)
 	case fold.RowCall:
-		return "call", rowLine(fmt.Sprintf("call #%d %s: %s", r.Call.ID, r.Call.Tool, callSummary(r.Call)), false)
+		return "call", rowLine(fmt.Sprintf("call #%d %s: %s", r.Call.ID, r.Call.Tool, render.CallSummary(r.Call)), false)
 	case fold.RowServerCall:
 		return "server", rowLine(r.Method+": "+r.Text, r.Cut)
 	case fold.RowError:
 		return "error", errorRowText(r)
 	case fold.RowClosed:
-		return "session", rowLine(orDash(r.Text), r.Cut)
+		return "session", rowLine(render.OrDash(r.Text), r.Cut)
 	case fold.RowFile:
 		return "file", rowLine(r.Text, r.Cut)
 	}
@@ -218,7 +219,7 @@ func errorRowText(r *fold.Row) string {
 
 // walkRowText says how a walk ended.
 func walkRowText(w *fold.WalkRow) string {
-	text := fmt.Sprintf("walk #%d %s: %s · %d items · %s", w.ID, w.Method, walkEnd(w.Pages, w.Incomplete), w.Items, fmtMs(w.Ms))
+	text := fmt.Sprintf("walk #%d %s: %s · %d items · %s", w.ID, w.Method, render.WalkEnd(w.Pages, w.Incomplete), w.Items, render.Ms(w.Ms))
 	if w.AfterChange {
 		text += " (after list_changed)"
 	}
@@ -231,7 +232,7 @@ func walkRowText(w *fold.WalkRow) string {
 // rowLine is text on one line, shown safely, at most [fold.MaxRowText]
 // bytes; cut says the fold already cut it.
 func rowLine(text string, cut bool) string {
-	text = oneLine(text)
+	text = render.OneLine(text)
 	if len(text) > fold.MaxRowText {
 		return strings.ToValidUTF8(text[:fold.MaxRowText], "") + " …"
 	}

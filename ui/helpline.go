@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/render"
 	"slices"
 	"strings"
 
@@ -60,7 +61,7 @@ func (m *model) helpLine() string {
 	return m.memo.get("help", key.String(), func() string {
 		full := m.help // fitHelp chose what fits: draw it uncut
 		full.SetWidth(0)
-		return fit(" "+full.ShortHelpView(m.fitHelp(short)), m.w)
+		return render.Fit(" "+full.ShortHelpView(m.fitHelp(short)), m.w)
 	})
 }
 
@@ -170,7 +171,7 @@ func (m *model) fullHelp() string {
 			{s.BadgeOwn.Render("own"), "only mcpwitness checks calls to it; a typical client would not"},
 			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
 		} {
-			b.WriteString("  " + fit(row[0], 10) + " " + s.Muted.Render(row[1]) + "\n")
+			b.WriteString("  " + render.Fit(row[0], 10) + " " + s.Muted.Render(row[1]) + "\n")
 		}
 		if m.replay != nil {
 			b.WriteString(m.replayHelp())

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/render"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -138,7 +139,7 @@ func (m *model) drawHeader() string {
 	} else {
 		line1 = " " + s.Server.Render("mcpwitness") + " " + s.Muted.Render(m.connectText())
 	}
-	line1 = fit(line1, w)
+	line1 = render.Fit(line1, w)
 
 	spin := "  "
 	switch {
@@ -151,7 +152,7 @@ func (m *model) drawHeader() string {
 	gen := s.HeaderKey.Render("gen ") + s.Bold.Render(fmt.Sprint(m.st.Gen())) +
 		s.HeaderKey.Render(" · out ") + s.Bold.Render(fmt.Sprint(m.st.Out())) + spin
 	walk := m.st.LatestTools()
-	ws := walkSummary(walk)
+	ws := render.WalkSummary(walk)
 	wstyle := s.Text
 	switch {
 	case walk == nil:
@@ -169,9 +170,9 @@ func (m *model) drawHeader() string {
 		if sw := m.st.Shown(); sw != nil && len(sw.Pages) > 0 {
 			n = len(sw.Tools)
 		}
-		line2 += s.Muted.Render(fmt.Sprintf(" · %d %s", n, plural(n, "tool", "tools")))
+		line2 += s.Muted.Render(fmt.Sprintf(" · %d %s", n, render.Plural(n, "tool", "tools")))
 	}
-	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(clock(m.st.LastAnswer(), m.o.Loc))
+	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(render.Clock(m.st.LastAnswer(), m.o.Loc))
 	var r2 string
 	switch {
 	case m.ops.call != nil:
@@ -192,8 +193,8 @@ func (m *model) serverText(srv *session.ServerInfo) string {
 	if srv.Version != "" {
 		text += " " + s.Text.Render(sanitize.Line(srv.Version))
 	}
-	text += s.Muted.Render(" · protocol ") + s.Text.Render(orDash(sanitize.Line(srv.ProtocolVersion))) +
-		s.Muted.Render(" · "+orDash(sanitize.Line(srv.Transport)))
+	text += s.Muted.Render(" · protocol ") + s.Text.Render(render.OrDash(sanitize.Line(srv.ProtocolVersion))) +
+		s.Muted.Render(" · "+render.OrDash(sanitize.Line(srv.Transport)))
 	if srv.Target != "" {
 		text += s.Subtle.Render(" · " + sanitize.Line(srv.Target))
 	}
@@ -219,7 +220,7 @@ func joinEnds(left, right string, w int) string {
 	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
 	if lw+rw+1 > w {
 		// No room for both: the left part matters more.
-		return fit(left, w)
+		return render.Fit(left, w)
 	}
 	return left + strings.Repeat(" ", w-lw-rw) + right
 }
@@ -289,7 +290,7 @@ func (m *model) block(text string, w, h int) string {
 		if i > 0 && i-1 < len(lines) {
 			line = "  " + lines[i-1]
 		}
-		out[i] = fit(line, w)
+		out[i] = render.Fit(line, w)
 	}
 	return strings.Join(out, "\n")
 }
@@ -306,12 +307,12 @@ func (m *model) statusLine() string {
 		if why := m.st.ClosedWhy(); why != "" && why != "session closed" {
 			text = "⚠ " + why + " · the session is closed"
 		}
-		return fit(" "+s.Warn.Render(sanitize.Line(text))+s.Muted.Render(" · q quit, e export, w wire"), m.w)
+		return render.Fit(" "+s.Warn.Render(sanitize.Line(text))+s.Muted.Render(" · q quit, e export, w wire"), m.w)
 	}
 	if m.status.text == "" {
 		return strings.Repeat(" ", m.w)
 	}
-	return fit(" "+m.status.render(s), m.w)
+	return render.Fit(" "+m.status.render(s), m.w)
 }
 
 // memo keeps the last drawing of a part of the screen with the key it was

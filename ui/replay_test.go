@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"maps"
+	"mcpwitness/render"
 	"os"
 	"slices"
 	"strings"
@@ -253,12 +254,12 @@ func fingerprint(s *fold.State) string {
 	shown := s.Shown()
 	b.WriteString(fmt.Sprintf("gen %d out %d applied %d running %d closed %v shown %v\n", s.Gen(), s.Out(), s.Applied(), len(s.Running()), s.Closed(), shown != nil))
 	for _, w := range s.Walks() {
-		b.WriteString(fmt.Sprintf("walk %d %s %d tools changed %v after %v asking %d shown %v\n", w.ID, walkSummary(w), len(w.Tools), w.Changed, w.AfterChange, w.Asking, w == shown))
+		b.WriteString(fmt.Sprintf("walk %d %s %d tools changed %v after %v asking %d shown %v\n", w.ID, render.WalkSummary(w), len(w.Tools), w.Changed, w.AfterChange, w.Asking, w == shown))
 	}
 	tools := map[string]bool{}
 	for _, c := range s.Calls() {
 		tools[c.Tool] = true
-		b.WriteString(fmt.Sprintf("%s %s verdicts %d progress %v %g\n", c.Tool, callSummary(c), len(c.Verdicts), c.HasProgress, c.Progress))
+		b.WriteString(fmt.Sprintf("%s %s verdicts %d progress %v %g\n", c.Tool, render.CallSummary(c), len(c.Verdicts), c.HasProgress, c.Progress))
 	}
 	for _, tool := range slices.Sorted(maps.Keys(tools)) {
 		b.WriteString(fmt.Sprintf("%s: %d calls\n", tool, len(s.CallsOf(tool))))

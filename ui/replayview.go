@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/render"
 	"slices"
 	"strings"
 	"time"
@@ -68,7 +69,7 @@ func (m *model) replayLine1() string {
 	} else if r.loaded {
 		line += s.Muted.Render(" · not connected yet at this point")
 	}
-	return fit(line, m.w)
+	return render.Fit(line, m.w)
 }
 
 // started is when the recording started, or its first event.
@@ -97,7 +98,7 @@ func (m *model) inFlight() string {
 func (m *model) replayStatus() string {
 	s, r := m.sty, m.replay
 	if !r.loaded {
-		return fit(" "+s.Spinner.Render(m.spin.View())+" "+s.Text.Render(m.readingText()), m.w)
+		return render.Fit(" "+s.Spinner.Render(m.spin.View())+" "+s.Text.Render(m.readingText()), m.w)
 	}
 	pos := fmt.Sprintf("event %s/%s", thousands(int64(r.pos)), thousands(int64(r.n)))
 	head := " " + s.Title.Render("⏵ "+pos)
@@ -110,7 +111,7 @@ func (m *model) replayStatus() string {
 	when := ""
 	if at := m.st.At(); !at.IsZero() {
 		rel := max(at.Sub(r.meta.First), 0)
-		when = s.Muted.Render(" · ") + s.Text.Render(clockMs(at, m.o.Loc)) + s.Muted.Render(" · +"+fmtDur(rel))
+		when = s.Muted.Render(" · ") + s.Text.Render(render.ClockMs(at, m.o.Loc)) + s.Muted.Render(" · +"+render.Dur(rel))
 	}
 	moving := ""
 	if r.running && r.target != r.pos {
@@ -128,13 +129,13 @@ func (m *model) replayStatus() string {
 		if ansi.StringWidth(head+when+moving+tail) > m.w {
 			when = ""
 		}
-		return fit(head+when+moving+tail, m.w)
+		return render.Fit(head+when+moving+tail, m.w)
 	}
 	line := head + when + moving
 	if m.replay.what != "" {
 		line += sep + s.Muted.Render(m.replay.what)
 	}
-	return fit(line, m.w)
+	return render.Fit(line, m.w)
 }
 
 func (m *model) readingText() string {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"mcpwitness/render"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -56,7 +57,7 @@ func (s *scroller) View() string {
 		if n := s.off + i; n < len(s.lines) {
 			line = s.lines[n]
 		}
-		b.WriteString(fit(line, s.w))
+		b.WriteString(render.Fit(line, s.w))
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/render"
 	"strings"
 	"unicode/utf8"
 
@@ -19,7 +20,7 @@ func (p *toolsPane) View() string {
 	b.WriteString(p.title())
 	h := p.listHeight()
 	if len(p.rows) == 0 && h > 0 {
-		b.WriteString("\n" + fit(" "+p.sty.Muted.Render(p.emptyText()), p.w))
+		b.WriteString("\n" + render.Fit(" "+p.sty.Muted.Render(p.emptyText()), p.w))
 		h--
 	}
 	held := p.st.Held(p.builtWalk)
@@ -80,22 +81,22 @@ func (p *toolsPane) title() string {
 	}
 	gap := p.w - lipgloss.Width(left) - lipgloss.Width(right) - 1
 	if gap < 1 {
-		return fit(left, p.w)
+		return render.Fit(left, p.w)
 	}
 	return left + strings.Repeat(" ", gap) + right + " "
 }
 
 func (p *toolsPane) separator(r toolRow) string {
 	pg := r.page
-	count := fmt.Sprintf("%d %s", pg.Count, plural(pg.Count, "tool", "tools"))
+	count := fmt.Sprintf("%d %s", pg.Count, render.Plural(pg.Count, "tool", "tools"))
 	short := fmt.Sprint(pg.Count)
 	if p.hits != nil {
 		count = fmt.Sprintf("%d of %d tools", r.hits, pg.Count)
 		short = fmt.Sprintf("%d/%d", r.hits, pg.Count)
 	}
-	tail := " · " + fmtMs(pg.Ms)
+	tail := " · " + render.Ms(pg.Ms)
 	if pg.HasTTL {
-		tail += " · " + fmtTTL(pg.TTLMs)
+		tail += " · " + render.TTL(pg.TTLMs)
 	}
 	num := fmt.Sprintf("page %d · ", pg.Number)
 	// The longest form that fits: "page 2 · 10 tools · 4 ms · ttl 30 s".
@@ -104,7 +105,7 @@ func (p *toolsPane) separator(r toolRow) string {
 			return p.pt.sep.on("─ " + text + " " + strings.Repeat("─", p.w-w-3))
 		}
 	}
-	return fit(p.sty.Separator.Render(num+short), p.w)
+	return render.Fit(p.sty.Separator.Render(num+short), p.w)
 }
 
 // badges returns the badges of t, most important first, and their width.
@@ -157,7 +158,7 @@ func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) str
 	if nameW < 8 {
 		badges, nameW = "", p.w-5
 	}
-	name := trunc(t.Label, nameW)
+	name := render.Trunc(t.Label, nameW)
 	pad := strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	if selected {
 		style := p.pt.selBlur

@@ -2,8 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/render"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -97,12 +97,12 @@ func (p *wirePane) Sync() tea.Cmd {
 		return nil
 	}
 	ff, st, loc, w := *f, p.sty, p.loc, max(p.w-2, 10)
-	build := func() []string { return frameDoc(&ff, w, st, loc) }
+	build := func() []string { return render.FrameDoc(&ff, w, st, loc) }
 	if load := p.load; ff.Src > 0 && load != nil {
 		p.building = k
 		p.frame.SetLines([]string{st.Muted.Render("reading the frame…")})
 		return func() tea.Msg {
-			readFrame(&ff, load)
+			render.ReadFrame(&ff, load)
 			return frameBuiltMsg{key: k, lines: build(), read: ff}
 		}
 	}
@@ -143,7 +143,7 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 				if text == "" {
 					text = f.Text
 				}
-				return p, tea.Batch(tea.SetClipboard(text), statusCmd(fmt.Sprintf("copied frame (%s) to the clipboard (OSC 52)", fmtSize(len(text))), levelInfo))
+				return p, tea.Batch(tea.SetClipboard(text), statusCmd(fmt.Sprintf("copied frame (%s) to the clipboard (OSC 52)", render.Size(len(text))), levelInfo))
 			}
 			return p, nil
 		}
@@ -177,14 +177,14 @@ func (p *wirePane) View() string {
 	if p.st.Frames().First() > 0 {
 		head += s.Subtle.Render(fmt.Sprintf(" · newest %d shown; the session record keeps all", kept))
 	}
-	lines := []string{fit(head, p.w)}
+	lines := []string{render.Fit(head, p.w)}
 	sel := p.list.Selected()
 	for i := 0; i < p.list.h; i++ {
 		n := p.list.offset + int64(i)
 		f := p.st.Frames().Abs(n)
 		if f == nil {
 			if i == 0 && kept == 0 {
-				lines = append(lines, fit(" "+s.Muted.Render("no frames yet"), p.w))
+				lines = append(lines, render.Fit(" "+s.Muted.Render("no frames yet"), p.w))
 				continue
 			}
 			lines = append(lines, strings.Repeat(" ", p.w))
@@ -196,7 +196,7 @@ func (p *wirePane) View() string {
 	if p.frame.more() {
 		fh += s.Subtle.Render(" · more below")
 	}
-	lines = append(lines, fit(fh, p.w))
+	lines = append(lines, render.Fit(fh, p.w))
 	return strings.Join(lines, "\n") + "\n" + p.frame.View()
 }
 
@@ -221,57 +221,22 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 	}
 	lat := ""
 	if f.Latency > 0 {
-		lat = fmtDur(f.Latency)
+		lat = render.Dur(f.Latency)
 	}
 	// dir, time, method, id, size, latency, then what the frame is about.
 	mw := min(max((p.w-40)/2, 12), 30)
-	text := fmt.Sprintf("%s %-*s %-6s %8s %8s", clockMs(f.T, p.loc), mw, trunc(method, mw), trunc(id, 6), fmtSize(f.Size), lat)
+	text := fmt.Sprintf("%s %-*s %-6s %8s %8s", render.ClockMs(f.T, p.loc), mw, render.Trunc(method, mw), render.Trunc(id, 6), render.Size(f.Size), lat)
 	if rest := p.w - 3 - ansi.StringWidth(text) - 2; rest > 4 && f.Note != "" {
-		text += "  " + trunc(sanitize.Line(f.Note), rest)
+		text += "  " + render.Trunc(sanitize.Line(f.Note), rest)
 	}
 	if selected {
 		style := s.SelectedBlurred
 		if p.focused && !p.onFrame {
 			style = s.Selected
 		}
-		return fit(style.Render(" "+dir+" "+text), p.w)
+		return render.Fit(style.Render(" "+dir+" "+text), p.w)
 	}
-	return fit(" "+ds.Render(dir)+" "+s.Text.Render(text), p.w)
-}
-
-// readFrame fills in f's bytes from the session file. A frame that cannot
-// be read says why, as text.
-func readFrame(f *fold.Frame, load func(int) (session.Event, error)) {
-	ev, err := load(f.Src - 1)
-	switch {
-	case err != nil:
-		f.Text = "could not read this frame from the session file: " + err.Error()
-	case len(ev.Frame) == 0 && ev.Text == "":
-		f.Text = fmt.Sprintf("event %d of the session file holds no frame", f.Src)
-	default:
-		f.Frame, f.Text = ev.Frame, ev.Text
-	}
-}
-
-// frameDoc builds the document of one frame.
-func frameDoc(f *fold.Frame, w int, s *themes.Styles, loc *time.Location) []string {
-	d := newDoc(w, s)
-	dir := "sent"
-	if f.Dir == session.Recv {
-		dir = "received"
-	}
-	parts := []string{dir, clockMs(f.T, loc), fmtSize(f.Size)}
-	if f.Latency > 0 {
-		parts = append(parts, "answered in "+fmtDur(f.Latency))
-	}
-	d.add(s.Muted.Render(strings.Join(parts, " · ")) + "  " + s.Subtle.Render("y copies"))
-	if len(f.Frame) == 0 {
-		d.text(s.Warn, "not JSON:", 0)
-		d.text(s.Text, f.Text, 2)
-		return d.Lines()
-	}
-	d.json(f.Frame, 0)
-	return d.Lines()
+	return render.Fit(" "+ds.Render(dir)+" "+s.Text.Render(text), p.w)
 }
 
 // ShortHelp returns the pane's bindings for the help line.

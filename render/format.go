@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"encoding/json"
@@ -11,8 +11,8 @@ import (
 	"mcpwitness/paging"
 )
 
-// verdictMark is the symbol of a verdict status.
-func verdictMark(st checks.Status) string {
+// VerdictMark is the symbol of a verdict status.
+func VerdictMark(st checks.Status) string {
 	switch st {
 	case checks.Pass:
 		return "✓"
@@ -28,25 +28,25 @@ func verdictMark(st checks.Status) string {
 	return "·"
 }
 
-// callSummary says in a few words how a call ended.
-func callSummary(c *fold.Call) string {
+// CallSummary says in a few words how a call ended.
+func CallSummary(c *fold.Call) string {
 	switch o := c.Outcome(); o {
 	case fold.OutcomeRunning:
 		return "running"
 	case fold.OutcomeCancelled:
-		return "cancelled after " + fmtMs(c.Ms)
+		return "cancelled after " + Ms(c.Ms)
 	case fold.OutcomeRefused:
 		return "⊘ refused · nothing sent"
 	case fold.OutcomeError:
 		if len(c.RPCError) > 0 {
-			return "✗ JSON-RPC error " + rpcErrorText(c.RPCError) + " · " + fmtMs(c.Ms)
+			return "✗ JSON-RPC error " + rpcErrorText(c.RPCError) + " · " + Ms(c.Ms)
 		}
 		return "✗ " + c.Err
 	default:
 		var fails []string
 		for _, v := range c.Verdicts {
 			if v.Status == checks.Fail || v.Status == checks.Unchecked {
-				fails = append(fails, verdictMark(v.Status)+" "+v.Check)
+				fails = append(fails, VerdictMark(v.Status)+" "+v.Check)
 			}
 		}
 		word := map[fold.Outcome]string{fold.OutcomePass: "✓ pass", fold.OutcomeIsError: "! isError, checks pass"}[o]
@@ -56,7 +56,7 @@ func callSummary(c *fold.Call) string {
 		if c.Forced {
 			word = "sent anyway · " + word
 		}
-		return word + " · " + fmtMs(c.Ms)
+		return word + " · " + Ms(c.Ms)
 	}
 }
 
@@ -71,36 +71,37 @@ func rpcErrorText(raw json.RawMessage) string {
 	return fmt.Sprintf("%d: %s", e.Code, e.Message)
 }
 
-// walkSummary says how a walk stands: "walking page 3…", "✓ 5 pages",
+// WalkSummary says how a walk stands: "walking page 3…", "✓ 5 pages",
 // "⚠ incomplete: cursor-repeated".
-func walkSummary(w *fold.Walk) string {
+func WalkSummary(w *fold.Walk) string {
 	switch {
 	case w == nil:
 		return "no walk yet"
 	case !w.Done:
 		return fmt.Sprintf("walking page %d…", max(w.Asking, len(w.Pages)+1))
 	}
-	return walkEnd(len(w.Pages), w.Incomplete)
+	return WalkEnd(len(w.Pages), w.Incomplete)
 }
 
-// walkEnd says how a walk that read pages pages ended: "✓ 5 pages",
+// WalkEnd says how a walk that read pages pages ended: "✓ 5 pages",
 // "⚠ incomplete: cursor-repeated".
-func walkEnd(pages int, incomplete paging.Incomplete) string {
+func WalkEnd(pages int, incomplete paging.Incomplete) string {
 	if incomplete != paging.Complete {
 		return "⚠ incomplete: " + string(incomplete)
 	}
-	return fmt.Sprintf("✓ %d %s", pages, plural(pages, "page", "pages"))
+	return fmt.Sprintf("✓ %d %s", pages, Plural(pages, "page", "pages"))
 }
 
-func plural(n int, one, many string) string {
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
 }
 
-// fmtMs formats a duration given in milliseconds: "0.4 ms", "12 ms", "1.2 s".
-func fmtMs(ms float64) string {
+// Ms formats a duration given in milliseconds: "0.4 ms", "12 ms", "1.2 s".
+func Ms(ms float64) string {
 	switch {
 	case ms < 10:
 		return fmt.Sprintf("%.1f ms", ms)
@@ -112,19 +113,19 @@ func fmtMs(ms float64) string {
 	return time.Duration(ms * float64(time.Millisecond)).Round(time.Second).String()
 }
 
-// fmtDur formats d like [fmtMs].
-func fmtDur(d time.Duration) string { return fmtMs(float64(d) / float64(time.Millisecond)) }
+// Dur formats d like [Ms].
+func Dur(d time.Duration) string { return Ms(float64(d) / float64(time.Millisecond)) }
 
-// fmtTTL formats a page's ttlMs: "ttl 30 s".
-func fmtTTL(ms int) string {
+// TTL formats a page's ttlMs: "ttl 30 s".
+func TTL(ms int) string {
 	if ms%1000 == 0 {
 		return fmt.Sprintf("ttl %d s", ms/1000)
 	}
-	return "ttl " + fmtMs(float64(ms))
+	return "ttl " + Ms(float64(ms))
 }
 
-// fmtSize formats a byte count: "812 B", "4.3 kB", "1.2 MB".
-func fmtSize(n int) string {
+// Size formats a byte count: "812 B", "4.3 kB", "1.2 MB".
+func Size(n int) string {
 	switch {
 	case n < 1000:
 		return fmt.Sprintf("%d B", n)
@@ -134,16 +135,16 @@ func fmtSize(n int) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
-// clock formats t as a wall-clock time in loc.
-func clock(t time.Time, loc *time.Location) string {
+// Clock formats t as a wall-clock time in loc.
+func Clock(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "–"
 	}
 	return t.In(loc).Format("15:04:05")
 }
 
-// clockMs formats t with milliseconds.
-func clockMs(t time.Time, loc *time.Location) string {
+// ClockMs formats t with milliseconds.
+func ClockMs(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "–"
 	}

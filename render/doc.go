@@ -1,4 +1,12 @@
-package ui
+// Package render turns what the fold holds into styled, sanitised lines:
+// the documents of a tool, a call and a frame, the short summaries of
+// calls and walks, and the number, time and size formats the panes share.
+// It draws nothing itself and knows no Bubble Tea: a pane builds a
+// document when what it shows changes, and slices its lines in View.
+//
+// Every string that came from a server passes the sanitiser here before it
+// is styled.
+package render
 
 import (
 	"bytes"
@@ -18,28 +26,31 @@ import (
 // line saying how much was left out.
 const maxDocLines = 4000
 
-// seg is a run of text in one style.
-type seg struct {
-	text  string
-	style lipgloss.Style
-	plain bool // draw without a style
+// Seg is a run of text in one style.
+type Seg struct {
+	Text  string
+	Style lipgloss.Style
+	Plain bool // draw without a style
 }
 
-// doc builds the styled, wrapped lines of a read-only text view (details,
+// Doc builds the styled, wrapped lines of a read-only text view (details,
 // results, frames). Building happens once per change; views only slice the
 // lines.
-type doc struct {
+type Doc struct {
 	lines []string
 	width int
 	st    *themes.Styles
 	cut   int // lines left out past maxDocLines
 }
 
-func newDoc(width int, st *themes.Styles) *doc {
-	return &doc{width: max(width, 8), st: st}
+// NewDoc starts a document wrapped to width cells (at least 8), drawn
+// with st.
+func NewDoc(width int, st *themes.Styles) *Doc {
+	return &Doc{width: max(width, 8), st: st}
 }
 
-func (d *doc) add(line string) {
+// Add adds one line as it is, or counts it as left out past the bound.
+func (d *Doc) Add(line string) {
 	if len(d.lines) >= maxDocLines {
 		d.cut++
 		return
@@ -48,62 +59,63 @@ func (d *doc) add(line string) {
 }
 
 // Lines returns the built lines.
-func (d *doc) Lines() []string {
+func (d *Doc) Lines() []string {
 	if d.cut > 0 {
 		return append(d.lines, d.st.Muted.Render("… "+strconv.Itoa(d.cut)+" more lines not shown"))
 	}
 	return d.lines
 }
 
-func (d *doc) blank() { d.add("") }
+// Blank adds an empty line.
+func (d *Doc) Blank() { d.Add("") }
 
-// text adds prose in style, word-wrapped to the width, each line indented
+// Text adds prose in style, word-wrapped to the width, each line indented
 // by indent spaces. Controls and escapes in s are shown visibly.
-func (d *doc) text(style lipgloss.Style, s string, indent int) {
+func (d *Doc) Text(style lipgloss.Style, s string, indent int) {
 	s = sanitize.Text(s)
 	pad := strings.Repeat(" ", indent)
 	w := max(d.width-indent, 4)
 	for _, para := range strings.Split(s, "\n") {
 		wrapped := ansi.Wrap(para, w, " ")
 		for _, l := range strings.Split(wrapped, "\n") {
-			d.add(pad + style.Render(l))
+			d.Add(pad + style.Render(l))
 		}
 	}
 }
 
-// segs adds one logical line of segments, wrapped with a hanging indent.
+// Segs adds one logical line of segments, wrapped with a hanging indent.
 // Controls and escapes in the segments are shown visibly.
-func (d *doc) segs(ss []seg, hang int) {
+func (d *Doc) Segs(ss []Seg, hang int) {
 	for i := range ss {
-		ss[i].text = sanitize.Line(ss[i].text)
+		ss[i].Text = sanitize.Line(ss[i].Text)
 	}
 	for _, line := range wrapSegs(ss, d.width, hang) {
 		var b strings.Builder
 		for _, s := range line {
-			if s.plain {
-				b.WriteString(s.text)
+			if s.Plain {
+				b.WriteString(s.Text)
 			} else {
-				b.WriteString(s.style.Render(s.text))
+				b.WriteString(s.Style.Render(s.Text))
 			}
 		}
-		d.add(b.String())
+		d.Add(b.String())
 	}
 }
 
-// heading starts a section: a blank line, then its title.
-func (d *doc) heading(s string) {
-	d.blank()
-	d.add(d.st.Title.Render(s))
+// Heading starts a section: a blank line, then its title.
+func (d *Doc) Heading(s string) {
+	d.Blank()
+	d.Add(d.st.Title.Render(s))
 }
 
-// json adds raw pretty-printed and syntax-coloured, indented by indent.
+// JSON adds raw pretty-printed and syntax-coloured, indented by indent.
 // Invalid JSON is shown as text. What JSON leaves raw in its strings (C1
 // controls, bidi and zero-width characters, invalid UTF-8) is shown
 // visibly.
-func (d *doc) json(raw []byte, indent int) {
-	pretty, ok := prettyJSON(raw)
+func (d *Doc) JSON(raw []byte, indent int) {
+	pretty, ok := PrettyJSON(raw)
 	if !ok {
-		d.text(d.st.Text, string(raw), indent)
+		d.Text(d.st.Text, string(raw), indent)
 		return
 	}
 	pretty = sanitize.Text(pretty)
@@ -113,14 +125,14 @@ func (d *doc) json(raw []byte, indent int) {
 			d.cut++
 			continue
 		}
-		ss := append([]seg{{text: pad, plain: true}}, jsonSegs(line, d.st)...)
+		ss := append([]Seg{{Text: pad, Plain: true}}, jsonSegs(line, d.st)...)
 		lead := len(line) - len(strings.TrimLeft(line, " "))
-		d.segs(ss, indent+lead+2)
+		d.Segs(ss, indent+lead+2)
 	}
 }
 
-// prettyJSON indents raw by two spaces; ok is false when it is not JSON.
-func prettyJSON(raw []byte) (string, bool) {
+// PrettyJSON indents raw by two spaces; ok is false when it is not JSON.
+func PrettyJSON(raw []byte) (string, bool) {
 	var b bytes.Buffer
 	if err := json.Indent(&b, bytes.TrimSpace(raw), "", "  "); err != nil {
 		return "", false
@@ -129,8 +141,8 @@ func prettyJSON(raw []byte) (string, bool) {
 }
 
 // jsonSegs splits one line of pretty JSON into coloured segments.
-func jsonSegs(line string, st *themes.Styles) []seg {
-	var out []seg
+func jsonSegs(line string, st *themes.Styles) []Seg {
+	var out []Seg
 	i := 0
 	for i < len(line) {
 		c := line[i]
@@ -140,7 +152,7 @@ func jsonSegs(line string, st *themes.Styles) []seg {
 			for j < len(line) && line[j] == ' ' {
 				j++
 			}
-			out = append(out, seg{text: line[i:j], plain: true})
+			out = append(out, Seg{Text: line[i:j], Plain: true})
 		case c == '"':
 			for j < len(line) {
 				if line[j] == '\\' {
@@ -157,19 +169,19 @@ func jsonSegs(line string, st *themes.Styles) []seg {
 			if k := strings.TrimLeft(line[j:], " "); strings.HasPrefix(k, ":") {
 				style = st.JSONKey
 			}
-			out = append(out, seg{text: line[i:j], style: style})
+			out = append(out, Seg{Text: line[i:j], Style: style})
 		case strings.IndexByte("{}[],:", c) >= 0:
-			out = append(out, seg{text: line[i:j], style: st.JSONPunct})
+			out = append(out, Seg{Text: line[i:j], Style: st.JSONPunct})
 		case c == '-' || (c >= '0' && c <= '9'):
 			for j < len(line) && strings.IndexByte("0123456789.eE+-", line[j]) >= 0 {
 				j++
 			}
-			out = append(out, seg{text: line[i:j], style: st.JSONNumber})
+			out = append(out, Seg{Text: line[i:j], Style: st.JSONNumber})
 		default:
 			for j < len(line) && line[j] >= 'a' && line[j] <= 'z' {
 				j++
 			}
-			out = append(out, seg{text: line[i:j], style: st.JSONLit})
+			out = append(out, Seg{Text: line[i:j], Style: st.JSONLit})
 		}
 		i = j
 	}
@@ -179,23 +191,23 @@ func jsonSegs(line string, st *themes.Styles) []seg {
 // wrapSegs breaks a line of segments into lines at most width cells wide,
 // between words where it can; continuation lines start with hang spaces
 // (at most half the width).
-func wrapSegs(ss []seg, width, hang int) [][]seg {
+func wrapSegs(ss []Seg, width, hang int) [][]Seg {
 	hang = min(hang, width/2)
-	var lines [][]seg
-	var cur []seg
+	var lines [][]Seg
+	var cur []Seg
 	used := 0
 	newline := func() {
 		lines = append(lines, cur)
-		cur = []seg{{text: strings.Repeat(" ", hang), plain: true}}
+		cur = []Seg{{Text: strings.Repeat(" ", hang), Plain: true}}
 		used = hang
 	}
 	for _, s := range ss {
-		text := s.text
+		text := s.Text
 		for text != "" {
 			room := width - used
 			w := ansi.StringWidth(text)
 			if w <= room {
-				cur = append(cur, seg{text: text, style: s.style, plain: s.plain})
+				cur = append(cur, Seg{Text: text, Style: s.Style, Plain: s.Plain})
 				used += w
 				break
 			}
@@ -214,7 +226,7 @@ func wrapSegs(ss []seg, width, hang int) [][]seg {
 				head, rest = text[:size], text[size:]
 			}
 			if head != "" {
-				cur = append(cur, seg{text: head, style: s.style, plain: s.plain})
+				cur = append(cur, Seg{Text: head, Style: s.Style, Plain: s.Plain})
 			}
 			newline()
 			text = rest
@@ -236,8 +248,8 @@ func cutWidth(s string, n int) (head, rest string) {
 	return s, ""
 }
 
-// fit pads or cuts the styled line s to exactly width cells.
-func fit(s string, width int) string {
+// Fit pads or cuts the styled line s to exactly width cells.
+func Fit(s string, width int) string {
 	w := ansi.StringWidth(s)
 	switch {
 	case w == width:
@@ -248,8 +260,8 @@ func fit(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
-// trunc cuts plain text to width cells with an ellipsis.
-func trunc(s string, width int) string {
+// Trunc cuts plain text to width cells with an ellipsis.
+func Trunc(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}

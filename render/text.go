@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"encoding/json"
@@ -7,8 +7,8 @@ import (
 	"mcpwitness/sanitize"
 )
 
-// shortLevel abbreviates a log level to fit the events pane's kind column.
-func shortLevel(l string) string {
+// ShortLevel abbreviates a log level to fit the events pane's kind column.
+func ShortLevel(l string) string {
 	switch l {
 	case "warning":
 		return "warn"
@@ -17,25 +17,27 @@ func shortLevel(l string) string {
 	case "emergency":
 		return "emerg"
 	}
-	return orDash(l)
+	return OrDash(l)
 }
 
-func isNull(raw json.RawMessage) bool {
+// IsNull reports whether raw is missing or JSON null.
+func IsNull(raw json.RawMessage) bool {
 	s := strings.TrimSpace(string(raw))
 	return s == "" || s == "null"
 }
 
-func orDash(s string) string {
+// OrDash is s, or a dash for the empty string.
+func OrDash(s string) string {
 	if s == "" {
 		return "–"
 	}
 	return s
 }
 
-// oneLine keeps the first line of s, marking that more was cut, with
+// OneLine keeps the first line of s, marking that more was cut, with
 // every control character and escape shown visibly (a carriage return
 // inside the line too: it would overwrite what came before).
-func oneLine(s string) string {
+func OneLine(s string) string {
 	s = strings.TrimRight(s, "\r\n")
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return sanitize.Line(strings.TrimSuffix(s[:i], "\r")) + " …"

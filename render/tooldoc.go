@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"fmt"
@@ -9,31 +9,38 @@ import (
 	"mcpwitness/themes"
 )
 
-// toolDoc builds the document of one tool: what it is, what a client does
+// Listing is where a tool's definition stands: whether the walk it came in
+// has ended, whether a typical client holds its call checks for it
+// (held), and whether a later change makes it stale.
+type Listing struct {
+	Done, Held, Stale bool
+}
+
+// ToolDoc builds the document of one tool: what it is, what a client does
 // with a call to it, its recent calls, and its definition.
-func toolDoc(t *fold.Tool, calls []string, k detailKey, w int, s *themes.Styles, readOnly bool) []string {
-	d := newDoc(w, s)
+func ToolDoc(t *fold.Tool, calls []string, k Listing, w int, s *themes.Styles, readOnly bool) []string {
+	d := NewDoc(w, s)
 	toolHead(d, t, k, s, readOnly)
 	toolAbout(d, t, s, readOnly)
 	if len(calls) > 0 {
-		d.heading(fmt.Sprintf("Calls (%d)", len(calls)))
+		d.Heading(fmt.Sprintf("Calls (%d)", len(calls)))
 		from := max(len(calls)-5, 0)
 		for i := len(calls) - 1; i >= from; i-- {
-			d.text(s.Text, calls[i], 2)
+			d.Text(s.Text, calls[i], 2)
 		}
 		if from > 0 {
-			d.text(s.Muted, fmt.Sprintf("… %d older; [ and ] step through them", from), 2)
+			d.Text(s.Muted, fmt.Sprintf("… %d older; [ and ] step through them", from), 2)
 		}
 	}
 	for _, sec := range []struct {
 		name string
 		raw  []byte
 	}{{"Input schema", t.Input}, {"Output schema", t.Output}, {"Execution", t.Execution}, {"Annotations", t.Annotations}, {"_meta", t.Meta}} {
-		if isNull(sec.raw) {
+		if IsNull(sec.raw) {
 			continue
 		}
-		d.heading(sec.name)
-		d.json(sec.raw, 2)
+		d.Heading(sec.name)
+		d.JSON(sec.raw, 2)
 	}
 	return d.Lines()
 }
@@ -41,43 +48,43 @@ func toolDoc(t *fold.Tool, calls []string, k detailKey, w int, s *themes.Styles,
 // toolHead says the tool's name, where it was listed and whether a typical
 // client checks its calls, whether it is stale, and whether its
 // definition could be read.
-func toolHead(d *doc, t *fold.Tool, k detailKey, s *themes.Styles, readOnly bool) {
+func toolHead(d *Doc, t *fold.Tool, k Listing, s *themes.Styles, readOnly bool) {
 	head := s.Bold.Render(sanitize.Line(t.Name))
 	if t.Title != "" && t.Title != t.Name {
 		head += "  " + s.Muted.Render(sanitize.Line(t.Title))
 	}
-	d.add(head)
+	d.Add(head)
 	where := fmt.Sprintf("walk #%d · page %d · gen %d", t.Walk, t.Page, t.Gen)
 	switch {
-	case !k.done:
+	case !k.Done:
 		where += " · walk in progress"
-	case k.held:
+	case k.Held:
 		where += " · held: a typical client checks its calls too"
 	default:
 		where += " · own: only mcpwitness checks its calls; a typical client would not"
 	}
-	d.text(s.Muted, where, 0)
-	if k.stale {
+	d.Text(s.Muted, where, 0)
+	if k.Stale {
 		stale := "stale: the server said its tool list changed after this walk"
 		if !readOnly {
 			stale += "; r walks again"
 		}
-		d.text(s.BadgeStale, stale, 0)
+		d.Text(s.BadgeStale, stale, 0)
 	}
 	if t.Bad != "" {
-		d.text(s.Fail, "✗ unreadable definition: "+t.Bad, 0)
+		d.Text(s.Fail, "✗ unreadable definition: "+t.Bad, 0)
 	}
 }
 
 // toolAbout says what the tool is for, whether plain calls to it are
 // refused, and what its annotations promise.
-func toolAbout(d *doc, t *fold.Tool, s *themes.Styles, readOnly bool) {
+func toolAbout(d *Doc, t *fold.Tool, s *themes.Styles, readOnly bool) {
 	if t.Description != "" {
-		d.blank()
-		d.text(s.Text, t.Description, 0)
+		d.Blank()
+		d.Text(s.Text, t.Description, 0)
 	}
 	if t.TaskSupport == "required" {
-		d.blank()
+		d.Blank()
 		text := "⊘ Plain calls are refused: execution.taskSupport is \"required\". A client must run it as a task, " +
 			"so mcpwitness refuses a plain tools/call before anything is sent"
 		if readOnly {
@@ -85,7 +92,7 @@ func toolAbout(d *doc, t *fold.Tool, s *themes.Styles, readOnly bool) {
 		} else {
 			text += "; f sends it anyway (after asking)."
 		}
-		d.text(s.Warn, text, 0)
+		d.Text(s.Warn, text, 0)
 	}
 	var hints []string
 	for _, h := range []struct {
@@ -98,7 +105,7 @@ func toolAbout(d *doc, t *fold.Tool, s *themes.Styles, readOnly bool) {
 		}
 	}
 	if len(hints) > 0 {
-		d.blank()
-		d.text(s.Info, strings.Join(hints, " · "), 0)
+		d.Blank()
+		d.Text(s.Info, strings.Join(hints, " · "), 0)
 	}
 }

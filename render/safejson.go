@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"fmt"
@@ -8,13 +8,13 @@ import (
 	"mcpwitness/sanitize"
 )
 
-// safeJSON returns the JSON text s with every character a terminal would
+// SafeJSON returns the JSON text s with every character a terminal would
 // act on or hide — C0 and C1 controls, DEL, bidi and zero-width characters
 // — written as a \u escape, and invalid UTF-8 as \ufffd: the same JSON,
 // shown safely. In valid JSON such characters stand only inside strings,
 // where the escape means the same; the newlines and indents of pretty JSON
 // stay.
-func safeJSON(s string) string {
+func SafeJSON(s string) string {
 	if sanitize.Text(s) == s {
 		return s
 	}

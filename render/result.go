@@ -1,4 +1,4 @@
-package ui
+package render
 
 import (
 	"encoding/json"
@@ -16,28 +16,28 @@ import (
 	"mcpwitness/themes"
 )
 
-// callDoc builds the document of one call: its outcome, verdicts,
+// CallDoc builds the document of one call: its outcome, verdicts,
 // arguments and what the server answered.
 //
 // readOnly leaves out what needs a live server; missing says what of the
 // call could not be read back from the session file.
-func callDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
-	d := newDoc(w, s)
-	d.add(s.Bold.Render(sanitize.Line(c.Tool)) + "  " + s.Muted.Render(clock(c.Start, loc)))
+func CallDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
+	d := NewDoc(w, s)
+	d.Add(s.Bold.Render(sanitize.Line(c.Tool)) + "  " + s.Muted.Render(Clock(c.Start, loc)))
 	callOutcome(d, c, s, readOnly)
 	callNotes(d, c, s, missing)
 	callVerdicts(d, c, s)
 	if c.Err != "" {
-		d.heading("Error")
-		d.text(s.Fail, c.Err, 2)
+		d.Heading("Error")
+		d.Text(s.Fail, c.Err, 2)
 	}
 	if len(c.RPCError) > 0 {
-		d.heading("JSON-RPC error")
-		d.json(c.RPCError, 2)
+		d.Heading("JSON-RPC error")
+		d.JSON(c.RPCError, 2)
 	}
 	if len(c.Args) > 0 {
-		d.heading("Arguments")
-		d.json(c.Args, 2)
+		d.Heading("Arguments")
+		d.JSON(c.Args, 2)
 	}
 	if len(c.Result) > 0 {
 		resultLines(d, c.Result, s)
@@ -46,27 +46,27 @@ func callDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Loca
 }
 
 // callOutcome says how the call ended, or that it has not.
-func callOutcome(d *doc, c *fold.Call, s *themes.Styles, readOnly bool) {
+func callOutcome(d *Doc, c *fold.Call, s *themes.Styles, readOnly bool) {
 	o := c.Outcome()
 	switch o {
 	case fold.OutcomeRunning:
-		d.text(s.Muted, "waiting for the answer…", 0)
+		d.Text(s.Muted, "waiting for the answer…", 0)
 	case fold.OutcomeRefused:
-		d.text(s.Warn, "⊘ Refused before sending: nothing was sent to the server (the wire pane shows no tools/call for it).", 0)
+		d.Text(s.Warn, "⊘ Refused before sending: nothing was sent to the server (the wire pane shows no tools/call for it).", 0)
 		if !readOnly {
-			d.text(s.Muted, "f sends it anyway, deliberately, to see the server's own answer (asks first).", 0)
+			d.Text(s.Muted, "f sends it anyway, deliberately, to see the server's own answer (asks first).", 0)
 		}
 	case fold.OutcomeCancelled:
-		d.text(s.Warn, fmt.Sprintf("⨯ Cancelled after %s: notifications/cancelled was sent to the server.", fmtMs(c.Ms)), 0)
+		d.Text(s.Warn, fmt.Sprintf("⨯ Cancelled after %s: notifications/cancelled was sent to the server.", Ms(c.Ms)), 0)
 	default:
-		d.text(outcomeStyle(o, s), callSummary(c), 0)
+		d.Text(outcomeStyle(o, s), CallSummary(c), 0)
 	}
 }
 
 // callNotes says what else is known of the call: the definition it was
 // checked against, whether it was forced, stale or dropped, and what could
 // not be read back.
-func callNotes(d *doc, c *fold.Call, s *themes.Styles, missing string) {
+func callNotes(d *Doc, c *fold.Call, s *themes.Styles, missing string) {
 	var notes []string
 	if c.Generation > 0 {
 		notes = append(notes, fmt.Sprintf("checked against the definition from gen %d", c.Generation))
@@ -78,29 +78,29 @@ func callNotes(d *doc, c *fold.Call, s *themes.Styles, missing string) {
 		notes = append(notes, "sent anyway, past a refusal")
 	}
 	if len(notes) > 0 {
-		d.text(s.Muted, strings.Join(notes, " · "), 0)
+		d.Text(s.Muted, strings.Join(notes, " · "), 0)
 	}
 	if c.Stale {
-		d.text(s.BadgeStale, "stale: a later listing changed this tool's definition during the call", 0)
+		d.Text(s.BadgeStale, "stale: a later listing changed this tool's definition during the call", 0)
 	}
 	if c.ListedDuring {
-		d.text(s.Warn, "a list request was out while this call was in flight: a typical client would not have held its checks", 0)
+		d.Text(s.Warn, "a list request was out while this call was in flight: a typical client would not have held its checks", 0)
 	}
 	if c.Dropped {
-		d.text(s.Muted, "its arguments and answer are no longer kept in memory (a long session keeps the newest); the session record has them", 0)
+		d.Text(s.Muted, "its arguments and answer are no longer kept in memory (a long session keeps the newest); the session record has them", 0)
 	}
 	if missing != "" {
-		d.text(s.Warn, "✗ "+missing, 0)
+		d.Text(s.Warn, "✗ "+missing, 0)
 	}
 }
 
 // callVerdicts lists the checks' verdicts: what failed first, then what
 // passed or was skipped.
-func callVerdicts(d *doc, c *fold.Call, s *themes.Styles) {
+func callVerdicts(d *Doc, c *fold.Call, s *themes.Styles) {
 	if len(c.Verdicts) == 0 {
 		return
 	}
-	d.heading("Verdicts")
+	d.Heading("Verdicts")
 	width := 0
 	for _, v := range c.Verdicts {
 		width = max(width, len(v.Check))
@@ -141,18 +141,18 @@ func statusStyle(st checks.Status, s *themes.Styles) lipgloss.Style {
 // verdictLines adds one verdict: its mark, check and message, then each
 // schema error with its instance path. In a forced call, a verdict that
 // blocked sending is shown overridden.
-func verdictLines(d *doc, v checks.Verdict, forced bool, width int, s *themes.Styles) {
+func verdictLines(d *Doc, v checks.Verdict, forced bool, width int, s *themes.Styles) {
 	st := statusStyle(v.Status, s)
-	mark, label := verdictMark(v.Status), string(v.Status)
+	mark, label := VerdictMark(v.Status), string(v.Status)
 	v.Message = verdictText(v, forced)
 	if forced && checks.Blocks([]checks.Verdict{v}) {
 		mark, label = "↷", overridden
 	}
-	head := []seg{
-		{text: "  ", plain: true},
-		{text: mark + " " + label, style: st},
-		{text: strings.Repeat(" ", max(10-len(label), 1)), plain: true},
-		{text: v.Check, style: s.Bold},
+	head := []Seg{
+		{Text: "  ", Plain: true},
+		{Text: mark + " " + label, Style: st},
+		{Text: strings.Repeat(" ", max(10-len(label), 1)), Plain: true},
+		{Text: v.Check, Style: s.Bold},
 	}
 	// The message goes on the same line when it fits there whole, else
 	// below, indented.
@@ -160,39 +160,39 @@ func verdictLines(d *doc, v checks.Verdict, forced bool, width int, s *themes.St
 	switch room := d.width - (14 + width + 2); {
 	case ansi.StringWidth(v.Message) <= room || quiet:
 		// A passing or skipped check keeps to one line.
-		msg, style := trunc(v.Message, room), s.Text
+		msg, style := Trunc(v.Message, room), s.Text
 		if quiet {
 			style = s.Muted
 		}
 		if room >= 12 {
-			head = append(head, seg{text: strings.Repeat(" ", width-len(v.Check)+2), plain: true}, seg{text: msg, style: style})
+			head = append(head, Seg{Text: strings.Repeat(" ", width-len(v.Check)+2), Plain: true}, Seg{Text: msg, Style: style})
 		}
-		d.segs(head, 0)
+		d.Segs(head, 0)
 	default:
-		d.segs(head, 0)
-		d.text(s.Text, v.Message, 6)
+		d.Segs(head, 0)
+		d.Text(s.Text, v.Message, 6)
 	}
 	pw := 0
 	for _, e := range v.Errors {
-		pw = max(pw, len(pathOrRoot(e.InstancePath)))
+		pw = max(pw, len(PathOrRoot(e.InstancePath)))
 	}
 	pw = min(pw, 24)
 	for _, e := range v.Errors {
-		p := pathOrRoot(e.InstancePath)
+		p := PathOrRoot(e.InstancePath)
 		if len(p) < pw {
 			p += strings.Repeat(" ", pw-len(p))
 		}
-		d.segs([]seg{
-			{text: "      ", plain: true},
-			{text: p + "  ", style: s.Warn},
-			{text: e.Keyword + ": ", style: s.Muted},
-			{text: e.Message, style: s.Text},
+		d.Segs([]Seg{
+			{Text: "      ", Plain: true},
+			{Text: p + "  ", Style: s.Warn},
+			{Text: e.Keyword + ": ", Style: s.Muted},
+			{Text: e.Message, Style: s.Text},
 		}, 8+pw)
 	}
 }
 
 // resultLines adds what a tools/call result holds.
-func resultLines(d *doc, raw json.RawMessage, s *themes.Styles) {
+func resultLines(d *Doc, raw json.RawMessage, s *themes.Styles) {
 	var r struct {
 		Content    []json.RawMessage `json:"content"`
 		Structured json.RawMessage   `json:"structuredContent"`
@@ -200,38 +200,38 @@ func resultLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 		Meta       json.RawMessage   `json:"_meta"`
 	}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		d.heading("Result")
-		d.json(raw, 2)
+		d.Heading("Result")
+		d.JSON(raw, 2)
 		return
 	}
-	d.blank()
+	d.Blank()
 	isErr := r.IsError != nil && *r.IsError
 	if isErr {
-		d.add(s.Bold.Render("isError ") + s.Warn.Render("true") + s.Muted.Render(" · the tool reports a failure of its own"))
+		d.Add(s.Bold.Render("isError ") + s.Warn.Render("true") + s.Muted.Render(" · the tool reports a failure of its own"))
 	} else {
-		d.add(s.Bold.Render("isError ") + s.Muted.Render("false"))
+		d.Add(s.Bold.Render("isError ") + s.Muted.Render("false"))
 	}
-	d.heading(fmt.Sprintf("Content (%d)", len(r.Content)))
+	d.Heading(fmt.Sprintf("Content (%d)", len(r.Content)))
 	if len(r.Content) == 0 {
-		d.text(s.Muted, "no content blocks", 2)
+		d.Text(s.Muted, "no content blocks", 2)
 	}
 	for _, c := range r.Content {
 		contentLines(d, c, s)
 	}
-	d.heading("structuredContent")
-	if isNull(r.Structured) {
-		d.text(s.Muted, "none", 2)
+	d.Heading("structuredContent")
+	if IsNull(r.Structured) {
+		d.Text(s.Muted, "none", 2)
 	} else {
-		d.json(r.Structured, 2)
+		d.JSON(r.Structured, 2)
 	}
-	if !isNull(r.Meta) {
-		d.heading("_meta")
-		d.json(r.Meta, 2)
+	if !IsNull(r.Meta) {
+		d.Heading("_meta")
+		d.JSON(r.Meta, 2)
 	}
 }
 
 // contentLines adds one content block.
-func contentLines(d *doc, raw json.RawMessage, s *themes.Styles) {
+func contentLines(d *Doc, raw json.RawMessage, s *themes.Styles) {
 	var b struct {
 		Type     string          `json:"type"`
 		Text     string          `json:"text"`
@@ -242,21 +242,21 @@ func contentLines(d *doc, raw json.RawMessage, s *themes.Styles) {
 		Resource json.RawMessage `json:"resource"`
 	}
 	if json.Unmarshal(raw, &b) != nil {
-		d.json(raw, 2)
+		d.JSON(raw, 2)
 		return
 	}
 	label := s.Info.Render(sanitize.Line(b.Type))
 	switch b.Type {
 	case "text":
-		d.add("  " + label)
-		d.text(s.Text, b.Text, 4)
+		d.Add("  " + label)
+		d.Text(s.Text, b.Text, 4)
 	case "image", "audio":
-		d.add("  " + label + "  " + s.Muted.Render(fmt.Sprintf("%s · %s base64", orDash(sanitize.Line(b.MimeType)), fmtSize(len(b.Data)))))
+		d.Add("  " + label + "  " + s.Muted.Render(fmt.Sprintf("%s · %s base64", OrDash(sanitize.Line(b.MimeType)), Size(len(b.Data)))))
 	case "resource_link":
-		d.add("  " + label + "  " + s.Text.Render(sanitize.Line(b.URI)) + "  " + s.Muted.Render(sanitize.Line(b.Name)))
+		d.Add("  " + label + "  " + s.Text.Render(sanitize.Line(b.URI)) + "  " + s.Muted.Render(sanitize.Line(b.Name)))
 	default:
-		d.add("  " + label)
-		d.json(raw, 4)
+		d.Add("  " + label)
+		d.JSON(raw, 4)
 	}
 }
 
@@ -298,4 +298,12 @@ func firstSentence(msg string) string {
 		return msg[:from+k+1]
 	}
 	return msg
+}
+
+// PathOrRoot names an instance path, "(root)" for the empty one.
+func PathOrRoot(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
 }

@@ -1,0 +1,98 @@
+package render_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+
+	"mcpwitness/checks"
+	"mcpwitness/render"
+	"mcpwitness/themes"
+)
+
+func styles(t *testing.T) *themes.Styles {
+	t.Helper()
+	p, ok := themes.Lookup(themes.Mono)
+	if !ok {
+		t.Fatal("no mono theme")
+	}
+	s := themes.New(p)
+	return &s
+}
+
+func TestDocWrapsAndShowsControlsVisibly(t *testing.T) {
+	s := styles(t)
+	d := render.NewDoc(20, s)
+	d.Text(s.Text, "one two three four five six\x1b[2J", 2)
+	d.JSON(json.RawMessage(`{"name":"a\u202eb"}`), 0)
+	var got []string
+	for _, l := range d.Lines() {
+		got = append(got, ansi.Strip(l))
+		if w := ansi.StringWidth(l); w > 20 {
+			t.Errorf("line %q is %d cells wide, over 20", l, w)
+		}
+	}
+	text := strings.Join(got, "\n")
+	if strings.ContainsAny(text, "\x1b\u202e") {
+		t.Errorf("a control or a bidi override reached the lines:\n%q", text)
+	}
+	if !strings.HasPrefix(got[0], "  one two") || len(got) < 3 {
+		t.Errorf("text not wrapped with its indent:\n%s", text)
+	}
+}
+
+func TestDocBoundsItsLines(t *testing.T) {
+	s := styles(t)
+	d := render.NewDoc(40, s)
+	for range 5000 {
+		d.Add("x")
+	}
+	lines := d.Lines()
+	if last := ansi.Strip(lines[len(lines)-1]); last != "… 1000 more lines not shown" {
+		t.Errorf("%d lines, the last %q; want the bound and a line saying what was left out", len(lines), last)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	got := []string{
+		render.VerdictMark(checks.Pass), render.VerdictMark(checks.Refused), render.VerdictMark(checks.Unchecked),
+		render.Ms(0.42), render.Ms(12), render.Ms(1234), render.Dur(90 * time.Second),
+		render.TTL(30000), render.TTL(1500), render.Size(812), render.Size(4300), render.Size(1_200_000),
+		render.Plural(1, "page", "pages"), render.Plural(2, "page", "pages"),
+		render.OneLine("first\r\nsecond"), render.OrDash(""), render.ShortLevel("warning"),
+		render.PathOrRoot(""), render.Trunc("abcdef", 4), ansi.Strip(render.Fit("ab", 4)) + "|",
+	}
+	want := []string{
+		"✓", "⊘", "?",
+		"0.4 ms", "12 ms", "1.2 s", "1m30s",
+		"ttl 30 s", "ttl 1.5 s", "812 B", "4.3 kB", "1.2 MB",
+		"page", "pages",
+		"first …", "–", "warn",
+		"(root)", "abc…", "ab  |",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("formats (-want +got):\n%s", diff)
+	}
+}
+
+func TestSafeJSONEscapesWhatATerminalWouldActOn(t *testing.T) {
+	in := "{\n  \"a\": \"x\x1b[31m\u200by\u0085\"\n}"
+	want := "{\n  \"a\": \"x\\u001b[31m\\u200by\\u0085\"\n}"
+	got := render.SafeJSON(in)
+	if got != want {
+		t.Errorf("SafeJSON(%q) = %q, want %q", in, got, want)
+	}
+	// In valid JSON (which holds no raw C0 control) the escapes mean the same.
+	valid := "{\"a\": \"x\u200by\u0085\u202e\"}"
+	var a, b any
+	if json.Unmarshal([]byte(valid), &a) != nil || json.Unmarshal([]byte(render.SafeJSON(valid)), &b) != nil || !cmp.Equal(a, b) {
+		t.Errorf("SafeJSON changed what the JSON means: %v != %v", a, b)
+	}
+	if plain := "{\"a\": 1}"; render.SafeJSON(plain) != plain {
+		t.Errorf("SafeJSON changed plain JSON")
+	}
+}
