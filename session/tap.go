@@ -113,7 +113,11 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 			depth, plural(cuts, "value"), maxFrameDepth)})
 	}
 	if !batch {
-		return view, t.route(dir, one, now, &rec, cuts > 0)
+		ok, fwd := t.route(dir, one, now, &rec, cuts > 0)
+		if fwd == nil {
+			fwd = view
+		}
+		return fwd, ok
 	}
 	// A batch: record it whole, then route each member.
 	rec.Method = "(batch)"
@@ -130,7 +134,7 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 func (t *tap) routeBatch(dir string, view []byte, members []json.RawMessage, now time.Time, cut bool) ([]byte, bool) {
 	var kept []json.RawMessage
 	for _, m := range members {
-		if t.route(dir, readMessage(m), now, nil, cut) {
+		if ok, _ := t.route(dir, readMessage(m), now, nil, cut); ok {
 			kept = append(kept, m)
 		}
 	}
@@ -174,8 +178,13 @@ func readMessage(view json.RawMessage) message {
 // batch, recorded whole). It reports whether the message may be passed on:
 // an answer from the server that matches no request in flight is recorded,
 // said to be ignored, and kept from the SDK, which would take it for
-// another answer or drop the connection over it.
-func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool) bool {
+// another answer or drop the connection over it. When the message is the
+// answer to a list request whose watcher reads the page itself (see
+// [withListWatcher]), and it is not part of a batch, fwd is what the SDK
+// gets instead: an empty page of the same id, so that the SDK settles the
+// request (its id, cancellation and timeout stay its own) without decoding
+// a page nobody reads from it.
+func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool) (ok bool, fwd []byte) {
 	env := msg.env
 	id := canonicalID(env.ID)
 	method, latency, w, stray := t.book(dir, env.Method, id, now)
@@ -188,15 +197,29 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 	}
 	if stray {
 		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
-		return false
+		return false, nil
 	}
 	if w != nil {
 		w.deliver(env.Result, env.Error, cut)
+		if rec != nil && w.items != "" && len(env.Result) > 0 && len(env.Error) == 0 {
+			fwd = emptyPage(env.ID, w.items)
+		}
 	}
 	if dir == Recv && env.Method != "" && id == "" {
 		t.notification(env.Method, env.Params, now)
 	}
-	return true
+	return true, fwd
+}
+
+// emptyPage is a JSON-RPC answer with id rawID whose result is a list page
+// with no items in the field items.
+func emptyPage(rawID json.RawMessage, items string) []byte {
+	b := make([]byte, 0, 48+len(rawID)+len(items))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, rawID...)
+	b = append(b, `,"result":{"`...)
+	b = append(b, items...)
+	return append(b, `":[]}}`...)
 }
 
 // book keeps the tap's record of the requests in flight up to date with
@@ -334,6 +357,9 @@ func (t *tap) unwatch(w *watcher) {
 
 // watcher receives the raw answer to the one request sent with its context.
 type watcher struct {
+	// items, set for a list request whose page is read from the raw answer,
+	// names the field of its items: the SDK is then given an empty page.
+	items  string
 	mu     sync.Mutex
 	id     string
 	result json.RawMessage
@@ -347,6 +373,14 @@ type watchKey struct{}
 // withWatcher returns a context whose first outgoing request is watched.
 func withWatcher(ctx context.Context) (context.Context, *watcher) {
 	w := &watcher{}
+	return context.WithValue(ctx, watchKey{}, w), w
+}
+
+// withListWatcher is [withWatcher] for a list request whose page is read
+// from the raw answer alone: the SDK gets an empty page in its place, with
+// no items in the field items.
+func withListWatcher(ctx context.Context, items string) (context.Context, *watcher) {
+	w := &watcher{items: items}
 	return context.WithValue(ctx, watchKey{}, w), w
 }
 

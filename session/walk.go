@@ -62,7 +62,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 			Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseRequest}, Page: &paging.Page{Number: *page, Cursor: cursor}})
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
-		rctx, w := withWatcher(rctx)
+		rctx, w := withListWatcher(rctx, m.ItemsField)
 		defer s.tap.unwatch(w)
 		var err error
 		switch m.Name {
@@ -83,6 +83,11 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 			// paging names the method and page; the server's text may echo a secret.
 			return nil, s.redact(fmt.Errorf("the server answered with an error: %s", RPCErrorText(rpcErr)))
 		case ok && len(result) > 0:
+			if err == nil {
+				// The SDK was given an empty page of the same id; what it
+				// would have said of the real one is checked here.
+				err = sdkDecode(m.Name, result)
+			}
 			if err != nil && rctx.Err() == nil {
 				// The answer is on the wire even if the SDK could not take it.
 				// (A cancelled or timed-out request is no rejection: an abort
@@ -97,6 +102,31 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 			return nil, errors.New("the answer was not seen on the wire")
 		}
 	}
+}
+
+// sdkDecode decodes the raw result of list method as the SDK decodes it
+// into its own result type, and returns the error the SDK would have
+// returned for it: the SDK itself is handed an empty page (see
+// [withListWatcher]). The SDK's filtering of tools afterwards drops tools
+// (and logs them) but never fails a page.
+func sdkDecode(method string, result json.RawMessage) error {
+	var v any
+	switch method {
+	case "tools/list":
+		v = new(mcp.ListToolsResult)
+	case "prompts/list":
+		v = new(mcp.ListPromptsResult)
+	case "resources/list":
+		v = new(mcp.ListResourcesResult)
+	case "resources/templates/list":
+		v = new(mcp.ListResourceTemplatesResult)
+	default:
+		return nil
+	}
+	if err := json.Unmarshal(result, v); err != nil {
+		return fmt.Errorf("calling %q: %w", method, err)
+	}
+	return nil
 }
 
 // learn takes the tool definitions of an accepted page.
