@@ -25,8 +25,9 @@ const (
 	KindProgress     Kind = "progress"     // a progress notification for a call
 	KindNotification Kind = "notification" // a server notification (logging, list_changed, …)
 	KindServerCall   Kind = "server-request"
-	KindError        Kind = "error"  // something failed; Text says what
-	KindClosed       Kind = "closed" // the connection ended
+	KindRequest      Kind = "request" // a request other than a list or a tool call started or ended (Request)
+	KindError        Kind = "error"   // something failed; Text says what
+	KindClosed       Kind = "closed"  // the connection ended
 )
 
 // Direction of a wire frame.
@@ -67,6 +68,7 @@ type Event struct {
 	Call     *CallInfo         `json:"call,omitempty"`
 	Verdict  *checks.Verdict   `json:"verdict,omitempty"`
 	Progress *ProgressInfo     `json:"progress,omitempty"`
+	Request  *RequestInfo      `json:"request,omitempty"`
 	// Data holds the params of a notification or server request.
 	Data json.RawMessage `json:"data,omitempty"`
 }
@@ -110,25 +112,70 @@ type WalkInfo struct {
 	Ms         float64           `json:"ms,omitempty"`
 }
 
-// CallInfo describes a tool call when it starts ([PhaseStart]), gets a
-// verdict ([PhaseVerdict]) and ends ([PhaseDone]).
+// CallInfo is the one record of a tool call's own fields, as the session
+// file holds them: a call event carries it when the call starts
+// ([PhaseStart]: who, the arguments, what the listing said) and when it ends
+// ([PhaseDone]: everything but the arguments), a verdict event its ID, Tool
+// and [PhaseVerdict]. [CallResult] and the fold's Call embed it, so that a
+// call has the same fields wherever it is read.
 type CallInfo struct {
-	ID               int64           `json:"id"`
-	Tool             string          `json:"tool"`
-	State            Phase           `json:"state"`
-	Args             json.RawMessage `json:"args,omitempty"`
-	Listed           bool            `json:"listed"`
-	Sent             bool            `json:"sent"`
-	Forced           bool            `json:"forced,omitempty"`
-	Generation       int64           `json:"generation,omitempty"`
-	Stale            bool            `json:"stale,omitempty"`
-	ListedDuringCall bool            `json:"listedDuringCall,omitempty"`
-	RequestID        string          `json:"requestId,omitempty"`
-	Result           json.RawMessage `json:"result,omitempty"`
-	RPCError         json.RawMessage `json:"rpcError,omitempty"`
-	Error            string          `json:"error,omitempty"`
-	Cancelled        bool            `json:"cancelled,omitempty"`
-	Ms               float64         `json:"ms,omitempty"`
+	ID    int64  `json:"id"`
+	Tool  string `json:"tool"`
+	State Phase  `json:"state"`
+	// Args are the arguments sent (start event only).
+	Args json.RawMessage `json:"args,omitempty"`
+	// Listed says a walk had listed the tool; Generation is the generation
+	// of the definition checked.
+	Listed bool `json:"listed"`
+	// Sent says tools/call went out; Forced that it did although a check
+	// refused it.
+	Sent       bool  `json:"sent"`
+	Forced     bool  `json:"forced,omitempty"`
+	Generation int64 `json:"generation,omitempty"`
+	// Stale says a later listing changed the definition checked;
+	// ListedDuring that a list request went out while the call was in
+	// flight.
+	Stale        bool `json:"stale,omitempty"`
+	ListedDuring bool `json:"listedDuringCall,omitempty"`
+	// RequestID is the JSON-RPC id of the tools/call request.
+	RequestID string `json:"requestId,omitempty"`
+	// Result is the raw result the server answered, RPCError its JSON-RPC
+	// error; Err says why there is neither (timeout, cancel, connection).
+	Result    json.RawMessage `json:"result,omitempty"`
+	RPCError  json.RawMessage `json:"rpcError,omitempty"`
+	Err       string          `json:"error,omitempty"`
+	Cancelled bool            `json:"cancelled,omitempty"`
+	// Ms is how long the call was out, in milliseconds.
+	Ms float64 `json:"ms,omitempty"`
+}
+
+// RequestInfo describes a request other than a list or a tool call —
+// resources/read, prompts/get, completion/complete, ping, logging/setLevel,
+// resources/subscribe and resources/unsubscribe — when it starts
+// ([PhaseStart]), gets a verdict ([PhaseVerdict], beside the event's
+// Verdict) and ends ([PhaseDone]). In JSON:
+//
+//	{"id":3,"method":"resources/read","state":"done","about":"demo://readme",
+//	 "params":{"uri":"demo://readme"},"sent":true,"requestId":"7",
+//	 "result":{"contents":[…]},"ms":1.2}
+//
+// About is what the request is about (a uri, a prompt's name, a completion's
+// reference, a level). Result is the raw answer as it came on the wire,
+// RPCError the server's JSON-RPC error, Error why there is neither.
+type RequestInfo struct {
+	ID        int64           `json:"id"`
+	Method    string          `json:"method"`
+	State     Phase           `json:"state"`
+	About     string          `json:"about,omitempty"`
+	Params    json.RawMessage `json:"params,omitempty"`
+	Sent      bool            `json:"sent"`
+	Forced    bool            `json:"forced,omitempty"`
+	RequestID string          `json:"requestId,omitempty"`
+	Result    json.RawMessage `json:"result,omitempty"`
+	RPCError  json.RawMessage `json:"rpcError,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Cancelled bool            `json:"cancelled,omitempty"`
+	Ms        float64         `json:"ms,omitempty"`
 }
 
 // ProgressInfo is one progress notification tied to a call.

@@ -97,7 +97,7 @@ type theme struct {
 }
 
 // themes lists the theme files' modes; each file returns its own value.
-func themes() []theme { return []theme{wireTheme(), protocolTheme(), stringsTheme()} }
+func themes() []theme { return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme()} }
 
 // allModes is every mode: the base ones and each theme's.
 func allModes() []string {

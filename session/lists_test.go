@@ -1,0 +1,101 @@
+package session
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"mcpwitness/internal/hostiletest"
+	"mcpwitness/paging"
+)
+
+// otherLists are the paginated lists other than tools.
+func otherLists() []paging.Method {
+	return []paging.Method{paging.Prompts(), paging.Resources(), paging.ResourceTemplates()}
+}
+
+func TestWalkOtherListsEveryPage(t *testing.T) {
+	s := dial(t, hostile(t, hostiletest.ModeListsPaged, "-pages", "4", "-page-size", "3"), nil)
+	for _, m := range otherLists() {
+		t.Run(m.Name, func(t *testing.T) {
+			_, res := s.Walk(context.Background(), m)
+			if res.Incomplete != paging.Complete || len(res.Pages) != 4 {
+				t.Fatalf("incomplete = %q, %d pages (%v); want complete in 4", res.Incomplete, len(res.Pages), res.Err)
+			}
+			var items int
+			for _, p := range res.Pages {
+				items += len(p.Items)
+			}
+			if items != 12 {
+				t.Errorf("%d items, want 12", items)
+			}
+			if got := len(wireFrames(s.Log(), Send, m.Name)); got != 4 {
+				t.Errorf("%d requests sent, want 4", got)
+			}
+		})
+	}
+}
+
+func TestWalkOtherListsCursorLoop(t *testing.T) {
+	s := dial(t, hostile(t, hostiletest.ModeListsLoop), nil)
+	for _, m := range otherLists() {
+		t.Run(m.Name, func(t *testing.T) {
+			_, res := s.Walk(context.Background(), m)
+			if res.Incomplete != paging.CursorRepeated || len(res.Pages) != 3 {
+				t.Fatalf("incomplete = %q with %d pages, want cursor-repeated with 3", res.Incomplete, len(res.Pages))
+			}
+			if !hasFinding(res.Findings, "cursor-repeated") {
+				t.Errorf("no cursor-repeated finding in %+v", res.Findings)
+			}
+		})
+	}
+}
+
+func TestWalkOtherListsEndlessStopsAtPageLimit(t *testing.T) {
+	s := dial(t, hostile(t, hostiletest.ModeListsEndless), &Options{MaxPages: 5})
+	for _, m := range otherLists() {
+		t.Run(m.Name, func(t *testing.T) {
+			_, res := s.Walk(context.Background(), m)
+			if res.Incomplete != paging.PageLimit || len(res.Pages) != 5 {
+				t.Fatalf("incomplete = %q with %d pages, want page-limit with 5", res.Incomplete, len(res.Pages))
+			}
+			if got := len(wireFrames(s.Log(), Send, m.Name)); got != 5 {
+				t.Errorf("%d requests sent, want exactly 5", got)
+			}
+		})
+	}
+}
+
+func TestWalkOtherListsAbort(t *testing.T) {
+	for _, m := range otherLists() {
+		t.Run(m.Name, func(t *testing.T) {
+			log := NewLog(&LogOptions{History: true})
+			sub := log.Subscribe()
+			defer sub.Close()
+			s := dial(t, hostile(t, hostiletest.ModeListsEndless), &Options{Log: log, MaxPages: 1000})
+			ctx, cancel := context.WithCancel(context.Background())
+			go func() {
+				for ev := range sub.C() {
+					if ev.Kind == KindPage && ev.Method == m.Name && ev.Page.Number == 3 {
+						cancel()
+						return
+					}
+				}
+			}()
+			_, res := s.Walk(ctx, m)
+			cancel()
+			if res.Incomplete != paging.Aborted || len(res.Pages) < 3 || len(res.Pages) > 4 {
+				t.Fatalf("incomplete = %q with %d pages, want aborted after 3 (or 4)", res.Incomplete, len(res.Pages))
+			}
+			sent := len(wireFrames(log, Send, m.Name))
+			pctx, pcancel := context.WithTimeout(context.Background(), time.Minute)
+			defer pcancel()
+			if r := s.Ping(pctx); r.Err != nil {
+				t.Fatalf("ping after the abort: %v", r.Err)
+			}
+			if later := len(wireFrames(log, Send, m.Name)); later != sent {
+				t.Errorf("requests after the abort: %d then %d", sent, later)
+			}
+		})
+	}
+}

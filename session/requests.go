@@ -1,0 +1,295 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
+	"mcpwitness/finding"
+)
+
+// The methods of [RequestResult.Method], besides the lists and tools/call.
+const (
+	MethodRead        = "resources/read"
+	MethodGetPrompt   = "prompts/get"
+	MethodComplete    = "completion/complete"
+	MethodPing        = "ping"
+	MethodSetLevel    = "logging/setLevel"
+	MethodSubscribe   = "resources/subscribe"
+	MethodUnsubscribe = "resources/unsubscribe"
+	// MethodUpdated is the notification a server sends when a subscribed
+	// resource changed; the tap records it as a [KindNotification].
+	MethodUpdated = "notifications/resources/updated"
+)
+
+// LogLevels are the levels logging/setLevel accepts, least severe first
+// (RFC 5424, as the specification lists them).
+func LogLevels() []string {
+	return []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+}
+
+// RequestResult is a finished request other than a list or a tool call,
+// with its verdicts. Its ID is unique among the session's calls and
+// requests.
+type RequestResult struct {
+	ID     int64
+	Method string
+	// About is what the request is about: a uri, a prompt's name, a
+	// completion's reference, a log level.
+	About  string
+	Params json.RawMessage
+	Sent   bool
+	Forced bool
+	// Verdicts are the checks before sending and on the answer.
+	Verdicts []checks.Verdict
+	Findings []finding.Finding
+	// Result is the raw result the server answered (read from the wire,
+	// even when the SDK rejected it), RPCError its JSON-RPC error; Err says
+	// why there is neither (refused, timeout, cancel, connection).
+	Result    json.RawMessage
+	RPCError  json.RawMessage
+	Err       error
+	Cancelled bool
+	Elapsed   time.Duration
+	// RequestID is the JSON-RPC id the request went out with.
+	RequestID string
+}
+
+// Refused reports whether a check stopped the request before it was sent.
+func (r *RequestResult) Refused() bool { return !r.Sent && checks.Blocks(r.Verdicts) }
+
+// ReadResource sends resources/read of uri and checks the contents (see
+// [checks.AfterRead]). It always goes to the wire: the SDK's read cache
+// never answers it.
+func (s *Session) ReadResource(ctx context.Context, uri string) *RequestResult {
+	r := s.newRequest(MethodRead, uri, map[string]any{"uri": uri})
+	s.send(ctx, r, func(rctx context.Context) error {
+		res, err := s.cs.ReadResource(rctx, &mcp.ReadResourceParams{URI: uri})
+		if res != nil {
+			// The SDK caches this very result on newer protocols; with no
+			// TTL the next read goes to the wire.
+			res.TTLMs = 0
+		}
+		return err
+	}, func(result json.RawMessage) checks.Verdict { return checks.AfterRead(uri, result) })
+	return r
+}
+
+// PromptOptions tune a [Session.GetPrompt]. nil means defaults.
+type PromptOptions struct {
+	// Definition is the prompt as prompts/list gave it (one raw item); nil
+	// when no walk listed it, which skips the argument check.
+	Definition json.RawMessage
+	// Force sends the request even when a required argument is missing.
+	Force bool
+}
+
+// GetPrompt checks args against the prompt's definition, sends
+// prompts/get unless a required argument is missing (see
+// [PromptOptions.Force]) and checks the messages of the answer.
+func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string, opts *PromptOptions) *RequestResult {
+	var o PromptOptions
+	if opts != nil {
+		o = *opts
+	}
+	params := map[string]any{"name": name}
+	if len(args) > 0 {
+		params["arguments"] = args
+	}
+	r := s.newRequest(MethodGetPrompt, name, params)
+	r.Verdicts = []checks.Verdict{checks.BeforePrompt(name, o.Definition, args)}
+	if checks.Blocks(r.Verdicts) && !o.Force {
+		s.finishRequest(r)
+		return r
+	}
+	r.Forced = checks.Blocks(r.Verdicts)
+	s.send(ctx, r, func(rctx context.Context) error {
+		_, err := s.cs.GetPrompt(rctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+		return err
+	}, checks.AfterPrompt)
+	return r
+}
+
+// CompleteRef is what a completion/complete is for: a prompt's argument
+// (Prompt names the prompt) or a resource template's variable (Template is
+// its uriTemplate). Exactly one is set.
+type CompleteRef struct {
+	Prompt   string
+	Template string
+}
+
+// String is the reference as the request names it.
+func (c CompleteRef) String() string {
+	if c.Template != "" {
+		return "ref/resource " + c.Template
+	}
+	return "ref/prompt " + c.Prompt
+}
+
+// Complete sends completion/complete for the argument arg of ref, whose
+// value so far is value; resolved holds the arguments already chosen
+// (nil for none). The answer is checked against the limits the
+// specification sets (see [checks.AfterComplete]).
+func (s *Session) Complete(ctx context.Context, ref CompleteRef, arg, value string, resolved map[string]string) *RequestResult {
+	sref := &mcp.CompleteReference{Type: "ref/prompt", Name: ref.Prompt}
+	if ref.Template != "" {
+		sref = &mcp.CompleteReference{Type: "ref/resource", URI: ref.Template}
+	}
+	p := &mcp.CompleteParams{Ref: sref, Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}}
+	if len(resolved) > 0 {
+		p.Context = &mcp.CompleteContext{Arguments: resolved}
+	}
+	r := s.newRequest(MethodComplete, ref.String(), p)
+	s.send(ctx, r, func(rctx context.Context) error {
+		_, err := s.cs.Complete(rctx, p)
+		return err
+	}, checks.AfterComplete)
+	return r
+}
+
+// Ping sends ping; the request's Elapsed is the round trip.
+func (s *Session) Ping(ctx context.Context) *RequestResult {
+	r := s.newRequest(MethodPing, "", nil)
+	s.send(ctx, r, func(rctx context.Context) error { return s.cs.Ping(rctx, nil) }, nil)
+	return r
+}
+
+// SetLogLevel sends logging/setLevel with level, one of [LogLevels]. On
+// protocols from 2026-07-28 the method is gone (the level travels in each
+// request's _meta) and nothing is sent: Err says so.
+func (s *Session) SetLogLevel(ctx context.Context, level string) *RequestResult {
+	r := s.newRequest(MethodSetLevel, level, map[string]any{"level": level})
+	switch {
+	case !slices.Contains(LogLevels(), level):
+		r.Err = fmt.Errorf("unknown log level %q; the levels are %s", level, strings.Join(LogLevels(), ", "))
+	case s.info.ProtocolVersion >= newProtocol:
+		r.Err = fmt.Errorf("protocol %s has no logging/setLevel (the level travels in each request's _meta); nothing was sent", s.info.ProtocolVersion)
+	}
+	if r.Err != nil {
+		s.finishRequest(r)
+		return r
+	}
+	s.send(ctx, r, func(rctx context.Context) error {
+		//lint:ignore SA1019 servers on protocols before 2026-07-28 log through logging/setLevel
+		return s.cs.SetLoggingLevel(rctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
+	}, nil)
+	return r
+}
+
+// Subscribe asks the server for notifications/resources/updated of uri
+// (resources/subscribe). The notifications are recorded as they come, as
+// [KindNotification] events of method [MethodUpdated]; see [UpdatedURI].
+func (s *Session) Subscribe(ctx context.Context, uri string) *RequestResult {
+	r := s.newRequest(MethodSubscribe, uri, map[string]any{"uri": uri})
+	s.send(ctx, r, func(rctx context.Context) error {
+		return s.cs.Subscribe(rctx, &mcp.SubscribeParams{URI: uri})
+	}, nil)
+	return r
+}
+
+// Unsubscribe ends a [Session.Subscribe] of uri (resources/unsubscribe).
+func (s *Session) Unsubscribe(ctx context.Context, uri string) *RequestResult {
+	r := s.newRequest(MethodUnsubscribe, uri, map[string]any{"uri": uri})
+	s.send(ctx, r, func(rctx context.Context) error {
+		return s.cs.Unsubscribe(rctx, &mcp.UnsubscribeParams{URI: uri})
+	}, nil)
+	return r
+}
+
+// UpdatedURI returns the uri a notifications/resources/updated event
+// names.
+func UpdatedURI(ev Event) (string, bool) {
+	if ev.Kind != KindNotification || ev.Method != MethodUpdated {
+		return "", false
+	}
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if json.Unmarshal(ev.Data, &p) != nil || p.URI == "" {
+		return "", false
+	}
+	return p.URI, true
+}
+
+// newRequest numbers a request and records its start.
+func (s *Session) newRequest(method, about string, params any) *RequestResult {
+	r := &RequestResult{ID: s.calls.Add(1), Method: method, About: about}
+	if params != nil {
+		r.Params, _ = json.Marshal(params)
+	}
+	s.log.Append(Event{Kind: KindRequest, Method: method,
+		Request: &RequestInfo{ID: r.ID, Method: method, State: PhaseStart, About: about, Params: r.Params}})
+	return r
+}
+
+// send sends r through the SDK call sendFn under the session's timeout,
+// fills r from the raw answer on the wire, runs check on a result (nil for
+// none), and records the verdicts and the end.
+func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) checks.Verdict) {
+	r.Sent = true
+	rctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rctx, w := withWatcher(rctx)
+	defer s.tap.unwatch(w)
+	start := time.Now()
+	err := sendFn(rctx)
+	r.Elapsed = time.Since(start)
+	reqID, result, rpcErr, ok := w.answer()
+	r.RequestID = reqID
+	what := r.Method
+	if r.About != "" {
+		what += " " + r.About
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		r.Cancelled = true
+		r.Err = s.failure(rctx, what, err)
+	case ok && len(rpcErr) > 0:
+		r.RPCError = rpcErr
+	case ok && len(result) > 0:
+		r.Result = result
+		if err != nil {
+			r.Findings = append(r.Findings, finding.Finding{Check: "sdk-rejected", Severity: finding.SeverityWarning,
+				Message: "the Go SDK could not take this result (" + s.redact(err).Error() + "); it was checked from the raw answer"})
+		}
+	case err != nil:
+		r.Err = s.failure(rctx, what, err)
+	case r.Method == MethodSubscribe || r.Method == MethodUnsubscribe:
+		// On newer protocols a subscription is a stream of its own
+		// (subscriptions/listen), with no answer to this call.
+	default:
+		r.Err = errors.New(what + ": the answer was not seen on the wire")
+	}
+	if len(r.Result) > 0 && check != nil {
+		v := check(r.Result)
+		if w.wasCut() {
+			v = checks.Verdict{Check: v.Check, Status: checks.Unchecked,
+				Message: fmt.Sprintf("the answer is nested deeper than %d levels; not checked", maxFrameDepth)}
+		}
+		r.Verdicts = append(r.Verdicts, v)
+	}
+	s.finishRequest(r)
+}
+
+// finishRequest records r's verdicts and its end.
+func (s *Session) finishRequest(r *RequestResult) {
+	for i := range r.Verdicts {
+		v := r.Verdicts[i]
+		s.log.Append(Event{Kind: KindVerdict, Method: r.Method, Verdict: &v,
+			Request: &RequestInfo{ID: r.ID, Method: r.Method, State: PhaseVerdict, About: r.About}})
+	}
+	info := &RequestInfo{ID: r.ID, Method: r.Method, State: PhaseDone, About: r.About, Params: r.Params,
+		Sent: r.Sent, Forced: r.Forced, RequestID: r.RequestID, Result: r.Result, RPCError: r.RPCError,
+		Cancelled: r.Cancelled, Ms: ms(r.Elapsed)}
+	if r.Err != nil {
+		info.Error = r.Err.Error()
+	}
+	s.log.Append(Event{Kind: KindRequest, Method: r.Method, Request: info})
+}
