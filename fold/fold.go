@@ -94,6 +94,10 @@ type State struct {
 	src  int
 	// keepAll forgets no walk or call.
 	keepAll bool
+
+	// others holds the items of the lists other than tools and the
+	// requests about them; never changed in place (see items.go).
+	others *others
 }
 
 // Options tune [New]. nil means defaults.
@@ -154,15 +158,23 @@ func (s *State) Apply(ev session.Event) {
 	case session.KindPage:
 		s.gen, s.out = ev.Gen, ev.Out
 		s.applyPage(ev)
+		s.applyItems(ev)
 	case session.KindWalk:
 		s.applyWalk(ev)
 	case session.KindCall:
 		s.applyCall(ev)
 	case session.KindVerdict:
-		s.applyVerdict(ev)
+		if ev.Request != nil {
+			s.applyRequest(ev)
+		} else {
+			s.applyVerdict(ev)
+		}
+	case session.KindRequest:
+		s.applyRequest(ev)
 	case session.KindProgress:
 		s.applyProgress(ev)
 	case session.KindNotification:
+		s.applyUpdated(ev)
 		s.applyNotification(ev)
 	case session.KindServerCall:
 		s.row(&Row{T: ev.T, Kind: RowServerCall, Method: ev.Method, Text: ev.Text})

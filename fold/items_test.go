@@ -1,0 +1,118 @@
+package fold_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
+	"mcpwitness/demo"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// describeOthers is what a state holds of the lists other than tools and
+// the requests, in words.
+func describeOthers(s *fold.State) []string {
+	var out []string
+	for _, w := range s.Walks() {
+		for _, it := range s.Items(w) {
+			out = append(out, fmt.Sprintf("walk %d %s item %q page %d gen %d args %+v bad %q", w.ID, it.Method, it.Key, it.Page, it.Gen, it.Arguments, it.Bad))
+		}
+	}
+	for _, r := range s.Requests() {
+		out = append(out, fmt.Sprintf("request %d %s %q done %v sent %v result %s rpc %s err %q verdicts %+v",
+			r.ID, r.Method, r.About, r.Done, r.Sent, r.Result, r.RPCError, r.Err, r.Verdicts))
+	}
+	return out
+}
+
+func TestListsAndRequestsFoldLiveAsRecorded(t *testing.T) {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New(nil).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	target := session.Target{Name: "demo"}
+	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := session.NewLog(nil)
+	live := fold.New(nil)
+	log.AddSink(live.Apply)
+	log.AddSink(rec.Write)
+	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []paging.Method{paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
+		s.Walk(ctx, m)
+	}
+	s.ReadResource(ctx, "demo://readme")
+	s.ReadResource(ctx, demo.BrokenResourceURI)
+	s.GetPrompt(ctx, "summarize", map[string]string{"text": "hello"}, nil)
+	s.Complete(ctx, session.CompleteRef{Prompt: "code_review"}, "language", "g", nil)
+	s.Close()
+	log.Close()
+	if err := rec.Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	res := live.Latest(paging.Resources().Name)
+	if items := live.Items(res); len(items) <= 2*demo.DefaultPageSize || items[0].Page != 1 || items[len(items)-1].Page < 3 {
+		t.Errorf("resources: %d items", len(items))
+	}
+	if items := live.Items(live.Latest(paging.Prompts().Name)); len(items) == 0 || items[0].Key != "code_review" || !items[0].Arguments[0].Required {
+		t.Errorf("prompts: %+v", items)
+	}
+	if live.Items(live.Latest(paging.Tools().Name)) != nil {
+		t.Error("a tools walk has items besides its tools")
+	}
+	reqs := live.Requests()
+	if len(reqs) != 4 || !reqs[1].Done || len(reqs[1].Verdicts) != 1 || reqs[1].Verdicts[0].Status != checks.Fail {
+		t.Fatalf("requests: %v", describeOthers(live))
+	}
+	replayed := foldFile(t, path)
+	if diff := cmp.Diff(describeOthers(live), describeOthers(replayed)); diff != "" {
+		t.Errorf("live and recorded folds differ (-live +recorded):\n%s", diff)
+	}
+	if diff := cmp.Diff(describe(live), describe(replayed)); diff != "" {
+		t.Errorf("live and recorded folds differ (-live +recorded):\n%s", diff)
+	}
+}
+
+func TestCloneKeepsRequestsApart(t *testing.T) {
+	s := fold.New(nil)
+	start := session.Event{Kind: session.KindRequest, Method: session.MethodPing,
+		Request: &session.RequestInfo{ID: 1, Method: session.MethodPing, State: session.PhaseStart}}
+	s.Apply(start)
+	c := s.Clone()
+	s.Apply(session.Event{Kind: session.KindRequest, Method: session.MethodPing,
+		Request: &session.RequestInfo{ID: 1, Method: session.MethodPing, State: session.PhaseDone, Sent: true, Ms: 1}})
+	s.Apply(session.Event{Kind: session.KindNotification, Method: session.MethodUpdated, Data: []byte(`{"uri":"demo://clock"}`)})
+	if !s.Request(1).Done || c.Request(1).Done {
+		t.Errorf("done: state %v, clone %v", s.Request(1).Done, c.Request(1).Done)
+	}
+	if _, ok := c.Updated("demo://clock"); ok {
+		t.Error("the clone saw an update applied after it")
+	}
+	if _, ok := s.Updated("demo://clock"); !ok {
+		t.Error("the update was not kept")
+	}
+}
