@@ -272,7 +272,9 @@ func (f *fakeBackend) Call(ctx context.Context, name string, args json.RawMessag
 	if f.call != nil {
 		return f.call(ctx, name, args, opts)
 	}
-	return &session.CallResult{Tool: name}
+	r := &session.CallResult{}
+	r.Tool = name
+	return r
 }
 
 // callEvents returns the events of one finished call with verdicts.

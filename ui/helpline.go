@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"mcpwitness/render"
 	"slices"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
+	"mcpwitness/render"
 )
 
 // bindings returns the help line's keys for what has the keys now.
@@ -22,7 +22,7 @@ func (m *model) bindings() []key.Binding {
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
 		short = append([]key.Binding{m.keys.Detail.Force}, short...)
 	}
-	if r := m.replay; r != nil && r.loaded && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
+	if r := m.replay; r != nil && r.Loaded() && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
 		short = append(m.scrub.ShortHelp(), short...)
 	}
 	return short
@@ -35,7 +35,7 @@ func (m *model) modeBindings() []key.Binding {
 	switch {
 	case m.mode == modeHelp:
 		return append(m.helpView.ShortHelp(), g.Quit)
-	case m.replay != nil && !m.replay.loaded:
+	case m.replay != nil && !m.replay.Loaded():
 		return []key.Binding{g.Theme, g.Help, g.Quit}
 	case m.st.Server() == nil && m.replay == nil:
 		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}

@@ -2,12 +2,12 @@ package ui
 
 import (
 	"fmt"
-	"mcpwitness/render"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -124,7 +124,7 @@ func (m *model) header() string {
 	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v", m.w, m.sty, m.st.Server(), m.st.ShownRev(), m.st.Gen(), m.st.Out(), ws,
 		m.st.LastAnswer().UnixNano(), m.ops.calling(), m.st.Closed(), spin, m.link)
 	if r := m.replay; r != nil {
-		key += fmt.Sprintf(" replay %v %s", r.loaded, m.inFlight())
+		key += fmt.Sprintf(" replay %v %s", r.Loaded(), m.inFlight())
 	}
 	return m.memo.get("header", key, m.drawHeader)
 }
@@ -230,7 +230,7 @@ func joinEnds(left, right string, w int) string {
 func (m *model) body() string {
 	l := m.lay
 	switch {
-	case m.replay != nil && !m.replay.loaded:
+	case m.replay != nil && !m.replay.Loaded():
 		return m.loadingBody()
 	case l.short && m.focus == paneEvents:
 		return m.events.View()

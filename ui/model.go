@@ -13,6 +13,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/replay"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
@@ -124,7 +125,7 @@ type options struct {
 	Loc    *time.Location
 	// Replay, when set, makes the model a read-only replay of a session
 	// file: no backend, no dial, and the scrubber.
-	Replay *replay
+	Replay *replay.Replay
 }
 
 // model is the root of the UI: the only tea.Model. It folds session events
@@ -160,8 +161,8 @@ type model struct {
 	spinning bool           // a tick is on its way
 	bar      progress.Model // reading a replay's file
 
-	replay *replay  // nil for a live session
-	scrub  scrubber // a replay's control
+	replay *replay.Replay // nil for a live session
+	scrub  scrubber       // a replay's control
 
 	status status // the status line's message
 
@@ -282,7 +283,7 @@ func (m *model) sync() tea.Cmd {
 // busy says whether something is in flight that the spinner shows.
 func (m *model) busy() bool {
 	if r := m.replay; r != nil {
-		return !r.loaded || r.running || m.detail.Busy() || m.wire.Busy()
+		return !r.Loaded() || r.Running() || m.detail.Busy() || m.wire.Busy()
 	}
 	return m.link == linkDialing || m.st.Out() > 0 || m.ops.walk != nil || m.ops.call != nil || m.ops.export ||
 		m.detail.Busy() || m.wire.Busy()

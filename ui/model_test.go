@@ -142,7 +142,9 @@ func TestRefusedCallCanBeSentAnywayAfterConfirming(t *testing.T) {
 	var forced bool
 	f.call = func(_ context.Context, name string, _ json.RawMessage, o *session.CallOptions) *session.CallResult {
 		forced = o != nil && o.Force
-		return &session.CallResult{ID: 2, Tool: name}
+		r := &session.CallResult{}
+		r.ID, r.Tool = 2, name
+		return r
 	}
 	h.key("enter")
 	h.until("the forced call", func() bool { return f.calls.Load() == 1 && h.m.ops.call == nil })
@@ -157,7 +159,9 @@ func TestEscCancelsTheCallInFlight(t *testing.T) {
 	f.call = func(ctx context.Context, name string, _ json.RawMessage, _ *session.CallOptions) *session.CallResult {
 		started <- struct{}{}
 		<-ctx.Done()
-		return &session.CallResult{ID: 1, Tool: name, Cancelled: true}
+		r := &session.CallResult{}
+		r.ID, r.Tool, r.Cancelled = 1, name, true
+		return r
 	}
 	h, b := callScreen(t, f, tool("slow"))
 	h.key("enter")

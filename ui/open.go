@@ -3,11 +3,10 @@ package ui
 import (
 	"context"
 	"errors"
-	"os"
 
 	tea "charm.land/bubbletea/v2"
 
-	"mcpwitness/session"
+	"mcpwitness/replay"
 )
 
 // OpenConfig is what [Open] needs. The caller checks the theme name and
@@ -33,11 +32,11 @@ func Open(ctx context.Context, cfg OpenConfig) error {
 }
 
 func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) error {
-	r, err := openReplay(cfg.Path)
+	r, err := replay.Open(cfg.Path, nil)
 	if err != nil {
 		return err
 	}
-	defer r.file.Close()
+	defer r.File().Close()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -57,19 +56,6 @@ func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) er
 
 // replayOptions are the model's options for the replay r: the theme and
 // colour as the caller resolved them.
-func replayOptions(ctx context.Context, cfg OpenConfig, tasks *tasks, r *replay) options {
+func replayOptions(ctx context.Context, cfg OpenConfig, tasks *tasks, r *replay.Replay) options {
 	return options{Theme: cfg.Theme, NoColor: cfg.NoColor, Ctx: ctx, Tasks: tasks, Replay: r}
-}
-
-// openReplay opens and indexes the session file at path.
-func openReplay(path string) (*replay, error) {
-	f, err := session.OpenFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var size int64
-	if st, err := os.Stat(path); err == nil {
-		size = st.Size()
-	}
-	return newReplay(f, size), nil
 }

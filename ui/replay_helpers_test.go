@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/paging"
+	"mcpwitness/replay"
 	"mcpwitness/session"
 )
 
@@ -61,11 +62,11 @@ func replayHarness(t *testing.T, path string, w, h int, theme string) *harness {
 // at w×h in theme, and leaves it reading.
 func openHarness(t *testing.T, path string, w, h int, theme string) *harness {
 	t.Helper()
-	r, err := openReplay(path)
+	r, err := replay.Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.file.Close() })
+	t.Cleanup(func() { r.File().Close() })
 	hs := newHarness(t, options{Replay: r, Theme: theme})
 	hs.update(tea.WindowSizeMsg{Width: w, Height: h})
 	return hs
@@ -82,7 +83,7 @@ func (h *harness) settle() {
 // sent, and has built what its panes show.
 func (h *harness) settled() bool {
 	r := h.m.replay
-	return r.loaded && !r.running && r.pos == r.target &&
+	return r.Loaded() && !r.Running() && r.Pos() == r.Target() &&
 		h.m.detail.pending == (detailKey{}) && h.m.wire.building == (frameKey{})
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/replay"
 	"mcpwitness/session"
 )
 
@@ -38,7 +39,7 @@ func TestLargeFileReplaysWithBoundedHeap(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	grew := int64(after.HeapAlloc) - int64(before.HeapAlloc)
-	t.Logf("%d MB, %d events: the heap grew by %.1f MB; %d snapshots", st.Size()>>20, r.n, float64(grew)/(1<<20), len(r.marks)+len(r.near))
+	t.Logf("%d MB, %d events: the heap grew by %.1f MB; %d snapshots", st.Size()>>20, r.Len(), float64(grew)/(1<<20), len(r.Snapshots()))
 	if grew > st.Size()/3 {
 		t.Errorf("replaying %d MB grew the heap by %d MB", st.Size()>>20, grew>>20)
 	}
@@ -53,15 +54,15 @@ func TestLargeFileReplaysWithBoundedHeap(t *testing.T) {
 		h.key(k)
 		settleLarge(h)
 	}
-	if r.pos != r.n {
-		t.Errorf("} went to %d of %d", r.pos, r.n)
+	if r.Pos() != r.Len() {
+		t.Errorf("} went to %d of %d", r.Pos(), r.Len())
 	}
 	runtime.KeepAlive(h)
 }
 
 // largeReplay opens the replay of path in a 120×40 harness, as
 // replayHarness does, and waits with settleLarge.
-func largeReplay(t *testing.T, path string) (*harness, *replay) {
+func largeReplay(t *testing.T, path string) (*harness, *replay.Replay) {
 	t.Helper()
 	h := openHarness(t, path, 120, 40, "dark")
 	settleLarge(h)

@@ -81,7 +81,7 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 	f.Close()
 
 	replay := replayHarness(t, path, 120, 40, "dark")
-	if got, want := replay.m.replay.n, int(logged.Load()); got != want {
+	if got, want := replay.m.replay.Len(), int(logged.Load()); got != want {
 		t.Fatalf("the file holds %d events, the live session logged %d", got, want)
 	}
 

@@ -3,22 +3,25 @@ package ui
 import (
 	"fmt"
 	"maps"
-	"mcpwitness/render"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"mcpwitness/checks"
 	"mcpwitness/fold"
+	"mcpwitness/render"
+	"mcpwitness/replay"
 	"mcpwitness/session"
 )
 
 func TestReplayOpensAtTheEnd(t *testing.T) {
 	h := replayHarness(t, fixture, 120, 40, "dark")
 	r := h.m.replay
-	if r.pos != r.n || r.n != 50 {
-		t.Fatalf("opened at event %d of %d, want the end of 50", r.pos, r.n)
+	if r.Pos() != r.Len() || r.Len() != 50 {
+		t.Fatalf("opened at event %d of %d, want the end of 50", r.Pos(), r.Len())
 	}
 	head := h.headerLines()
 	for _, want := range []string{"REPLAY", "demo-session.jsonl", "recorded 2026-11-29 14:05 UTC", "mcpwitness-demo"} {
@@ -132,26 +135,26 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 		t.Errorf("state after asking for page 3: gen %d out %d", h.m.st.Gen(), h.m.st.Out())
 	}
 	// One event at a time: the request frame goes out, the answer comes.
-	at := h.m.replay.pos
+	at := h.m.replay.Pos()
 	h.press(".")
-	if h.m.replay.pos != at+1 || h.m.st.Frames().Total() != 5 {
-		t.Errorf(". went from %d to %d; %d frames", at, h.m.replay.pos, h.m.st.Frames().Total())
+	if h.m.replay.Pos() != at+1 || h.m.st.Frames().Total() != 5 {
+		t.Errorf(". went from %d to %d; %d frames", at, h.m.replay.Pos(), h.m.st.Frames().Total())
 	}
 	h.press(",", ",")
-	if h.m.replay.pos != at-1 || !strings.Contains(h.headerLines()[1], "gen 2 · out 0") {
-		t.Errorf(", , went to %d: %q", h.m.replay.pos, h.headerLines()[1])
+	if h.m.replay.Pos() != at-1 || !strings.Contains(h.headerLines()[1], "gen 2 · out 0") {
+		t.Errorf(", , went to %d: %q", h.m.replay.Pos(), h.headerLines()[1])
 	}
 
 	// The call's start: the call is in flight at that point.
-	for h.m.replay.pos < n && len(h.m.st.Running()) == 0 {
+	for h.m.replay.Pos() < n && len(h.m.st.Running()) == 0 {
 		h.press(">")
 	}
 	if s := h.screen(); !strings.Contains(s, "calling tool_0003") {
 		t.Errorf("the call in flight is not shown:\n%s", s)
 	}
 	h.press("}")
-	if h.m.replay.pos != n || len(h.m.st.Running()) != 0 || !strings.Contains(h.screen(), "✓ 5 pages · 50 tools") {
-		t.Errorf("} went to %d:\n%s", h.m.replay.pos, h.screen())
+	if h.m.replay.Pos() != n || len(h.m.st.Running()) != 0 || !strings.Contains(h.screen(), "✓ 5 pages · 50 tools") {
+		t.Errorf("} went to %d:\n%s", h.m.replay.Pos(), h.screen())
 	}
 	// Back to the middle of the walk and on to the end again: the same end
 	// (above the status line).
@@ -167,17 +170,11 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 // of the fixture, in an order that uses snapshots, the shown state and
 // folds from the start, and checks each state against a plain fold.
 func TestEveryPointMatchesAFoldFromTheStart(t *testing.T) {
-	h := replayHarness(t, fixture, 120, 40, "dark")
+	// A mark every 10 events, so the marks are used.
+	h := gapHarness(t, fixture, 10)
 	events := readSession(t, fixture)
-	r := h.m.replay
-	// Small gaps, so the marks are used.
-	r.marks = nil
-	for _, p := range []int{10, 20, 30, 40} {
-		h.press("{")
-		for h.m.replay.pos < p {
-			h.press(".")
-		}
-		r.addMark(mark{pos: p, st: h.m.st, w: h.m.st.Weigh()})
+	if n := len(h.m.replay.Snapshots()); n < 5 {
+		t.Fatalf("%d snapshots; want one every 10 events", n)
 	}
 	order := []int{50, 3, 49, 0, 25, 24, 26, 11, 10, 9, 41, 1, 50}
 	for _, p := range order {
@@ -215,16 +212,9 @@ func TestSnapshotsNeverChange(t *testing.T) {
 			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: id, Progress: 9}}))
 	}
 	path := writeSession(t, "cow.jsonl", all)
-	r, err := openReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.file.Close() })
-	r.gap = 7
-	h := newHarness(t, options{Replay: r})
-	h.settle()
-	if len(r.marks) < 10 {
-		t.Fatalf("%d marks; want one every %d events", len(r.marks), r.gap)
+	h := gapHarness(t, path, 7)
+	if n := len(h.m.replay.Snapshots()); n < 10 {
+		t.Fatalf("%d snapshots; want one every 7 events", n)
 	}
 	foldTo := func(p int) string {
 		want := fold.New(&fold.Options{Lean: true})
@@ -241,11 +231,26 @@ func TestSnapshotsNeverChange(t *testing.T) {
 			t.Fatalf("at %d:\n%s\nwant:\n%s", p, got, want)
 		}
 	}
-	for _, mk := range append(r.marks, r.near...) {
-		if got, want := fingerprint(mk.st), foldTo(mk.pos); got != want {
-			t.Fatalf("the snapshot at %d changed:\n%s\nwant:\n%s", mk.pos, got, want)
+	for _, mk := range h.m.replay.Snapshots() {
+		if got, want := fingerprint(mk.State), foldTo(mk.Pos); got != want {
+			t.Fatalf("the snapshot at %d changed:\n%s\nwant:\n%s", mk.Pos, got, want)
 		}
 	}
+}
+
+// gapHarness opens the session file at path with a snapshot every gap
+// events along it, and waits for it to settle.
+func gapHarness(t *testing.T, path string, gap int) *harness {
+	t.Helper()
+	r, err := replay.Open(path, &replay.Options{Gap: gap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.File().Close() })
+	h := newHarness(t, options{Replay: r})
+	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.settle()
+	return h
 }
 
 // fingerprint is what the panes show of a state, in words.
@@ -321,7 +326,7 @@ func TestMomentsOfTheFixture(t *testing.T) {
 	h := replayHarness(t, fixture, 120, 40, "dark")
 	var kinds []string
 	events := readSession(t, fixture)
-	for _, p := range h.m.replay.moments {
+	for _, p := range h.m.replay.Moments() {
 		ev := events[p-1]
 		k := string(ev.Kind)
 		if ev.Call != nil {
