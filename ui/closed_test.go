@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"mcpwitness/render"
 	"strings"
 	"testing"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/render"
 )
 
 // TestServerExitKeepsTheListAndSaysHowToGoOn calls a tool of a real server

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"io"
-	"mcpwitness/render"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/fold"
+	"mcpwitness/render"
 	"mcpwitness/session"
 )
 

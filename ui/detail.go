@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"image/color"
-	"mcpwitness/render"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"mcpwitness/fold"
+	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"

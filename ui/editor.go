@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mcpwitness/render"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,6 +14,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/fold"
+	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/tooldef"
 )

@@ -3,9 +3,9 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"mcpwitness/render"
 	"strings"
 
+	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/tooldef"
 )

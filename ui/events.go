@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"mcpwitness/render"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -11,6 +10,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/render"
 	"mcpwitness/sanitize"
 )
 

@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"mcpwitness/render"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/render"
 )
 
 // scroller shows a window of pre-rendered lines. It never renders: View

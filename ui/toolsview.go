@@ -2,16 +2,15 @@ package ui
 
 import (
 	"fmt"
-	"mcpwitness/render"
 	"strings"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/sanitize"
-
 	"mcpwitness/fold"
+	"mcpwitness/render"
+	"mcpwitness/sanitize"
 )
 
 // View renders the title and the visible rows only.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"mcpwitness/render"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
+	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
