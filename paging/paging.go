@@ -62,6 +62,10 @@ type Answer struct {
 	Result json.RawMessage
 	// RequestID is the raw JSON-RPC id of the request that got this answer.
 	RequestID string
+	// Frame, when not 0, names the recorded frame the answer came in (the
+	// fetcher's own reference; a session uses the sequence number of the
+	// frame's event). It becomes [Page.Frame].
+	Frame int64
 }
 
 // A Fetcher sends one list request for the given cursor ("" for the first
@@ -105,6 +109,10 @@ type Page struct {
 	Generation int64 `json:"generation"`
 	// RequestID is the raw JSON-RPC id of the page's request.
 	RequestID string `json:"requestId,omitempty"`
+	// Frame names the recorded frame the page was read from, as
+	// [Answer.Frame] did; 0 when the fetcher named none. A record may then
+	// keep the items only in that frame.
+	Frame int64 `json:"frame,omitempty"`
 }
 
 // Result is the outcome of a [Walk]. What was read is kept even when the walk

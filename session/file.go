@@ -160,6 +160,11 @@ func (f *File) Event(i int) (Event, error) {
 		// The line was read when the file was opened; it changed since.
 		return Event{}, fmt.Errorf("event %d of %s: %w (did the file change since it was opened?)", i, f.name, err)
 	}
+	if ev.Kind == KindPage && ev.Page != nil && ev.Page.Frame > 0 && ev.Items == nil {
+		if err := f.pageItems(i, &ev); err != nil {
+			return Event{}, fmt.Errorf("event %d of %s: %w", i, f.name, err)
+		}
+	}
 	return ev, nil
 }
 

@@ -1,10 +1,12 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -32,18 +34,28 @@ func NewHeader(tool string, target TargetInfo) Header {
 // Recorder streams a session log to a writer as JSON Lines, one write per
 // line so a file cut off by a crash ends on a whole line. Every line passes
 // through the redactor first.
+//
+// Each byte is kept once: a wire frame is written as it came (compacted
+// onto one line if it spans several, never re-encoded, nothing escaped),
+// and a page event whose [paging.Page.Frame] names a frame this recorder
+// wrote leaves its items out: [File.Event] reads them back from that frame.
 type Recorder struct {
-	mu  sync.Mutex
-	w   io.Writer
-	red *Redactor
-	err error
-	n   int64
+	mu    sync.Mutex
+	w     io.Writer
+	red   *Redactor
+	err   error
+	n     int64
+	first int64 // the sequence number of the first event written; 0 before it
+	buf   bytes.Buffer
+	enc   *json.Encoder // encodes into buf, escaping no HTML
 }
 
 // NewRecorder writes the header to w and returns a recorder for the events
 // that follow.
 func NewRecorder(w io.Writer, h Header, red *Redactor) (*Recorder, error) {
 	r := &Recorder{w: w, red: red}
+	r.enc = json.NewEncoder(&r.buf)
+	r.enc.SetEscapeHTML(false)
 	if err := r.writeLine(h); err != nil {
 		return nil, err
 	}
@@ -58,7 +70,15 @@ func (r *Recorder) Write(ev Event) {
 	if r.err != nil {
 		return
 	}
-	if err := r.writeLineLocked(ev); err != nil {
+	if r.first == 0 {
+		r.first = ev.Seq
+	}
+	frame := ev.Frame
+	ev.Frame = nil
+	if ev.Kind == KindPage && ev.Page != nil && ev.Page.Frame > 0 && ev.Page.Frame >= r.first {
+		ev.Items = nil // in the frame this recorder wrote
+	}
+	if err := r.writeLineLocked(ev, frame); err != nil {
 		r.err = err
 	}
 }
@@ -80,13 +100,32 @@ func (r *Recorder) Lines() int64 {
 func (r *Recorder) writeLine(v any) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.writeLineLocked(v)
+	return r.writeLineLocked(v, nil)
 }
 
-func (r *Recorder) writeLineLocked(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+// writeLineLocked writes v, a JSON object, as one line; a frame, if any,
+// is added as its "frame" field as it is, compacted.
+func (r *Recorder) writeLineLocked(v any, frame json.RawMessage) error {
+	r.buf.Reset()
+	if err := r.enc.Encode(v); err != nil {
 		return fmt.Errorf("encoding session line: %w", err)
+	}
+	if len(frame) == 0 {
+		r.buf.Truncate(r.buf.Len() - 1) // the encoder's newline
+	} else {
+		r.buf.Truncate(r.buf.Len() - 2) // the object's closing brace and the newline
+		r.buf.WriteString(`,"frame":`)
+		if err := json.Compact(&r.buf, frame); err != nil {
+			return fmt.Errorf("encoding session line: the frame is not JSON: %w", err)
+		}
+		r.buf.WriteByte('}')
+	}
+	b := r.buf.Bytes()
+	if htmlInSecrets(r.red) {
+		// The redactor knows such a secret as json.Marshal writes it.
+		var esc bytes.Buffer
+		json.HTMLEscape(&esc, b)
+		b = esc.Bytes()
 	}
 	b = append(r.red.JSON(b), '\n')
 	if _, err := r.w.Write(b); err != nil {
@@ -142,4 +181,20 @@ func (r *RecordFile) Close() error {
 		return fmt.Errorf("closing %s: %w", r.f.Name(), cerr)
 	}
 	return nil
+}
+
+// htmlInSecrets reports whether a secret red knows holds a character that
+// json.Marshal escapes for HTML (<, >, &, U+2028, U+2029): the redactor
+// finds it in JSON text only in that escaped form, so a line holding raw
+// frames must then be escaped the same way before it is redacted.
+func htmlInSecrets(red *Redactor) bool {
+	if red == nil {
+		return false
+	}
+	for _, s := range red.secrets {
+		if strings.ContainsAny(s.value, "<>&\u2028\u2029") {
+			return true
+		}
+	}
+	return false
 }

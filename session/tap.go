@@ -188,19 +188,22 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 	env := msg.env
 	id := canonicalID(env.ID)
 	method, latency, w, stray := t.book(dir, env.Method, id, now)
+	var frame int64 // the sequence number of the frame's event, when it holds this message alone
 	if rec != nil {
 		rec.Method, rec.ID = method, id
 		if latency > 0 {
 			rec.LatencyMs = ms(latency)
 		}
-		t.log.Append(*rec)
+		if stamped := t.log.Append(*rec); !cut && stamped.Frame != nil {
+			frame = stamped.Seq
+		}
 	}
 	if stray {
 		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
 		return false, nil
 	}
 	if w != nil {
-		w.deliver(env.Result, env.Error, cut)
+		w.deliver(env.Result, env.Error, cut, frame)
 		if rec != nil && w.items != "" && len(env.Result) > 0 && len(env.Error) == 0 {
 			fwd = emptyPage(env.ID, w.items)
 		}
@@ -365,7 +368,8 @@ type watcher struct {
 	result json.RawMessage
 	rpcErr json.RawMessage
 	got    bool
-	cut    bool // the answer nested too deep and was cut
+	cut    bool  // the answer nested too deep and was cut
+	frame  int64 // the sequence number of the event that recorded the answer alone; 0 when none did
 }
 
 type watchKey struct{}
@@ -389,10 +393,18 @@ func watcherFrom(ctx context.Context) *watcher {
 	return w
 }
 
-func (w *watcher) deliver(result, rpcErr json.RawMessage, cut bool) {
+func (w *watcher) deliver(result, rpcErr json.RawMessage, cut bool, frame int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.result, w.rpcErr, w.got, w.cut = result, rpcErr, true, cut
+	w.result, w.rpcErr, w.got, w.cut, w.frame = result, rpcErr, true, cut, frame
+}
+
+// frameSeq returns the sequence number of the wire event that recorded the
+// answer as a message of its own, whole (not cut); 0 when none did.
+func (w *watcher) frameSeq() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.frame
 }
 
 // wasCut reports whether the answer was cut for nesting too deep.
