@@ -5,17 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 	"mcpwitness/tooldef"
 )
 
 // runCall calls one tool and checks it as a client would: mcpwitness call
-// TOOL [k=v ...|--args JSON]. The exit code says how it went: see
+// TOOL [k=v ...|--args JSON]. The call's document is read from the fold,
+// as the UI and the report read it. The exit code says how it went: see
 // [callExit].
 func runCall(ctx context.Context, a *app) error {
 	sess, err := a.dial(ctx)
@@ -24,36 +28,69 @@ func runCall(ctx context.Context, a *app) error {
 	}
 	defer sess.Close()
 	name := a.cfg.args[0]
-	// The walk gives the call the definition a client would hold.
-	if _, walk := sess.Walk(ctx, paging.Tools()); walk.Incomplete == paging.Failed {
-		a.warn(fmt.Errorf("listing tools before the call: %w", walk.Err))
-	}
+	folded := foldLog(a.log)
+	page := walkFor(ctx, a, sess, name)
 	def, _, _ := sess.Tool(name)
 	args, err := buildArgs(def, a.cfg.args[1:], a.cfg.argsJSON, a.cfg.argsSet)
 	if err != nil {
 		return err
 	}
 	res := sess.Call(ctx, name, args, &session.CallOptions{Force: a.cfg.force})
-	doc := callDocument(res)
-	a.show(doc, func() { a.pr.call(doc, res) })
-	return exitWith(callExit(res))
+	var c *fold.Call
+	folded.read(func(st *fold.State) {
+		if fc := st.Call(res.ID); fc != nil {
+			cc := *fc
+			c = &cc
+		}
+	})
+	if c == nil || !c.Done {
+		return fmt.Errorf("call %d of %s: the session's record of it has no end", res.ID, name)
+	}
+	doc := callDocument(c, res.Findings, page)
+	a.show(doc, func() { a.pr.call(doc, c) })
+	return exitWith(callExit(c))
+}
+
+// walkFor walks tools/list for the definition of the tool name, the one a
+// client would hold when it calls it. It returns the number of the page
+// that lists it, 0 when no page did.
+func walkFor(ctx context.Context, a *app, sess *session.Session, name string) int {
+	var page atomic.Int64
+	walking := atomic.Bool{}
+	walking.Store(true)
+	// Sinks run as each event is appended: the page event of an accepted
+	// page comes before the walk asks for the next one.
+	a.log.AddSink(func(ev session.Event) {
+		if !walking.Load() || ev.Kind != session.KindPage || ev.Page == nil || ev.Method != paging.Tools().Name || page.Load() > 0 {
+			return
+		}
+		if slices.Contains(ev.Page.Keys, name) {
+			page.Store(int64(ev.Page.Number))
+		}
+	})
+	_, walk := sess.Walk(ctx, paging.Tools())
+	walking.Store(false)
+	if walk.Incomplete == paging.Failed {
+		a.warn(fmt.Errorf("listing tools before the call: %w", walk.Err))
+	}
+	return int(page.Load())
 }
 
 // callExit maps a call to the exit codes README.md gives: 1 when it could
 // not be made or the server answered with a JSON-RPC error, 3 when a check
 // refused it or did not pass, 4 when the tool answered isError and every
 // check passed.
-func callExit(r *session.CallResult) int {
-	if r.Err != nil || len(r.RPCError) > 0 {
+func callExit(c *fold.Call) int {
+	if c.Err != "" || len(c.RPCError) > 0 {
 		return exitConnect
 	}
-	for _, v := range r.Verdicts {
+	for _, v := range c.Verdicts {
 		switch v.Status {
 		case checks.Fail, checks.Refused, checks.Unchecked:
 			return exitCheck
 		}
 	}
-	if r.IsError() {
+	if c.IsError {
 		return exitToolError
 	}
 	return exitOK

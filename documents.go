@@ -70,6 +70,10 @@ type (
 		Result           json.RawMessage   `json:"result"`
 		Error            json.RawMessage   `json:"error"`
 		Ms               float64           `json:"ms"`
+		// FoundOnPage is the page of the tools walk before the call that
+		// listed the tool (0: none did); the walk stopped there unless
+		// --walk-all.
+		FoundOnPage int `json:"foundOnPage,omitempty"`
 	}
 )
 
@@ -148,11 +152,14 @@ func listedName(t *fold.Tool) string {
 	return d.Name
 }
 
-func callDocument(r *session.CallResult) callDoc {
+// callDocument is the document of call c as the fold has it, with the
+// findings the live call gave (they are not in the session file) and the
+// page of the walk before it that listed the tool.
+func callDocument(c *fold.Call, findings []finding.Finding, foundOnPage int) callDoc {
 	doc := callDoc{
-		Tool: r.Tool, Sent: r.Sent, Listed: r.Listed, Forced: r.Forced, Generation: r.Generation, Stale: r.Stale,
-		ListedDuringCall: r.ListedDuringCall, Verdicts: r.Verdicts, Findings: r.Findings,
-		Result: r.Result, Error: r.RPCError, Ms: float64(r.Elapsed.Microseconds()) / 1000,
+		Tool: c.Tool, Sent: c.Sent, Listed: c.Listed, Forced: c.Forced, Generation: c.Generation, Stale: c.Stale,
+		ListedDuringCall: c.ListedDuring, Verdicts: c.Verdicts, Findings: findings,
+		Result: c.Result, Error: c.RPCError, Ms: c.Ms, FoundOnPage: foundOnPage,
 	}
 	if doc.Verdicts == nil {
 		doc.Verdicts = []checks.Verdict{}
@@ -162,8 +169,8 @@ func callDocument(r *session.CallResult) callDoc {
 	}
 	if len(doc.Error) == 0 {
 		doc.Error = json.RawMessage("null")
-		if r.Err != nil {
-			e, _ := json.Marshal(map[string]any{"message": r.Err.Error(), "cancelled": r.Cancelled})
+		if c.Err != "" {
+			e, _ := json.Marshal(map[string]any{"message": c.Err, "cancelled": c.Cancelled})
 			doc.Error = e
 		}
 	}

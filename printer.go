@@ -11,6 +11,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
+	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -116,7 +117,8 @@ func (p *printer) tools(doc toolsDoc) {
 	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(len(doc.Tools), "tool"), nouns(doc.Walk.Pages, "page"), doc.Walk.Generation)
 }
 
-func (p *printer) call(doc callDoc, r *session.CallResult) {
+// call prints the call c, whose document is doc.
+func (p *printer) call(doc callDoc, c *fold.Call) {
 	sent := "sent"
 	switch {
 	case !doc.Sent:
@@ -125,6 +127,9 @@ func (p *printer) call(doc callDoc, r *session.CallResult) {
 		sent = p.yellow("sent anyway (--force)")
 	}
 	listed := fmt.Sprintf("listed in gen %d", doc.Generation)
+	if doc.FoundOnPage > 0 {
+		listed += fmt.Sprintf(" on page %d", doc.FoundOnPage)
+	}
 	if !doc.Listed {
 		listed = p.yellow("not listed")
 	}
@@ -154,16 +159,16 @@ func (p *printer) call(doc callDoc, r *session.CallResult) {
 			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(p.line(path)), p.dim(p.line(e.Keyword)+":"), p.line(e.Message))
 		}
 	}
-	if !doc.Sent && r.Err == nil {
+	if !doc.Sent && c.Err == "" {
 		fmt.Fprintf(p.w, "\n%s\n", p.dim("Nothing was sent. --force sends it anyway, to see the server's own answer."))
 	}
 	switch {
-	case r.Err != nil:
-		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(r.Err.Error()))
-	case len(r.RPCError) > 0:
-		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(session.RPCErrorText(r.RPCError)))
-	case len(r.Result) > 0:
-		p.result(r.Result)
+	case c.Err != "":
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(c.Err))
+	case len(c.RPCError) > 0:
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(session.RPCErrorText(c.RPCError)))
+	case len(c.Result) > 0:
+		p.result(c.Result)
 	}
 }
 

@@ -13,29 +13,16 @@ import (
 const maxLeanRPCError = 4 << 10
 
 // Call is one tool call, from its start to its verdicts: the one record of
-// a call that the UI and the report read.
+// a call that the UI, the report and the headless call document read. Its
+// own fields are the session's record of it, [session.CallInfo], as the
+// call events last said them.
 type Call struct {
-	ID         int64
-	Tool       string
+	session.CallInfo
 	Start, End time.Time
 	// Done says the call's done event arrived.
-	Done         bool
-	Args         json.RawMessage
-	Listed       bool
-	Sent         bool
-	Forced       bool
-	Generation   int64
-	Stale        bool
-	ListedDuring bool
-	// RequestID is the JSON-RPC id of the call's tools/call request.
-	RequestID string
-	Result    json.RawMessage
-	IsError   bool // the answer said isError: true
-	RPCError  json.RawMessage
-	Err       string
-	Cancelled bool
-	Ms        float64
-	Verdicts  []checks.Verdict
+	Done     bool
+	IsError  bool // the answer said isError: true
+	Verdicts []checks.Verdict
 
 	// HasProgress says a progress notification arrived; the rest is from
 	// the last one, and Updates counts them.
@@ -119,7 +106,7 @@ func (s *State) call(id int64, tool string, t time.Time) *Call {
 	if c := s.calls[id]; c != nil {
 		return s.own(c)
 	}
-	c := &Call{ID: id, Tool: tool, Start: t}
+	c := &Call{CallInfo: session.CallInfo{ID: id, Tool: tool}, Start: t}
 	s.made.calls += callWeight
 	s.calls[id] = c
 	s.toolCalls[tool] = append(s.toolCalls[tool], c)
@@ -137,7 +124,7 @@ func (s *State) applyCall(ev session.Event) {
 	c.Rev++
 	switch info.State {
 	case session.PhaseStart:
-		c.Args, c.Listed, c.Generation = info.Args, info.Listed, info.Generation
+		c.State, c.Args, c.Listed, c.Generation = info.State, info.Args, info.Listed, info.Generation
 		if s.lean && s.src > 0 && len(c.Args) > 0 {
 			c.Args, c.ArgsSrc = nil, s.src
 		}
@@ -146,13 +133,15 @@ func (s *State) applyCall(ev session.Event) {
 		}
 	case session.PhaseDone:
 		c.Done, c.End = true, ev.T
-		c.Listed, c.Sent, c.Forced = info.Listed, info.Sent, info.Forced
-		c.Generation, c.Stale, c.ListedDuring = info.Generation, info.Stale, info.ListedDuringCall
-		c.Result, c.RPCError, c.Err, c.Cancelled, c.Ms = info.Result, info.RPCError, info.Error, info.Cancelled, info.Ms
-		if info.RequestID != "" {
-			c.RequestID = info.RequestID
+		// The done event says all but the arguments, which the start event
+		// had (or, lean, left in the file), and an id it may not know.
+		args, reqID := c.Args, c.RequestID
+		c.CallInfo = *info
+		c.Args = args
+		if c.RequestID == "" {
+			c.RequestID = reqID
 		}
-		c.IsError = (&session.CallResult{Result: info.Result}).IsError()
+		c.IsError = session.IsErrorResult(info.Result)
 		s.stopped(c)
 		level := LevelNone
 		switch c.Outcome() {

@@ -20,36 +20,30 @@ type CallOptions struct {
 	Force bool
 }
 
-// CallResult is a finished tool call with its verdicts.
+// CallResult is a finished tool call with its verdicts: its [CallInfo]
+// (State [PhaseDone]; Args the arguments sent), and what the session file
+// does not repeat in the call event.
 type CallResult struct {
-	ID               int64
-	Tool             string
-	Args             json.RawMessage
-	Listed           bool
-	Sent             bool
-	Forced           bool
-	Generation       int64
-	Stale            bool
-	ListedDuringCall bool
-	Verdicts         []checks.Verdict
-	Findings         []finding.Finding
-	// Result is the raw result the server answered, RPCError its JSON-RPC
-	// error; Err says why there is neither (timeout, cancel, connection).
-	Result    json.RawMessage
-	RPCError  json.RawMessage
-	Err       error
-	Cancelled bool
-	Elapsed   time.Duration
-	// RequestID is the JSON-RPC id the tools/call went out with.
-	RequestID string
+	CallInfo
+	Verdicts []checks.Verdict
+	// Findings say what is worth knowing beyond the verdicts: the tool was
+	// not listed, or the SDK could not take an answer that was checked raw.
+	Findings []finding.Finding
+	// Err says why there is no answer (timeout, cancel, connection) as the
+	// error itself; CallInfo.Err is its text.
+	Err error
 }
 
 // IsError reports whether the result says isError: true.
-func (r *CallResult) IsError() bool {
+func (r *CallResult) IsError() bool { return IsErrorResult(r.Result) }
+
+// IsErrorResult reports whether result, the raw result of a tools/call,
+// says isError: true.
+func IsErrorResult(result json.RawMessage) bool {
 	var v struct {
 		IsError bool `json:"isError"`
 	}
-	return len(r.Result) > 0 && json.Unmarshal(r.Result, &v) == nil && v.IsError
+	return len(result) > 0 && json.Unmarshal(result, &v) == nil && v.IsError
 }
 
 // Call runs the checks that come before a call, sends tools/call unless one
@@ -63,14 +57,15 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 		args = json.RawMessage("{}")
 	}
 	def, gen, listed := s.Tool(name)
-	r := &CallResult{ID: s.calls.Add(1), Tool: name, Args: args, Listed: listed, Generation: gen}
+	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: gen}}
 	if !listed {
 		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
 			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
 	}
 	_, outAtStart := s.counter.Snapshot()
 	sentAtStart := s.listsSent.Load()
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &CallInfo{ID: r.ID, Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: gen}})
+	start := r.CallInfo
+	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &start})
 
 	r.Verdicts = s.validator.Before(name, def, args)
 	if checks.Blocks(r.Verdicts) && !force {
@@ -118,7 +113,7 @@ func (s *Session) sendCall(ctx, rctx context.Context, w *watcher, r *CallResult,
 	name := r.Tool
 	start := time.Now()
 	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: r.Args, Meta: s.callMeta(token)})
-	r.Elapsed = time.Since(start)
+	r.Ms = ms(time.Since(start))
 	reqID, result, rpcErr, ok := w.answer()
 	r.RequestID = reqID
 	switch {
@@ -160,22 +155,23 @@ func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool
 }
 
 func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int, sentAtStart int64) {
-	r.ListedDuringCall = outAtStart > 0 || s.listsSent.Load() != sentAtStart
+	r.State = PhaseDone
+	r.ListedDuring = outAtStart > 0 || s.listsSent.Load() != sentAtStart
 	if r.Listed {
 		now, _, ok := s.Tool(r.Tool)
 		r.Stale = !ok || !bytes.Equal(now, def)
+	}
+	if r.Err != nil {
+		r.CallInfo.Err = r.Err.Error()
 	}
 	for i := range r.Verdicts {
 		v := r.Verdicts[i]
 		s.log.Append(Event{Kind: KindVerdict, Method: "tools/call", Verdict: &v, Call: &CallInfo{ID: r.ID, Tool: r.Tool, State: PhaseVerdict}})
 	}
-	info := &CallInfo{ID: r.ID, Tool: r.Tool, State: PhaseDone, Listed: r.Listed, Sent: r.Sent, Forced: r.Forced,
-		Generation: r.Generation, Stale: r.Stale, ListedDuringCall: r.ListedDuringCall,
-		Result: r.Result, RPCError: r.RPCError, Cancelled: r.Cancelled, Ms: ms(r.Elapsed), RequestID: r.RequestID}
-	if r.Err != nil {
-		info.Error = r.Err.Error()
-	}
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: info})
+	// The start event has the arguments; the done event does not repeat them.
+	done := r.CallInfo
+	done.Args = nil
+	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &done})
 }
 
 // callMeta is the _meta of a call: our progress token and, on newer

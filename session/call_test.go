@@ -279,8 +279,8 @@ func TestCallStaleAndListedDuringCall(t *testing.T) {
 	walked(t, s)
 
 	quiet := s.Call(ctx, "add", json.RawMessage(`{"a":1,"b":2}`), nil)
-	if quiet.Stale || quiet.ListedDuringCall {
-		t.Fatalf("a call with no walk around it: stale=%v listedDuringCall=%v", quiet.Stale, quiet.ListedDuringCall)
+	if quiet.Stale || quiet.ListedDuring {
+		t.Fatalf("a call with no walk around it: stale=%v listedDuringCall=%v", quiet.Stale, quiet.ListedDuring)
 	}
 
 	done := make(chan *CallResult, 1)
@@ -302,8 +302,8 @@ func TestCallStaleAndListedDuringCall(t *testing.T) {
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	if !r.ListedDuringCall || !r.Stale {
-		t.Errorf("stale=%v listedDuringCall=%v, want both", r.Stale, r.ListedDuringCall)
+	if !r.ListedDuring || !r.Stale {
+		t.Errorf("stale=%v listedDuringCall=%v, want both", r.Stale, r.ListedDuring)
 	}
 }
 
