@@ -2,7 +2,6 @@ package ui
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -55,30 +54,6 @@ func TestFilterRanksMatchesAndCountsThem(t *testing.T) {
 	}
 }
 
-func TestMatchRank(t *testing.T) {
-	for _, tc := range []struct {
-		q, s string
-		want matchRank
-		ok   bool
-	}{
-		{"long", "long", rankExact, true},
-		{"LONG", "Long", rankExact, true},
-		{"long", "longest_job", rankPrefix, true},
-		{"long", "slow_long", rankWord, true},
-		{"long", "belong", rankSubstring, true},
-		{"long", "lxoxnxg", rankFuzzy, true},
-		{"long", "lgn", 0, false},
-	} {
-		m, ok := rankMatch(tc.q, tc.s)
-		if ok != tc.ok || (ok && m.rank != tc.want) {
-			t.Errorf("rankMatch(%q, %q) = %v, %v; want rank %v, %v", tc.q, tc.s, m.rank, ok, tc.want, tc.ok)
-		}
-		if ok && len(m.pos) != len([]rune(tc.q)) {
-			t.Errorf("rankMatch(%q, %q) marks %v", tc.q, tc.s, m.pos)
-		}
-	}
-}
-
 func TestFilterKeepsPageStructure(t *testing.T) {
 	h := newHarness(t, options{})
 	b := &evs{}
@@ -120,25 +95,6 @@ func TestFilterOfALongListRunsInACommand(t *testing.T) {
 	for _, r := range h.m.tools.rows {
 		if r.tool != nil && !strings.Contains(r.tool.Name, "9") {
 			t.Fatalf("row %s does not match 9", r.tool.Name)
-		}
-	}
-}
-
-func TestFuzzy(t *testing.T) {
-	for _, tc := range []struct {
-		q, s string
-		ok   bool
-		pos  []int
-	}{
-		{"gw", "get_weather", true, []int{0, 4}},
-		{"wea", "forecast_weather", true, []int{9, 10, 11}},
-		{"ab", "xa_b_a", true, []int{1, 3}},
-		{"zz", "weather", false, nil},
-		{"WEA", "weather", true, []int{0, 1, 2}},
-	} {
-		pos, ok := fuzzy(tc.q, tc.s)
-		if ok != tc.ok || fmt.Sprint(pos) != fmt.Sprint(tc.pos) {
-			t.Errorf("fuzzy(%q, %q) = %v, %v; want %v, %v", tc.q, tc.s, pos, ok, tc.pos, tc.ok)
 		}
 	}
 }

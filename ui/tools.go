@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"mcpwitness/fold"
+	"mcpwitness/match"
 )
 
 // syncFilterMax is the most tools filtered in Update; longer lists are
@@ -47,7 +48,7 @@ type toolsPane struct {
 	query  string
 	// hits are the tools the last filter result kept (nil: no filter
 	// applied), hitsVer counts results applied.
-	hits      map[*fold.Tool]hit
+	hits      map[*fold.Tool]match.Hit
 	hitsQuery string // the query hits are for
 	hitsVer   int
 	filterSeq int
@@ -172,7 +173,7 @@ func (p *toolsPane) appendPage(pg *fold.Page, w *fold.Walk) {
 		}
 	}
 	// The best matches of the page first; equals keep the server's order.
-	slices.SortStableFunc(p.rows[sep+1:], func(a, b toolRow) int { return int(p.hits[a.tool].rank - p.hits[b.tool].rank) })
+	slices.SortStableFunc(p.rows[sep+1:], func(a, b toolRow) int { return int(p.hits[a.tool].Rank - p.hits[b.tool].Rank) })
 	if n := len(p.rows) - sep - 1; n == 0 {
 		p.rows = p.rows[:sep]
 	} else {
@@ -192,12 +193,12 @@ func (p *toolsPane) pageOrder(w *fold.Walk) []int {
 	if p.hits == nil || w.Tools == nil {
 		return order
 	}
-	best := make([]matchRank, len(w.Pages))
+	best := make([]match.Rank, len(w.Pages))
 	for i, pg := range w.Pages {
-		best[i] = rankFuzzy + 1
+		best[i] = match.Fuzzy + 1
 		for _, t := range w.Tools[pg.First : pg.First+pg.Count] {
-			if h, ok := p.hits[t]; ok && h.rank < best[i] {
-				best[i] = h.rank
+			if h, ok := p.hits[t]; ok && h.Rank < best[i] {
+				best[i] = h.Rank
 			}
 		}
 	}
@@ -329,14 +330,14 @@ func (p *toolsPane) clearFilter() {
 
 // applyHits takes a filter result. For a new query the cursor goes to
 // the first match; for new pages under the same query it stays put.
-func (p *toolsPane) applyHits(h map[*fold.Tool]hit) {
+func (p *toolsPane) applyHits(h map[*fold.Tool]match.Hit) {
 	if p.hitsQuery != p.query {
 		p.hitsQuery, p.picked, p.cursor = p.query, "", 0
 	}
 	p.setHits(h)
 }
 
-func (p *toolsPane) setHits(h map[*fold.Tool]hit) {
+func (p *toolsPane) setHits(h map[*fold.Tool]match.Hit) {
 	if h == nil {
 		p.query, p.hitsQuery, p.asked = "", "", filterAsk{}
 		p.filterSeq++ // drop results still on their way

@@ -171,8 +171,8 @@ func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) str
 		return p.pt.marker.on(marker) + style.on(" "+name+pad+" ") + " " + badges + " "
 	}
 	styled := p.pt.text.on(name)
-	if h := p.hits[t]; len(h.pos) > 0 {
-		styled = highlight(name, h.pos, p.sty.Text, p.sty.Match)
+	if h := p.hits[t]; len(h.Pos) > 0 {
+		styled = highlight(name, h.Pos, p.sty.Text, p.sty.Match)
 	}
 	return "  " + styled + pad + "  " + badges + " "
 }
