@@ -170,7 +170,7 @@ func (s *Summary) readFailed(f *session.File) error {
 			c.Response, err = frameAt(f, c.resEvent)
 		}
 		if err == nil {
-			c.Call, err = readBack(f, c.Call)
+			c.Call, err = fold.ReadBack(c.Call, f.Event)
 		}
 		if err != nil {
 			return err
@@ -203,31 +203,6 @@ func (s *Summary) note(r *fold.Row, notes, unknown map[string]int) {
 	case fold.RowOther:
 		unknown[r.Method]++
 	}
-}
-
-// readBack returns c, or a copy of it with what the fold left in the file
-// read back: the arguments, and a JSON-RPC error it kept only in short.
-func readBack(f *session.File, c *fold.Call) (*fold.Call, error) {
-	n := *c
-	if c.ArgsSrc > 0 {
-		ev, err := f.Event(c.ArgsSrc - 1)
-		if err != nil {
-			return nil, err
-		}
-		if ev.Call != nil {
-			n.Args = ev.Call.Args
-		}
-	}
-	if c.ResultSrc > 0 && len(c.RPCError) > 0 {
-		ev, err := f.Event(c.ResultSrc - 1)
-		if err != nil {
-			return nil, err
-		}
-		if ev.Call != nil {
-			n.RPCError = ev.Call.RPCError
-		}
-	}
-	return &n, nil
 }
 
 func frameAt(f *session.File, i int) (*Frame, error) {
