@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -219,6 +220,11 @@ func writeJSON(w io.Writer, v any, red *session.Redactor) error {
 // written as \u escapes, which decode to the same string. Object keys keep
 // their order. The raw bytes stay in the session file.
 func cleanJSON(b []byte) ([]byte, error) {
+	if plainJSON(b) {
+		// Compact JSON as json.Marshal writes it, with no escape and no
+		// byte outside printable ASCII, reads back to itself.
+		return b, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	type container struct {
@@ -267,6 +273,24 @@ func cleanJSON(b []byte) ([]byte, error) {
 	return out, nil
 }
 
+// plainJSON reports whether cleanJSON would give the JSON text b back
+// unchanged: b holds only printable ASCII, no backslash, and no space
+// outside its strings.
+func plainJSON(b []byte) bool {
+	inString := false
+	for _, c := range b {
+		switch {
+		case c < 0x20 || c > 0x7e || c == '\\':
+			return false
+		case c == '"':
+			inString = !inString
+		case c == ' ' && !inString:
+			return false
+		}
+	}
+	return true
+}
+
 // appendJSONString appends s as json.Marshal writes it, with C1 controls,
 // DEL, bidi controls and zero-width characters escaped as well.
 func appendJSONString(out []byte, s string) []byte {
@@ -290,4 +314,92 @@ func appendJSONString(out []byte, s string) []byte {
 // zero-width characters.
 func escapedInJSON(r rune) bool {
 	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r)
+}
+
+// writeJSON writes the tools document to w as [writeJSON] would write it,
+// byte for byte, without building it whole: each field, and each tool of
+// the tools array, is encoded, cleaned, redacted and indented on its own
+// and written through one buffered writer as it is formatted.
+func (d toolsDoc) writeJSON(w io.Writer, red *session.Redactor) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	s := docStream{w: bw, red: red}
+	bw.WriteString("{\n")
+	s.field("server", d.Server, false)
+	s.field("walk", d.Walk, false)
+	s.key("pages")
+	writeArray(&s, d.Pages)
+	bw.WriteString(",\n")
+	s.key("tools")
+	writeArray(&s, d.Tools)
+	bw.WriteString(",\n")
+	s.field("findings", d.Findings, true)
+	bw.WriteString("}\n")
+	if s.err != nil {
+		return s.err
+	}
+	return bw.Flush()
+}
+
+// docStream writes the parts of an indented JSON document; the first error
+// stops it.
+type docStream struct {
+	w   *bufio.Writer
+	red *session.Redactor
+	buf bytes.Buffer
+	err error
+}
+
+// key writes the name of a top-level field.
+func (s *docStream) key(name string) {
+	s.w.WriteString("  ")
+	s.w.Write(appendJSONString(nil, name))
+	s.w.WriteString(": ")
+}
+
+// field writes a whole top-level field.
+func (s *docStream) field(name string, v any, last bool) {
+	s.key(name)
+	s.value(v, "  ")
+	if !last {
+		s.w.WriteByte(',')
+	}
+	s.w.WriteByte('\n')
+}
+
+// value writes v, indented as it would be at the depth prefix says.
+func (s *docStream) value(v any, prefix string) {
+	if s.err != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err == nil {
+		b, err = cleanJSON(b)
+	}
+	if err == nil {
+		s.buf.Reset()
+		err = json.Indent(&s.buf, s.red.JSON(b), prefix, "  ")
+	}
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.w.Write(s.buf.Bytes())
+}
+
+// writeArray writes the top-level array items, one item at a time.
+func writeArray[T any](s *docStream, items []T) {
+	if len(items) == 0 {
+		s.w.WriteString("[]")
+		return
+	}
+	s.w.WriteString("[\n")
+	for i := range items {
+		s.w.WriteString("    ")
+		s.value(items[i], "    ")
+		if i < len(items)-1 {
+			s.w.WriteByte(',')
+		}
+		s.w.WriteByte('\n')
+	}
+	s.w.WriteString("  ]")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
@@ -69,7 +70,17 @@ func (p *printer) server(s serverDoc) {
 	fmt.Fprintln(p.w, strings.Join(parts, " · "))
 }
 
+// tools prints the tools document: the pages, the tools and the findings,
+// through one buffered writer (a tabwriter writes each cell apart), flushed
+// before it returns.
 func (p *printer) tools(doc toolsDoc) {
+	out := p.w
+	bw := bufio.NewWriterSize(out, 64<<10)
+	p.w = bw
+	defer func() {
+		p.w = out
+		bw.Flush()
+	}()
 	p.server(doc.Server)
 	fmt.Fprintln(p.w)
 	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
