@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
 	"mcpwitness/render"
 	"mcpwitness/themes"
 )
@@ -94,5 +96,29 @@ func TestSafeJSONEscapesWhatATerminalWouldActOn(t *testing.T) {
 	}
 	if plain := "{\"a\": 1}"; render.SafeJSON(plain) != plain {
 		t.Errorf("SafeJSON changed plain JSON")
+	}
+}
+
+func TestRowText(t *testing.T) {
+	for _, c := range []struct {
+		row              fold.Row
+		wantKind, wantTx string
+	}{
+		{fold.Row{Kind: fold.RowStderr, Text: "boom\x1b[2J\nsecond line"}, "stderr", "boom␛[2J …"},
+		{fold.Row{Kind: fold.RowStderr, Text: "cut", Cut: true}, "stderr", "cut …"},
+		{fold.Row{Kind: fold.RowLog, LogLevel: "warning", Text: "careful"}, "log warn", "careful"},
+		{fold.Row{Kind: fold.RowError, Method: "tools/list", Text: "timed out"}, "error", "tools/list: timed out"},
+		{fold.Row{Kind: fold.RowWalk, Walk: &fold.WalkRow{ID: 2, Method: "tools/list", Pages: 3, Items: 25, Ms: 12,
+			Incomplete: paging.CursorRepeated, Err: "cursor \"a\" again", AfterChange: true}},
+			"walk", `walk #2 tools/list: ⚠ incomplete: cursor-repeated · 25 items · 12 ms (after list_changed) · cursor "a" again`},
+	} {
+		kind, text := render.RowText(&c.row)
+		if kind != c.wantKind || text != c.wantTx {
+			t.Errorf("RowText(%s) = %q, %q; want %q, %q", c.row.Kind, kind, text, c.wantKind, c.wantTx)
+		}
+	}
+	long := fold.Row{Kind: fold.RowStderr, Text: strings.Repeat("é", fold.MaxRowText)}
+	if _, text := render.RowText(&long); len(text) > fold.MaxRowText+len(" …") || !strings.HasSuffix(text, " …") {
+		t.Errorf("a row over the bound is %d bytes, ending %q", len(text), text[len(text)-8:])
 	}
 }

@@ -270,7 +270,7 @@ func fingerprint(s *fold.State) string {
 		b.WriteString(fmt.Sprintf("%s: %d calls\n", tool, len(s.CallsOf(tool))))
 	}
 	for i := 0; i < s.Rows().Len(); i++ {
-		kind, text := rowText(s.Rows().At(i))
+		kind, text := render.RowText(s.Rows().At(i))
 		b.WriteString(kind + " " + text + "\n")
 	}
 	for i := 0; i < s.Frames().Len(); i++ {
