@@ -194,8 +194,12 @@ func errorDocument(msg string, code int) errorDoc {
 }
 
 // writeJSON writes v as one indented JSON document: strict UTF-8 JSON
-// (see [cleanJSON]) with every secret red knows replaced.
+// (see [cleanJSON]) with every secret red knows replaced. A tools document
+// is streamed (see [toolsDoc.writeJSON]).
 func writeJSON(w io.Writer, v any, red *session.Redactor) error {
+	if d, ok := v.(toolsDoc); ok {
+		return d.writeJSON(w, red)
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
