@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"mcpwitness/finding"
+	"mcpwitness/session"
+)
+
+// wholeJSON is the document as one marshal, clean, redaction and indent of
+// the whole of it: what the streamed tools document must equal byte for
+// byte.
+func wholeJSON(t *testing.T, v any, red *session.Redactor) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = cleanJSON(b); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, red.JSON(b), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	return out.String() + "\n"
+}
+
+// The tools document is streamed one tool at a time, and reads exactly as
+// the whole document would: with server text to clean (controls, bidi,
+// bad UTF-8, HTML characters), a secret to replace, and empty arrays.
+func TestToolsDocumentStreamsTheSameBytes(t *testing.T) {
+	secret := "s3cret-token&more"
+	red := session.Target{URL: "http://127.0.0.1:1/mcp", Headers: []string{"Authorization: " + secret}}.Secrets()
+	ttl := 5
+	full := toolsDoc{
+		Server: serverDoc{Name: "evil\x1b[2J<server>", Version: "1", ProtocolVersion: "2025-11-25", Transport: "stdio"},
+		Walk:   walkDoc{Complete: true, Pages: 2, Generation: 2},
+		Pages: []pageDoc{{Page: 1, Items: 2, NextCursor: "c1", Ms: 1.5, TTLMs: &ttl, Generation: 1},
+			{Page: 2, Items: 1, Ms: 0.25, Generation: 2}},
+		Findings: []finding.Finding{{Check: "duplicate", Severity: finding.SeverityWarning, Message: "tool \u202eb listed twice"}},
+	}
+	for i, def := range []string{
+		`{"name":"plain","inputSchema":{"type":"object"}}`,
+		`{"name":"a<b&c>","description":"uses ` + secret + `","inputSchema":{"type":"object"}}`,
+		"{\"name\":\"bad\xff\\ud800\",\"description\":\"zero\u200bwidth \u0085 \\u0041\",\"inputSchema\":{}}",
+	} {
+		full.Tools = append(full.Tools, toolDoc{Name: fmt.Sprint("tool", i), Page: 1 + i/2, Generation: 1, Definition: json.RawMessage(def)})
+	}
+	empty := toolsDoc{Pages: []pageDoc{}, Tools: []toolDoc{}, Findings: []finding.Finding{}}
+	for name, doc := range map[string]toolsDoc{"full": full, "empty": empty} {
+		var got bytes.Buffer
+		if err := doc.writeJSON(&got, red); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if diff := cmp.Diff(wholeJSON(t, doc, red), got.String()); diff != "" {
+			t.Errorf("%s: the streamed document differs (-whole +streamed):\n%s", name, diff)
+		}
+		if strings.Contains(got.String(), secret) {
+			t.Errorf("%s: the secret is in the document", name)
+		}
+	}
+}
+
+// countingWriter counts the writes it is given.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(b)
+}
+
+// The tools table is written through a buffer: a few writes for a
+// thousand tools, not one per cell.
+func TestToolsTextIsBuffered(t *testing.T) {
+	doc := toolsDoc{Walk: walkDoc{Complete: true, Pages: 1}, Pages: []pageDoc{{Page: 1, Items: 1000}}}
+	for i := range 1000 {
+		doc.Tools = append(doc.Tools, toolDoc{Name: fmt.Sprintf("tool_%04d", i), Page: 1})
+	}
+	var w countingWriter
+	newPrinter(&w, false, nil).tools(doc)
+	if !strings.Contains(w.String(), "tool_0999") || !strings.HasSuffix(w.String(), "1000 tools · 1 page · gen 0\n") {
+		t.Fatalf("the table is not all there:\n%s", w.String()[max(0, w.Len()-300):])
+	}
+	if want := w.Len()/(64<<10) + 2; w.writes > want {
+		t.Errorf("%d writes for %d bytes, want at most %d", w.writes, w.Len(), want)
+	}
+}
