@@ -15,6 +15,17 @@
 # variant in turn, so that a busy machine slows them alike. If benchstat is
 # on PATH, its summary is printed too.
 #
+# Then it compares whole processes (see process_bench below): the mcpwitness
+# binary and bench/lister (a minimal go-sdk program that lists the same
+# pages), run alternately against the same stdio server, the demo server
+# with 10,000 tools in 100 pages. It prints the median wall-time ratio of
+# mcpwitness to the lister for "tools --json", "tools" and "tools --record F",
+# the peak RSS of each Go process alone, the size of the 10k session file,
+# and the peak RSS of both at 100,000 tools (1,000 pages of 100).
+#   PARTS="inproc process"  which parts to run (either or both)
+#   RUNS=7                  whole-process runs of each command
+#   RUNS100K=1              runs at 100,000 tools (0 skips them)
+#
 # To profile one variant:
 #   go test ./bench -run '^$' -bench 'Walk10kStdio/mcpwitness$' -benchtime 10x \
 #     -cpuprofile cpu.out -memprofile mem.out -o bench.test
@@ -29,6 +40,107 @@ out=${OUT:-$(mktemp -t mcpwitness-bench.XXXXXX)}
 work=$(mktemp -d -t mcpwitness-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
+# process_bench compares whole processes. The server is a process of its
+# own, started here on two FIFOs; each client spawns only a relay (two cats)
+# that joins its stdio to those FIFOs, so the peak RSS /usr/bin/time reports
+# for the client (the largest of it and the children it reaps) is the Go
+# process's alone, never the server's. Each mcpwitness run is paired with a
+# lister run just before it, on a fresh server, and the ratio is taken per
+# pair, so that a busy machine slows both alike.
+process_bench() {
+	local runs=${RUNS:-7} runs100k=${RUNS100K:-1} proto=2026-07-28
+	local bin="$work/mcpwitness" lister="$work/lister" res="$work/process.txt"
+	GOTOOLCHAIN=local go build -o "$bin" .
+	GOTOOLCHAIN=local go build -o "$lister" ./bench/lister
+	local own
+	own=$("$lister" -protocol "$proto" -- "$bin" demo-server --page-size 100000 | awk '{print $1}')
+	local f10k=$((10000 - own)) f100k=$((100000 - own))
+	: >"$res"
+
+	# one LABEL FILLER PAGE_SIZE CLIENT...: one run of CLIENT against a fresh
+	# server; appends "LABEL wall-ms peak-RSS-KiB exit-status" to $res.
+	one() {
+		local label=$1 filler=$2 size=$3
+		shift 3
+		rm -f "$work/in" "$work/out"
+		mkfifo "$work/in" "$work/out"
+		"$bin" demo-server --page-size "$size" --filler "$filler" <"$work/in" >"$work/out" 2>/dev/null &
+		local server=$! t0 t1 rc=0
+		t0=$(date +%s%N)
+		/usr/bin/time -f %M -o "$work/rss" "$@" -- sh -c 'cat "$1" & exec cat >"$2"' relay "$work/out" "$work/in" \
+			</dev/null >"$work/stdout" 2>"$work/stderr" || rc=$?
+		t1=$(date +%s%N)
+		wait "$server" || true
+		if [[ $rc -ne 0 && $rc -ne 3 ]]; then
+			echo "$label exited $rc:" >&2
+			head -5 "$work/stderr" >&2
+		fi
+		echo "$label $(((t1 - t0) / 1000000)) $(tail -1 "$work/rss") $rc" >>"$res"
+	}
+
+	echo "Whole processes: mcpwitness vs bench/lister (bare go-sdk), demo server over stdio, protocol $proto"
+	echo "10,000 tools in 100 pages, $runs runs of each, alternating; 100,000 tools in 1,000 pages, $runs100k run(s)"
+	echo
+	local i
+	for ((i = 1; i <= runs; i++)); do
+		one lister "$f10k" 100 "$lister" -protocol "$proto"
+		one "tools--json" "$f10k" 100 "$bin" tools --json --protocol "$proto"
+		one lister "$f10k" 100 "$lister" -protocol "$proto"
+		one tools "$f10k" 100 "$bin" tools --protocol "$proto"
+		rm -f "$work/rec.jsonl"
+		one lister "$f10k" 100 "$lister" -protocol "$proto"
+		one "tools--record" "$f10k" 100 "$bin" tools --record "$work/rec.jsonl" --protocol "$proto"
+	done
+	local recsize
+	recsize=$(stat -c %s "$work/rec.jsonl" 2>/dev/null || echo 0)
+	for ((i = 1; i <= runs100k; i++)); do
+		one lister100k "$f100k" 100 "$lister" -protocol "$proto"
+		one "tools--json@100k" "$f100k" 100 "$bin" tools --json --max-pages 1000 --protocol "$proto"
+	done
+
+	awk -v recsize="$recsize" '
+	function median(list,    n, v, i, j, t) {
+		n = split(list, v, " ")
+		for (i = 2; i <= n; i++) {
+			t = v[i] + 0
+			for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]
+			v[j + 1] = t
+		}
+		if (n == 0) return 0
+		if (n % 2) return v[(n + 1) / 2]
+		return (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	function maxof(list,    n, v, i, m) {
+		n = split(list, v, " ")
+		for (i = 1; i <= n; i++) if (v[i] + 0 > m) m = v[i] + 0
+		return m
+	}
+	{
+		label = $1
+		if (!(label in wall)) order[++n] = label
+		wall[label] = wall[label] " " $2
+		rss[label] = rss[label] " " $3
+		if ($4 != 0) codes[label] = codes[label] " " $4
+		if (label ~ /^lister/) last = $2
+		else if (last > 0) ratio[label] = ratio[label] " " sprintf("%.3f", $2 / last)
+	}
+	END {
+		printf "%-18s %5s %10s %14s %14s %10s\n", "command", "runs", "wall-ms", "ratio/lister", "peak-RSS-MiB", "(max)"
+		for (k = 1; k <= n; k++) {
+			l = order[k]
+			r = (l in ratio) ? sprintf("%.2f", median(ratio[l])) : "-"
+			printf "%-18s %5d %10.0f %14s %14.1f %10.1f", l, split(wall[l], tmp, " "), median(wall[l]), r, median(rss[l]) / 1024, maxof(rss[l]) / 1024
+			if (l in codes) printf "   exit:%s", codes[l]
+			printf "\n"
+		}
+		printf "\nsession file of the 10k walk (tools --record): %d bytes (%.2f MB)\n", recsize, recsize / 1e6
+		print "targets: tools --json <= 0.95x, tools and tools --record <= 1.0x; peak RSS <= 25 MiB at 10k, <= 100 MiB at 100k; session file <= 1.6 MB"
+	}' "$res"
+}
+
+parts=${PARTS:-inproc process}
+status=0
+if [[ " $parts " == *" inproc "* ]]; then
 echo "BenchmarkWalk10kStdio: $count runs of $benchtime walks ($(go version | awk '{print $3}'), $(nproc 2>/dev/null || echo '?') CPUs)"
 echo "raw output: $out"
 echo
@@ -110,6 +222,12 @@ END {
 	}
 	exit (p <= target ? 0 : 3)
 }' "$out" && status=0 || status=$?
+
+fi
+
+if [[ " $parts " == *" process "* ]]; then
+	process_bench
+fi
 
 if [[ $status -eq 3 && ${STRICT:-0} != 1 ]]; then
 	status=0
