@@ -34,6 +34,13 @@ type config struct {
 	config   string
 	server   string
 
+	// resources, read, prompts, prompt, complete, ping
+	logLevel string // --log-level: logging/setLevel right after connecting
+	follow   bool   // read --follow
+	count    int    // ping --count; read --follow stops after --count updates
+	prompt   string // complete --prompt NAME
+	template string // complete --template URI
+
 	// demo-server
 	httpAddr string
 	pageSize int
@@ -94,6 +101,17 @@ func flagSpecs() []flagSpec {
 		{[]string{"--server"}, true, func(c *config, v string) error { c.server = v; return nil }},
 		{[]string{"-h", "--help"}, false, func(c *config, _ string) error { c.help = true; return nil }},
 		{[]string{"--version"}, false, func(c *config, _ string) error { c.version = true; return nil }},
+		{[]string{"--log-level"}, true, func(c *config, v string) error {
+			if !slices.Contains(session.LogLevels(), v) {
+				return usagef("--log-level wants one of %s, not %q", strings.Join(session.LogLevels(), ", "), v)
+			}
+			c.logLevel = v
+			return nil
+		}},
+		{[]string{"--follow"}, false, func(c *config, _ string) error { c.follow = true; return nil }},
+		{[]string{"--count"}, true, intFlag("--count", func(c *config) *int { return &c.count })},
+		{[]string{"--prompt"}, true, func(c *config, v string) error { c.prompt = v; return nil }},
+		{[]string{"--template"}, true, func(c *config, v string) error { c.template = v; return nil }},
 		{[]string{"--http"}, true, func(c *config, v string) error { c.httpAddr = v; return nil }},
 		{[]string{"--page-size"}, true, intFlag("--page-size", func(c *config) *int { return &c.pageSize })},
 		{[]string{"--filler"}, true, intFlag("--filler", func(c *config) *int { return &c.filler })},
@@ -267,7 +285,9 @@ func (c *config) checkArgs() error {
 				return usagef("bad argument %q: want NAME=VALUE (or use --args JSON)", kv)
 			}
 		}
-	case "tools", "check":
+	case "read", "prompt", "complete":
+		return c.checkRequestArgs()
+	case "tools", "check", "resources", "prompts", "ping":
 		if len(c.args) > 0 {
 			return usagef("%s takes no arguments (got %q); put the server's command after --", c.cmd, c.args[0])
 		}
@@ -278,6 +298,45 @@ func (c *config) checkArgs() error {
 	case "":
 		if len(c.args) > 0 {
 			return usagef("unexpected %q; put the server's command after --", c.args[0])
+		}
+	}
+	return nil
+}
+
+// checkRequestArgs checks the arguments of read, prompt and complete.
+func (c *config) checkRequestArgs() error {
+	switch c.cmd {
+	case "read":
+		if len(c.args) != 1 {
+			return usagef("read needs exactly one resource URI: mcpwitness read URI [--follow]")
+		}
+		if c.follow && c.json {
+			return usagef("--follow prints each update as it comes: use --ndjson, not --json")
+		}
+		return nil
+	case "prompt":
+		if len(c.args) == 0 {
+			return usagef("prompt needs a prompt name: mcpwitness prompt NAME [k=v ...] [--args JSON]")
+		}
+		if c.argsSet && len(c.args) > 1 {
+			return usagef("give the arguments either as k=v pairs or as --args JSON, not both")
+		}
+	case "complete":
+		if (c.prompt == "") == (c.template == "") {
+			return usagef("complete needs exactly one of --prompt NAME or --template URI")
+		}
+		if len(c.args) == 0 {
+			return usagef("complete needs the argument to complete: mcpwitness complete --prompt NAME ARG=PARTIAL [k=v ...]")
+		}
+	}
+	for _, kv := range c.args[1:] {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return usagef("bad argument %q: want NAME=VALUE", kv)
+		}
+	}
+	if c.cmd == "complete" {
+		if k, _, ok := strings.Cut(c.args[0], "="); !ok || k == "" {
+			return usagef("bad argument %q: want ARG=PARTIAL (the partial value may be empty: ARG=)", c.args[0])
 		}
 	}
 	return nil

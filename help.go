@@ -13,6 +13,15 @@ Usage:
                                         call a tool and print its verdicts
   mcpwitness check [flags] [server]     lint: every list, cursor health, schemas,
                                         task eligibility; exit 3 on findings
+  mcpwitness resources [flags] [server] walk resources/list and resources/templates/list
+  mcpwitness read URI [--follow] [flags] [server]
+                                        read a resource and check its contents
+  mcpwitness prompts [flags] [server]   walk every page of prompts/list
+  mcpwitness prompt NAME [k=v ...] [flags] [server]
+                                        get a prompt and check its arguments and messages
+  mcpwitness complete (--prompt NAME | --template URI) ARG=PARTIAL [flags] [server]
+                                        completion/complete for one argument
+  mcpwitness ping [--count N] [flags] [server]   round trips of ping
   mcpwitness report FILE                a Markdown report of a session file
   mcpwitness diff BEFORE AFTER          what changed between two session files
   mcpwitness open FILE                  replay a session file in the terminal UI
@@ -30,6 +39,9 @@ Server:
                        Desktop, Cursor, VS Code); --server NAME picks one
   --root PATH          answer roots/list with this root (repeatable; none by default)
   --protocol VERSION   protocol version to ask for (default: newest)
+  --log-level LEVEL    ask the server to log at LEVEL (logging/setLevel):
+                       debug, info, notice, warning, error, critical, alert
+                       or emergency (default: debug)
 
 Output and limits:
   --json               one JSON document on stdout; when the command fails,
@@ -219,4 +231,105 @@ Example:
   mcpwitness open run.jsonl
 
 Exit: 0 quit with q · 1 the file cannot be opened · 2 usage error.
+`
+
+const helpResources = `mcpwitness resources — walk resources/list and resources/templates/list
+
+Usage:
+  mcpwitness resources [--json|--ndjson] [--max-pages N] [--log-level LEVEL] [server]
+
+Both lists are walked as tools are: every page followed up to --max-pages,
+cursor loops stopped, each item with the page and generation it came in.
+--json: {"server", "walks": [one per list], "resources": [...],
+"templates": [...], "findings": [...]}; each item has its fields, page,
+generation, held and definition (as the server sent it).
+
+Examples:
+  mcpwitness resources
+  mcpwitness resources --json -- npx -y @modelcontextprotocol/server-everything
+
+Exit: 0 complete · 1 could not connect or list · 3 incomplete walk or cursor errors.
+`
+
+const helpRead = `mcpwitness read — read a resource and check its contents
+
+Usage:
+  mcpwitness read URI [--json|--ndjson] [--follow [--count N]] [server]
+
+Sends resources/read and checks the answer: each item of contents has a
+uri and exactly one of text or blob, a blob is valid base64, and the uri
+asked for is among the items. Text is printed (JSON indented), a blob as
+its type and size. --follow subscribes (resources/subscribe) and reads the
+resource again on each notifications/resources/updated until Ctrl-C, or
+until --count updates came; with --ndjson every event is printed as it
+happens.
+--json: {"uri", "contents": [...], "verdicts": [...], "ms"}.
+
+Examples:
+  mcpwitness read demo://readme
+  mcpwitness read demo://clock --follow --count 3
+
+Exit: 0 every check passed · 1 the read failed · 3 a verdict did not pass.
+`
+
+const helpPrompts = `mcpwitness prompts — walk every page of prompts/list
+
+Usage:
+  mcpwitness prompts [--json|--ndjson] [--max-pages N] [server]
+
+Walked as tools are. Each prompt is shown with its arguments, the required
+ones marked *.
+--json: {"server", "walks", "prompts": [...], "findings": [...]}.
+
+Exit: 0 complete · 1 could not connect or list · 3 incomplete walk or cursor errors.
+`
+
+const helpPrompt = `mcpwitness prompt — get a prompt and check it
+
+Usage:
+  mcpwitness prompt NAME [k=v ...|--args JSON] [--force] [--json] [server]
+
+The prompts are walked first, for the prompt's arguments: a required
+argument that is missing refuses the request before it is sent (nothing
+reaches the server); --force sends it anyway. The answer's messages are
+checked: each has the role "user" or "assistant" and a content block of a
+known type (text, image, audio, resource, resource_link) with its fields.
+--json: {"prompt", "messages": [...], "verdicts": [...], "ms"}.
+
+Examples:
+  mcpwitness prompt code_review code='x := 1' language=Go
+  mcpwitness prompt summarize --args '{"text":"a long text"}'
+
+Exit: 0 every check passed · 1 the request failed · 3 refused or a verdict did not pass.
+`
+
+const helpComplete = `mcpwitness complete — completion/complete for one argument
+
+Usage:
+  mcpwitness complete --prompt NAME ARG=PARTIAL [k=v ...] [--json] [server]
+  mcpwitness complete --template URI ARG=PARTIAL [k=v ...] [--json] [server]
+
+Asks the server to complete the argument ARG of a prompt, or the variable
+ARG of a resource template (URI is its uriTemplate), whose value so far is
+PARTIAL (may be empty). Further k=v pairs are the arguments already chosen
+(context). The answer is checked: at most 100 values, and total and
+hasMore consistent with them.
+--json: {"values": [...], "total", "hasMore", "verdicts": [...], "ms"}.
+
+Examples:
+  mcpwitness complete --prompt code_review language=g
+  mcpwitness complete --template 'demo://cities/{country}/{city}' city= country=japan
+
+Exit: 0 every check passed · 1 the request failed · 3 a verdict did not pass.
+`
+
+const helpPing = `mcpwitness ping — round trips of ping
+
+Usage:
+  mcpwitness ping [--count N] [--json] [server]
+
+Sends ping N times (default 1), one after another, and prints each round
+trip. --json: {"ms": [...]}.
+
+Exit: 0 every ping answered · 1 one failed.
 `

@@ -105,6 +105,12 @@ func commands() []command {
 		{"tools", runTools, helpTools},
 		{"call", runCall, helpCall},
 		{"check", runCheck, helpCheck},
+		{"resources", runResources, helpResources},
+		{"read", runRead, helpRead},
+		{"prompts", runPrompts, helpPrompts},
+		{"prompt", runPrompt, helpPrompt},
+		{"complete", runComplete, helpComplete},
+		{"ping", runPing, helpPing},
 		{"report", runReport, helpReport},
 		{"diff", runDiff, helpDiff},
 		{"open", runOpen, helpOpen},
@@ -125,7 +131,13 @@ func lookupCommand(name string) command {
 
 // dialsHere reports whether the command is a headless one that dials its
 // server.
-func dialsHere(cmd string) bool { return cmd == "tools" || cmd == "call" || cmd == "check" }
+func dialsHere(cmd string) bool {
+	switch cmd {
+	case "tools", "call", "check", "resources", "read", "prompts", "prompt", "complete", "ping":
+		return true
+	}
+	return false
+}
 
 // hasSession reports whether the command has a session log, which run
 // wires to --record: the terminal UI ("") and the headless commands that

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"mcpwitness/checks"
+	"mcpwitness/session"
+)
+
+// completeDoc is the --json document of `complete`.
+type completeDoc struct {
+	Values   []string         `json:"values"`
+	Total    *int             `json:"total"`
+	HasMore  bool             `json:"hasMore"`
+	Verdicts []checks.Verdict `json:"verdicts"`
+	Ms       float64          `json:"ms"`
+	Error    string           `json:"error,omitempty"`
+}
+
+// runComplete asks for the completions of one argument: mcpwitness
+// complete (--prompt NAME | --template URI) ARG=PARTIAL [k=v ...], the
+// pairs after the first being the arguments already chosen. Exit codes as
+// call.
+func runComplete(ctx context.Context, a *app) error {
+	sess, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	arg, partial, _ := strings.Cut(a.cfg.args[0], "=")
+	resolved := map[string]string{}
+	for _, kv := range a.cfg.args[1:] {
+		k, v, _ := strings.Cut(kv, "=")
+		resolved[k] = v
+	}
+	if !declares(sess.Info(), "completions", "") {
+		a.warn(fmt.Errorf("the server does not declare completions; asking all the same"))
+	}
+	ref := session.CompleteRef{Prompt: a.cfg.prompt, Template: a.cfg.template}
+	r := sess.Complete(ctx, ref, arg, partial, resolved)
+	doc := completeDocument(r)
+	a.show(doc, func() { a.pr.complete(doc, r) })
+	return requestExit(r)
+}
+
+// completeDocument is the document of the completion r.
+func completeDocument(r *session.RequestResult) completeDoc {
+	doc := completeDoc{Values: []string{}, Verdicts: r.Verdicts, Ms: float64(r.Elapsed.Microseconds()) / 1000, Error: errorText(r)}
+	if doc.Verdicts == nil {
+		doc.Verdicts = []checks.Verdict{}
+	}
+	var res struct {
+		Completion struct {
+			Values  []string `json:"values"`
+			Total   *int     `json:"total"`
+			HasMore bool     `json:"hasMore"`
+		} `json:"completion"`
+	}
+	if json.Unmarshal(r.Result, &res) == nil {
+		if res.Completion.Values != nil {
+			doc.Values = res.Completion.Values
+		}
+		doc.Total, doc.HasMore = res.Completion.Total, res.Completion.HasMore
+	}
+	return doc
+}
+
+// complete prints a completion: the values, one a line, then the verdict.
+func (p *printer) complete(doc completeDoc, r *session.RequestResult) {
+	for _, v := range doc.Values {
+		fmt.Fprintln(p.w, p.line(v))
+	}
+	more := ""
+	switch {
+	case doc.Total != nil && doc.HasMore:
+		more = fmt.Sprintf(" of %d (more to come)", *doc.Total)
+	case doc.Total != nil:
+		more = fmt.Sprintf(" of %d", *doc.Total)
+	case doc.HasMore:
+		more = " (more to come)"
+	}
+	fmt.Fprintf(p.w, "\n%s%s · %.1f ms\n", nouns(len(doc.Values), "value"), more, doc.Ms)
+	p.verdicts(doc.Verdicts)
+	p.failure(r)
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"mcpwitness/checks"
+	"mcpwitness/finding"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// itemDoc is one item of a list other than tools in --json: its fields as
+// listed, where and when it came, and the definition as the server sent it.
+type itemDoc struct {
+	Name        string                  `json:"name"`
+	Title       string                  `json:"title,omitempty"`
+	Description string                  `json:"description,omitempty"`
+	URI         string                  `json:"uri,omitempty"`
+	URITemplate string                  `json:"uriTemplate,omitempty"`
+	MIMEType    string                  `json:"mimeType,omitempty"`
+	Size        *int64                  `json:"size,omitempty"`
+	Arguments   []checks.PromptArgument `json:"arguments,omitempty"`
+	Page        int                     `json:"page"`
+	Generation  int64                   `json:"generation"`
+	Held        bool                    `json:"held"`
+	Definition  json.RawMessage         `json:"definition"`
+}
+
+// connect dials the command's server and, with --log-level, asks it to log
+// at that level. A level the server refuses is a warning, not the end.
+func (a *app) connect(ctx context.Context) (*session.Session, error) {
+	sess, err := a.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if level := a.cfg.logLevel; level != "" {
+		r := sess.SetLogLevel(ctx, level)
+		switch {
+		case r.Err != nil:
+			a.warn(fmt.Errorf("--log-level %s: %w", level, r.Err))
+		case len(r.RPCError) > 0:
+			a.warn(fmt.Errorf("--log-level %s: the server answered with an error: %s", level, session.RPCErrorText(r.RPCError)))
+		}
+	}
+	return sess, nil
+}
+
+// declares reports whether the server's capabilities name capability
+// (prompts, resources, completions, logging) and, when sub is given, set
+// that member to true (resources.subscribe).
+func declares(info session.ServerInfo, capability, sub string) bool {
+	var caps map[string]map[string]json.RawMessage
+	if json.Unmarshal(info.Capabilities, &caps) != nil {
+		return false
+	}
+	c, ok := caps[capability]
+	if !ok || sub == "" {
+		return ok
+	}
+	return string(c[sub]) == "true"
+}
+
+// walkLists walks each list of methods in turn. It reports whether one
+// failed (could not be read at all) and whether one was incomplete or had
+// errors among its findings.
+func walkLists(ctx context.Context, sess *session.Session, methods []paging.Method) (failed, bad bool, err error) {
+	for _, m := range methods {
+		_, res := sess.Walk(ctx, m)
+		switch {
+		case res.Incomplete == paging.Failed:
+			failed = true
+			if err == nil {
+				err = res.Err
+			}
+		case res.Incomplete != paging.Complete || finding.Count(res.Findings, finding.SeverityError) > 0:
+			bad = true
+		}
+	}
+	return failed, bad, err
+}
+
+// listsExit maps the walks of a lists command to its exit code, as tools
+// does: 1 when a walk failed (the document says why with --json), 3 when
+// one was incomplete or had cursor errors.
+func (a *app) listsExit(failed, bad bool, err error) error {
+	switch {
+	case failed && (a.cfg.json || a.cfg.ndjson):
+		return exitWith(exitConnect)
+	case failed:
+		return connectFailed(err)
+	case bad:
+		return exitWith(exitCheck)
+	}
+	return nil
+}
+
+// listDocOf is what the lists documents say of walk w (nil: not walked),
+// in the shape check gives each list.
+func listDocOf(method string, w *fold.Walk) listDoc {
+	if w == nil {
+		return listDoc{Method: method}
+	}
+	return listDoc{Method: method, Complete: w.Complete(), Incomplete: string(w.Incomplete),
+		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation}
+}
+
+// itemDocs are the items of walk w as the fold has them.
+func itemDocs(st *fold.State, w *fold.Walk) []itemDoc {
+	docs := []itemDoc{}
+	held := st.Held(w)
+	for _, it := range st.Items(w) {
+		docs = append(docs, itemDoc{Name: it.Name, Title: it.Title, Description: it.Description, URI: it.URI,
+			URITemplate: it.URITemplate, MIMEType: it.MIMEType, Size: it.Size, Arguments: it.Arguments,
+			Page: it.Page, Generation: it.Gen, Held: held, Definition: it.Raw})
+	}
+	return docs
+}
+
+// walkFindings are the findings of walk w, each naming its list, and one
+// more when the walk did not read every page.
+func walkFindings(method string, w *fold.Walk) []finding.Finding {
+	var fs []finding.Finding
+	if w == nil {
+		return fs
+	}
+	if w.Done && w.Incomplete != paging.Complete {
+		msg := fmt.Sprintf("the %s walk is incomplete (%s)", method, w.Incomplete)
+		if w.Err != "" {
+			msg += ": " + w.Err
+		}
+		fs = append(fs, finding.Finding{Check: "walk", Severity: finding.SeverityError, Message: msg})
+	}
+	for _, f := range w.Findings {
+		fs = append(fs, finding.Finding{Check: f.Check, Severity: f.Severity, Message: method + ": " + f.Message})
+	}
+	return fs
+}
+
+// requestExit maps a request to the exit codes of call: 1 when it could
+// not be made or the server answered with an error, 3 when a check refused
+// it or did not pass.
+func requestExit(r *session.RequestResult) error {
+	if r.Refused() {
+		return exitWith(exitCheck)
+	}
+	if r.Err != nil || len(r.RPCError) > 0 {
+		return connectFailed(errors.New(errorText(r)))
+	}
+	for _, v := range r.Verdicts {
+		switch v.Status {
+		case checks.Fail, checks.Refused, checks.Unchecked:
+			return exitWith(exitCheck)
+		}
+	}
+	return nil
+}
+
+// errorText is what the documents say went wrong with a request: its
+// failure or the server's JSON-RPC error ("" when neither).
+func errorText(r *session.RequestResult) string {
+	switch {
+	case r.Err != nil:
+		return r.Err.Error()
+	case len(r.RPCError) > 0:
+		return "the server answered with an error: " + session.RPCErrorText(r.RPCError)
+	}
+	return ""
+}
+
+// listing prints the walks and items of a lists command.
+func (p *printer) listing(server serverDoc, walks []listDoc, sections []itemSection, findings []finding.Finding) {
+	p.server(server)
+	for _, sec := range sections {
+		fmt.Fprintln(p.w)
+		tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, p.dim(strings.Join(sec.head, "\t")))
+		for _, it := range sec.items {
+			fmt.Fprintln(tw, strings.Join(sec.row(p, it), "\t"))
+		}
+		tw.Flush()
+	}
+	if len(findings) > 0 {
+		fmt.Fprintln(p.w)
+		for _, f := range findings {
+			fmt.Fprintf(p.w, "%s %s: %s\n", p.severity(f.Severity), f.Check, p.line(f.Message))
+		}
+	}
+	fmt.Fprintln(p.w)
+	for _, w := range walks {
+		state := p.green("✓ complete")
+		if !w.Complete {
+			state = p.red("⚠ incomplete: " + w.Incomplete)
+		}
+		fmt.Fprintf(p.w, "%s %s · %s · %s · gen %d\n", w.Method, state, nouns(w.Items, "item"), nouns(w.Pages, "page"), w.Generation)
+	}
+}
+
+// itemSection is one table of a listing: its heading and how a row reads.
+type itemSection struct {
+	head  []string
+	items []itemDoc
+	row   func(p *printer, it itemDoc) []string
+}
+
+// verdicts prints the verdicts of a request, each error with its path.
+func (p *printer) verdicts(vs []checks.Verdict) {
+	for _, v := range vs {
+		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, p.line(v.Message))
+		for _, e := range v.Errors {
+			path := e.InstancePath
+			if path == "" {
+				path = "(root)"
+			}
+			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(p.line(path)), p.dim(p.line(e.Keyword)+":"), p.line(e.Message))
+		}
+	}
+}
+
+// failure prints why a request has no answer, if it has none.
+func (p *printer) failure(r *session.RequestResult) {
+	switch {
+	case r.Refused():
+		fmt.Fprintf(p.w, "\n%s\n", p.dim("Nothing was sent. --force sends it anyway, to see the server's own answer."))
+	case r.Err != nil:
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(r.Err.Error()))
+	case len(r.RPCError) > 0:
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(session.RPCErrorText(r.RPCError)))
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(p.w, "%s %s\n", p.yellow("⚠"), p.line(f.Message))
+	}
+}
+
+// orDash is s, or "-" when it is empty.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

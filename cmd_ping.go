@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"fmt"
+)
+
+// pingDoc is the --json document of `ping`.
+type pingDoc struct {
+	Ms []float64 `json:"ms"`
+}
+
+// runPing sends ping --count times (default once) and prints each round
+// trip: mcpwitness ping. A ping that fails ends it with exit 1.
+func runPing(ctx context.Context, a *app) error {
+	sess, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	doc := pingDoc{Ms: []float64{}}
+	n := max(a.cfg.count, 1)
+	for i := 1; i <= n; i++ {
+		r := sess.Ping(ctx)
+		if err := requestExit(r); err != nil {
+			return err // with --json, the error document
+		}
+		ms := float64(r.Elapsed.Microseconds()) / 1000
+		doc.Ms = append(doc.Ms, ms)
+		if !a.cfg.json && !a.cfg.ndjson {
+			fmt.Fprintf(a.stdout, "ping %d: %.2f ms\n", i, ms)
+		}
+	}
+	a.show(doc, func() {})
+	return nil
+}

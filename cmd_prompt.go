@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"mcpwitness/checks"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// promptDoc is the --json document of `prompt`.
+type promptDoc struct {
+	Prompt   string            `json:"prompt"`
+	Messages []json.RawMessage `json:"messages"`
+	Verdicts []checks.Verdict  `json:"verdicts"`
+	Ms       float64           `json:"ms"`
+	Sent     bool              `json:"sent"`
+	Forced   bool              `json:"forced,omitempty"`
+	Error    string            `json:"error,omitempty"`
+}
+
+// runPrompt gets one prompt with its verdicts: mcpwitness prompt NAME
+// [k=v ...|--args JSON]. The prompts walk before it gives the definition
+// the arguments are checked against; a missing required argument refuses
+// the request unless --force. Exit codes as call.
+func runPrompt(ctx context.Context, a *app) error {
+	sess, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	name := a.cfg.args[0]
+	args, err := promptArgs(a.cfg.args[1:], a.cfg.argsJSON, a.cfg.argsSet)
+	if err != nil {
+		return err
+	}
+	folded := foldLog(a.log)
+	if _, walk := sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
+		a.warn(fmt.Errorf("listing prompts before getting one: %w", walk.Err))
+	}
+	var def json.RawMessage
+	folded.read(func(st *fold.State) {
+		for _, it := range st.Items(st.Latest(paging.Prompts().Name)) {
+			if it.Key == name {
+				def = it.Raw
+			}
+		}
+	})
+	r := sess.GetPrompt(ctx, name, args, &session.PromptOptions{Definition: def, Force: a.cfg.force})
+	doc := promptDocument(name, r)
+	a.show(doc, func() { a.pr.prompt(doc, r) })
+	return requestExit(r)
+}
+
+// promptArgs makes a prompt's arguments from k=v pairs, or from --args, a
+// JSON object whose values are all strings (prompt arguments are strings).
+func promptArgs(pairs []string, raw string, rawSet bool) (map[string]string, error) {
+	args := map[string]string{}
+	if rawSet {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(raw), &obj); err != nil || obj == nil {
+			return nil, usagef("--args must be a JSON object of strings such as '{\"code\":\"x := 1\"}': %v", jsonErr(err))
+		}
+		for k, v := range obj {
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				return nil, usagef("--args %q is %s: prompt arguments are strings", k, v)
+			}
+			args[k] = s
+		}
+		return args, nil
+	}
+	for _, kv := range pairs {
+		k, v, _ := strings.Cut(kv, "=")
+		args[k] = v
+	}
+	return args, nil
+}
+
+// promptDocument is the document of the prompts/get r of name.
+func promptDocument(name string, r *session.RequestResult) promptDoc {
+	doc := promptDoc{Prompt: name, Messages: []json.RawMessage{}, Verdicts: r.Verdicts, Sent: r.Sent, Forced: r.Forced,
+		Ms: float64(r.Elapsed.Microseconds()) / 1000, Error: errorText(r)}
+	if doc.Verdicts == nil {
+		doc.Verdicts = []checks.Verdict{}
+	}
+	var res struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if json.Unmarshal(r.Result, &res) == nil && res.Messages != nil {
+		doc.Messages = res.Messages
+	}
+	return doc
+}
+
+// prompt prints a prompt: the verdicts, then each message by role with its
+// content by type.
+func (p *printer) prompt(doc promptDoc, r *session.RequestResult) {
+	sent := "sent"
+	switch {
+	case !doc.Sent:
+		sent = p.red("not sent")
+	case doc.Forced:
+		sent = p.yellow("sent anyway (--force)")
+	}
+	if doc.Sent {
+		fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", p.bold(p.line(doc.Prompt)), sent, nouns(len(doc.Messages), "message"), doc.Ms)
+	} else {
+		fmt.Fprintf(p.w, "%s · %s\n", p.bold(p.line(doc.Prompt)), sent)
+	}
+	p.verdicts(doc.Verdicts)
+	p.failure(r)
+	for _, raw := range doc.Messages {
+		var m struct {
+			Role    string  `json:"role"`
+			Content content `json:"content"`
+		}
+		_ = json.Unmarshal(raw, &m)
+		fmt.Fprintf(p.w, "\n%s\n", p.bold(orDash(p.line(m.Role))+":"))
+		if m.Content.Type == "text" {
+			fmt.Fprintln(p.w, p.text(m.Content.Text))
+			continue
+		}
+		fmt.Fprintln(p.w, p.dim("["+p.describe(m.Content)+"]"))
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"mcpwitness/finding"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+)
+
+// promptsDoc is the --json document of `prompts`.
+type promptsDoc struct {
+	Server   serverDoc         `json:"server"`
+	Walks    []listDoc         `json:"walks"`
+	Prompts  []itemDoc         `json:"prompts"`
+	Findings []finding.Finding `json:"findings"`
+}
+
+// runPrompts walks every page of prompts/list: mcpwitness prompts. Exit
+// codes as tools.
+func runPrompts(ctx context.Context, a *app) error {
+	sess, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	folded := foldLog(a.log)
+	info := sess.Info()
+	doc := promptsDoc{Server: serverDocument(info), Walks: []listDoc{}, Prompts: []itemDoc{}, Findings: []finding.Finding{}}
+	if !declares(info, "prompts", "") {
+		doc.Findings = append(doc.Findings, finding.Finding{Check: "capability", Severity: finding.SeverityInfo,
+			Message: "the server does not declare prompts; nothing was listed"})
+		a.show(doc, func() { a.pr.prompts(doc) })
+		return nil
+	}
+	m := paging.Prompts()
+	failed, bad, werr := walkLists(ctx, sess, []paging.Method{m})
+	folded.read(func(st *fold.State) {
+		w := st.Latest(m.Name)
+		doc.Walks = append(doc.Walks, listDocOf(m.Name, w))
+		doc.Findings = append(doc.Findings, walkFindings(m.Name, w)...)
+		doc.Prompts = itemDocs(st, w)
+	})
+	a.show(doc, func() { a.pr.prompts(doc) })
+	return a.listsExit(failed, bad, werr)
+}
+
+// prompts prints the prompts document: each prompt with its arguments,
+// the required ones marked *.
+func (p *printer) prompts(doc promptsDoc) {
+	p.listing(doc.Server, doc.Walks, []itemSection{
+		{head: []string{"PROMPT", "ARGUMENTS", "PAGE", "GEN", "DESCRIPTION"}, items: doc.Prompts,
+			row: func(p *printer, it itemDoc) []string {
+				var args []string
+				for _, a := range it.Arguments {
+					name := p.line(a.Name)
+					if a.Required {
+						name += "*"
+					}
+					args = append(args, name)
+				}
+				return []string{short(p.line(it.Name), 28), orDash(strings.Join(args, ", ")),
+					fmt.Sprint(it.Page), fmt.Sprint(it.Generation), short(p.line(it.Description), 48)}
+			}},
+	}, doc.Findings)
+}

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"mcpwitness/demo"
+	"mcpwitness/internal/hostiletest"
+)
+
+// demoTargets are the demo server over stdio (the default target, a child
+// process) and in this process over Streamable HTTP.
+func demoTargets(t *testing.T) map[string][]string {
+	return map[string][]string{
+		"stdio":      nil,
+		"in-process": {"--url", serveHTTP(t, demo.New(nil))},
+	}
+}
+
+func TestResourcesJSONDocument(t *testing.T) {
+	for name, target := range demoTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, append([]string{"resources", "--json"}, target...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var doc struct {
+				Server    struct{ Name string }
+				Walks     []listDoc
+				Resources []itemDoc
+				Templates []itemDoc
+				Findings  []json.RawMessage
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("not one JSON document: %v\n%s", err, out)
+			}
+			if len(doc.Walks) != 2 || doc.Walks[0].Method != "resources/list" || !doc.Walks[0].Complete || doc.Walks[0].Pages != 3 ||
+				doc.Walks[1].Method != "resources/templates/list" || !doc.Walks[1].Complete {
+				t.Errorf("walks %+v", doc.Walks)
+			}
+			if len(doc.Resources) != doc.Walks[0].Items || len(doc.Resources) <= 20 || len(doc.Templates) != 3 || doc.Findings == nil {
+				t.Errorf("%d resources, %d templates, findings %v", len(doc.Resources), len(doc.Templates), doc.Findings)
+			}
+			last := doc.Resources[len(doc.Resources)-1]
+			if last.Page != 3 || last.Generation != doc.Walks[0].Generation || last.URI == "" || !json.Valid(last.Definition) {
+				t.Errorf("last resource %+v", last)
+			}
+			if doc.Templates[0].URITemplate == "" || doc.Templates[0].Page != 1 {
+				t.Errorf("template %+v", doc.Templates[0])
+			}
+		})
+	}
+}
+
+func TestPromptsJSONDocument(t *testing.T) {
+	for name, target := range demoTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, append([]string{"prompts", "--json"}, target...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			doc := decodeStrict(t, out)
+			prompts, _ := doc["prompts"].([]any)
+			walks, _ := doc["walks"].([]any)
+			if len(prompts) != 3 || len(walks) != 1 || doc["server"] == nil || doc["findings"] == nil {
+				t.Fatalf("document %s", out)
+			}
+			first := prompts[0].(map[string]any)
+			args, _ := first["arguments"].([]any)
+			if first["name"] != "code_review" || len(args) != 3 || args[0].(map[string]any)["required"] != true || first["page"] != 1.0 {
+				t.Errorf("first prompt %v", first)
+			}
+		})
+	}
+}
+
+func TestReadExitCodesAndDocument(t *testing.T) {
+	for name, target := range demoTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				uri    string
+				code   int
+				status string
+			}{
+				{"demo://readme", exitOK, "pass"},
+				{demo.BrokenResourceURI, exitCheck, "fail"},
+				{"demo://weather/Oslo", exitOK, "pass"},
+			} {
+				code, out, stderr := runCLI(t, append([]string{"read", tc.uri, "--json"}, target...)...)
+				if code != tc.code {
+					t.Errorf("%s: exit %d, want %d: %s", tc.uri, code, tc.code, stderr)
+				}
+				doc := decodeStrict(t, out)
+				contents, _ := doc["contents"].([]any)
+				verdicts, _ := doc["verdicts"].([]any)
+				if doc["uri"] != tc.uri || len(contents) != 1 || len(verdicts) != 1 || doc["ms"] == nil ||
+					verdicts[0].(map[string]any)["status"] != tc.status {
+					t.Errorf("%s: %s", tc.uri, out)
+				}
+			}
+			code, out, _ := runCLI(t, append([]string{"read", "demo://nothing-here", "--json"}, target...)...)
+			if doc := decodeStrict(t, out); code != exitConnect || !strings.Contains(doc["error"].(string), "not found") {
+				t.Errorf("unknown resource: exit %d, %s", code, out)
+			}
+		})
+	}
+}
+
+func TestReadPrintsContentsByType(t *testing.T) {
+	code, out, stderr := runCLI(t, "read", "demo://config.json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	assertSays(t, "read", out, "✓ resource-contents", "[demo://config.json · application/json · ", `  "name": "mcpwitness-demo"`)
+	_, out, _ = runCLI(t, "read", demo.BrokenResourceURI)
+	assertSays(t, "the broken read", out, "✗ resource-contents", "/contents/0 oneOf:", `no item has the uri asked for ("demo://broken/contents")`)
+}
+
+func TestReadFollowPrintsEachUpdate(t *testing.T) {
+	code, out, stderr := runCLI(t, "read", demo.ClockURI, "--follow", "--count", "2")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(out, "updated "); n != 2 {
+		t.Errorf("%d updates printed, want 2:\n%s", n, out)
+	}
+	if n := strings.Count(out, "changed "); n != 3 {
+		t.Errorf("%d reads printed, want 3 (the first and one per update):\n%s", n, out)
+	}
+}
+
+func TestPromptExitCodesAndDocument(t *testing.T) {
+	for name, target := range demoTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range []struct {
+				args []string
+				code int
+				sent bool
+				says string
+			}{
+				{[]string{"code_review", "code=x := 1", "language=Go"}, exitOK, true, "Review this Go code"},
+				{[]string{"code_review", "language=Go"}, exitCheck, false, `requires 1 argument \"code\"`},
+				{[]string{"code_review", "language=Go", "--force"}, exitConnect, true, "missing required argument"},
+				{[]string{"summarize", "--args", `{"text":"hello","style":"paragraph"}`}, exitOK, true, "one short paragraph"},
+			} {
+				code, out, stderr := runCLI(t, append(append([]string{"prompt", "--json"}, tc.args...), target...)...)
+				if code != tc.code {
+					t.Errorf("%v: exit %d, want %d: %s", tc.args, code, tc.code, stderr)
+				}
+				doc := decodeStrict(t, out)
+				if doc["sent"] != tc.sent || doc["prompt"] != tc.args[0] || !strings.Contains(out, tc.says) {
+					t.Errorf("%v: %s", tc.args, out)
+				}
+			}
+		})
+	}
+}
+
+func TestCompleteAndPing(t *testing.T) {
+	for name, target := range demoTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, append([]string{"complete", "--json", "--template", "demo://cities/{country}/{city}", "city=", "country=japan"}, target...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			doc := decodeStrict(t, out)
+			if values, _ := doc["values"].([]any); len(values) != 3 || values[0] != "kyoto" || doc["total"] != 3.0 || doc["hasMore"] != false {
+				t.Errorf("cities in japan: %s", out)
+			}
+			code, out, _ = runCLI(t, append([]string{"complete", "--json", "--template", demo.NumbersTemplate, "n="}, target...)...)
+			if code != exitCheck || !strings.Contains(out, "must not exceed 100 items") {
+				t.Errorf("numbers: exit %d, %.300s", code, out)
+			}
+			code, out, _ = runCLI(t, append([]string{"complete", "--prompt", "code_review", "language=ja"}, target...)...)
+			if code != exitOK {
+				t.Errorf("language: exit %d", code)
+			}
+			assertSays(t, "complete", out, "JavaScript\nJava\n", "2 values of 2", "✓ completion-values")
+			code, out, stderr = runCLI(t, append([]string{"ping", "--count", "3", "--json"}, target...)...)
+			if ms, _ := decodeStrict(t, out)["ms"].([]any); code != exitOK || len(ms) != 3 {
+				t.Errorf("ping: exit %d, %s %s", code, out, stderr)
+			}
+		})
+	}
+}
+
+func TestRequestCommandsAgainstHostileServers(t *testing.T) {
+	bin := hostiletest.Build(t)
+	for _, tc := range []struct {
+		mode string
+		args []string
+		code int
+		says string
+	}{
+		{hostiletest.ModeListsLoop, []string{"resources"}, exitCheck, "incomplete: cursor-repeated"},
+		{hostiletest.ModeListsEndless, []string{"prompts", "--max-pages", "4"}, exitCheck, "incomplete: page-limit"},
+		{hostiletest.ModeListsPaged, []string{"prompts"}, exitOK, "prompt_3_2"},
+		{hostiletest.ModeBadAnswers, []string{"read", "hostile://r/1/1"}, exitCheck, "every item must have a uri"},
+		{hostiletest.ModeBadAnswers, []string{"prompt", "prompt_1_1", "x=1"}, exitCheck, `role is "system"`},
+		{hostiletest.ModeBadAnswers, []string{"complete", "--prompt", "prompt_1_1", "x="}, exitCheck, "the server sent 101"},
+		{hostiletest.ModeHangRequests, []string{"read", "hostile://r/1/1", "--timeout", "300ms"}, exitConnect, "no answer within 300ms"},
+	} {
+		t.Run(tc.mode+" "+tc.args[0], func(t *testing.T) {
+			var out, errb strings.Builder
+			code := run(append(tc.args, "--", bin, "-mode", tc.mode), &out, &errb)
+			if code != tc.code || !strings.Contains(out.String()+errb.String(), tc.says) {
+				t.Errorf("exit %d (want %d), want %q in:\n%s%s", code, tc.code, tc.says, out.String(), errb.String())
+			}
+		})
+	}
+}
+
+func TestLogLevelIsSentAfterConnecting(t *testing.T) {
+	code, out, stderr := runCLI(t, "ping", "--ndjson", "--log-level", "warning", "--protocol", "2025-11-25")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	found := false
+	for line := range strings.Lines(out) {
+		if strings.Contains(line, `"kind":"wire"`) && strings.Contains(line, `"method":"logging/setLevel"`) && strings.Contains(line, `"params":{"level":"warning"}`) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no logging/setLevel warning on the wire:\n%.3000s", out)
+	}
+}
+
+func TestRequestCommandUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"read"}, "read needs exactly one resource URI"},
+		{[]string{"read", "demo://clock", "--follow", "--json"}, "use --ndjson"},
+		{[]string{"prompt"}, "prompt needs a prompt name"},
+		{[]string{"prompt", "p", "x=1", "--args", "{}"}, "not both"},
+		{[]string{"complete", "x="}, "exactly one of --prompt NAME or --template URI"},
+		{[]string{"complete", "--prompt", "p", "x"}, "want ARG=PARTIAL"},
+		{[]string{"ping", "--log-level", "loud"}, "--log-level wants one of debug, info"},
+		{[]string{"resources", "extra"}, "takes no arguments"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.says) {
+			t.Errorf("%v: exit %d, %s", tc.args, code, stderr)
+		}
+	}
+}
