@@ -275,11 +275,14 @@ func (d *detailPane) builder(k detailKey) func() []string {
 			load = nil
 		}
 		return func() []string {
-			var missing string
+			c, missing := &cc, ""
 			if load != nil {
-				missing = readBack(&cc, load)
+				var err error
+				if c, err = fold.ReadBack(&cc, load); err != nil {
+					missing = err.Error()
+				}
 			}
-			return render.CallDoc(&cc, t, w, st, loc, ro, missing)
+			return render.CallDoc(c, t, w, st, loc, ro, missing)
 		}
 	}
 	calls := append([]*fold.Call(nil), d.history()...)
@@ -296,37 +299,6 @@ func (d *detailPane) builder(k detailKey) func() []string {
 // session file before its document can be built.
 func (d *detailPane) mustLoad(c *fold.Call) bool {
 	return d.load != nil && (c.ArgsSrc > 0 || c.ResultSrc > 0)
-}
-
-// readBack reads c's arguments and answer from the session file. It says
-// what could not be read.
-func readBack(c *fold.Call, load func(int) (session.Event, error)) string {
-	var failed []string
-	if c.ArgsSrc > 0 {
-		if ev, err := load(c.ArgsSrc - 1); err != nil || ev.Call == nil {
-			failed = append(failed, fmt.Sprintf("the arguments (event %d: %v)", c.ArgsSrc, orMissing(err)))
-		} else {
-			c.Args = ev.Call.Args
-		}
-	}
-	if c.ResultSrc > 0 {
-		if ev, err := load(c.ResultSrc - 1); err != nil || ev.Call == nil {
-			failed = append(failed, fmt.Sprintf("the answer (event %d: %v)", c.ResultSrc, orMissing(err)))
-		} else {
-			c.Result, c.RPCError = ev.Call.Result, ev.Call.RPCError
-		}
-	}
-	if len(failed) == 0 {
-		return ""
-	}
-	return "could not read " + strings.Join(failed, " and ") + " from the session file"
-}
-
-func orMissing(err error) any {
-	if err == nil {
-		return "not a call event"
-	}
-	return err
 }
 
 // Update handles scrolling keys while focused and built documents.

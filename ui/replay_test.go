@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -361,5 +363,53 @@ func TestFileWithNoEventsOpens(t *testing.T) {
 		if name == "all damaged" && !strings.Contains(s, "line 2: not an event") {
 			t.Errorf("%s: the events pane does not say what was skipped:\n%s", name, s)
 		}
+	}
+}
+
+// TestReplayedCallReadsItsArgumentsBack shows a call in a replay, whose
+// arguments and answer stay in the file until shown, then shows it again
+// after its start event was damaged: the document says what it could not
+// read, and shows the rest.
+func TestReplayedCallReadsItsArgumentsBack(t *testing.T) {
+	raw, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "demo.jsonl")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := replayHarness(t, path, 120, 40, "dark")
+	show := func() string {
+		h.m.tools.picked = "weather"
+		h.m.tools.reselect()
+		h.m.sync()
+		h.key("[")
+		h.settle()
+		return h.screen()
+	}
+	if s := show(); !strings.Contains(s, "│ Arguments") || strings.Contains(s, "could not read") {
+		t.Fatalf("the call's arguments were not read back:\n%s", s)
+	}
+
+	// Damage the call's start event in place: the file's index still
+	// holds, the line no longer reads.
+	start := []byte(`"args":{"city":"Lisbon"}`)
+	i := bytes.Index(raw, start)
+	if i < 0 {
+		t.Fatal("the fixture has no weather call with arguments")
+	}
+	copy(raw[i:], bytes.Repeat([]byte("!"), len(start)))
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.key("esc")
+	h.settle()
+	s := show()
+	if !strings.Contains(s, "could not read the arguments (event 29:") || strings.Contains(s, "│ Arguments") {
+		t.Errorf("a damaged start event: the document does not say what it could not read:\n%s", s)
+	}
+	if !strings.Contains(s, "Lisbon: 8.0°C, overcast") {
+		t.Errorf("the answer, which still reads, is not shown:\n%s", s)
 	}
 }
