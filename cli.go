@@ -27,6 +27,7 @@ type config struct {
 	theme    string
 	roots    []string
 	force    bool
+	walkAll  bool // call: read every page of tools/list, not only up to the tool's
 	argsJSON string
 	argsSet  bool
 	help     bool
@@ -96,6 +97,7 @@ func flagSpecs() []flagSpec {
 		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
 		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},
 		{[]string{"--force"}, false, func(c *config, _ string) error { c.force = true; return nil }},
+		{[]string{"--walk-all"}, false, func(c *config, _ string) error { c.walkAll = true; return nil }},
 		{[]string{"--args"}, true, func(c *config, v string) error { c.argsJSON, c.argsSet = v, true; return nil }},
 		{[]string{"--config"}, true, func(c *config, v string) error { c.config = v; return nil }},
 		{[]string{"--server"}, true, func(c *config, v string) error { c.server = v; return nil }},

@@ -52,11 +52,14 @@ func runCall(ctx context.Context, a *app) error {
 }
 
 // walkFor walks tools/list for the definition of the tool name, the one a
-// client would hold when it calls it. It returns the number of the page
-// that lists it, 0 when no page did.
+// client would hold when it calls it. Unless --walk-all, the walk stops at
+// the page that lists it: the call's checks need that definition, not the
+// rest of the list. It returns that page's number, 0 when no page listed it.
 func walkFor(ctx context.Context, a *app, sess *session.Session, name string) int {
+	wctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var page atomic.Int64
-	walking := atomic.Bool{}
+	var walking atomic.Bool
 	walking.Store(true)
 	// Sinks run as each event is appended: the page event of an accepted
 	// page comes before the walk asks for the next one.
@@ -66,9 +69,12 @@ func walkFor(ctx context.Context, a *app, sess *session.Session, name string) in
 		}
 		if slices.Contains(ev.Page.Keys, name) {
 			page.Store(int64(ev.Page.Number))
+			if !a.cfg.walkAll {
+				stop(fmt.Errorf("tool %q is on page %d; the call needs no more of the list (--walk-all reads it all)", name, ev.Page.Number))
+			}
 		}
 	})
-	_, walk := sess.Walk(ctx, paging.Tools())
+	_, walk := sess.Walk(wctx, paging.Tools())
 	walking.Store(false)
 	if walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing tools before the call: %w", walk.Err))

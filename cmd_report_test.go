@@ -39,7 +39,7 @@ func recordCLI(t *testing.T, args ...string) string {
 }
 
 func TestReportCommand(t *testing.T) {
-	path := recordCLI(t, "call", "forecast_broken", "city=Oslo")
+	path := recordCLI(t, "call", "forecast_broken", "city=Oslo", "--walk-all")
 	code, out, stderr := runFileCommand(t, "report", false, path)
 	if code != exitOK || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)

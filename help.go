@@ -91,9 +91,12 @@ Exit: 0 complete · 1 could not connect or list · 3 incomplete walk or cursor e
 const helpCall = `mcpwitness call — call one tool and check it as a client would
 
 Usage:
-  mcpwitness call TOOL [NAME=VALUE ...] [--args JSON] [--force] [--json] [server]
+  mcpwitness call TOOL [NAME=VALUE ...] [--args JSON] [--force] [--walk-all]
+                  [--json] [server]
 
-Lists the tools first, so the checks use the definition a client would hold:
+Lists the tools first, so the checks use the definition a client would hold,
+up to the page that lists the tool (the output says which; --walk-all reads
+every page):
   task-support        a tool with execution.taskSupport "required" is refused
                       before anything is sent (--force sends it anyway)
   input-schema        arguments checked against inputSchema before sending

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"mcpwitness/session"
+)
+
+// TestCallStopsWalkingAtTheToolsPage calls tools of the demo server's first
+// and last page (ten tools a page) and one it does not list: the walk
+// before the call reads up to the page that lists the tool, and no further
+// unless --walk-all; the call's listed and generation are those of that
+// page, and nothing says the shorter walk went wrong.
+func TestCallStopsWalkingAtTheToolsPage(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		args      []string
+		foundOn   int
+		pagesRead int
+	}{
+		{"first page", []string{"add", "a=2", "b=3"}, 1, 1},
+		{"first page, --walk-all", []string{"add", "a=2", "b=3", "--walk-all"}, 1, 5},
+		{"last page", []string{"uuid_v4"}, 5, 5},
+		{"not listed", []string{"no_such_tool"}, 0, 5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "call.jsonl")
+			code, out, stderr := runCLI(t, append([]string{"call", "--json", "--record", path}, tt.args...)...)
+			if tt.foundOn > 0 && (code != exitOK || stderr != "") {
+				t.Fatalf("exit %d, stderr %q: a walk stopped at the tool is no failure", code, stderr)
+			}
+			var doc struct {
+				Listed      bool
+				Generation  int64
+				Stale       bool
+				FoundOnPage *int
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v:\n%s", err, out)
+			}
+			found := 0
+			if doc.FoundOnPage != nil {
+				found = *doc.FoundOnPage
+			}
+			if found != tt.foundOn || doc.Listed != (tt.foundOn > 0) || doc.Generation != int64(tt.foundOn) || doc.Stale {
+				t.Errorf("foundOnPage %d listed %v generation %d stale %v, want page %d, its generation, not stale",
+					found, doc.Listed, doc.Generation, doc.Stale, tt.foundOn)
+			}
+			if pages, asked := pagesIn(t, path); pages != tt.pagesRead || asked != tt.pagesRead {
+				t.Errorf("the record has %d pages of %d tools/list requests, want %d of %d", pages, asked, tt.pagesRead, tt.pagesRead)
+			}
+		})
+	}
+}
+
+// TestCallSaysOnWhichPageTheToolWasListed reads the text output.
+func TestCallSaysOnWhichPageTheToolWasListed(t *testing.T) {
+	code, out, stderr := runCLI(t, "call", "uuid_v4")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	assertSays(t, "the output", out, "uuid_v4 · sent · listed in gen 5 on page 5 · ")
+}
+
+// pagesIn counts the pages a session file's walks accepted and the
+// tools/list requests that went out on the wire.
+func pagesIn(t *testing.T, path string) (pages, asked int) {
+	t.Helper()
+	f, err := session.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for ev, err := range f.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case ev.Kind == session.KindPage:
+			pages++
+		case ev.Kind == session.KindWire && ev.Dir == session.Send && ev.Method == "tools/list":
+			asked++
+		}
+	}
+	return pages, asked
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Compares one tool call made by mcpwitness with the same call made by
+# f/mcptools v0.7.1, as whole processes: `call add a=2 b=3` against
+# `mcpwitness demo-server` over stdio, each client starting the server
+# itself. Runs alternate (mcptools, then mcpwitness) so that a busy machine
+# slows both alike; it prints each one's median wall time and the ratio of
+# the medians. The project aims at ≤ 1.2×.
+#
+# Usage: scripts/bench-call.sh [extra mcpwitness call flags, e.g. --walk-all]
+#   RUNS=21       runs of each client (medians are taken over them)
+#   TARGET=1.2    the allowed ratio
+#   STRICT=1      exit 3 when mcpwitness is over the target
+#   MCPTOOLS=BIN  an mcptools binary to use instead of building one
+#
+# mcptools is built from the Go module proxy with its version pinned in a
+# scratch module (go get, then go build: `go install …@v0.7.1` asks the
+# proxy for the module's version list, which it may refuse).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+runs=${RUNS:-21}
+target=${TARGET:-1.2}
+work=$(mktemp -d -t mcpwitness-bench-call.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+bin="$work/mcpwitness"
+GOTOOLCHAIN=local go build -o "$bin" .
+
+mt=${MCPTOOLS:-}
+if [[ -z $mt ]]; then
+	mt="$work/mcptools"
+	mkdir "$work/mt"
+	(
+		cd "$work/mt"
+		go mod init bench-call.local >/dev/null 2>&1
+		printf '//go:build tools\n\npackage x\n\nimport _ "github.com/f/mcptools/cmd/mcptools"\n' >tools.go
+		GOFLAGS=-mod=mod go get github.com/f/mcptools@v0.7.1 >/dev/null 2>&1 ||
+			{ echo "the Go module proxy would not give github.com/f/mcptools@v0.7.1" >&2; exit 1; }
+		GOFLAGS=-mod=mod go build -o "$mt" github.com/f/mcptools/cmd/mcptools
+	)
+fi
+
+# time_ms CMD...: runs CMD once, prints its wall time in ms; a failed call
+# stops the script with what it said.
+time_ms() {
+	local t0 t1
+	t0=$(date +%s%N)
+	if ! "$@" >"$work/out" 2>"$work/err"; then
+		echo "failed: $*" >&2
+		head -5 "$work/out" "$work/err" >&2
+		exit 1
+	fi
+	t1=$(date +%s%N)
+	grep -q 5 "$work/out" || { echo "no sum of 5 from: $*" >&2; head -5 "$work/out" >&2; exit 1; }
+	echo $(((t1 - t0) / 1000000))
+}
+
+: >"$work/mt.ms"
+: >"$work/mw.ms"
+for ((i = 0; i < runs; i++)); do
+	time_ms "$mt" call add --params '{"a":2,"b":3}' "$bin" demo-server >>"$work/mt.ms"
+	time_ms "$bin" call add a=2 b=3 "$@" -- "$bin" demo-server >>"$work/mw.ms"
+done
+
+median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+a=$(median "$work/mt.ms")
+b=$(median "$work/mw.ms")
+ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", b/a}')
+printf 'call add a=2 b=3, %d runs each, median wall time\n' "$runs"
+printf '  mcptools v0.7.1  %6s ms\n' "$a"
+printf '  mcpwitness       %6s ms  (%s×, target ≤ %s×)\n' "$b" "$ratio" "$target"
+if [[ ${STRICT:-} == 1 ]] && awk -v r="$ratio" -v t="$target" 'BEGIN {exit !(r > t)}'; then
+	exit 3
+fi
