@@ -5,7 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"mcpwitness/fold"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
 )
@@ -43,4 +46,32 @@ func FrameDoc(f *fold.Frame, w int, s *themes.Styles, loc *time.Location) []stri
 	}
 	d.JSON(f.Frame, 0)
 	return d.Lines()
+}
+
+// FrameRow says one frame on a line of the wire list about width cells
+// wide (its direction mark before it): time, method, id, size, the
+// latency of an answer, then what the frame is about, as room allows.
+func FrameRow(f *fold.Frame, width int, loc *time.Location) string {
+	method := sanitize.Line(f.Method)
+	switch {
+	case f.Text != "" && len(f.Frame) == 0:
+		method = "(not JSON)"
+	case method == "" && f.ID != "":
+		method = "(answer)"
+	}
+	id := ""
+	if f.ID != "" {
+		id = "#" + sanitize.Line(strings.Trim(f.ID, `"`))
+	}
+	lat := ""
+	if f.Latency > 0 {
+		lat = Dur(f.Latency)
+	}
+	// dir, time, method, id, size, latency, then what the frame is about.
+	mw := min(max((width-40)/2, 12), 30)
+	text := fmt.Sprintf("%s %-*s %-6s %8s %8s", ClockMs(f.T, loc), mw, Trunc(method, mw), Trunc(id, 6), Size(f.Size), lat)
+	if rest := width - 3 - ansi.StringWidth(text) - 2; rest > 4 && f.Note != "" {
+		text += "  " + Trunc(sanitize.Line(f.Note), rest)
+	}
+	return text
 }

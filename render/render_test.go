@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
@@ -120,5 +121,35 @@ func TestRowText(t *testing.T) {
 	long := fold.Row{Kind: fold.RowStderr, Text: strings.Repeat("é", fold.MaxRowText)}
 	if _, text := render.RowText(&long); len(text) > fold.MaxRowText+len(" …") || !strings.HasSuffix(text, " …") {
 		t.Errorf("a row over the bound is %d bytes, ending %q", len(text), text[len(text)-8:])
+	}
+}
+
+func TestFrameRow(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 678e6, time.UTC)
+	f := &fold.Frame{T: at, Method: "tools/call", ID: `"17"`, Size: 4300, Frame: json.RawMessage(`{}`),
+		Latency: 12 * time.Millisecond, Note: "weather\x1b]0;title\x07"}
+	got := render.FrameRow(f, 80, time.UTC)
+	// The method in 20 cells at this width; the note as room allows.
+	want := "03:04:05.678 tools/call           #17      4.3 kB    12 ms  weather␛]0;title…"
+	if got != want {
+		t.Errorf("FrameRow =\n%q\nwant\n%q", got, want)
+	}
+	if got := render.FrameRow(&fold.Frame{T: at, Text: "oops", Size: 4}, 60, time.UTC); !strings.Contains(got, "(not JSON)") {
+		t.Errorf("a frame that is not JSON: %q", got)
+	}
+	if got := render.FrameRow(&fold.Frame{T: at, ID: "3", Frame: json.RawMessage(`{}`)}, 60, time.UTC); !strings.Contains(got, "(answer)     #3 ") {
+		t.Errorf("an answer: %q", got)
+	}
+}
+
+func TestHighlightStylesTheMatchedCharacters(t *testing.T) {
+	base, hit := lipgloss.NewStyle(), lipgloss.NewStyle().Bold(true)
+	got := render.Highlight("get_weather", []int{0, 4, 99}, base, hit)
+	want := hit.Render("g") + base.Render("et_") + hit.Render("w") + base.Render("eather")
+	if got != want {
+		t.Errorf("Highlight = %q, want %q", got, want)
+	}
+	if ansi.Strip(got) != "get_weather" {
+		t.Errorf("Highlight changed the text: %q", ansi.Strip(got))
 	}
 }

@@ -3,6 +3,9 @@ package render
 import (
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
 
 	"mcpwitness/sanitize"
 )
@@ -43,4 +46,22 @@ func OneLine(s string) string {
 		return sanitize.Line(strings.TrimSuffix(s[:i], "\r")) + " …"
 	}
 	return sanitize.Line(s)
+}
+
+// Highlight styles the characters of s at byte offsets pos with hit, the
+// rest with base. Offsets past s (cut off) are ignored.
+func Highlight(s string, pos []int, base, hit lipgloss.Style) string {
+	var b strings.Builder
+	last := 0
+	for _, i := range pos {
+		if i < last || i >= len(s) {
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(base.Render(s[last:i]))
+		b.WriteString(hit.Render(s[i : i+size]))
+		last = i + size
+	}
+	b.WriteString(base.Render(s[last:]))
+	return b.String()
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -172,25 +171,7 @@ func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) str
 	}
 	styled := p.pt.text.on(name)
 	if h := p.hits[t]; len(h.Pos) > 0 {
-		styled = highlight(name, h.Pos, p.sty.Text, p.sty.Match)
+		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
 	}
 	return "  " + styled + pad + "  " + badges + " "
-}
-
-// highlight styles the characters of s at byte offsets pos with hit, the
-// rest with base. Offsets past s (cut off) are ignored.
-func highlight(s string, pos []int, base, hit lipgloss.Style) string {
-	var b strings.Builder
-	last := 0
-	for _, i := range pos {
-		if i < last || i >= len(s) {
-			continue
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		b.WriteString(base.Render(s[last:i]))
-		b.WriteString(hit.Render(s[i : i+size]))
-		last = i + size
-	}
-	b.WriteString(base.Render(s[last:]))
-	return b.String()
 }

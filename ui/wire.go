@@ -6,11 +6,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
 	"mcpwitness/render"
-	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
 )
@@ -208,27 +206,7 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 	if f.Dir == session.Recv {
 		dir, ds = "←", s.Recv
 	}
-	method := sanitize.Line(f.Method)
-	switch {
-	case f.Text != "" && len(f.Frame) == 0:
-		method = "(not JSON)"
-	case method == "" && f.ID != "":
-		method = "(answer)"
-	}
-	id := ""
-	if f.ID != "" {
-		id = "#" + sanitize.Line(strings.Trim(f.ID, `"`))
-	}
-	lat := ""
-	if f.Latency > 0 {
-		lat = render.Dur(f.Latency)
-	}
-	// dir, time, method, id, size, latency, then what the frame is about.
-	mw := min(max((p.w-40)/2, 12), 30)
-	text := fmt.Sprintf("%s %-*s %-6s %8s %8s", render.ClockMs(f.T, p.loc), mw, render.Trunc(method, mw), render.Trunc(id, 6), render.Size(f.Size), lat)
-	if rest := p.w - 3 - ansi.StringWidth(text) - 2; rest > 4 && f.Note != "" {
-		text += "  " + render.Trunc(sanitize.Line(f.Note), rest)
-	}
+	text := render.FrameRow(f, p.w, p.loc)
 	if selected {
 		style := s.SelectedBlurred
 		if p.focused && !p.onFrame {
