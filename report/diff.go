@@ -100,19 +100,11 @@ type CheckChange struct {
 // and the verdicts of the last call of each tool both called. A file with
 // no complete tools walk is an error that says so.
 func Compare(a, b *session.File) (*Difference, error) {
-	sa, err := summarize(a)
+	sa, wa, err := summarizeWalk(a)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := summarize(b)
-	if err != nil {
-		return nil, err
-	}
-	wa, err := lastToolsWalk(sa)
-	if err != nil {
-		return nil, err
-	}
-	wb, err := lastToolsWalk(sb)
+	sb, wb, err := summarizeWalk(b)
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +117,16 @@ func Compare(a, b *session.File) (*Difference, error) {
 	}
 	out.Equal = d.Equal() && len(out.Verdicts) == 0
 	return out, nil
+}
+
+// summarizeWalk folds f and finds its last complete tools walk.
+func summarizeWalk(f *session.File) (*Summary, *fold.Walk, error) {
+	s, err := summarize(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, err := lastToolsWalk(s)
+	return s, w, err
 }
 
 // lastToolsWalk returns the last complete tools walk, or an error saying
