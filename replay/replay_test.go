@@ -119,21 +119,28 @@ func TestLoadThenMoveAnywhereMatchesAFoldFromTheStart(t *testing.T) {
 	}
 	for _, p := range []int{len(evs), 3, 100, 0, 64, 63, 65, 9, 18, len(evs) - 1} {
 		settle(t, r, r.MoveTo(p))
-		if r.Pos() != p || r.Target() != p {
-			t.Fatalf("MoveTo(%d) is at %d, target %d", p, r.Pos(), r.Target())
-		}
-		want := foldTo(evs, p)
-		if got := r.State(); got.Applied() != want.Applied() || len(got.Walks()) != len(want.Walks()) || got.Gen() != want.Gen() {
-			t.Errorf("at %d: applied %d, %d walks, gen %d; a fold from the start: %d, %d, %d",
-				p, got.Applied(), len(got.Walks()), got.Gen(), want.Applied(), len(want.Walks()), want.Gen())
-		}
-		if p > 0 && r.What() != replay.Describe(evs[p-1]) {
-			t.Errorf("at %d the last event is described %q, want %q", p, r.What(), replay.Describe(evs[p-1]))
-		}
+		checkAt(t, r, evs, p)
 	}
 	settle(t, r, r.MoveTo(len(evs)+50))
 	if r.Pos() != len(evs) {
 		t.Errorf("MoveTo past the end is at %d, want the end %d", r.Pos(), len(evs))
+	}
+}
+
+// checkAt checks that r shows the state after p of evs: where it is, what
+// it holds, and how it describes the last event.
+func checkAt(t *testing.T, r *replay.Replay, evs []session.Event, p int) {
+	t.Helper()
+	if r.Pos() != p || r.Target() != p {
+		t.Fatalf("MoveTo(%d) is at %d, target %d", p, r.Pos(), r.Target())
+	}
+	want := foldTo(evs, p)
+	if got := r.State(); got.Applied() != want.Applied() || len(got.Walks()) != len(want.Walks()) || got.Gen() != want.Gen() {
+		t.Errorf("at %d: applied %d, %d walks, gen %d; a fold from the start: %d, %d, %d",
+			p, got.Applied(), len(got.Walks()), got.Gen(), want.Applied(), len(want.Walks()), want.Gen())
+	}
+	if p > 0 && r.What() != replay.Describe(evs[p-1]) {
+		t.Errorf("at %d the last event is described %q, want %q", p, r.What(), replay.Describe(evs[p-1]))
 	}
 }
 

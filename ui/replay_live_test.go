@@ -24,8 +24,35 @@ import (
 // compares the replay's panes at the end with the live model's, pane by
 // pane: only the badge, the status line and the keys on offer may differ.
 func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
+	live, path, logged := recordLive(t)
+	replay := replayHarness(t, path, 120, 40, "dark")
+	if got, want := replay.m.replay.Len(), logged; got != want {
+		t.Fatalf("the file holds %d events, the live session logged %d", got, want)
+	}
+
+	compare := func(what string, get func(h *harness) string) { comparePanes(t, live, replay, what, get) }
+	compare("the header's indicators", func(h *harness) string { return h.headerLines()[1] })
+	if l, r := strings.TrimSpace(live.headerLines()[0]), replay.headerLines()[0]; !strings.Contains(r, l) || !strings.Contains(r, "REPLAY") {
+		t.Errorf("replay header %q does not hold the live one %q and a badge", r, l)
+	}
+	compare("the events pane", func(h *harness) string { return ansi.Strip(h.m.events.View()) })
+	// The same tool selected on both sides.
+	replay.m.tools.picked = live.m.tools.picked
+	replay.m.tools.reselect()
+	compare("the tools pane", func(h *harness) string { return ansi.Strip(h.m.tools.View()) })
+
+	compareDetails(t, live, replay)
+	compareWire(t, live, replay)
+}
+
+// recordLive drives a live session against the demo server while a
+// Recorder writes the session file: a walk, then a passing, a failing, a
+// refused and an isError call. It returns the live harness, the file and
+// the number of events the session logged.
+func recordLive(t *testing.T) (live *harness, path string, logged int) {
+	t.Helper()
 	target := demoTarget(t)
-	path := filepath.Join(t.TempDir(), "live.jsonl")
+	path = filepath.Join(t.TempDir(), "live.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -35,15 +62,15 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := session.NewLog(nil)
-	var logged atomic.Int64
+	var count atomic.Int64
 	log.AddSink(rec.Write)
-	log.AddSink(func(session.Event) { logged.Add(1) })
+	log.AddSink(func(session.Event) { count.Add(1) })
 	// Subscribed before the dial, as Run does, so the UI sees every event.
 	sub := log.Subscribe()
 	t.Cleanup(sub.Close)
 
 	var sess atomic.Pointer[session.Session]
-	live := newHarness(t, options{Dial: func(ctx context.Context) (Backend, error) {
+	live = newHarness(t, options{Dial: func(ctx context.Context) (Backend, error) {
 		s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: 10 * time.Second})
 		if err != nil {
 			return nil, err
@@ -74,35 +101,28 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 		}
 	}
 	sess.Load().Close()
-	live.until("every event", func() bool { return live.m.st.Closed() && int64(live.m.st.Applied()) == logged.Load() })
+	live.until("every event", func() bool { return live.m.st.Closed() && int64(live.m.st.Applied()) == count.Load() })
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
+	return live, path, int(count.Load())
+}
 
-	replay := replayHarness(t, path, 120, 40, "dark")
-	if got, want := replay.m.replay.Len(), int(logged.Load()); got != want {
-		t.Fatalf("the file holds %d events, the live session logged %d", got, want)
+// comparePanes compares what get draws of the live harness and of the
+// replay.
+func comparePanes(t *testing.T, live, replay *harness, what string, get func(h *harness) string) {
+	t.Helper()
+	if diff := cmp.Diff(get(live), get(replay)); diff != "" {
+		t.Errorf("%s differs between the live session and its replay (-live +replay):\n%s", what, diff)
 	}
+}
 
-	compare := func(what string, get func(h *harness) string) {
-		t.Helper()
-		if diff := cmp.Diff(get(live), get(replay)); diff != "" {
-			t.Errorf("%s differs between the live session and its replay (-live +replay):\n%s", what, diff)
-		}
-	}
-	compare("the header's indicators", func(h *harness) string { return h.headerLines()[1] })
-	if l, r := strings.TrimSpace(live.headerLines()[0]), replay.headerLines()[0]; !strings.Contains(r, l) || !strings.Contains(r, "REPLAY") {
-		t.Errorf("replay header %q does not hold the live one %q and a badge", r, l)
-	}
-	compare("the events pane", func(h *harness) string { return ansi.Strip(h.m.events.View()) })
-	// The same tool selected on both sides.
-	replay.m.tools.picked = live.m.tools.picked
-	replay.m.tools.reselect()
-	compare("the tools pane", func(h *harness) string { return ansi.Strip(h.m.tools.View()) })
-
-	// The detail pane, for each tool called and each of its calls, built
-	// with the same wording on both sides.
+// compareDetails compares the detail pane for each tool called and each of
+// its calls, built with the same wording on both sides.
+func compareDetails(t *testing.T, live, replay *harness) {
+	t.Helper()
+	compare := func(what string, get func(h *harness) string) { comparePanes(t, live, replay, what, get) }
 	replay.m.detail.readOnly = false
 	for _, tool := range []string{"weather", "forecast_broken", "render_video", "fail_always", "add"} {
 		for _, h := range []*harness{live, replay} {
@@ -121,8 +141,13 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 			compare(tool+"'s call", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
 		}
 	}
+}
 
-	// The wire pane: the list, and each frame the cursor goes to.
+// compareWire compares the wire pane: the list, and each frame the cursor
+// goes to.
+func compareWire(t *testing.T, live, replay *harness) {
+	t.Helper()
+	compare := func(what string, get func(h *harness) string) { comparePanes(t, live, replay, what, get) }
 	for _, h := range []*harness{live, replay} {
 		h.key("w")
 		h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) })

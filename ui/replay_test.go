@@ -117,6 +117,14 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 		t.Errorf("the start shows more than nothing:\n%s", s)
 	}
 
+	scrubThroughTheWalk(t, h)
+	scrubToTheCallAndTheEnd(t, h, n)
+}
+
+// scrubThroughTheWalk steps from the start of the scrubber test's file
+// through its walk, by moments and by single events.
+func scrubThroughTheWalk(t *testing.T, h *harness) {
+	t.Helper()
 	// Moments: connect, walk start, then per page a request and the page.
 	h.press(">", ">", ">", ">")
 	if w := h.m.st.LatestTools(); w == nil || len(w.Pages) != 1 {
@@ -147,6 +155,12 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 		t.Errorf(", , went to %d: %q", h.m.replay.Pos(), h.headerLines()[1])
 	}
 
+}
+
+// scrubToTheCallAndTheEnd goes on to the call of the scrubber test's file,
+// to its end (n events), back and to the end again.
+func scrubToTheCallAndTheEnd(t *testing.T, h *harness, n int) {
+	t.Helper()
 	// The call's start: the call is in flight at that point.
 	for h.m.replay.Pos() < n && len(h.m.st.Running()) == 0 {
 		h.press(">")

@@ -88,70 +88,96 @@ func (s stroke) String() string { return string(s) }
 // text goes only into the filter or the argument editor a key opened.
 func TestTapeFollowsTheKeyMap(t *testing.T) {
 	keys := tapeKeys(t, "../demo.tape")
-	km := DefaultKeyMap()
-	all := bindings(km)
-	const (
-		normal = iota
-		filter
-		editor
-	)
+	live := DefaultKeyMap()
 	// A replay's keys: those of a live session that need a server are off.
-	live, replay := km, km
+	replay := live
 	disableLiveKeys(&replay)
-	mode, shell, started := normal, true, false // the tape starts at a shell prompt
+	w := &tapeWalk{km: live, live: live, replay: replay, all: bindings(live), shell: true} // the tape starts at a shell prompt
 	for _, k := range keys {
-		s := stroke(k.key)
-		switch {
-		case shell:
-			// Typing the command that starts mcpwitness (or opens a file).
-			if cmd := lineText(t, k.line-1); k.key == "enter" && k.line > 0 && strings.Contains(cmd, "mcpwitness") {
-				shell, started = false, true
-				km = live
-				if strings.Contains(cmd, "mcpwitness open") {
-					km = replay
-				}
-				all = bindings(km)
-			}
-		case mode == normal && key.Matches(s, km.Global.Quit) && k.text:
-			// Back at the shell prompt; the tape may start mcpwitness again.
-			shell = true
-		case mode == filter:
-			switch {
-			case k.text:
-			case key.Matches(s, km.Global.Back), k.key == "enter":
-				mode = normal
-			default:
-				t.Errorf("demo.tape:%d: %q while filtering is neither text nor enter/esc", k.line, k.key)
-			}
-		case mode == editor:
-			switch {
-			case k.text:
-			case key.Matches(s, km.Editor.Send), key.Matches(s, km.Global.Back):
-				mode = normal
-			case key.Matches(s, km.Editor.NextField, km.Editor.PrevField, km.Editor.Choice, km.Editor.Raw):
-			default:
-				t.Errorf("demo.tape:%d: %q in the editor is not an editor key", k.line, k.key)
-			}
-		default:
-			switch {
-			case key.Matches(s, km.Tools.Filter):
-				mode = filter
-			case key.Matches(s, km.Tools.Call):
-				mode = editor
-			case key.Matches(s, all...):
-			default:
-				t.Errorf("demo.tape:%d: %q is not a key of DefaultKeyMap", k.line, k.key)
-			}
-		}
+		w.press(t, k)
 	}
-	if !started {
+	if !w.started {
 		t.Error("demo.tape never starts mcpwitness")
 	}
-	if mode != normal {
+	if w.mode != tapeNormal {
 		t.Error("demo.tape ends inside the filter or the editor")
 	}
-	if last := keys[len(keys)-1]; !key.Matches(stroke(last.key), km.Global.Quit) {
+	if last := keys[len(keys)-1]; !key.Matches(stroke(last.key), w.km.Global.Quit) {
 		t.Errorf("demo.tape ends with %q, not a quit key", last.key)
+	}
+}
+
+// tapeMode is where a tape's keys go.
+type tapeMode int
+
+const (
+	tapeNormal tapeMode = iota
+	tapeFilter
+	tapeEditor
+)
+
+// tapeWalk follows a tape's keys: at the shell, in mcpwitness (live or a
+// replay, with their key maps), in the filter or the editor.
+type tapeWalk struct {
+	km, live, replay KeyMap
+	all              []key.Binding // every binding of km
+	mode             tapeMode
+	shell, started   bool
+}
+
+// press takes one key of the tape, failing t when mcpwitness would not
+// take it where the tape is.
+func (w *tapeWalk) press(t *testing.T, k tapeKey) {
+	t.Helper()
+	s, km := stroke(k.key), &w.km
+	switch {
+	case w.shell:
+		// Typing the command that starts mcpwitness (or opens a file).
+		if cmd := lineText(t, k.line-1); k.key == "enter" && k.line > 0 && strings.Contains(cmd, "mcpwitness") {
+			w.shell, w.started = false, true
+			w.km = w.live
+			if strings.Contains(cmd, "mcpwitness open") {
+				w.km = w.replay
+			}
+			w.all = bindings(w.km)
+		}
+	case w.mode == tapeNormal && key.Matches(s, km.Global.Quit) && k.text:
+		// Back at the shell prompt; the tape may start mcpwitness again.
+		w.shell = true
+	case w.mode == tapeFilter:
+		switch {
+		case k.text:
+		case key.Matches(s, km.Global.Back), k.key == "enter":
+			w.mode = tapeNormal
+		default:
+			t.Errorf("demo.tape:%d: %q while filtering is neither text nor enter/esc", k.line, k.key)
+		}
+	case w.mode == tapeEditor:
+		w.inEditor(t, k)
+	default:
+		switch {
+		case key.Matches(s, km.Tools.Filter):
+			w.mode = tapeFilter
+		case key.Matches(s, km.Tools.Call):
+			w.mode = tapeEditor
+		case key.Matches(s, w.all...):
+		default:
+			t.Errorf("demo.tape:%d: %q is not a key of DefaultKeyMap", k.line, k.key)
+		}
+	}
+}
+
+// inEditor takes a key of the tape in the argument editor.
+func (w *tapeWalk) inEditor(t *testing.T, k tapeKey) {
+	t.Helper()
+	s, km := stroke(k.key), &w.km
+	switch {
+	case k.text:
+	case key.Matches(s, km.Editor.Send), key.Matches(s, km.Global.Back):
+		w.mode = tapeNormal
+	case key.Matches(s, km.Editor.NextField, km.Editor.PrevField, km.Editor.Choice, km.Editor.Raw):
+	default:
+		t.Errorf("demo.tape:%d: %q in the editor is not an editor key", k.line, k.key)
 	}
 }
 
