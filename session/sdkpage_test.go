@@ -35,6 +35,7 @@ func TestListAnswerReachesSDKEmpty(t *testing.T) {
 	for _, c := range []struct{ items, answer string }{
 		{"tools", `{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`},
 		{"", `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
+		{"tools", `{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
 	} {
 		tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
 		tp.watch("2", &watcher{items: c.items})
@@ -67,8 +68,9 @@ func TestSDKWouldRejectPage(t *testing.T) {
 		t.Errorf("rejections logged: %q, want one saying the name is not a string", rejections)
 	}
 
-	// A page the SDK takes is no finding.
-	s = dial(t, listServer(t, `{"tools":[{"name":"plain","inputSchema":{"type":"object"}}]}`), &Options{Protocol: "2025-11-25"})
+	// A page the SDK takes is no finding: the SDK matches field names
+	// case-sensitively, so "Name" is no name of the wrong type.
+	s = dial(t, listServer(t, `{"tools":[{"name":"plain","Name":7,"inputSchema":{"type":"object"}}]}`), &Options{Protocol: "2025-11-25"})
 	if _, res := s.Walk(context.Background(), paging.Tools()); !slices.Equal(toolNames(res.Items()), []string{"plain"}) {
 		t.Errorf("walk read %q", toolNames(res.Items()))
 	}

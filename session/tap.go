@@ -42,11 +42,12 @@ func newTap(log *Log) *tap {
 
 // envelope is the part of a JSON-RPC frame the tap needs.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
 }
 
 // maxFrameDepth bounds how deeply a frame from the server may nest when it
@@ -204,7 +205,9 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 	}
 	if w != nil {
 		w.deliver(env.Result, env.Error, cut, frame)
-		if rec != nil && w.items != "" && len(env.Result) > 0 && len(env.Error) == 0 {
+		// Only a well-formed answer: anything else reaches the SDK as it
+		// came, for the SDK to judge.
+		if rec != nil && w.items != "" && env.JSONRPC == "2.0" && len(env.Result) > 0 && len(env.Error) == 0 {
 			fwd = emptyPage(env.ID, w.items)
 		}
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 
 	"mcpwitness/paging"
 	"mcpwitness/tooldef"
@@ -107,8 +109,11 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 // sdkDecode decodes the raw result of list method as the SDK decodes it
 // into its own result type, and returns the error the SDK would have
 // returned for it: the SDK itself is handed an empty page (see
-// [withListWatcher]). The SDK's filtering of tools afterwards drops tools
-// (and logs them) but never fails a page.
+// [withListWatcher]). The SDK (v1.8.0, internal/json) decodes a result
+// with segmentio/encoding's decoder, matching field names case-sensitively,
+// after refusing input nested deeper than 1,000 levels; the tap has cut
+// what the SDK sees to [maxFrameDepth] levels already. The SDK's filtering
+// of tools afterwards drops tools (and logs them) but never fails a page.
 func sdkDecode(method string, result json.RawMessage) error {
 	var v any
 	switch method {
@@ -123,7 +128,9 @@ func sdkDecode(method string, result json.RawMessage) error {
 	default:
 		return nil
 	}
-	if err := json.Unmarshal(result, v); err != nil {
+	dec := sjson.NewDecoder(bytes.NewReader(result))
+	dec.DontMatchCaseInsensitiveStructFields()
+	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("calling %q: %w", method, err)
 	}
 	return nil
