@@ -128,15 +128,21 @@ func (p *printer) tools(doc toolsDoc) {
 	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(len(doc.Tools), "tool"), nouns(doc.Walk.Pages, "page"), doc.Walk.Generation)
 }
 
+// sentState says whether a request a check may refuse went out: "sent",
+// "not sent", or "sent anyway (--force)".
+func (p *printer) sentState(sent, forced bool) string {
+	switch {
+	case !sent:
+		return p.red("not sent")
+	case forced:
+		return p.yellow("sent anyway (--force)")
+	}
+	return "sent"
+}
+
 // call prints the call c, whose document is doc.
 func (p *printer) call(doc callDoc, c *fold.Call) {
-	sent := "sent"
-	switch {
-	case !doc.Sent:
-		sent = p.red("not sent")
-	case doc.Forced:
-		sent = p.yellow("sent anyway (--force)")
-	}
+	sent := p.sentState(doc.Sent, doc.Forced)
 	listed := fmt.Sprintf("listed in gen %d", doc.Generation)
 	if doc.FoundOnPage > 0 {
 		listed += fmt.Sprintf(" on page %d", doc.FoundOnPage)
