@@ -191,14 +191,17 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 	case k != kindObject:
 		return p, fmt.Errorf("result is %s, not a JSON object", k)
 	}
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		if !json.Valid(raw) {
-			return p, fmt.Errorf("result is not valid JSON")
+	if !json.Valid(raw) {
+		return p, fmt.Errorf("result is not valid JSON")
+	}
+	field := w.m.ItemsField
+	obj, ok := pageFields(raw, field)
+	if !ok {
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return p, fmt.Errorf("result cannot be read: %w", err)
 		}
-		return p, fmt.Errorf("result cannot be read: %w", err)
 	}
 
-	field := w.m.ItemsField
 	switch items, ok := obj[field]; {
 	case !ok:
 		w.find(CheckMissingItems, finding.SeverityWarning, number, fmt.Sprintf("page %d has no %q field; read as no items", number, field))
@@ -207,8 +210,11 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 	case jsonKind(items) != kindArray:
 		return p, fmt.Errorf("%q is %s, not an array", field, jsonKind(items))
 	default:
-		if err := json.Unmarshal(items, &p.Items); err != nil {
-			return p, fmt.Errorf("%q cannot be read: %w", field, err)
+		var ok bool
+		if p.Items, ok = elements(items); !ok {
+			if err := json.Unmarshal(items, &p.Items); err != nil {
+				return p, fmt.Errorf("%q cannot be read: %w", field, err)
+			}
 		}
 	}
 	p.Count = len(p.Items)
@@ -217,8 +223,9 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 		if jsonKind(next) != kindString {
 			return p, fmt.Errorf("nextCursor is %s, not a string", jsonKind(next))
 		}
-		if err := json.Unmarshal(next, &p.NextCursor); err != nil {
-			return p, fmt.Errorf("nextCursor cannot be read: %w", err)
+		var ok bool
+		if p.NextCursor, ok = stringValue(bytes.TrimSpace(next)); !ok {
+			return p, fmt.Errorf("nextCursor cannot be read")
 		}
 	}
 
