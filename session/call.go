@@ -105,35 +105,54 @@ func (s *Session) trackProgress(id int64) (token string, untrack func()) {
 }
 
 // sendCall sends r's tools/call with progress token under rctx, a child
-// of the caller's ctx that w watches, and fills r with what came of it:
-// the time it took, the request id, and the result, the JSON-RPC error,
-// the cancellation or the failure. A result is taken from the raw answer
-// even when the SDK could not take it, with a finding saying so.
+// of the caller's ctx that w watches, and fills r with what came of it
+// (see [Session.replyTo]) and the time it took.
 func (s *Session) sendCall(ctx, rctx context.Context, w *watcher, r *CallResult, token string) {
-	name := r.Tool
 	start := time.Now()
-	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: name, Arguments: r.Args, Meta: s.callMeta(token)})
+	_, err := s.cs.CallTool(rctx, &mcp.CallToolParams{Name: r.Tool, Arguments: r.Args, Meta: s.callMeta(token)})
 	r.Ms = ms(time.Since(start))
+	rep := s.replyTo(ctx, rctx, w, "tools/call "+r.Tool, err)
+	r.RequestID, r.Result, r.RPCError, r.Err, r.Cancelled = rep.requestID, rep.result, rep.rpcErr, rep.err, rep.cancelled
+	r.Findings = append(r.Findings, rep.findings...)
+}
+
+// reply is what came of one request: its JSON-RPC id, and the result or the
+// JSON-RPC error read from the wire, or why there is neither.
+type reply struct {
+	requestID      string
+	result, rpcErr json.RawMessage
+	err            error
+	cancelled      bool
+	// findings say the SDK could not take a result that was read raw.
+	findings []finding.Finding
+}
+
+// replyTo reads what came of the request named what, sent through the SDK
+// under rctx (a child of the caller's ctx that w watches), whose SDK call
+// returned err. A result is taken from the raw answer even when the SDK
+// could not take it, with a finding saying so. When the caller cancelled,
+// the request is cancelled whatever the server sent meanwhile (it is on the
+// wire, and in the record), as a client ignores a response after
+// cancelling.
+func (s *Session) replyTo(ctx, rctx context.Context, w *watcher, what string, err error) reply {
 	reqID, result, rpcErr, ok := w.answer()
-	r.RequestID = reqID
+	rep := reply{requestID: reqID}
 	switch {
 	case err != nil && ctx.Err() != nil:
-		// Cancelled by the caller: an answer the server sent meanwhile is on
-		// the wire (and in the record), but the call is what the user made
-		// of it — as a client ignores a response after cancelling.
-		r.Cancelled = true
-		r.Err = s.failure(rctx, "tools/call "+name, err)
+		rep.cancelled = true
+		rep.err = s.failure(rctx, what, err)
 	case ok && len(rpcErr) > 0:
-		r.RPCError = rpcErr
+		rep.rpcErr = rpcErr
 	case ok && len(result) > 0:
-		r.Result = result
+		rep.result = result
 		if err != nil {
-			r.Findings = append(r.Findings, finding.Finding{Check: "sdk-rejected", Severity: finding.SeverityWarning,
+			rep.findings = append(rep.findings, finding.Finding{Check: "sdk-rejected", Severity: finding.SeverityWarning,
 				Message: "the Go SDK could not take this result (" + s.redact(err).Error() + "); it was checked from the raw answer"})
 		}
 	case err != nil:
-		r.Err = s.failure(rctx, "tools/call "+name, err)
+		rep.err = s.failure(rctx, what, err)
 	}
+	return rep
 }
 
 // checkAnswer runs the checks on result, the answer to a call of tool name
