@@ -6,6 +6,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/session"
 )
 
 // runTools walks every page of tools/list and prints what came: mcpwitness
@@ -17,7 +18,7 @@ func runTools(ctx context.Context, a *app) error {
 		return err
 	}
 	defer sess.Close()
-	folded := foldLog(a.log)
+	folded := foldToolsLog(a.log)
 	_, res := sess.Walk(ctx, paging.Tools())
 	var doc toolsDoc
 	folded.read(func(st *fold.State) { doc = toolsDocument(sess.Info(), st) })
@@ -31,4 +32,20 @@ func runTools(ctx context.Context, a *app) error {
 		return exitWith(exitCheck)
 	}
 	return nil
+}
+
+// foldToolsLog is [foldLog] for the tools command, whose document needs no
+// frame: wire events are folded without their bytes, which the fold would
+// otherwise keep (and read for a note), a second copy of every page.
+func foldToolsLog(log *session.Log) *logFold {
+	f := &logFold{st: fold.New(nil)}
+	log.AddSink(func(ev session.Event) {
+		if ev.Kind == session.KindWire {
+			ev.Frame = nil
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.st.Apply(ev)
+	})
+	return f
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"mcpwitness/finding"
+	"mcpwitness/fold"
 	"mcpwitness/session"
 )
 
@@ -94,4 +95,22 @@ func TestToolsTextIsBuffered(t *testing.T) {
 	if want := w.Len()/(64<<10) + 2; w.writes > want {
 		t.Errorf("%d writes for %d bytes, want at most %d", w.writes, w.Len(), want)
 	}
+}
+
+// The tools command folds frames without their bytes: its document needs
+// none, and the fold would keep a second copy of every page.
+func TestToolsFoldKeepsNoFrameBytes(t *testing.T) {
+	log := session.NewLog(nil)
+	folded := foldToolsLog(log)
+	log.Append(session.Event{Kind: session.KindWire, Dir: session.Recv, Method: "tools/list", Size: 30,
+		Frame: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)})
+	folded.read(func(st *fold.State) {
+		frames := st.Frames()
+		if frames.Len() != 1 {
+			t.Fatalf("%d frames folded, want 1", frames.Len())
+		}
+		if f := frames.At(0); len(f.Frame) != 0 || f.Size != 30 || f.Method != "tools/list" {
+			t.Errorf("folded frame %+v, want its size and method without its bytes", f)
+		}
+	})
 }
