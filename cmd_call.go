@@ -54,7 +54,9 @@ func runCall(ctx context.Context, a *app) error {
 // walkFor walks tools/list for the definition of the tool name, the one a
 // client would hold when it calls it. Unless --walk-all, the walk stops at
 // the page that lists it: the call's checks need that definition, not the
-// rest of the list. It returns that page's number, 0 when no page listed it.
+// rest of the list. It returns the number of the page whose definition the
+// call will check (with --walk-all, the last that lists the tool), 0 when
+// no page listed it.
 func walkFor(ctx context.Context, a *app, sess *session.Session, name string) int {
 	wctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -64,7 +66,7 @@ func walkFor(ctx context.Context, a *app, sess *session.Session, name string) in
 	// Sinks run as each event is appended: the page event of an accepted
 	// page comes before the walk asks for the next one.
 	a.log.AddSink(func(ev session.Event) {
-		if !walking.Load() || ev.Kind != session.KindPage || ev.Page == nil || ev.Method != paging.Tools().Name || page.Load() > 0 {
+		if !walking.Load() || ev.Kind != session.KindPage || ev.Page == nil || ev.Method != paging.Tools().Name {
 			return
 		}
 		if slices.Contains(ev.Page.Keys, name) {

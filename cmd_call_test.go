@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"mcpwitness/internal/hostiletest"
 	"mcpwitness/session"
 )
 
@@ -52,6 +53,31 @@ func TestCallStopsWalkingAtTheToolsPage(t *testing.T) {
 				t.Errorf("the record has %d pages of %d tools/list requests, want %d of %d", pages, asked, tt.pagesRead, tt.pagesRead)
 			}
 		})
+	}
+}
+
+// TestCallFoundOnPageIsTheDefinitionChecked calls a tool that the hostile
+// server lists on page 1 and again on page 2: the walk that stops takes the
+// first, --walk-all the later one (the definition a client would hold), and
+// foundOnPage names the page of the definition the call checked.
+func TestCallFoundOnPageIsTheDefinitionChecked(t *testing.T) {
+	bin := hostiletest.Build(t)
+	for _, tt := range []struct {
+		flags []string
+		want  int
+	}{{nil, 1}, {[]string{"--walk-all"}, 2}} {
+		args := append(append([]string{"call", "tool_1_1", "--json"}, tt.flags...), "--", bin, "-mode", hostiletest.ModeDuplicate)
+		_, out, stderr := runCLI(t, args...)
+		var doc struct {
+			Generation  int64
+			FoundOnPage int
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%v: %v:\n%s%s", tt.flags, err, out, stderr)
+		}
+		if doc.FoundOnPage != tt.want || doc.Generation != int64(tt.want) {
+			t.Errorf("%v: foundOnPage %d, generation %d; want both %d", tt.flags, doc.FoundOnPage, doc.Generation, tt.want)
+		}
 	}
 }
 
