@@ -20,5 +20,12 @@
 // several times and prints medians and the ratio to the floor, which the
 // project aims to keep within 15%.
 //
-// The package has no code of its own outside its tests.
+// scripts/bench.sh also compares whole processes: the mcpwitness binary
+// (tools --json, tools, tools --record) against bench/lister, a minimal
+// go-sdk program that lists the same pages, each run on a fresh demo server
+// of its own, alternately, printing median wall-time ratios and the peak RSS
+// of the Go process alone.
+//
+// The package has no code of its own outside its tests; bench/lister is
+// the whole-process floor.
 package bench
