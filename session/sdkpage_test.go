@@ -20,7 +20,7 @@ import (
 // and list answers nobody reads raw pass as they came.
 func TestListAnswerReachesSDKEmpty(t *testing.T) {
 	tp := newTap(NewLog(nil))
-	w := &watcher{items: "tools"}
+	w := &watcher{list: "tools/list", items: "tools"}
 	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}`))
 	tp.watch(`"a-1"`, w)
 	raw := []byte(`{"jsonrpc":"2.0","id":"a-1","result":{"tools":[{"name":"x","inputSchema":{}}],"nextCursor":"c"}}`)
@@ -32,15 +32,16 @@ func TestListAnswerReachesSDKEmpty(t *testing.T) {
 		t.Errorf("the watcher got %s (%v), want the raw result", result, got)
 	}
 
-	for _, c := range []struct{ items, answer string }{
-		{"tools", `{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`},
-		{"", `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
-		{"tools", `{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
+	for _, c := range []struct{ list, items, answer string }{
+		{"tools/list", "tools", `{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"no"}}`},
+		{"", "", `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
+		{"tools/list", "tools", `{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
+		{"prompts/list", "prompts", `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
 	} {
 		tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
-		tp.watch("2", &watcher{items: c.items})
+		tp.watch("2", &watcher{list: c.list, items: c.items})
 		if fwd, ok := tp.receive([]byte(c.answer)); !ok || string(fwd) != c.answer {
-			t.Errorf("watcher for %q: %s passed on as %s (%v)", c.items, c.answer, fwd, ok)
+			t.Errorf("watcher for %q: %s passed on as %s (%v)", c.list, c.answer, fwd, ok)
 		}
 	}
 }

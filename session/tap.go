@@ -207,7 +207,7 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 		w.deliver(env.Result, env.Error, cut, frame)
 		// Only a well-formed answer: anything else reaches the SDK as it
 		// came, for the SDK to judge.
-		if rec != nil && w.items != "" && env.JSONRPC == "2.0" && len(env.Result) > 0 && len(env.Error) == 0 {
+		if rec != nil && w.items != "" && method == w.list && env.JSONRPC == "2.0" && len(env.Result) > 0 && len(env.Error) == 0 {
 			fwd = emptyPage(env.ID, w.items)
 		}
 	}
@@ -363,8 +363,10 @@ func (t *tap) unwatch(w *watcher) {
 
 // watcher receives the raw answer to the one request sent with its context.
 type watcher struct {
-	// items, set for a list request whose page is read from the raw answer,
-	// names the field of its items: the SDK is then given an empty page.
+	// list and items, set for a list request whose page is read from the
+	// raw answer, name its method and the field of its items: the SDK is
+	// then given an empty page.
+	list   string
 	items  string
 	mu     sync.Mutex
 	id     string
@@ -383,11 +385,11 @@ func withWatcher(ctx context.Context) (context.Context, *watcher) {
 	return context.WithValue(ctx, watchKey{}, w), w
 }
 
-// withListWatcher is [withWatcher] for a list request whose page is read
-// from the raw answer alone: the SDK gets an empty page in its place, with
-// no items in the field items.
-func withListWatcher(ctx context.Context, items string) (context.Context, *watcher) {
-	w := &watcher{items: items}
+// withListWatcher is [withWatcher] for a request of list method whose page
+// is read from the raw answer alone: the SDK gets an empty page in its
+// place, with no items in the field items.
+func withListWatcher(ctx context.Context, method, items string) (context.Context, *watcher) {
+	w := &watcher{list: method, items: items}
 	return context.WithValue(ctx, watchKey{}, w), w
 }
 

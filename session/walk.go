@@ -64,7 +64,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 			Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseRequest}, Page: &paging.Page{Number: *page, Cursor: cursor}})
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
-		rctx, w := withListWatcher(rctx, m.ItemsField)
+		rctx, w := withListWatcher(rctx, m.Name, m.ItemsField)
 		defer s.tap.unwatch(w)
 		var err error
 		switch m.Name {
