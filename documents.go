@@ -133,6 +133,7 @@ func toolsDocument(info session.ServerInfo, st *fold.State) toolsDoc {
 		doc.Pages = append(doc.Pages, pd)
 	}
 	held := st.Held(w)
+	doc.Tools = make([]toolDoc, 0, len(w.Tools))
 	for _, t := range w.Tools {
 		doc.Tools = append(doc.Tools, toolDoc{
 			Name: listedName(t), Page: t.Page, Generation: t.Gen, Held: held,
