@@ -31,6 +31,18 @@ checks, or one notification it receives:
 | log_burst | notifications/message at every level |
 
 The tool list comes in pages of ten. Follow every cursor.
+
+The resources come in three pages too: a city catalogue, this readme, the
+notepad, and two that show something:
+
+| resource | what it shows |
+|----------|---------------|
+| demo://broken/contents | a read that breaks the rules (another uri, both text and blob) |
+| demo://clock | notifications/resources/updated every second while subscribed |
+
+Template variables and prompt arguments complete (completion/complete);
+demo://cities/{country}/{city} completes cities within the country chosen,
+and demo://numbers/{n} answers 150 values, over the limit of 100.
 `
 
 const changelog = `1.0.0  paged tools, resources and prompts; task-support annotations;

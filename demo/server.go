@@ -46,7 +46,10 @@ structured content, summary_no_structured with none at all, unresolved_ref with 
 output schema that cannot be checked, fail_always with isError. render_video requires
 task-based execution; transcribe_audio allows it. slow_count reports progress and
 stops when cancelled, toggle_tools adds and removes tools (list_changed), log_burst
-sends log messages at every level. The rest are small working utilities.`
+sends log messages at every level. The rest are small working utilities.
+Resources come in pages too; demo://clock changes every second while subscribed,
+demo://broken/contents answers a read against the rules, and prompt arguments and
+template variables complete.`
 
 // state is the mutable state of one demo server. Each [New] makes its own.
 type state struct {
