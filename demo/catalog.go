@@ -32,6 +32,9 @@ const (
 	BrokenResourceURI = "demo://broken/contents"
 	// ClockURI is a subscribable resource that changes every second.
 	ClockURI = "demo://clock"
+	// NotepadURI is a subscribable resource that changes with note_add and
+	// notes_clear.
+	NotepadURI = "demo://notepad"
 	// NumbersTemplate is a template whose completion answers more values
 	// than the specification allows.
 	NumbersTemplate = "demo://numbers/{n}"
@@ -145,7 +148,7 @@ func (st *state) subscribe(srv func() *mcp.Server) func(context.Context, *mcp.Su
 	return func(_ context.Context, req *mcp.SubscribeRequest) error {
 		switch req.Params.URI {
 		case ClockURI:
-		case "demo://notepad":
+		case NotepadURI:
 			return nil
 		default:
 			return mcp.ResourceNotFoundError(req.Params.URI)
@@ -205,6 +208,11 @@ func (st *state) tick(srv *mcp.Server, stop <-chan struct{}) {
 			_ = srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: ClockURI})
 		}
 	}
+}
+
+// notepadChanged tells subscribers of demo://notepad that it changed.
+func notepadChanged(s *mcp.Server) {
+	_ = s.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: NotepadURI})
 }
 
 // promptCompletions returns what the prompt argument "prompt/argument"

@@ -84,6 +84,20 @@ func TestClockSubscriptionDeliversUpdates(t *testing.T) {
 	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: ClockURI}); err != nil {
 		t.Fatal(err)
 	}
+	// The notepad changes when a note is written.
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: NotepadURI}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "note_add", Arguments: map[string]any{"text": "hello"}}); err != nil {
+		t.Fatal(err)
+	}
+	for got := ""; got != NotepadURI; {
+		select {
+		case got = <-updated:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no notifications/resources/updated for the notepad after note_add")
+		}
+	}
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "demo://nothing"}); err == nil {
 		t.Error("subscribing to an unknown resource succeeded")
 	}

@@ -120,6 +120,7 @@ func addNoteTools(s *mcp.Server, st *state) {
 		if strings.TrimSpace(in.Text) == "" {
 			return "", fmt.Errorf("text is empty: write something")
 		}
+		defer notepadChanged(s) // after the unlock below
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		id := 1
@@ -150,6 +151,7 @@ func addNoteTools(s *mcp.Server, st *state) {
 		Description: "Erase every note on the server's notepad. Cannot be undone.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: new(true), IdempotentHint: true},
 	}, func(any) (string, error) {
+		defer notepadChanged(s) // after the unlock below
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		n := len(st.notes)
