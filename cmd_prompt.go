@@ -100,13 +100,7 @@ func promptDocument(name string, r *session.RequestResult) promptDoc {
 // prompt prints a prompt: the verdicts, then each message by role with its
 // content by type.
 func (p *printer) prompt(doc promptDoc, r *session.RequestResult) {
-	sent := "sent"
-	switch {
-	case !doc.Sent:
-		sent = p.red("not sent")
-	case doc.Forced:
-		sent = p.yellow("sent anyway (--force)")
-	}
+	sent := p.sentState(doc.Sent, doc.Forced)
 	if doc.Sent {
 		fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", p.bold(p.line(doc.Prompt)), sent, nouns(len(doc.Messages), "message"), doc.Ms)
 	} else {

@@ -241,30 +241,18 @@ func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(contex
 	start := time.Now()
 	err := sendFn(rctx)
 	r.Elapsed = time.Since(start)
-	reqID, result, rpcErr, ok := w.answer()
-	r.RequestID = reqID
 	what := r.Method
 	if r.About != "" {
 		what += " " + r.About
 	}
-	switch {
-	case err != nil && ctx.Err() != nil:
-		r.Cancelled = true
-		r.Err = s.failure(rctx, what, err)
-	case ok && len(rpcErr) > 0:
-		r.RPCError = rpcErr
-	case ok && len(result) > 0:
-		r.Result = result
-		if err != nil {
-			r.Findings = append(r.Findings, finding.Finding{Check: "sdk-rejected", Severity: finding.SeverityWarning,
-				Message: "the Go SDK could not take this result (" + s.redact(err).Error() + "); it was checked from the raw answer"})
-		}
-	case err != nil:
-		r.Err = s.failure(rctx, what, err)
-	case r.Method == MethodSubscribe || r.Method == MethodUnsubscribe:
+	rep := s.replyTo(ctx, rctx, w, what, err)
+	r.RequestID, r.Result, r.RPCError, r.Err, r.Cancelled = rep.requestID, rep.result, rep.rpcErr, rep.err, rep.cancelled
+	r.Findings = append(r.Findings, rep.findings...)
+	_, _, _, answered := w.answer()
+	if !answered && err == nil && r.Method != MethodSubscribe && r.Method != MethodUnsubscribe {
 		// On newer protocols a subscription is a stream of its own
-		// (subscriptions/listen), with no answer to this call.
-	default:
+		// (subscriptions/listen), with no answer to this call; anything
+		// else should have been seen.
 		r.Err = errors.New(what + ": the answer was not seen on the wire")
 	}
 	if len(r.Result) > 0 && check != nil {
