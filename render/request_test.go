@@ -1,0 +1,107 @@
+package render_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"mcpwitness/checks"
+	"mcpwitness/fold"
+	"mcpwitness/render"
+	"mcpwitness/session"
+)
+
+var reqStart = time.Date(2026, 12, 1, 9, 30, 0, 125e6, time.UTC)
+
+// requests are one request of each kind, as the fold holds them once done,
+// with the verdicts the checks give their answers.
+func requests(t *testing.T) map[string]*fold.Request {
+	t.Helper()
+	read := json.RawMessage(`{"contents":[{"uri":"demo://other","text":"hello","blob":"AA=="}]}`)
+	prompt := json.RawMessage(`{"name":"review","arguments":[{"name":"code","required":true}]}`)
+	got := json.RawMessage(`{"messages":[{"role":"user","content":{"type":"text","text":"Review: x"}}]}`)
+	complete := json.RawMessage(`{"completion":{"values":["Lisbon","London"],"total":2,"hasMore":false}}`)
+	done := func(r *fold.Request) *fold.Request {
+		r.Start, r.End, r.Done, r.Sent, r.Ms, r.RequestID = reqStart, reqStart.Add(3*time.Millisecond), true, true, 3.2, "7"
+		return r
+	}
+	refused := done(&fold.Request{Method: session.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{}}`),
+		Verdicts: []checks.Verdict{checks.BeforePrompt("review", prompt, map[string]string{})}})
+	refused.Sent, refused.RequestID, refused.Ms = false, "", 0
+	return map[string]*fold.Request{
+		"read": done(&fold.Request{Method: session.MethodRead, About: "demo://config", Params: json.RawMessage(`{"uri":"demo://config"}`), Result: read,
+			Verdicts: []checks.Verdict{checks.AfterRead("demo://config", read)}}),
+		"refused": refused,
+		"prompt": done(&fold.Request{Method: session.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{"code":"x"}}`), Result: got,
+			Verdicts: []checks.Verdict{checks.BeforePrompt("review", prompt, map[string]string{"code": "x"}), checks.AfterPrompt(got)}}),
+		"complete": done(&fold.Request{Method: session.MethodComplete, About: "city", Result: complete, Verdicts: []checks.Verdict{checks.AfterComplete(complete)}}),
+		"ping":     done(&fold.Request{Method: session.MethodPing, Result: json.RawMessage(`{}`)}),
+		"rpcError": done(&fold.Request{Method: session.MethodSubscribe, About: "demo://x", RPCError: json.RawMessage(`{"code":-32601,"message":"Method not found"}`)}),
+		"running":  {Method: session.MethodRead, About: "demo://slow", Start: reqStart},
+	}
+}
+
+func TestRequestDocs(t *testing.T) {
+	rs := requests(t)
+	var all []string
+	for _, name := range []string{"read", "refused", "prompt", "complete", "ping", "rpcError", "running"} {
+		lines := render.RequestDoc(rs[name], 64, styles(t), time.UTC, &render.RequestOptions{ForceKey: "f"})
+		all = append(all, "── "+name+" ──", checkLines(t, lines, 64))
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{
+		"resources/read  demo://config  09:30:00.125", "✗ resource-contents · 3.2 ms", "✗ fail", "/contents/0",
+		"⊘ Refused before sending", "f sends it anyway", "⊘ refused", "prompt-arguments",
+		"✓ answered · 3.2 ms", "Review: x", "Lisbon", "total 2 · hasMore false",
+		"empty, as the specification asks", "-32601: Method not found", "waiting for the answer",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	golden.RequireEqual(t, []byte(text))
+}
+
+func TestRequestSummary(t *testing.T) {
+	rs := requests(t)
+	got := map[string]string{}
+	for name, r := range rs {
+		got[name] = render.RequestSummary(r)
+	}
+	want := map[string]string{
+		"read": "✗ resource-contents · 3.2 ms", "refused": "⊘ refused · nothing sent", "prompt": "✓ answered · 3.2 ms",
+		"complete": "✓ answered · 3.2 ms", "ping": "✓ answered · 3.2 ms", "rpcError": "✗ JSON-RPC error -32601: Method not found · 3.2 ms",
+		"running": "waiting",
+	}
+	for name := range want {
+		if got[name] != want[name] {
+			t.Errorf("%s: %q, want %q", name, got[name], want[name])
+		}
+	}
+}
+
+func TestRequestHostileStringsComeOutSafe(t *testing.T) {
+	evil := "x\x1b]0;title\x07\x1b[2J\u202edesrever\u200f\x9b31m\r\bend"
+	quoted, _ := json.Marshal(evil)
+	r := &fold.Request{
+		Method: session.MethodComplete, About: evil, Start: reqStart, Done: true, Sent: true, Ms: 1,
+		Params:   json.RawMessage(`{"argument":{"name":"a","value":` + string(quoted) + `}}`),
+		Result:   json.RawMessage(`{"completion":{"values":[` + string(quoted) + `,7]}}`),
+		RPCError: json.RawMessage(`{"code":1,"message":` + string(quoted) + `}`),
+		Err:      evil,
+		Verdicts: []checks.Verdict{{Check: "completion-values", Status: checks.Fail, Message: evil, Errors: []checks.SchemaError{{InstancePath: "/" + evil, Keyword: "k", Message: evil}}}},
+	}
+	for _, method := range []string{session.MethodComplete, session.MethodRead, session.MethodGetPrompt, session.MethodPing, evil} {
+		r.Method = method
+		checkLines(t, render.RequestDoc(r, 48, styles(t), time.UTC, nil), 48)
+		checkLines(t, render.RequestDoc(r, 48, colour(t), time.UTC, nil), 48)
+	}
+	for _, r := range []*fold.Request{r, {Done: true, Err: evil}} {
+		if bad := unsafeIn([]string{render.RequestSummary(r)}); bad != "" {
+			t.Errorf("RequestSummary: %s", bad)
+		}
+	}
+}
