@@ -38,6 +38,13 @@ func (w *Walk) Complete() bool {
 	return w.Done && w.Incomplete == paging.Complete && w.Err == ""
 }
 
+// Stopped reports whether the walk ended where the client chose to stop
+// ([paging.Stopped]): it read what it needed, which is no finding, though
+// it did not read the list to its end (it is not [Walk.Complete]).
+func (w *Walk) Stopped() bool {
+	return w.Done && w.Incomplete == paging.Stopped && w.Err == ""
+}
+
 // Generations returns the generations of the walk's first and last pages
 // (0, 0 when it accepted none).
 func (w *Walk) Generations() (first, last int64) {
@@ -194,7 +201,7 @@ func (s *State) applyWalk(ev session.Event) {
 		s.shownRev++
 	}
 	level := LevelInfo
-	if w.Incomplete != paging.Complete {
+	if w.Incomplete.Finding() {
 		level = LevelWarn
 	}
 	wr := &WalkRow{ID: w.ID, Method: method, Pages: len(w.Pages), Items: w.Items, Ms: w.Ms,

@@ -82,7 +82,15 @@ const (
 	CursorRepeated Incomplete = "cursor-repeated" // a page named a cursor already sent
 	Aborted        Incomplete = "aborted"         // the walk's context was done
 	Failed         Incomplete = "error"           // a fetch failed or a page could not be read
+	// Stopped says the client chose to stop ([Options.Stop]): it read what
+	// it needed. It is not a finding; the list was not read to its end.
+	Stopped Incomplete = "stopped"
 )
+
+// Finding reports whether a walk that ended for reason i did not read what
+// it meant to read, which a user is told as a problem: every reason but
+// [Complete] and [Stopped].
+func (i Incomplete) Finding() bool { return i != Complete && i != Stopped }
 
 // Page is one accepted answer of a walk.
 type Page struct {
@@ -142,4 +150,9 @@ type Options struct {
 	// OnRequest, if set, is called just before each page is asked for, with
 	// the page number and cursor.
 	OnRequest func(number int, cursor string)
+	// Stop, if set, is called after each accepted page, after OnPage, from
+	// the walking goroutine. When it reports true and the page names a next
+	// cursor, the walk asks for no more pages and ends as [Stopped]; on a
+	// last page it changes nothing (the walk is [Complete]).
+	Stop func(Page) bool
 }

@@ -24,7 +24,9 @@ const DefaultMaxPages = 100
 //   - ctx is done ([Aborted]). This is checked before each page is asked for
 //     and when each answer arrives: an answer that arrives after it is not
 //     accepted, and nothing more is sent;
-//   - fetch fails or a page cannot be read ([Failed]).
+//   - fetch fails or a page cannot be read ([Failed]);
+//   - [Options.Stop] reports true for a page that names a cursor
+//     ([Stopped]): the client chose to read no further.
 //
 // Pages accepted before the stop are kept. Each request is counted by c from
 // just before fetch is called until it returns, and the generation its
@@ -80,8 +82,13 @@ func (w *walker) run(ctx context.Context, c *Counter, fetch Fetcher, o *Options)
 		if !ok {
 			return
 		}
-		w.accept(p, o.OnPage)
+		w.accept(&p, o.OnPage)
+		stop := o.Stop != nil && o.Stop(p)
 		if p.NextCursor == "" {
+			return
+		}
+		if stop {
+			w.stop(Stopped, nil)
 			return
 		}
 		cursor = p.NextCursor
@@ -154,12 +161,12 @@ func (w *walker) ask(ctx context.Context, c *Counter, fetch Fetcher, n int, curs
 }
 
 // accept adds page p to the result, inspects its items and tells onPage.
-func (w *walker) accept(p Page, onPage func(Page)) {
-	w.res.Pages = append(w.res.Pages, p)
+func (w *walker) accept(p *Page, onPage func(Page)) {
+	w.res.Pages = append(w.res.Pages, *p)
 	w.res.Generation = p.Generation
-	w.inspect(&p)
+	w.inspect(p)
 	if onPage != nil {
-		onPage(p)
+		onPage(*p)
 	}
 }
 

@@ -85,8 +85,12 @@ func WalkSummary(w *fold.Walk) string {
 }
 
 // WalkEnd says how a walk that read pages pages ended: "✓ 5 pages",
+// "✓ stopped at page 2" (the client read no further, no finding),
 // "⚠ incomplete: cursor-repeated".
 func WalkEnd(pages int, incomplete paging.Incomplete) string {
+	if incomplete == paging.Stopped {
+		return fmt.Sprintf("✓ stopped at page %d", pages)
+	}
 	if incomplete != paging.Complete {
 		return "⚠ incomplete: " + string(incomplete)
 	}

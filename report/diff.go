@@ -148,7 +148,11 @@ func lastToolsWalk(s *Summary) (*fold.Walk, error) {
 	if last != nil {
 		why = fmt.Sprintf("its last tools/list walk (walk %d) is %s", last.ID, walkState(last))
 	}
-	return nil, fmt.Errorf("%s has no complete tools/list walk: %s; record one with: mcpwitness tools --record FILE", s.Name, why)
+	how := "mcpwitness tools --record FILE"
+	if last != nil && last.Stopped() {
+		how += " (or call --walk-all --record FILE)"
+	}
+	return nil, fmt.Errorf("%s has no complete tools/list walk: %s; record one with: %s", s.Name, why, how)
 }
 
 func side(s *Summary, w *fold.Walk) Side {

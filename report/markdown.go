@@ -72,7 +72,7 @@ func (s *Summary) title(b *bytes.Buffer) {
 	}
 	incomplete := 0
 	for _, w := range s.Walks {
-		if !w.Complete() {
+		if !w.Complete() && !w.Stopped() {
 			incomplete++
 		}
 	}
@@ -156,6 +156,8 @@ func walkResult(w *fold.Walk) string {
 		return "⏳ " + walkState(w)
 	case w.Incomplete == paging.Failed:
 		return "❌ " + text(walkState(w))
+	case w.Stopped():
+		return "⏹️ " + text(walkState(w))
 	case w.Incomplete != paging.Complete:
 		return "⚠️ " + text(walkState(w))
 	}
@@ -169,6 +171,8 @@ func walkState(w *fold.Walk) string {
 		return "unfinished: the file ends before the walk did"
 	case w.Incomplete == paging.Failed:
 		return "incomplete: error — " + w.Err
+	case w.Stopped():
+		return fmt.Sprintf("stopped at page %d: the client read no further", len(w.Pages))
 	case w.Incomplete != paging.Complete:
 		return "incomplete: " + string(w.Incomplete)
 	}

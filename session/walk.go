@@ -18,13 +18,29 @@ import (
 // Walk reads every page of the list method m, bounded as [paging.Walk]
 // says, recording each request and page as it happens. Each page is read
 // from the raw answer on the wire, and always asked of the server: the SDK's
-// list cache never answers a walk. Cancel ctx to abort it.
+// list cache never answers a walk. Cancel ctx to abort it. It is
+// [Session.WalkWith] with default options.
 func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Result) {
+	return s.WalkWith(ctx, m, nil)
+}
+
+// WalkOptions tune a [Session.WalkWith]. A nil *WalkOptions means defaults.
+type WalkOptions struct {
+	// Stop, if set, is [paging.Options.Stop]: called after each accepted
+	// page (after its page event is recorded), true ends the walk there as
+	// [paging.Stopped] when the page names a cursor. A client that has read
+	// what it needs stops this way, not by cancelling ctx (which records an
+	// aborted walk).
+	Stop func(paging.Page) bool
+}
+
+// WalkWith is [Session.Walk] tuned by opts.
+func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptions) (int64, *paging.Result) {
 	id := s.walks.Add(1)
 	start := time.Now()
 	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseStart}})
 	var pageNo int
-	opts := &paging.Options{
+	popts := &paging.Options{
 		MaxPages:  s.max,
 		OnRequest: func(number int, _ string) { pageNo = number },
 		OnPage: func(p paging.Page) {
@@ -37,7 +53,10 @@ func (s *Session) Walk(ctx context.Context, m paging.Method) (int64, *paging.Res
 			}
 		},
 	}
-	res := paging.Walk(ctx, m, s.counter, s.fetcher(m, id, &pageNo), opts)
+	if opts != nil {
+		popts.Stop = opts.Stop
+	}
+	res := paging.Walk(ctx, m, s.counter, s.fetcher(m, id, &pageNo), popts)
 	if m.Name == paging.Tools().Name && res.Incomplete == paging.Complete {
 		s.forget(id)
 	}

@@ -225,3 +225,30 @@ func hasFinding(fs []finding.Finding, check string) bool {
 	}
 	return false
 }
+
+// TestWalkWithStop: a walk the client stops records a done event that says
+// stopped, with no error and no findings, and the session keeps what it
+// read (a stopped walk forgets no tool).
+func TestWalkWithStop(t *testing.T) {
+	log := NewLog(nil)
+	var done *WalkInfo
+	log.AddSink(func(ev Event) {
+		if ev.Kind == KindWalk && ev.Walk != nil && ev.Walk.State == PhaseDone {
+			done = ev.Walk
+		}
+	})
+	s := demoInMemory(t, &Options{Log: log})
+	ctx := context.Background()
+	_, whole := s.Walk(ctx, paging.Tools())
+	last := toolNames(whole.Pages[len(whole.Pages)-1].Items)[0]
+	_, res := s.WalkWith(ctx, paging.Tools(), &WalkOptions{Stop: func(p paging.Page) bool { return p.Number == 1 }})
+	if res.Incomplete != paging.Stopped || res.Err != nil || len(res.Pages) != 1 {
+		t.Fatalf("walk: %q %v after %d pages, want stopped after 1", res.Incomplete, res.Err, len(res.Pages))
+	}
+	if done == nil || done.Incomplete != string(paging.Stopped) || done.Error != "" || len(done.Findings) != 0 || done.Pages != 1 {
+		t.Errorf("done event = %+v, want stopped after 1 page", done)
+	}
+	if _, _, ok := s.Tool(last); !ok {
+		t.Errorf("tool %q of the earlier whole walk was forgotten by the stopped one", last)
+	}
+}
