@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"regexp"
 	"strings"
@@ -166,5 +168,30 @@ func TestContentsNotAResult(t *testing.T) {
 	text := checkLines(t, render.ContentsDoc(json.RawMessage(`[1,2]`), 60, styles(t)), 60)
 	if !strings.Contains(text, "not a resources/read result") {
 		t.Errorf("an answer of the wrong shape is not named:\n%s", text)
+	}
+}
+
+func TestContentsImageDimensions(t *testing.T) {
+	enc := func(f func(*bytes.Buffer) error) string {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		return base64.StdEncoding.EncodeToString(b.Bytes())
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 30, 20))
+	raw := result(t,
+		map[string]any{"uri": "demo://a.gif", "mimeType": "image/gif", "blob": enc(func(b *bytes.Buffer) error { return gif.Encode(b, img, nil) })},
+		map[string]any{"uri": "demo://a.jpg", "mimeType": "image/jpeg", "blob": enc(func(b *bytes.Buffer) error { return jpeg.Encode(b, img, nil) })},
+		// A PNG named as something else is still seen for what it is.
+		map[string]any{"uri": "demo://a.bin", "mimeType": "application/octet-stream", "blob": pngOf(t, 7, 5)},
+		map[string]any{"uri": "demo://broken.png", "mimeType": "image/png", "blob": base64.StdEncoding.EncodeToString([]byte("not a png at all"))},
+		map[string]any{"uri": "demo://a.webp", "mimeType": "image/webp", "blob": base64.StdEncoding.EncodeToString([]byte("RIFF....WEBPVP8 "))},
+	)
+	text := checkLines(t, render.ContentsDoc(raw, 70, styles(t)), 70)
+	for _, want := range []string{"GIF image, 30×20", "JPEG image, 30×20", "PNG image, 7×5", "image: dimensions not readable (image: unknown format)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
 	}
 }
