@@ -204,6 +204,9 @@ func parseArgs(args []string) (*config, error) {
 		c.help, c.cmd = true, ""
 		if len(c.args) > 0 {
 			c.cmd, c.args = c.args[0], nil
+			if !isCommand(c.cmd) || c.cmd == "help" {
+				return nil, usagef("no help for %q; commands are %s", c.cmd, strings.Join(commandNames(), ", "))
+			}
 		}
 	}
 	if c.help || c.version {

@@ -211,6 +211,13 @@ func TestHelpTeaches(t *testing.T) {
 	assertSays(t, "call help", out, "task-support", "output-schema", "--force", "Exit:")
 }
 
+func TestHelpOfNoCommandIsAUsageError(t *testing.T) {
+	code, out, stderr := runCLI(t, "help", "nope")
+	if code != exitUsage || out != "" || !strings.Contains(stderr, `no help for "nope"`) || !strings.Contains(stderr, "prompts") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
 func TestRecordAndNDJSON(t *testing.T) {
 	exe := testBinary(t)
 	path := filepath.Join(t.TempDir(), "run.jsonl")
