@@ -25,7 +25,7 @@ type completeDoc struct {
 // pairs after the first being the arguments already chosen. Exit codes as
 // call.
 func runComplete(ctx context.Context, a *app) error {
-	sess, err := a.connect(ctx)
+	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}

@@ -32,25 +32,6 @@ type itemDoc struct {
 	Definition  json.RawMessage         `json:"definition"`
 }
 
-// connect dials the command's server and, with --log-level, asks it to log
-// at that level. A level the server refuses is a warning, not the end.
-func (a *app) connect(ctx context.Context) (*session.Session, error) {
-	sess, err := a.dial(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if level := a.cfg.logLevel; level != "" {
-		r := sess.SetLogLevel(ctx, level)
-		switch {
-		case r.Err != nil:
-			a.warn(fmt.Errorf("--log-level %s: %w", level, r.Err))
-		case len(r.RPCError) > 0:
-			a.warn(fmt.Errorf("--log-level %s: the server answered with an error: %s", level, session.RPCErrorText(r.RPCError)))
-		}
-	}
-	return sess, nil
-}
-
 // declares reports whether the server's capabilities name capability
 // (prompts, resources, completions, logging) and, when sub is given, set
 // that member to true (resources.subscribe).

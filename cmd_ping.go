@@ -13,7 +13,7 @@ type pingDoc struct {
 // runPing sends ping --count times (default once) and prints each round
 // trip: mcpwitness ping. A ping that fails ends it with exit 1.
 func runPing(ctx context.Context, a *app) error {
-	sess, err := a.connect(ctx)
+	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ type promptDoc struct {
 // the arguments are checked against; a missing required argument refuses
 // the request unless --force. Exit codes as call.
 func runPrompt(ctx context.Context, a *app) error {
-	sess, err := a.connect(ctx)
+	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ type promptsDoc struct {
 // runPrompts walks every page of prompts/list: mcpwitness prompts. Exit
 // codes as tools.
 func runPrompts(ctx context.Context, a *app) error {
-	sess, err := a.connect(ctx)
+	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}

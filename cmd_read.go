@@ -27,7 +27,7 @@ type readDoc struct {
 // notifications/resources/updated, until interrupted (or --count updates).
 // Exit codes as call: 1 the read failed, 3 a verdict did not pass.
 func runRead(ctx context.Context, a *app) error {
-	sess, err := a.connect(ctx)
+	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}

@@ -212,18 +212,21 @@ func TestRequestCommandsAgainstHostileServers(t *testing.T) {
 }
 
 func TestLogLevelIsSentAfterConnecting(t *testing.T) {
-	code, out, stderr := runCLI(t, "ping", "--ndjson", "--log-level", "warning", "--protocol", "2025-11-25")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	found := false
-	for line := range strings.Lines(out) {
-		if strings.Contains(line, `"kind":"wire"`) && strings.Contains(line, `"method":"logging/setLevel"`) && strings.Contains(line, `"params":{"level":"warning"}`) {
-			found = true
+	// Every command that connects takes --log-level, not only the new ones.
+	for _, args := range [][]string{{"ping"}, {"tools"}, {"call", "add", "a=1", "b=2"}, {"check"}} {
+		code, out, stderr := runCLI(t, append(args, "--ndjson", "--log-level", "warning", "--protocol", "2025-11-25")...)
+		if code != exitOK && code != exitCheck { // the demo has findings for check
+			t.Fatalf("%s: exit %d: %s", args[0], code, stderr)
 		}
-	}
-	if !found {
-		t.Errorf("no logging/setLevel warning on the wire:\n%.3000s", out)
+		found := false
+		for line := range strings.Lines(out) {
+			if strings.Contains(line, `"kind":"wire"`) && strings.Contains(line, `"method":"logging/setLevel"`) && strings.Contains(line, `"params":{"level":"warning"}`) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no logging/setLevel warning on the wire:\n%.3000s", args[0], out)
+		}
 	}
 }
 

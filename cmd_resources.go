@@ -21,7 +21,7 @@ type resourcesDoc struct {
 // runResources walks every page of resources/list and
 // resources/templates/list: mcpwitness resources. Exit codes as tools.
 func runResources(ctx context.Context, a *app) error {
-	sess, err := a.connect(ctx)
+	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}

@@ -60,14 +60,24 @@ func closeBoth(record, spool func() error) func() error {
 	}
 }
 
-// dial connects to the target through the command's log. The caller
-// closes the session.
+// dial connects to the target through the command's log and, with
+// --log-level, asks the server to log at that level: a level the server
+// refuses is a warning, not the end. The caller closes the session.
 func (a *app) dial(ctx context.Context) (*session.Session, error) {
-	s, err := session.Dial(ctx, a.cfg.target, sessionOptions(a.cfg, a.log))
+	sess, err := session.Dial(ctx, a.cfg.target, sessionOptions(a.cfg, a.log))
 	if err != nil {
 		return nil, connectFailed(err)
 	}
-	return s, nil
+	if level := a.cfg.logLevel; level != "" {
+		r := sess.SetLogLevel(ctx, level)
+		switch {
+		case r.Err != nil:
+			a.warn(fmt.Errorf("--log-level %s: %w", level, r.Err))
+		case len(r.RPCError) > 0:
+			a.warn(fmt.Errorf("--log-level %s: the server answered with an error: %s", level, session.RPCErrorText(r.RPCError)))
+		}
+	}
+	return sess, nil
 }
 
 // show writes a headless command's answer: doc as one JSON document with
