@@ -1,32 +1,36 @@
 package render
 
 import (
-	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/glamour/v2"
-	"charm.land/glamour/v2/styles"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
 
-// maxMarkdown is the most Markdown rendered with glamour; longer text is
-// shown as plain text (rendering costs grow with it, and no one reads a
-// megabyte of rendered prose in a pane).
+// maxMarkdown is the most Markdown rendered; longer text is shown as plain
+// text (rendering costs grow with it, and no one reads a megabyte of
+// rendered prose in a pane).
 const maxMarkdown = 64 << 10
 
-// Markdown adds Markdown text rendered with glamour, indented by indent,
-// in the glamour style that suits the theme (ascii for mono).
+// Markdown adds Markdown text rendered into styled lines, indented by
+// indent: the source is parsed with goldmark's CommonMark parser (no
+// extensions: they cost more at start than they give) and its tree drawn
+// here with the theme's styles (see [mdRender]). The mono theme keeps the
+// marks (#, *, `, fences, >) so that structure shows without colour.
 //
 // A server's Markdown must not reach the terminal's parser: the source is
-// sanitised first (every control and escape shown visibly), and of what
-// glamour writes only its SGR styling is kept (see [onlySGR]); glamour's
-// OSC 8 hyperlinks, which would hide a link's target behind its text, are
-// dropped and the target is shown as text. When glamour fails, or the
-// text is over maxMarkdown, it is shown as plain wrapped text.
+// sanitised first (every control and escape shown visibly), every string
+// taken from the tree is sanitised again (an entity such as &#27; becomes
+// a character only after parsing), a link's target is shown as text, and
+// of what is drawn only SGR styling is kept (see [onlySGR]). Over
+// maxMarkdown the text is shown as plain wrapped text.
 func (d *Doc) Markdown(src string, indent int) {
 	w := max(d.width-indent, 8)
 	lines, ok := renderMarkdown(sanitize.Text(src), w, d.st)
@@ -44,37 +48,27 @@ func (d *Doc) Markdown(src string, indent int) {
 	}
 }
 
-// renderMarkdown renders the sanitised Markdown src with glamour to lines
-// at most w cells wide, with no blank lines at either end.
+// renderMarkdown renders the sanitised Markdown src to lines at most w
+// cells wide, with no blank lines at either end.
 func renderMarkdown(src string, w int, st *themes.Styles) ([]string, bool) {
 	if len(src) > maxMarkdown {
 		return nil, false
 	}
-	style := styles.DarkStyleConfig
-	switch {
-	case st.Mono:
-		style = styles.ASCIIStyleConfig
-	case st.Name == themes.Light:
-		style = styles.LightStyleConfig
-	}
-	// The document's own margin is left to the caller's indent.
-	zero := uint(0)
-	style.Document.Margin = &zero
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(w))
-	if err != nil {
-		return nil, false
-	}
-	out, err := r.Render(src)
-	if err != nil {
-		return nil, false
-	}
-	lines := strings.Split(onlySGR(out), "\n")
+	p := parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+	b := []byte(src)
+	r := &mdRender{src: b, w: w, st: st}
+	r.blocks(p.Parse(text.NewReader(b)), prefix{}, false)
+	lines := r.lines
 	for i, l := range lines {
-		l = trimRightStyled(l)
+		l = onlySGR(l)
 		if ansi.StringWidth(l) > w {
 			l = ansi.Truncate(l, w, "…")
 		}
-		lines[i] = deadSGR.ReplaceAllString(l, "\x1b[m")
+		lines[i] = l
 	}
 	for len(lines) > 0 && ansi.Strip(lines[0]) == "" {
 		lines = lines[1:]
@@ -85,84 +79,298 @@ func renderMarkdown(src string, w int, st *themes.Styles) ([]string, bool) {
 	return lines, true
 }
 
-// deadSGR is a run of SGR sequences ended by a reset, which undoes them:
-// glamour writes many around padding that is trimmed.
-var deadSGR = regexp.MustCompile(`(?:\x1b\[[0-9;:]*m)+\x1b\[0?m`)
+// mdRender draws a goldmark tree into lines.
+type mdRender struct {
+	src   []byte
+	w     int
+	st    *themes.Styles
+	lines []string
+	depth int // lists within lists, for the bullet
+}
 
-// onlySGR keeps of s its text, newlines and SGR sequences (ESC [ params m):
-// every other escape sequence (OSC, DCS, cursor movement, …) and every
-// other control character is dropped.
-func onlySGR(s string) string {
+// prefix is what starts each line of a block: first on its first line,
+// rest on the others (a list item's marker, then its indent; a quote's
+// bar). Both are width cells wide.
+type prefix struct {
+	first, rest []Seg
+	width       int
+}
+
+// maxPrefix bounds the width of nested prefixes to half the width, so
+// that deep nesting neither hides the text nor grows without end.
+func (r *mdRender) maxPrefix() int { return r.w / 2 }
+
+// nest returns p followed by first on its first line and rest (as wide)
+// on the others; past maxPrefix, p itself.
+func (r *mdRender) nest(p prefix, first, rest Seg) prefix {
+	n := ansi.StringWidth(first.Text)
+	if p.width+n > r.maxPrefix() {
+		return p
+	}
+	return prefix{
+		first: append(append([]Seg(nil), p.first...), first),
+		rest:  append(append([]Seg(nil), p.rest...), rest),
+		width: p.width + n,
+	}
+}
+
+// later is p for the lines after the first.
+func (p prefix) later() prefix { return prefix{first: p.rest, rest: p.rest, width: p.width} }
+
+// emit adds one line: the prefix, then the body.
+func (r *mdRender) emit(pre []Seg, body []Seg) {
 	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == 0x1b:
-			i += escapeLen(s[i:], &b)
-		case c >= 0x80:
-			// Invalid UTF-8 and C1 controls (a lone 0x9b is CSI to some
-			// terminals) are dropped.
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r != utf8.RuneError && (r < 0x80 || r > 0x9f) {
-				b.WriteString(s[i : i+size])
-			}
-			i += size
-		case c == '\n' || (c >= 0x20 && c != 0x7f):
-			b.WriteByte(c)
-			i++
-		default:
-			i++ // a C0 control or DEL
+	for _, s := range append(append([]Seg(nil), pre...), body...) {
+		if s.Plain {
+			b.WriteString(s.Text)
+		} else {
+			b.WriteString(s.Style.Render(s.Text))
 		}
 	}
-	return b.String()
+	r.lines = append(r.lines, b.String())
 }
 
-// escapeLen measures the escape sequence at the start of s (which starts
-// with ESC), writes it to b when it is SGR, and returns its length.
-func escapeLen(s string, b *strings.Builder) int {
-	if len(s) < 2 {
-		return len(s)
+// blank adds an empty line, which inside a quote still carries its bar.
+func (r *mdRender) blank(p prefix) {
+	pre := append([]Seg(nil), p.rest...)
+	for len(pre) > 0 {
+		last := &pre[len(pre)-1]
+		last.Text = strings.TrimRight(last.Text, " ")
+		if last.Text != "" {
+			break
+		}
+		pre = pre[:len(pre)-1]
 	}
-	switch s[1] {
-	case '[':
-		j := 2
-		for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
-			j++ // parameters
-		}
-		params := j
-		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
-			j++ // intermediates
-		}
-		if j >= len(s) {
-			return len(s)
-		}
-		if s[j] == 'm' && j == params && !strings.ContainsAny(s[2:j], "<=>?") {
-			b.WriteString(s[:j+1])
-		}
-		return j + 1
-	case ']', 'P', '_', '^', 'X':
-		// A string sequence: it ends at BEL or ST (ESC \).
-		for j := 2; j < len(s); j++ {
-			if s[j] == 0x07 {
-				return j + 1
-			}
-			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
-				return j + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
+	r.emit(pre, nil)
 }
 
-// trimRightStyled drops the trailing spaces glamour pads each line with,
-// keeping the line's styling closed.
-func trimRightStyled(l string) string {
-	plain := ansi.Strip(l)
-	keep := ansi.StringWidth(strings.TrimRight(plain, " "))
-	if keep == ansi.StringWidth(plain) {
-		return l
+// blocks draws the children of n, separated by blank lines unless tight.
+func (r *mdRender) blocks(n ast.Node, p prefix, tight bool) {
+	i := 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		cp := p
+		if i > 0 {
+			cp = p.later()
+			if !tight {
+				r.blank(p)
+			}
+		}
+		r.block(c, cp)
+		i++
 	}
-	return ansi.Truncate(l, keep, "") + "\x1b[m"
+}
+
+// block draws one block node.
+func (r *mdRender) block(n ast.Node, p prefix) {
+	st := r.st
+	switch n := n.(type) {
+	case *ast.Heading:
+		r.heading(n, p)
+	case *ast.Paragraph, *ast.TextBlock:
+		if rows := tableRows(n, r.src); rows != nil {
+			r.table(rows, p)
+			return
+		}
+		r.wrap(r.inlines(n, st.Text), p)
+	case *ast.ThematicBreak:
+		r.emit(p.first, []Seg{{Text: strings.Repeat("─", max(r.w-p.width, 3)), Style: st.Subtle}})
+	case *ast.CodeBlock:
+		r.code(n, "", false, p)
+	case *ast.FencedCodeBlock:
+		r.code(n, sanitize.Line(string(n.Language(r.src))), true, p)
+	case *ast.HTMLBlock:
+		for i, l := range r.rawLines(n) {
+			if i > 0 {
+				p = p.later()
+			}
+			r.wrap([]Seg{{Text: l, Style: st.Muted}}, p)
+		}
+		if n.HasClosure() {
+			r.wrap([]Seg{{Text: r.clean(n.ClosureLine.Value(r.src), true), Style: st.Muted}}, p.later())
+		}
+	case *ast.Blockquote:
+		bar := Seg{Text: "│ ", Style: st.Subtle}
+		if st.Mono {
+			bar.Text = "> "
+		}
+		r.blocks(n, r.nest(p, bar, bar), false)
+	case *ast.List:
+		r.list(n, p)
+	default:
+		if n.HasChildren() {
+			r.blocks(n, p, false)
+			return
+		}
+		for i, l := range r.rawLines(n) {
+			if i > 0 {
+				p = p.later()
+			}
+			r.wrap([]Seg{{Text: l, Style: st.Text}}, p)
+		}
+	}
+}
+
+// heading draws a heading: bold in the title style for levels 1 and 2;
+// its level marked by #s, except for level 1 in colour, underlined
+// instead. Mono marks every level.
+func (r *mdRender) heading(n *ast.Heading, p prefix) {
+	st := r.st
+	style := st.Bold
+	if n.Level <= 2 {
+		style = st.Title
+	}
+	var ss []Seg
+	switch {
+	case st.Mono:
+		ss = append(ss, Seg{Text: strings.Repeat("#", n.Level) + " ", Style: style})
+	case n.Level == 1:
+		style = style.Underline(true)
+	default:
+		ss = append(ss, Seg{Text: strings.Repeat("#", n.Level) + " ", Style: st.Subtle})
+	}
+	r.wrap(append(ss, r.inlines(n, style)...), p)
+}
+
+// list draws a list: bullets (by depth) or numbers from the list's start,
+// each item's blocks indented under its text.
+func (r *mdRender) list(n *ast.List, p prefix) {
+	st := r.st
+	bullets := []string{"•", "◦", "▪"}
+	count := n.ChildCount()
+	widest := len(strconv.Itoa(n.Start + count - 1))
+	r.depth++
+	defer func() { r.depth-- }()
+	num := n.Start
+	i := 0
+	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+		mark := bullets[(r.depth-1)%len(bullets)] + " "
+		if n.IsOrdered() {
+			s := strconv.Itoa(num) + string(n.Marker)
+			mark = strings.Repeat(" ", max(widest-len(strconv.Itoa(num)), 0)) + s + " "
+			num++
+		}
+		ip := p
+		if i > 0 {
+			ip = p.later()
+			if !n.IsTight {
+				r.blank(p)
+			}
+		}
+		ip = r.nest(ip, Seg{Text: mark, Style: st.Muted}, Seg{Text: strings.Repeat(" ", utf8.RuneCountInString(mark)), Plain: true})
+		if item.HasChildren() {
+			r.blocks(item, ip, n.IsTight)
+		} else {
+			r.emit(ip.first, nil)
+		}
+		i++
+	}
+}
+
+// code draws a code block verbatim, dimmed, indented by two, each line
+// cut (never wrapped) at the width; fenced shows the fences in mono.
+func (r *mdRender) code(n ast.Node, lang string, fenced bool, p prefix) {
+	st := r.st
+	fence := st.Mono && fenced
+	if fence {
+		r.emit(p.first, []Seg{{Text: "```" + lang, Style: st.Muted}})
+		p = p.later()
+	} else if lang != "" {
+		r.emit(p.first, []Seg{{Text: lang, Style: st.Subtle}})
+		p = p.later()
+	}
+	avail := max(r.w-p.width-2, 1)
+	lines := r.rawLines(n)
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	for i, l := range lines {
+		if i > 0 {
+			p = p.later()
+		}
+		if ansi.StringWidth(l) > avail {
+			l = ansi.Truncate(l, avail, "…")
+		}
+		r.emit(p.first, []Seg{{Text: "  ", Plain: true}, {Text: l, Style: st.Muted}})
+	}
+	if fence {
+		r.emit(p.later().first, []Seg{{Text: "```", Style: st.Muted}})
+	}
+}
+
+// rawLines returns the source lines of a block as they are (tabs expanded,
+// the newline dropped), each safe for one line.
+func (r *mdRender) rawLines(n ast.Node) []string {
+	segs := n.Lines()
+	out := make([]string, 0, segs.Len())
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		out = append(out, r.clean(seg.Value(r.src), true))
+	}
+	return out
+}
+
+// clean returns b safe for one line: the newline that ends it dropped;
+// tabs expanded to the next stop of four when verbatim, else (in prose,
+// where a code span may span lines) tabs and newlines read as spaces; each
+// other control shown visibly.
+func (r *mdRender) clean(b []byte, verbatim bool) string {
+	s := strings.TrimRight(string(b), "\r\n")
+	if !verbatim {
+		s = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ").Replace(s)
+	} else if strings.IndexByte(s, '\t') >= 0 {
+		var e strings.Builder
+		col := 0
+		for _, c := range s {
+			if c == '\t' {
+				n := 4 - col%4
+				e.WriteString(strings.Repeat(" ", n))
+				col += n
+				continue
+			}
+			e.WriteRune(c)
+			col++
+		}
+		s = e.String()
+	}
+	return sanitize.Line(s)
+}
+
+// wrap draws segments (a hard break is a segment "\n") wrapped to the
+// width left after the prefix.
+func (r *mdRender) wrap(ss []Seg, p prefix) {
+	avail := max(r.w-p.width, 4)
+	first := true
+	var line []Seg
+	flush := func() {
+		for _, l := range wrapSegs(line, avail, 0) {
+			pre := p.rest
+			if first {
+				pre, first = p.first, false
+			}
+			r.emit(pre, trimSegs(l))
+		}
+		line = nil
+	}
+	for _, s := range ss {
+		if s.Text == "\n" {
+			flush()
+			continue
+		}
+		line = append(line, s)
+	}
+	flush()
+}
+
+// trimSegs drops the spaces that end a wrapped line.
+func trimSegs(ss []Seg) []Seg {
+	for len(ss) > 0 {
+		last := ss[len(ss)-1]
+		last.Text = strings.TrimRight(last.Text, " ")
+		if last.Text != "" {
+			ss[len(ss)-1] = last
+			break
+		}
+		ss = ss[:len(ss)-1]
+	}
+	return ss
 }
