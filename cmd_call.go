@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"mcpwitness/checks"
 	"mcpwitness/fold"
@@ -58,30 +57,20 @@ func runCall(ctx context.Context, a *app) error {
 // call will check (with --walk-all, the last that lists the tool), 0 when
 // no page listed it.
 func walkFor(ctx context.Context, a *app, sess *session.Session, name string) int {
-	wctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	var page atomic.Int64
-	var walking atomic.Bool
-	walking.Store(true)
-	// Sinks run as each event is appended: the page event of an accepted
-	// page comes before the walk asks for the next one.
-	a.log.AddSink(func(ev session.Event) {
-		if !walking.Load() || ev.Kind != session.KindPage || ev.Page == nil || ev.Method != paging.Tools().Name {
-			return
+	page := 0
+	// Stop runs on this goroutine, after each accepted page's event.
+	stop := func(p paging.Page) bool {
+		if !slices.Contains(p.Keys, name) {
+			return false
 		}
-		if slices.Contains(ev.Page.Keys, name) {
-			page.Store(int64(ev.Page.Number))
-			if !a.cfg.walkAll {
-				stop(fmt.Errorf("tool %q is on page %d; the call needs no more of the list (--walk-all reads it all)", name, ev.Page.Number))
-			}
-		}
-	})
-	_, walk := sess.Walk(wctx, paging.Tools())
-	walking.Store(false)
+		page = p.Number
+		return !a.cfg.walkAll
+	}
+	_, walk := sess.WalkWith(ctx, paging.Tools(), &session.WalkOptions{Stop: stop})
 	if walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing tools before the call: %w", walk.Err))
 	}
-	return int(page.Load())
+	return page
 }
 
 // callExit maps a call to the exit codes README.md gives: 1 when it could

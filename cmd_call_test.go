@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"mcpwitness/internal/hostiletest"
@@ -111,4 +112,44 @@ func pagesIn(t *testing.T, path string) (pages, asked int) {
 		}
 	}
 	return pages, asked
+}
+
+// TestCallStoppedWalkIsNoFinding records a call whose walk stops at the
+// tool's page: the record says the walk stopped (not aborted), report
+// shows it stopped and counts no incomplete walk, and diff, which needs a
+// whole list, says so and how to record one.
+func TestCallStoppedWalkIsNoFinding(t *testing.T) {
+	path := recordCLI(t, "call", "add", "a=2", "b=3")
+	f, err := session.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var done *session.WalkInfo
+	for ev, err := range f.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == session.KindWalk && ev.Walk != nil && ev.Walk.State == session.PhaseDone {
+			done = ev.Walk
+		}
+	}
+	f.Close()
+	if done == nil || done.Incomplete != "stopped" || done.Error != "" || len(done.Findings) != 0 || done.Pages != 1 {
+		t.Fatalf("the walk's done event = %+v, want stopped after 1 page, no error, no findings", done)
+	}
+	code, out, stderr := runFileCommand(t, "report", false, path)
+	if code != exitOK || stderr != "" {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	assertSays(t, "the report", out,
+		"1 walk · 1 call · recorded",
+		"| 1 | `tools/list` | 1 | 10 | 1 | ⏹️ stopped at page 1: the client read no further |",
+		"_No findings._")
+	if strings.Contains(out, "incomplete") {
+		t.Errorf("the report calls the stopped walk incomplete:\n%s", out)
+	}
+	code, _, stderr = runFileCommand(t, "diff", false, path, path)
+	if code != exitConnect || !strings.Contains(stderr, "(walk 1) is stopped at page 1: the client read no further; record one with: mcpwitness tools --record FILE (or call --walk-all --record FILE)") {
+		t.Errorf("diff: exit %d: %s", code, stderr)
+	}
 }
