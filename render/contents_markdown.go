@@ -167,8 +167,8 @@ func (r *mdRender) block(n ast.Node, p prefix) {
 	case *ast.Heading:
 		r.heading(n, p)
 	case *ast.Paragraph, *ast.TextBlock:
-		if rows := tableRows(n, r.src); rows != nil {
-			r.table(rows, p)
+		if rows, aligns := tableRows(n, r.src); rows != nil {
+			r.table(rows, aligns, p)
 			return
 		}
 		r.wrap(r.inlines(n, st.Text), p)

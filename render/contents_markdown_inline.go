@@ -116,33 +116,45 @@ func (r *mdRender) text(b []byte, raw bool) string {
 	return r.clean(b, false)
 }
 
+// cellAlign is how a table column is aligned, as its delimiter row says.
+type cellAlign uint8
+
+// The alignments of a table column.
+const (
+	alignLeft   cellAlign = iota // --- or :---
+	alignRight                   // ---:
+	alignCenter                  // :---:
+)
+
 // tableRows returns the cells of a paragraph that is a GFM pipe table
 // (rows of cells between pipes, the second a delimiter row such as
-// |---|:--:|), with the delimiter row left out; nil when it is not one.
-// Tables are read here rather than with goldmark's extension package,
-// whose start-up cost is as large as the parser's.
-func tableRows(n ast.Node, src []byte) [][]string {
+// |---|:--:|), with the delimiter row left out, and the alignment of each
+// column; nil when it is not one. Tables are read here rather than with
+// goldmark's extension package, whose start-up cost is as large as the
+// parser's.
+func tableRows(n ast.Node, src []byte) ([][]string, []cellAlign) {
 	segs := n.Lines()
 	if segs.Len() < 2 {
-		return nil
+		return nil, nil
 	}
 	var rows [][]string
+	var aligns []cellAlign
 	for i := 0; i < segs.Len(); i++ {
 		seg := segs.At(i)
 		line := strings.TrimSpace(string(seg.Value(src)))
 		if !strings.Contains(line, "|") {
-			return nil
+			return nil, nil
 		}
 		cells := splitRow(line)
 		if i == 1 {
-			if !delimiterRow(cells) {
-				return nil
+			if aligns = delimiterRow(cells); aligns == nil {
+				return nil, nil
 			}
 			continue
 		}
 		rows = append(rows, cells)
 	}
-	return rows
+	return rows, aligns
 }
 
 // splitRow splits a table row at its unescaped pipes, dropping the outer
@@ -170,21 +182,42 @@ func splitRow(line string) []string {
 	return cells
 }
 
-// delimiterRow reports whether cells are a table's delimiter row.
-func delimiterRow(cells []string) bool {
-	for _, c := range cells {
+// delimiterRow returns the alignment of each column when cells are a
+// table's delimiter row, else nil.
+func delimiterRow(cells []string) []cellAlign {
+	aligns := make([]cellAlign, len(cells))
+	for i, c := range cells {
+		left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")
 		c = strings.TrimSuffix(strings.TrimPrefix(c, ":"), ":")
 		if c == "" || strings.Trim(c, "-") != "" {
-			return false
+			return nil
+		}
+		switch {
+		case left && right:
+			aligns[i] = alignCenter
+		case right:
+			aligns[i] = alignRight
 		}
 	}
-	return true
+	return aligns
 }
 
-// table draws rows of cells in columns (the first row, the header, bold)
-// when they fit the width; otherwise each row as one wrapped line of cells
+// pad fills c to width cells as align says.
+func pad(c string, width int, align cellAlign) string {
+	n := max(width-ansi.StringWidth(c), 0)
+	switch align {
+	case alignRight:
+		return strings.Repeat(" ", n) + c
+	case alignCenter:
+		return strings.Repeat(" ", n/2) + c + strings.Repeat(" ", n-n/2)
+	}
+	return c + strings.Repeat(" ", n)
+}
+
+// table draws rows of cells in columns (the first row, the header, bold),
+// each aligned as its column says, when they fit the width; otherwise each row as one wrapped line of cells
 // between bars.
-func (r *mdRender) table(rows [][]string, p prefix) {
+func (r *mdRender) table(rows [][]string, aligns []cellAlign, p prefix) {
 	st := r.st
 	cols := 0
 	for i, row := range rows {
@@ -220,8 +253,12 @@ func (r *mdRender) table(rows [][]string, p prefix) {
 			if j < len(row) {
 				c = row[j]
 			}
-			if fits && j < cols-1 {
-				c += strings.Repeat(" ", widths[j]-ansi.StringWidth(c))
+			if fits {
+				align := alignLeft
+				if j < len(aligns) {
+					align = aligns[j]
+				}
+				c = pad(c, widths[j], align)
 			}
 			ss = append(ss, Seg{Text: c, Style: style})
 		}

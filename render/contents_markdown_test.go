@@ -23,7 +23,7 @@ const markdownSample = "# Title\n\n" +
 	"```go\nfunc main() {\n\tprintln(\"a very long line of code that is cut rather than wrapped at the width\")\n}\n```\n\n" +
 	"    indented code\n\n" +
 	"---\n\n" +
-	"| name | value |\n|:-----|------:|\n| a | 1 |\n| b \\| c | 22 |\n\n" +
+	"| name | value | mid |\n|:-----|------:|:---:|\n| a | 1 | x |\n| b \\| c | 22 | wide |\n\n" +
 	"<div class=\"x\">\nraw html\n</div>\n\n" +
 	"Inline <b>html</b> stays text.\n"
 
@@ -116,5 +116,18 @@ func TestMarkdownOverBoundIsPlainText(t *testing.T) {
 	}
 	if text := markdownLines(t, "# heading\n", 60, colour(t)); strings.Contains(text, "#") {
 		t.Errorf("Markdown under the bound is not rendered:\n%s", text)
+	}
+}
+
+func TestMarkdownTableTooWideWrapsEachRow(t *testing.T) {
+	src := "| key | description |\n|---|---|\n| alpha | a description far too long for one line of twenty cells |\n"
+	text := markdownLines(t, src, 24, styles(t))
+	for _, want := range []string{"key │ description", "alpha │ a description", "twenty cells"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "┼") {
+		t.Errorf("a table too wide for columns is drawn in columns:\n%s", text)
 	}
 }
