@@ -19,19 +19,26 @@ func runTools(ctx context.Context, a *app) error {
 	}
 	defer sess.Close()
 	folded := foldToolsLog(a.log)
-	_, res := sess.Walk(ctx, paging.Tools())
-	var doc toolsDoc
-	folded.read(func(st *fold.State) { doc = toolsDocument(sess.Info(), st) })
-	a.show(doc, func() { a.pr.tools(doc) })
+	// Nothing is called after the walk; its result is read for the exit
+	// code only, so that it does not keep every page's items alive while
+	// the document is written (the fold has the tools).
+	_, res := sess.WalkWith(ctx, paging.Tools(), &session.WalkOptions{NoCalls: true})
+	var exit error
 	switch {
 	case res.Incomplete == paging.Failed && (a.cfg.json || a.cfg.ndjson):
-		return exitWith(exitConnect) // the document says why
+		exit = exitWith(exitConnect) // the document says why
 	case res.Incomplete == paging.Failed:
-		return connectFailed(res.Err)
-	case res.Incomplete != paging.Complete || finding.Count(res.Findings, finding.SeverityError) > 0:
-		return exitWith(exitCheck)
+		exit = connectFailed(res.Err)
+	case res.Incomplete.Finding() || finding.Count(res.Findings, finding.SeverityError) > 0:
+		exit = exitWith(exitCheck)
 	}
-	return nil
+	var doc toolsDoc
+	folded.read(func(st *fold.State) { doc = toolsDocument(sess.Info(), st) })
+	// The document has what it needs of the fold: the tools' records go
+	// before the document is written.
+	folded.drop()
+	a.show(doc, func() { a.pr.tools(doc) })
+	return exit
 }
 
 // foldToolsLog is [foldLog] for the tools command, whose document needs no
@@ -45,7 +52,16 @@ func foldToolsLog(log *session.Log) *logFold {
 		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		f.st.Apply(ev)
+		if f.st != nil {
+			f.st.Apply(ev)
+		}
 	})
 	return f
+}
+
+// drop lets the fold go: events appended from now on are not folded.
+func (f *logFold) drop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.st = nil
 }

@@ -58,7 +58,9 @@ func MethodByName(name string) (Method, bool) {
 
 // Answer is one raw list answer as a [Fetcher] got it off the wire.
 type Answer struct {
-	// Result is the raw JSON "result" object of the response.
+	// Result is the raw JSON "result" object of the response. It must not
+	// change once the fetcher returned it: a page's items, item keys and
+	// cursor are read from it without copies.
 	Result json.RawMessage
 	// RequestID is the raw JSON-RPC id of the request that got this answer.
 	RequestID string

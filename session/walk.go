@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -32,6 +31,10 @@ type WalkOptions struct {
 	// what it needs stops this way, not by cancelling ctx (which records an
 	// aborted walk).
 	Stop func(paging.Page) bool
+	// NoCalls says no call will follow that needs the walk's definitions:
+	// the session keeps none of them for its call checks (a command that
+	// only lists saves a map entry per tool).
+	NoCalls bool
 }
 
 // WalkWith is [Session.Walk] tuned by opts.
@@ -40,6 +43,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 	start := time.Now()
 	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseStart}})
 	var pageNo int
+	learn := m.Name == paging.Tools().Name && (opts == nil || !opts.NoCalls)
 	popts := &paging.Options{
 		MaxPages:  s.max,
 		OnRequest: func(number int, _ string) { pageNo = number },
@@ -48,7 +52,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 			page := p
 			s.log.Append(Event{Kind: KindPage, Method: m.Name, Page: &page, Items: p.Items, Gen: gen, Out: out,
 				Walk: &WalkInfo{ID: id, Method: m.Name, State: PhasePage}})
-			if m.Name == paging.Tools().Name {
+			if learn {
 				s.learn(id, p)
 			}
 		},
@@ -57,7 +61,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 		popts.Stop = opts.Stop
 	}
 	res := paging.Walk(ctx, m, s.counter, s.fetcher(m, id, &pageNo), popts)
-	if m.Name == paging.Tools().Name && res.Incomplete == paging.Complete {
+	if learn && res.Incomplete == paging.Complete {
 		s.forget(id)
 	}
 	info := &WalkInfo{ID: id, Method: m.Name, State: PhaseDone, Pages: len(res.Pages), Incomplete: string(res.Incomplete),
@@ -147,9 +151,11 @@ func sdkDecode(method string, result json.RawMessage) error {
 	default:
 		return nil
 	}
-	dec := sjson.NewDecoder(bytes.NewReader(result))
-	dec.DontMatchCaseInsensitiveStructFields()
-	if err := dec.Decode(v); err != nil {
+	// The SDK's Decoder.Decode reads the value into a buffer of its own
+	// and parses that with these flags; the result is one valid JSON value
+	// already, so it is parsed in place, with the same flags (and no copy
+	// of its strings: the value is thrown away).
+	if _, err := sjson.Parse(result, v, sjson.DontMatchCaseInsensitiveStructFields|sjson.DontCopyString); err != nil {
 		return fmt.Errorf("calling %q: %w", method, err)
 	}
 	return nil

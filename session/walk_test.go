@@ -252,3 +252,24 @@ func TestWalkWithStop(t *testing.T) {
 		t.Errorf("tool %q of the earlier whole walk was forgotten by the stopped one", last)
 	}
 }
+
+// TestWalkNoCallsKeepsNoDefinitions: a walk for a command that calls
+// nothing leaves the session's definitions as they were: it learns none
+// and, complete, forgets none.
+func TestWalkNoCallsKeepsNoDefinitions(t *testing.T) {
+	s := demoInMemory(t, nil)
+	ctx := context.Background()
+	_, res := s.WalkWith(ctx, paging.Tools(), &WalkOptions{NoCalls: true})
+	if res.Incomplete != paging.Complete {
+		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)
+	}
+	name := toolNames(res.Pages[0].Items)[0]
+	if _, _, ok := s.Tool(name); ok {
+		t.Fatalf("the session kept %q from a walk that said no call follows", name)
+	}
+	s.Walk(ctx, paging.Tools())
+	s.WalkWith(ctx, paging.Tools(), &WalkOptions{NoCalls: true})
+	if _, _, ok := s.Tool(name); !ok {
+		t.Errorf("a walk that said no call follows forgot %q, which the walk before it listed", name)
+	}
+}

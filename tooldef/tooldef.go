@@ -55,56 +55,99 @@ func (d *Definition) HasOutputSchema() bool { return !Absent(d.OutputSchema) }
 
 // Parse reads raw, a tool definition as listed. For a definition that is
 // not a JSON object it returns [ErrNotObject] and a Definition holding only
-// Raw. For a name, title or description that is not a string it returns an
+// Raw.
+//
+// Nothing is copied: the raw members are slices of raw, and a name, title
+// or description written without escapes shares raw's bytes. raw must not
+// change while the Definition, or a string read from it, is in use (the
+// session's frames and a session file's lines never change once read). For a name, title or description that is not a string it returns an
 // error naming the member, and a Definition read as far as it could be.
 func Parse(raw json.RawMessage) (Definition, error) {
 	d := Definition{Raw: raw}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || m == nil {
+	if !json.Valid(raw) {
 		return d, ErrNotObject
 	}
-	d.InputSchema, d.OutputSchema = m["inputSchema"], m["outputSchema"]
-	d.Annotations, d.Execution, d.Meta = m["annotations"], m["execution"], m["_meta"]
-	var bad error
-	for _, f := range []struct {
-		member string
-		to     *string
-	}{{"name", &d.Name}, {"title", &d.Title}, {"description", &d.Description}} {
-		if err := readString(m[f.member], f.to); err != nil && bad == nil {
-			bad = fmt.Errorf("the tool definition's %s is %s, not a string", f.member, err)
+	var name, title, description json.RawMessage
+	set := func(member, val []byte) {
+		switch string(member) {
+		case "name":
+			name = val
+		case "title":
+			title = val
+		case "description":
+			description = val
+		case "inputSchema":
+			d.InputSchema = val
+		case "outputSchema":
+			d.OutputSchema = val
+		case "annotations":
+			d.Annotations = val
+		case "execution":
+			d.Execution = val
+		case "_meta":
+			d.Meta = val
 		}
 	}
-	var ann struct {
-		Title       string `json:"title"`
-		ReadOnly    bool   `json:"readOnlyHint"`
-		Destructive *bool  `json:"destructiveHint"`
-		Idempotent  bool   `json:"idempotentHint"`
-		OpenWorld   *bool  `json:"openWorldHint"`
+	if !members(raw, set) {
+		// Not an object, or a member name with an escape: decode it.
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil || m == nil {
+			return d, ErrNotObject
+		}
+		name, title, description = nil, nil, nil
+		d = Definition{Raw: raw}
+		for k, v := range m {
+			set([]byte(k), v)
+		}
 	}
-	if json.Unmarshal(d.Annotations, &ann) == nil {
-		d.Hints = Hints{Title: ann.Title, ReadOnly: ann.ReadOnly, Idempotent: ann.Idempotent,
-			Destructive: ann.Destructive != nil && *ann.Destructive,
-			OpenWorld:   ann.OpenWorld != nil && *ann.OpenWorld}
+	var bad error
+	read := func(member string, raw json.RawMessage) string {
+		v, err := readString(raw)
+		if err != nil && bad == nil {
+			bad = fmt.Errorf("the tool definition's %s is %s, not a string", member, err)
+		}
+		return v
 	}
-	var ex struct {
-		TaskSupport string `json:"taskSupport"`
+	d.Name, d.Title, d.Description = read("name", name), read("title", title), read("description", description)
+	if !Absent(d.Annotations) {
+		var ann struct {
+			Title       string `json:"title"`
+			ReadOnly    bool   `json:"readOnlyHint"`
+			Destructive *bool  `json:"destructiveHint"`
+			Idempotent  bool   `json:"idempotentHint"`
+			OpenWorld   *bool  `json:"openWorldHint"`
+		}
+		if json.Unmarshal(d.Annotations, &ann) == nil {
+			d.Hints = Hints{Title: ann.Title, ReadOnly: ann.ReadOnly, Idempotent: ann.Idempotent,
+				Destructive: ann.Destructive != nil && *ann.Destructive,
+				OpenWorld:   ann.OpenWorld != nil && *ann.OpenWorld}
+		}
 	}
-	if json.Unmarshal(d.Execution, &ex) == nil {
-		d.TaskSupport = ex.TaskSupport
+	if !Absent(d.Execution) {
+		var ex struct {
+			TaskSupport string `json:"taskSupport"`
+		}
+		if json.Unmarshal(d.Execution, &ex) == nil {
+			d.TaskSupport = ex.TaskSupport
+		}
 	}
 	return d, bad
 }
 
-// readString sets *to from a JSON string; a missing member or null leaves
-// it "". Anything else is an error saying what the member is instead.
-func readString(raw json.RawMessage, to *string) error {
+// readString reads a JSON string; a missing member or null is "".
+// Anything else is an error saying what the member is instead.
+func readString(raw json.RawMessage) (string, error) {
 	if Absent(raw) {
-		return nil
+		return "", nil
 	}
-	if json.Unmarshal(raw, to) == nil {
-		return nil
+	if s, ok := plainString(raw); ok {
+		return s, nil
 	}
-	return errors.New(kind(raw))
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, nil
+	}
+	return "", errors.New(kind(raw))
 }
 
 // kind names the JSON value raw holds, with its article: "a number", …
