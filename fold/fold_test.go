@@ -46,12 +46,17 @@ func TestFoldsTheFixture(t *testing.T) {
 	if srv := s.Server(); srv == nil || srv.Name != "mcpwitness-demo" || srv.Transport != "in-memory" {
 		t.Errorf("server %+v", srv)
 	}
-	if !s.Closed() || s.ClosedWhy() != "session closed" || s.Gen() != 5 || s.Out() != 0 {
+	if !s.Closed() || s.ClosedWhy() != "session closed" || s.Gen() != 10 || s.Out() != 0 {
 		t.Errorf("closed %v %q, gen %d out %d", s.Closed(), s.ClosedWhy(), s.Gen(), s.Out())
 	}
+	// Tools, then resources (3 pages), templates and prompts (1 each).
 	walks := s.Walks()
-	if len(walks) != 1 {
-		t.Fatalf("%d walks, want 1", len(walks))
+	var lists []string
+	for _, w := range walks {
+		lists = append(lists, fmt.Sprintf("%s:%d:%d", w.Method, len(w.Pages), len(s.Items(w))))
+	}
+	if got, want := strings.Join(lists, " "), "tools/list:5:0 resources/list:3:30 resources/templates/list:1:3 prompts/list:1:3"; got != want {
+		t.Fatalf("walks %s, want %s", got, want)
 	}
 	w := walks[0]
 	if w.Method != "tools/list" || !w.Complete() || w.Items != 49 || len(w.Tools) != 49 || w.Generation != 5 {
@@ -84,7 +89,7 @@ func TestFoldsTheFixture(t *testing.T) {
 	for _, c := range s.Calls() {
 		got = append(got, call{c.Tool, c.Outcome(), c.Generation, len(c.Verdicts), c.RequestID})
 	}
-	want := []call{{"weather", fold.OutcomePass, 5, 4, "8"}, {"forecast_broken", fold.OutcomeFail, 2, 4, "9"},
+	want := []call{{"weather", fold.OutcomePass, 5, 4, "13"}, {"forecast_broken", fold.OutcomeFail, 2, 4, "14"},
 		{"render_video", fold.OutcomeRefused, 3, 2, ""}}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(call{})); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
@@ -97,11 +102,12 @@ func TestFoldsTheFixture(t *testing.T) {
 		r := s.Rows().At(i)
 		kinds = append(kinds, string(r.Kind)+"/"+string(r.Level))
 	}
-	if got, want := strings.Join(kinds, " "), "connect/info instructions/ notify/ walk/info call/ call/error call/warn closed/"; got != want {
+	if got, want := strings.Join(kinds, " "), "connect/info instructions/ notify/ walk/info walk/info walk/info walk/info call/ call/error call/warn "+
+		"request/info request/error request/info request/info request/info closed/"; got != want {
 		t.Errorf("rows %s, want %s", got, want)
 	}
-	if n := s.Frames().Len(); n != 19 {
-		t.Errorf("%d frames, want 19", n)
+	if n := s.Frames().Len(); n != 39 {
+		t.Errorf("%d frames, want 39", n)
 	}
 }
 

@@ -22,12 +22,20 @@ func (m *model) back() tea.Cmd {
 		cmd := m.setStatus("cancelling the call to "+m.ops.call.tool+"…", levelInfo)
 		m.ops.call.note = m.status.id
 		return cmd
-	case m.ops.walk != nil:
-		m.ops.walk.cancel()
-		m.ops.walk.again = false
+	case m.ops.request != nil:
+		m.ops.request.cancel()
+		return m.setStatus("cancelling "+m.ops.request.method+"…", levelInfo)
+	case m.ops.walking():
+		for _, w := range m.ops.walks {
+			w.cancel()
+			w.again = false
+		}
+		m.queued = nil
 		return m.setStatus("aborting the walk: no page is accepted after this", levelInfo)
-	case m.tools.Filtered() && m.mode == modeNormal:
+	case m.tab == tabTools && m.tools.Filtered() && m.mode == modeNormal:
 		m.tools.clearFilter()
+	case m.tab != tabTools && m.items[m.tab.item()].Filtered() && m.mode == modeNormal:
+		m.items[m.tab.item()].clearFilter()
 	case m.detail.ShowsCall() && m.mode == modeNormal:
 		m.detail.ShowTool(m.detail.Tool())
 	case m.mode == modeWire:
@@ -86,25 +94,76 @@ func (m *model) closedText() string {
 	return m.st.ClosedWhy()
 }
 
-// startWalk walks tools/list; pressed during a walk, it aborts that walk
-// and walks again when it returns.
-func (m *model) startWalk() tea.Cmd {
+// startWalk walks the list method; pressed during a walk of it, it aborts
+// that walk and walks again when it returns.
+func (m *model) startWalk(method paging.Method) tea.Cmd {
 	if cmd, ok := m.unable("walk"); ok {
 		return cmd
 	}
-	if w := m.ops.walk; w != nil {
+	if w := m.ops.walks[method.Name]; w != nil {
 		w.again = true
 		w.cancel()
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.o.Ctx)
-	m.ops.walk = &walkOp{cancel: cancel}
+	if m.ops.walks == nil {
+		m.ops.walks = map[string]*walkOp{}
+	}
+	m.ops.walks[method.Name] = &walkOp{cancel: cancel}
 	b := m.backend
 	return m.o.Tasks.cmd(func() tea.Msg {
 		defer cancel()
-		id, res := b.Walk(ctx, paging.Tools())
-		return walkDoneMsg{id: id, res: res}
+		id, res := b.Walk(ctx, method)
+		return walkDoneMsg{method: method, id: id, res: res}
 	})
+}
+
+// startWalks walks every list the server declares, one after the other
+// (tools first, as a client does), so the first walks read the same way
+// every time.
+func (m *model) startWalks() tea.Cmd {
+	if m.backend == nil {
+		return nil
+	}
+	lists := fold.ReadCaps(m.backend.Info().Capabilities).Lists()
+	m.queued = lists[1:]
+	return m.startWalk(lists[0])
+}
+
+// nextQueued starts the next of the first walks, once none is in flight.
+func (m *model) nextQueued() tea.Cmd {
+	if len(m.queued) == 0 || m.ops.walking() {
+		return nil
+	}
+	next := m.queued[0]
+	m.queued = m.queued[1:]
+	return m.startWalk(next)
+}
+
+// walkAgain walks again the list the notification method says changed
+// (after the walk of it in flight, if any). Resources changing means their
+// templates may have too.
+func (m *model) walkAgain(method string) tea.Cmd {
+	list := fold.ListChangedOf(method)
+	if list == "" || m.backend == nil {
+		return nil
+	}
+	lists := []paging.Method{paging.Tools()}
+	switch list {
+	case paging.Resources().Name:
+		lists = []paging.Method{paging.Resources(), paging.ResourceTemplates()}
+	case paging.Prompts().Name:
+		lists = []paging.Method{paging.Prompts()}
+	}
+	var cmds []tea.Cmd
+	for _, l := range lists {
+		if w := m.ops.walks[l.Name]; w != nil {
+			w.again = true
+			continue
+		}
+		cmds = append(cmds, m.startWalk(l))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *model) openEditor() tea.Cmd {

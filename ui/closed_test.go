@@ -37,7 +37,7 @@ func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 	walks := len(h.m.st.Walks())
 	h.key("r")
 	h.drain()
-	if h.m.ops.walk != nil || len(h.m.st.Walks()) != walks {
+	if h.m.ops.walking() || len(h.m.st.Walks()) != walks {
 		t.Error("r started a walk of a closed session")
 	}
 	s = h.screen()

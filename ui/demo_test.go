@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -47,9 +48,11 @@ func demoHarness(t *testing.T) (*harness, *session.Session) {
 	// The connect event was appended before the bridge subscribed.
 	info := s.Info()
 	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
-	h.until("the first walk", func() bool {
-		w := h.m.st.LatestTools()
-		return w != nil && w.Done && h.m.ops.walk == nil
+	h.until("the first walks", func() bool {
+		// A walk's command may return before the bridge delivers its
+		// done event: wait for both.
+		walks := h.m.st.Walks()
+		return len(walks) == 4 && !h.m.ops.walking() && !slices.ContainsFunc(walks, func(w *fold.Walk) bool { return !w.Done })
 	})
 	return h, s
 }

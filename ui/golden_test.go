@@ -26,8 +26,10 @@ const fixture = "testdata/demo-session.jsonl"
 
 var recordFixture = flag.Bool("fixture", false, "record "+fixture+" from the demo server")
 
-// TestRecordFixture records a session with the demo server: a walk, a
-// passing, a failing and a refused call, and log messages. Times,
+// TestRecordFixture records a session with the demo server: a walk of
+// every list, a passing, a failing and a refused call, log messages, reads
+// of a resource, of a template's expansion and of a resource that breaks
+// the rules, a prompt got, and a ping. Times,
 // latencies and dates are replaced by fixed ones so the screens built from
 // it never change from run to run.
 func TestRecordFixture(t *testing.T) {
@@ -48,7 +50,9 @@ func TestRecordFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Walk(ctx, paging.Tools())
+	for _, l := range []paging.Method{paging.Tools(), paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
+		s.Walk(ctx, l)
+	}
 	for _, c := range []struct{ tool, args string }{
 		{"weather", `{"city":"Lisbon"}`},
 		{"forecast_broken", `{"city":"Paris"}`},
@@ -56,6 +60,11 @@ func TestRecordFixture(t *testing.T) {
 	} {
 		s.Call(ctx, c.tool, json.RawMessage(c.args), nil)
 	}
+	s.ReadResource(ctx, "demo://changelog")
+	s.ReadResource(ctx, demo.BrokenResourceURI)
+	s.ReadResource(ctx, "demo://weather/Lisbon")
+	s.GetPrompt(ctx, "summarize", map[string]string{"text": "The tide came in."}, nil)
+	s.Ping(ctx)
 	s.Close()
 
 	// Dates in answers change daily; protocol versions look like dates too.
@@ -88,6 +97,9 @@ func TestRecordFixture(t *testing.T) {
 		}
 		if ev.LatencyMs != 0 {
 			ev.LatencyMs = 2
+		}
+		if ev.Request != nil && ev.Request.Ms != 0 {
+			ev.Request.Ms = 3
 		}
 		line, err := json.Marshal(ev)
 		if err != nil {
@@ -128,8 +140,14 @@ func TestGolden(t *testing.T) {
 			m.Update(keyMsg("["))
 		},
 		"wire": func(m *model) { m.Update(keyMsg("w")) },
+		// The tabs: a resource read (Markdown), the broken read's verdicts,
+		// a template with the read of one of its expansions, a prompt got.
+		"resources": func(m *model) { pick(m, "2", "demo://changelog") },
+		"broken":    func(m *model) { pick(m, "2", demo.BrokenResourceURI) },
+		"templates": func(m *model) { pick(m, "3", "demo://weather/{city}") },
+		"prompts":   func(m *model) { pick(m, "4", "summarize") },
 	}
-	for _, scene := range []string{"main", "result", "wire"} {
+	for _, scene := range []string{"main", "result", "wire", "resources", "broken", "templates", "prompts"} {
 		for _, size := range [][2]int{{40, 12}, {80, 24}, {120, 40}} {
 			for _, theme := range []string{"dark", "mono"} {
 				name := fmt.Sprintf("%s_%dx%d_%s", scene, size[0], size[1], theme)
@@ -142,6 +160,18 @@ func TestGolden(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// pick switches to the tab of key and selects the item named key.
+func pick(m *model, tabKey, key string) {
+	m.Update(keyMsg(tabKey))
+	p := &m.items[m.tab.item()]
+	p.picked = key
+	p.reselect()
+	m.Update(keyMsg("tab")) // the detail pane
+	if sel := p.Selected(); sel == nil || sel.Key != key {
+		panic(fmt.Sprintf("selected %v, want %s", sel, key))
 	}
 }
 

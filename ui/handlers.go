@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/session"
 	"mcpwitness/themes"
 )
 
@@ -22,6 +23,10 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 		return m.toInput(msg)
 	case modeConfirm:
 		return m.keyConfirm(msg)
+	case modeForm:
+		return m.keyForm(msg)
+	case modeLevel:
+		return m.keyLevel(msg)
 	}
 	return m.keyBrowse(msg)
 }
@@ -89,6 +94,16 @@ func (m *model) keyBrowse(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	var cmd tea.Cmd
+	switch {
+	case m.focus == paneTools && m.tab != tabTools:
+		i := m.tab.item()
+		m.items[i], cmd = m.items[i].Update(msg)
+	case m.focus == paneDetail && m.tab != tabTools:
+		m.item, cmd = m.item.Update(msg)
+	}
+	if cmd != nil || m.tab != tabTools && (m.focus == paneTools || m.focus == paneDetail) {
+		return cmd
+	}
 	switch m.focus {
 	case paneTools:
 		m.tools, cmd = m.tools.Update(msg)
@@ -120,7 +135,13 @@ func (m *model) globalKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case key.Matches(msg, k.Export):
 		return m.export(), true
 	case key.Matches(msg, k.Walk):
-		return m.startWalk(), true
+		return m.startWalk(m.tab.method()), true
+	case key.Matches(msg, k.Tabs) && m.mode == modeNormal:
+		m.switchTab(int(msg.String()[0] - '1'))
+	case key.Matches(msg, k.Ping):
+		return m.ping(), true
+	case key.Matches(msg, k.LogLevel):
+		return m.openLevel(), true
 	case key.Matches(msg, k.NextPane):
 		m.cycleFocus(1)
 	case key.Matches(msg, k.PrevPane):
@@ -137,6 +158,9 @@ func (m *model) globalKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // the focused pane: stepping through calls, sending anyway, calling, and
 // the filter (which moves the focus to the tools pane, whose key it is).
 func (m *model) panesKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	if m.tab != tabTools {
+		return m.itemsKey(msg)
+	}
 	k := &m.keys.Detail
 	switch {
 	case key.Matches(msg, k.PrevCall, k.NextCall):
@@ -172,4 +196,51 @@ func (m *model) toggleWire() {
 	}
 	m.mode = modeWire
 	m.setFocus(paneWire)
+}
+
+// itemsKey handles the keys of the resources, templates and prompts tabs
+// that act: Enter reads or gets the item (from the list or its detail), s
+// subscribes, / filters.
+func (m *model) itemsKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	k := &m.keys.Items
+	switch {
+	case m.focus == paneTools && key.Matches(msg, k.Open), m.focus == paneDetail && key.Matches(msg, m.keys.Item.Open):
+		return m.openItem(), true
+	case m.tab == tabResources && key.Matches(msg, k.Subscribe):
+		return m.toggleSubscription(), true
+	case key.Matches(msg, k.Filter):
+		m.setFocus(paneTools)
+	}
+	return nil, false
+}
+
+// openLevel opens the log level picker on the level picked last.
+func (m *model) openLevel() tea.Cmd {
+	if cmd, ok := m.unable("set the log level"); ok {
+		return cmd
+	}
+	if !m.caps().Logging {
+		return m.setStatus("the server does not declare logging: it has no level to set", levelWarn)
+	}
+	m.mode = modeLevel
+	return nil
+}
+
+// keyLevel moves through the log levels, sets the one picked, or closes
+// the picker.
+func (m *model) keyLevel(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys.Level
+	n := len(session.LogLevels())
+	switch {
+	case key.Matches(msg, k.Prev):
+		m.level = (m.level - 1 + n) % n
+	case key.Matches(msg, k.Next):
+		m.level = (m.level + 1) % n
+	case key.Matches(msg, k.Pick):
+		m.mode = modeNormal
+		return m.setLogLevel(session.LogLevels()[m.level])
+	case key.Matches(msg, m.keys.Global.Back), key.Matches(msg, m.keys.Global.Quit):
+		m.mode = modeNormal
+	}
+	return nil
 }

@@ -145,6 +145,9 @@ func keyMsg(k string) tea.KeyPressMsg {
 	if rest, ok := strings.CutPrefix(k, "shift+"); ok {
 		mod, k = mod|tea.ModShift, rest
 	}
+	if rest, ok := strings.CutPrefix(k, "alt+"); ok {
+		mod, k = mod|tea.ModAlt, rest
+	}
 	if c, ok := codes[k]; ok {
 		return tea.KeyPressMsg{Code: c, Mod: mod}
 	}
@@ -254,9 +257,55 @@ type fakeBackend struct {
 
 	mu   sync.Mutex
 	args []json.RawMessage
+	// info is what Info says; asked lists the other requests, as
+	// "method about".
+	info  session.ServerInfo
+	asked []string
+	lists []string // the methods walked, in order
+}
+
+func (f *fakeBackend) Info() session.ServerInfo { return f.info }
+
+// ask notes a request other than a walk or a call and answers it empty.
+func (f *fakeBackend) ask(method, about string) *session.RequestResult {
+	f.mu.Lock()
+	f.asked = append(f.asked, method+" "+about)
+	f.mu.Unlock()
+	return &session.RequestResult{Method: method, About: about, Sent: true}
+}
+
+func (f *fakeBackend) ReadResource(_ context.Context, uri string) *session.RequestResult {
+	return f.ask(session.MethodRead, uri)
+}
+
+func (f *fakeBackend) GetPrompt(_ context.Context, name string, _ map[string]string, _ *session.PromptOptions) *session.RequestResult {
+	return f.ask(session.MethodGetPrompt, name)
+}
+
+func (f *fakeBackend) Complete(_ context.Context, ref session.CompleteRef, arg, _ string, _ map[string]string) *session.RequestResult {
+	return f.ask(session.MethodComplete, ref.String()+" "+arg)
+}
+
+func (f *fakeBackend) Ping(context.Context) *session.RequestResult {
+	return f.ask(session.MethodPing, "")
+}
+
+func (f *fakeBackend) SetLogLevel(_ context.Context, level string) *session.RequestResult {
+	return f.ask(session.MethodSetLevel, level)
+}
+
+func (f *fakeBackend) Subscribe(_ context.Context, uri string) *session.RequestResult {
+	return f.ask(session.MethodSubscribe, uri)
+}
+
+func (f *fakeBackend) Unsubscribe(_ context.Context, uri string) *session.RequestResult {
+	return f.ask(session.MethodUnsubscribe, uri)
 }
 
 func (f *fakeBackend) Walk(ctx context.Context, m paging.Method) (int64, *paging.Result) {
+	f.mu.Lock()
+	f.lists = append(f.lists, m.Name)
+	f.mu.Unlock()
 	f.walks.Add(1)
 	if f.walk != nil {
 		return f.walk(ctx)

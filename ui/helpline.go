@@ -16,7 +16,7 @@ import (
 func (m *model) bindings() []key.Binding {
 	short := m.modeBindings()
 	switch c := m.detail.Call(); {
-	case m.mode == modeEditor || m.mode == modeHelp:
+	case m.mode == modeEditor || m.mode == modeHelp || m.mode == modeForm || m.mode == modeLevel || m.tab != tabTools:
 	case m.mode == modeConfirm:
 		short = m.detail.ShortHelp()
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
@@ -41,6 +41,15 @@ func (m *model) modeBindings() []key.Binding {
 		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}
 	case m.mode == modeEditor:
 		return m.editor.ShortHelp()
+	case m.mode == modeForm:
+		return m.keys.Form.ShortHelp()
+	case m.mode == modeLevel:
+		k := &m.keys.Level
+		return []key.Binding{k.Pick, k.Prev, k.Next, g.Back}
+	case (m.mode == modeFilter || m.focus == paneTools) && m.tab != tabTools:
+		return m.items[m.tab.item()].ShortHelp()
+	case m.focus == paneDetail && m.tab != tabTools:
+		return m.item.ShortHelp()
 	case m.mode == modeFilter, m.focus == paneTools:
 		return m.tools.ShortHelp()
 	case m.focus == paneDetail:
@@ -124,11 +133,12 @@ func (m *model) fitHelp(short []key.Binding) []key.Binding {
 func (m *model) keyGroups() [][]key.Binding {
 	k, g := &m.keys, &m.keys.Global
 	t, d, e := &k.Tools, &k.Detail, &k.Editor
+	it := &k.Items
 	groups := [][]key.Binding{
-		append(t.Bindings(), g.NextPane, g.PrevPane),
+		append(t.Bindings(), g.NextPane, g.PrevPane, g.Tabs),
 		{t.Call, e.Send, g.Back, t.Filter, g.Walk, d.PrevCall, d.NextCall, d.Force},
-		{g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
-		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm},
+		{it.Open, it.Subscribe, g.Ping, g.LogLevel, g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
+		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force},
 	}
 	if m.replay != nil {
 		groups[3] = m.scrub.FullHelp()[0]

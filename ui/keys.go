@@ -10,8 +10,12 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Global   GlobalKeyMap
 	Tools    ToolsKeyMap
+	Items    ItemsKeyMap
+	Item     ItemKeyMap
 	Detail   DetailKeyMap
 	Editor   EditorKeyMap
+	Form     FormKeyMap
+	Level    LevelKeyMap
 	Events   EventsKeyMap
 	Wire     WireKeyMap
 	Scrubber ScrubberKeyMap
@@ -27,6 +31,10 @@ type GlobalKeyMap struct {
 	Walk     key.Binding
 	Wire     key.Binding
 	Export   key.Binding
+	// Tabs switches the list shown: 1 is the first tab, 2 the second….
+	Tabs     key.Binding
+	Ping     key.Binding
+	LogLevel key.Binding // pick the level the server logs at
 	Theme    key.Binding
 	Help     key.Binding
 	Quit     key.Binding
@@ -49,6 +57,21 @@ type ToolsKeyMap struct {
 	MoveKeyMap
 	Call   key.Binding // open the argument editor of the selected tool
 	Filter key.Binding
+}
+
+// ItemsKeyMap is the keys of the resources, templates and prompts panes.
+type ItemsKeyMap struct {
+	MoveKeyMap
+	Open      key.Binding // read the resource, fill the template, get the prompt
+	Filter    key.Binding
+	Subscribe key.Binding // subscribe to the resource, or unsubscribe
+}
+
+// ItemKeyMap is the keys of the pane that shows an item and its latest
+// request.
+type ItemKeyMap struct {
+	MoveKeyMap
+	Open key.Binding // read or get it again
 }
 
 // DetailKeyMap is the detail pane's.
@@ -91,6 +114,12 @@ type ScrubberKeyMap struct {
 	Last        key.Binding // its end
 }
 
+// LevelKeyMap is the log level picker's.
+type LevelKeyMap struct {
+	Prev, Next key.Binding
+	Pick       key.Binding
+}
+
 // HelpKeyMap is the full help view's.
 type HelpKeyMap struct {
 	MoveKeyMap
@@ -104,14 +133,20 @@ func binding(help, desc string, keys ...string) key.Binding {
 // DefaultKeyMap returns the default key bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Global:   DefaultGlobalKeyMap(),
-		Tools:    ToolsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Call: callKey(), Filter: binding("/", "filter", "/")},
+		Global: DefaultGlobalKeyMap(),
+		Tools:  ToolsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Call: callKey(), Filter: binding("/", "filter", "/")},
+		Items: ItemsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "read/get", "enter"),
+			Filter: binding("/", "filter", "/"), Subscribe: binding("s", "subscribe", "s")},
+		Item:     ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "again", "enter")},
 		Detail:   DefaultDetailKeyMap(),
 		Editor:   DefaultEditorKeyMap(),
 		Events:   EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap()},
 		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Copy: binding("y", "copy frame", "y")},
 		Scrubber: DefaultScrubberKeyMap(),
-		Help:     HelpKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Close: binding("?/esc", "close", "?", "esc")},
+		Form:     DefaultFormKeyMap(),
+		Level: LevelKeyMap{Prev: binding("←/↑", "less", "left", "up", "h", "k"), Next: binding("→/↓", "more", "right", "down", "l", "j"),
+			Pick: binding("enter", "set level", "enter")},
+		Help: HelpKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Close: binding("?/esc", "close", "?", "esc")},
 	}
 }
 
@@ -124,6 +159,9 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		Walk:      binding("r", "walk again", "r"),
 		Wire:      binding("w", "wire", "w"),
 		Export:    binding("e", "export", "e"),
+		Tabs:      binding("1-4", "tabs", "1", "2", "3", "4"),
+		Ping:      binding("p", "ping", "p"),
+		LogLevel:  binding("L", "log level", "L"),
 		Theme:     binding("t", "theme", "t"),
 		Help:      binding("?", "help", "?"),
 		Quit:      binding("q", "quit", "q", "ctrl+c"),
@@ -188,7 +226,8 @@ func DefaultScrubberKeyMap() ScrubberKeyMap {
 // disableLiveKeys switches off the keys that need a live server: walking,
 // calling (the editor's keys with it), sending anyway, exporting.
 func disableLiveKeys(k *KeyMap) {
-	for _, b := range []*key.Binding{&k.Global.Walk, &k.Global.Export, &k.Tools.Call, &k.Detail.Call, &k.Detail.Force,
+	for _, b := range []*key.Binding{&k.Global.Walk, &k.Global.Export, &k.Global.Ping, &k.Global.LogLevel, &k.Items.Open,
+		&k.Items.Subscribe, &k.Item.Open, &k.Tools.Call, &k.Detail.Call, &k.Detail.Force,
 		&k.Detail.Confirm, &k.Editor.Send, &k.Editor.NextField, &k.Editor.PrevField, &k.Editor.Choice, &k.Editor.Raw} {
 		b.SetEnabled(false)
 	}

@@ -53,9 +53,11 @@ func (m *model) resize(w, h int) {
 		l.rightW = max(w-l.leftW-3, 10)
 	}
 	m.lay = l
-	m.tools.SetSize(l.leftW, l.bodyH)
+	m.sizeLists()
 	m.detail.SetSize(l.rightW, l.bodyH)
+	m.item.SetSize(l.rightW, l.bodyH)
 	m.editor.SetSize(l.rightW, l.bodyH)
+	m.form.SetSize(l.rightW, l.bodyH)
 	m.wire.SetSize(w, l.bodyH)
 	if l.short {
 		m.events.SetSize(w, l.bodyH)
@@ -112,7 +114,7 @@ func (m *model) render() string {
 // header is two lines: who the server is, then the walk's indicators. It
 // is drawn again only when one of them changed.
 func (m *model) header() string {
-	walk := m.st.LatestTools()
+	walk := m.tabWalk()
 	var ws string
 	if walk != nil {
 		ws = fmt.Sprint(walk.ID, walk.Done, len(walk.Pages), walk.Incomplete)
@@ -121,8 +123,8 @@ func (m *model) header() string {
 	if m.replay == nil && (m.st.Out() > 0 || m.ops.call != nil) {
 		spin = m.spin.View()
 	}
-	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v", m.w, m.sty, m.st.Server(), m.st.ShownRev(), m.st.Gen(), m.st.Out(), ws,
-		m.st.LastAnswer().UnixNano(), m.ops.calling(), m.st.Closed(), spin, m.link)
+	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v %d %d %s", m.w, m.sty, m.st.Server(), m.st.ShownRev(), m.st.Gen(), m.st.Out(), ws,
+		m.st.LastAnswer().UnixNano(), m.ops.calling(), m.st.Closed(), spin, m.link, m.tab, m.tabCount(m.tab), m.pingText())
 	if r := m.replay; r != nil {
 		key += fmt.Sprintf(" replay %v %s", r.Loaded(), m.inFlight())
 	}
@@ -151,28 +153,11 @@ func (m *model) drawHeader() string {
 	}
 	gen := s.HeaderKey.Render("gen ") + s.Bold.Render(fmt.Sprint(m.st.Gen())) +
 		s.HeaderKey.Render(" · out ") + s.Bold.Render(fmt.Sprint(m.st.Out())) + spin
-	walk := m.st.LatestTools()
-	ws := render.WalkSummary(walk)
-	wstyle := s.Text
-	switch {
-	case walk == nil:
-		wstyle = s.Muted
-	case walk.Done && walk.Incomplete != "":
-		wstyle = s.Warn
-	case walk.Done:
-		wstyle = s.Pass
-	}
-	line2 := " " + gen + s.Subtle.Render(" │  ") + wstyle.Render(ws)
-	if walk != nil && walk.Done {
-		// What the tools pane lists: a later walk that failed lists
-		// nothing, and the pane keeps the last good one.
-		n := walk.Items
-		if sw := m.st.Shown(); sw != nil && len(sw.Pages) > 0 {
-			n = len(sw.Tools)
-		}
-		line2 += s.Muted.Render(fmt.Sprintf(" · %d %s", n, render.Plural(n, "tool", "tools")))
-	}
+	line2 := " " + gen + s.Subtle.Render(" │  ") + m.walkText()
 	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(render.Clock(m.st.LastAnswer(), m.o.Loc))
+	if p := m.pingText(); p != "" {
+		line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render(p)
+	}
 	var r2 string
 	switch {
 	case m.ops.call != nil:
@@ -183,6 +168,36 @@ func (m *model) drawHeader() string {
 		r2 = s.Warn.Render("session closed ")
 	}
 	return line1 + "\n" + joinEnds(line2, r2, w)
+}
+
+// walkText says how the newest walk of the tab's list stands, and how many
+// items the tab lists.
+func (m *model) walkText() string {
+	s := m.sty
+	walk := m.tabWalk()
+	wstyle := s.Text
+	switch {
+	case walk == nil:
+		wstyle = s.Muted
+	case walk.Done && walk.Incomplete != "":
+		wstyle = s.Warn
+	case walk.Done:
+		wstyle = s.Pass
+	}
+	text := wstyle.Render(render.WalkSummary(walk))
+	if walk != nil && walk.Done {
+		// What the pane lists: a later walk that failed lists nothing,
+		// and the pane keeps the last good one.
+		n := walk.Items
+		if sw := m.st.Shown(); m.tab == tabTools && sw != nil && len(sw.Pages) > 0 {
+			n = len(sw.Tools)
+		} else if m.tab != tabTools {
+			n = m.tabCount(m.tab)
+		}
+		one, many := m.tab.nouns()
+		text += s.Muted.Render(fmt.Sprintf(" · %d %s", n, render.Plural(n, one, many)))
+	}
+	return text
 }
 
 // serverText says who the server is: name, version, protocol, transport
@@ -244,21 +259,14 @@ func (m *model) body() string {
 	case m.st.Server() == nil && m.o.Dial != nil:
 		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), m.w, l.bodyH)
 	}
-	if l.stacked && m.mode != modeEditor && m.focus != paneDetail {
-		return m.tools.View()
+	if l.stacked && m.mode != modeEditor && m.mode != modeForm && m.focus != paneDetail {
+		return m.listView()
 	}
-	right := ""
-	if m.mode == modeEditor {
-		right = m.editor.View()
-	} else if m.replay != nil {
-		right = m.detail.View("⋯", m.st.At())
-	} else {
-		right = m.detail.View(m.spin.View(), m.o.Now())
-	}
+	right := m.rightView()
 	if l.stacked {
 		return right
 	}
-	left := strings.Split(m.tools.View(), "\n")
+	left := strings.Split(m.listView(), "\n")
 	rl := strings.Split(right, "\n")
 	rule := m.sty.Rule.Render("│")
 	var b strings.Builder
@@ -299,6 +307,9 @@ func (m *model) statusLine() string {
 	s := m.sty
 	if m.replay != nil {
 		return m.replayStatus()
+	}
+	if m.mode == modeLevel {
+		return m.levelLine()
 	}
 	if m.status.text == "" && m.st.Closed() {
 		// Until something else is said: the session is over, and what

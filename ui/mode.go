@@ -23,10 +23,15 @@ const (
 	modeConfirm
 	// modeHelp: the full help, over the mode it was opened from.
 	modeHelp
+	// modeForm: the form of a template's variables or a prompt's
+	// arguments has the keys.
+	modeForm
+	// modeLevel: the log level picker has the keys.
+	modeLevel
 )
 
 // typing says whether keys go to a text input (q and ? are letters there).
-func (md mode) typing() bool { return md == modeEditor || md == modeFilter }
+func (md mode) typing() bool { return md == modeEditor || md == modeFilter || md == modeForm }
 
 // link is how the session stands with its server.
 type link int
@@ -43,12 +48,18 @@ const (
 )
 
 // ops are the operations the UI started that are in flight: at most one
-// walk, one call and one export.
+// walk of each list, one call, one request (a read, a prompt, a
+// subscription, a log level), one ping and one export.
 type ops struct {
-	walk   *walkOp
-	call   *callOp
-	export bool
+	walks   map[string]*walkOp // by list method
+	call    *callOp
+	request *requestOp
+	ping    context.CancelFunc
+	export  bool
 }
+
+// walking says whether any walk is in flight.
+func (o *ops) walking() bool { return len(o.walks) > 0 }
 
 // walkOp is a walk in flight.
 type walkOp struct {
@@ -68,6 +79,12 @@ type callOp struct {
 	note int
 }
 
+// requestOp is a request in flight other than a list or a call.
+type requestOp struct {
+	method, about string
+	cancel        context.CancelFunc
+}
+
 // calling names the tool of the call in flight, or "".
 func (o *ops) calling() string {
 	if o.call == nil {
@@ -81,8 +98,14 @@ func (o *ops) cancelAll() {
 	if o.call != nil {
 		o.call.cancel()
 	}
-	if o.walk != nil {
-		o.walk.cancel()
+	for _, w := range o.walks {
+		w.cancel()
+	}
+	if o.request != nil {
+		o.request.cancel()
+	}
+	if o.ping != nil {
+		o.ping()
 	}
 }
 
@@ -107,10 +130,14 @@ func (m *model) closeHelp() { m.mode = m.helpFrom }
 // message: a filter the tools pane started or ended, a confirmation the
 // detail pane dropped (another tool shown).
 func (m *model) settle() {
+	filtering := m.tools.Filtering()
+	if m.tab != tabTools {
+		filtering = m.items[m.tab.item()].Filtering()
+	}
 	switch {
-	case m.mode == modeNormal && m.tools.Filtering():
+	case m.mode == modeNormal && filtering:
 		m.mode = modeFilter
-	case m.mode == modeFilter && !m.tools.Filtering():
+	case m.mode == modeFilter && !filtering:
 		m.mode = modeNormal
 	case m.mode == modeConfirm && !m.detail.Confirming():
 		m.mode = modeNormal

@@ -21,9 +21,19 @@ import (
 
 // Backend is what the UI asks of a live session. A read-only replay passes
 // nil: everything on screen comes from events either way.
+// [session.Session] is one.
 type Backend interface {
+	// Info is what the handshake told about the server.
+	Info() session.ServerInfo
 	Walk(ctx context.Context, m paging.Method) (int64, *paging.Result)
 	Call(ctx context.Context, name string, args json.RawMessage, opts *session.CallOptions) *session.CallResult
+	ReadResource(ctx context.Context, uri string) *session.RequestResult
+	GetPrompt(ctx context.Context, name string, args map[string]string, opts *session.PromptOptions) *session.RequestResult
+	Complete(ctx context.Context, ref session.CompleteRef, arg, value string, resolved map[string]string) *session.RequestResult
+	Ping(ctx context.Context) *session.RequestResult
+	SetLogLevel(ctx context.Context, level string) *session.RequestResult
+	Subscribe(ctx context.Context, uri string) *session.RequestResult
+	Unsubscribe(ctx context.Context, uri string) *session.RequestResult
 }
 
 // Messages.
@@ -38,8 +48,9 @@ type (
 	dialFailedMsg struct{ err error }
 	// walkDoneMsg says a walk started by the UI returned.
 	walkDoneMsg struct {
-		id  int64
-		res *paging.Result
+		method paging.Method
+		id     int64
+		res    *paging.Result
 	}
 	// callDoneMsg says a call started by the UI returned.
 	callDoneMsg struct {
@@ -144,16 +155,28 @@ type model struct {
 	dialErr error // why the dial failed, with linkFailed
 	v       *checks.Validator
 
-	tools  toolsPane
+	strip  bool                     // the tab strip shows (the list panes are a row shorter)
+	tab    tab                      // the list shown
+	tools  toolsPane                // tabTools
+	items  [len(itemTabs)]itemsPane // the other tabs, in the order of itemTabs
+	item   itemPane                 // the detail of the selected item
 	detail detailPane
 	editor editorPane
+	form   formPane
+	// formID numbers the forms opened; formItem is what the open one fills.
+	formID   int
+	formItem *fold.Item
+	// level is the log level picked in the picker (an index of
+	// session.LogLevels).
+	level  int
 	wire   wirePane
 	events eventsPane
 	focus  pane
 
 	mode     mode
-	helpFrom mode // the mode under the help
-	ops      ops  // what is in flight
+	helpFrom mode            // the mode under the help
+	ops      ops             // what is in flight
+	queued   []paging.Method // the first walks not started yet
 
 	help     help.Model
 	helpView helpView // the full help
@@ -205,6 +228,10 @@ func newModel(o options) *model {
 	}
 	m.sty = &sty
 	m.tools = newToolsPane(m.common, &m.keys.Tools)
+	for i, t := range itemTabs {
+		m.items[i] = newItemsPane(m.common, &m.keys.Items, t.method().Name)
+	}
+	m.item = newItemPane(m.common, &m.keys.Item)
 	m.detail = newDetailPane(m.common, &m.keys.Detail)
 	m.editor = newEditorPane(m.common, &m.keys.Editor, m.v)
 	m.wire = newWirePane(m.common, &m.keys.Wire)
@@ -237,7 +264,7 @@ func (m *model) Init() tea.Cmd {
 			return connectedMsg{backend: b}
 		}))
 	} else if m.backend != nil {
-		cmds = append(cmds, m.startWalk())
+		cmds = append(cmds, m.startWalks())
 	}
 	if !m.fixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -272,6 +299,7 @@ func (m *model) sync() tea.Cmd {
 		}
 	}
 	cmds = append(cmds, m.detail.Sync())
+	m.syncItems()
 	if m.base() == modeWire {
 		cmds = append(cmds, m.wire.Sync())
 	}
@@ -285,7 +313,7 @@ func (m *model) busy() bool {
 	if r := m.replay; r != nil {
 		return !r.Loaded() || r.Running() || m.detail.Busy() || m.wire.Busy()
 	}
-	return m.link == linkDialing || m.st.Out() > 0 || m.ops.walk != nil || m.ops.call != nil || m.ops.export ||
+	return m.link == linkDialing || m.st.Out() > 0 || m.ops.walking() || m.ops.call != nil || m.ops.request != nil || m.ops.ping != nil || m.ops.export ||
 		m.detail.Busy() || m.wire.Busy()
 }
 

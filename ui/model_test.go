@@ -206,7 +206,7 @@ func TestEscAbortsTheWalkAndRAsksAgain(t *testing.T) {
 	h := newHarness(t, options{Backend: f})
 	h.until("the first walk", func() bool { return f.walks.Load() == 1 })
 	h.key("esc")
-	h.until("the walk to end", func() bool { return h.m.ops.walk == nil })
+	h.until("the walk to end", func() bool { return !h.m.ops.walking() })
 	if f.walks.Load() != 1 {
 		t.Fatalf("esc walked again")
 	}
@@ -220,7 +220,7 @@ func TestEscAbortsTheWalkAndRAsksAgain(t *testing.T) {
 func TestListChangedStartsAWalk(t *testing.T) {
 	f := &fakeBackend{}
 	h := newHarness(t, options{Backend: f})
-	h.until("the first walk", func() bool { return f.walks.Load() == 1 && h.m.ops.walk == nil })
+	h.until("the first walk", func() bool { return f.walks.Load() == 1 && !h.m.ops.walking() })
 	b := &evs{}
 	h.feed(b.connect())
 	h.feed(walkEvents(b, 1, 1, 3)...)

@@ -24,7 +24,10 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 	}{
 		{"tools", nil, false, "add_duration"},
 		{"detail", []string{"tab"}, false, "Add two numbers"},
-		{"events", []string{"tab", "tab"}, false, "walk #1"},
+		{"events", []string{"tab", "tab"}, false, "ping: answered"},
+		{"resources", []string{"2"}, false, "Resources"},
+		{"read", []string{"2", "g", "j", "tab"}, false, "Release notes"},
+		{"prompts", []string{"4"}, false, "summarize"},
 		{"result", []string{"["}, false, "Call #2"},
 		{"wire", []string{"w"}, false, "Wire"},
 		{"help", []string{"?"}, false, "Keys"},

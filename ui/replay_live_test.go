@@ -89,7 +89,7 @@ func recordLive(t *testing.T) (live *harness, path string, logged int) {
 	}()
 	live.until("the first walk", func() bool {
 		w := live.m.st.LatestTools()
-		return w != nil && w.Done && live.m.ops.walk == nil
+		return w != nil && w.Done && !live.m.ops.walking()
 	})
 	for _, c := range []struct {
 		tool, typed string

@@ -22,8 +22,9 @@ import (
 func TestReplayOpensAtTheEnd(t *testing.T) {
 	h := replayHarness(t, fixture, 120, 40, "dark")
 	r := h.m.replay
-	if r.Pos() != r.Len() || r.Len() != 50 {
-		t.Fatalf("opened at event %d of %d, want the end of 50", r.Pos(), r.Len())
+	n := len(readSession(t, fixture))
+	if r.Pos() != r.Len() || r.Len() != n {
+		t.Fatalf("opened at event %d of %d, want the end of %d", r.Pos(), r.Len(), n)
 	}
 	head := h.headerLines()
 	for _, want := range []string{"REPLAY", "demo-session.jsonl", "recorded 2026-11-29 14:05 UTC", "mcpwitness-demo"} {
@@ -31,11 +32,11 @@ func TestReplayOpensAtTheEnd(t *testing.T) {
 			t.Errorf("header lacks %q: %q", want, head[0])
 		}
 	}
-	if !strings.Contains(head[1], "gen 5 · out 0") || !strings.Contains(head[1], "✓ 5 pages · 49 tools") {
+	if !strings.Contains(head[1], "gen 10 · out 0") || !strings.Contains(head[1], "✓ 5 pages · 49 tools") {
 		t.Errorf("header's indicators: %q", head[1])
 	}
-	if got := h.position(); got != "event 50/50" {
-		t.Errorf("position %q, want event 50/50", got)
+	if got, want := h.position(), fmt.Sprintf("event %d/%d", n, n); got != want {
+		t.Errorf("position %q, want %s", got, want)
 	}
 	for tool, want := range map[string]fold.Outcome{"weather": fold.OutcomePass, "forecast_broken": fold.OutcomeFail, "render_video": fold.OutcomeRefused} {
 		if cs := h.m.st.CallsOf(tool); len(cs) != 1 || cs[0].Outcome() != want {
@@ -86,7 +87,7 @@ func TestReplayLeavesOutWhatNeedsAServer(t *testing.T) {
 	for _, k := range []string{"r", "enter", "f", "e"} {
 		h.key(k)
 		h.drain()
-		if h.m.mode == modeEditor || h.m.mode == modeConfirm || h.m.ops.walk != nil || h.m.ops.export || h.m.ops.call != nil {
+		if h.m.mode == modeEditor || h.m.mode == modeConfirm || h.m.ops.walking() || h.m.ops.export || h.m.ops.call != nil {
 			t.Fatalf("%s started something in a replay", k)
 		}
 		if !strings.Contains(h.screen(), "read-only replay") {
@@ -308,11 +309,13 @@ func TestDamagedFileOpensWithAWarning(t *testing.T) {
 	if !strings.Contains(s, "⚠") || !strings.Contains(s, "cut off") {
 		t.Errorf("the status line does not warn of the cut:\n%s", s)
 	}
-	if !strings.Contains(s, "file ") || !strings.Contains(s, "line 51") {
+	// The header is line 1; the last event, cut, is line n+1.
+	n := len(readSession(t, fixture))
+	if !strings.Contains(s, "file ") || !strings.Contains(s, fmt.Sprintf("line %d", n+1)) {
 		t.Errorf("the events pane does not show the warning:\n%s", s)
 	}
-	if got := h.position(); got != "event 49/49" {
-		t.Errorf("position %s, want event 49/49", got)
+	if got, want := h.position(), fmt.Sprintf("event %d/%d", n-1, n-1); got != want {
+		t.Errorf("position %s, want %s", got, want)
 	}
 }
 
@@ -353,8 +356,12 @@ func TestMomentsOfTheFixture(t *testing.T) {
 		}
 		kinds = append(kinds, k)
 	}
-	want := "connect walk:start" + strings.Repeat(" list-request page", 5) + " walk:done" +
-		strings.Repeat(" call:start call:done", 3) + " closed"
+	// The walks of tools (5 pages), resources (3), templates and prompts
+	// (1 each), the calls; the reads and gets are no moments of their own.
+	walk := func(pages int) string {
+		return " walk:start" + strings.Repeat(" list-request page", pages) + " walk:done"
+	}
+	want := "connect" + walk(5) + walk(3) + walk(1) + walk(1) + strings.Repeat(" call:start call:done", 3) + " closed"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("moments:\n%s\nwant:\n%s", got, want)
 	}
@@ -420,7 +427,8 @@ func TestReplayedCallReadsItsArgumentsBack(t *testing.T) {
 	h.key("esc")
 	h.settle()
 	s := show()
-	if !strings.Contains(s, "could not read the arguments (event 29:") || strings.Contains(s, "│ Arguments") {
+	event := bytes.Count(raw[:i], []byte("\n")) // the header is line 1, event 1 is line 2
+	if !strings.Contains(s, fmt.Sprintf("could not read the arguments (event %d:", event)) || strings.Contains(s, "│ Arguments") {
 		t.Errorf("a damaged start event: the document does not say what it could not read:\n%s", s)
 	}
 	if !strings.Contains(s, "Lisbon: 8.0°C, overcast") {

@@ -93,7 +93,7 @@ func hostileHarness(t *testing.T, mode string, w, hgt int) (*harness, *session.S
 	}()
 	h.until("the first walk", func() bool {
 		w := h.m.st.LatestTools()
-		return w != nil && w.Done && h.m.ops.walk == nil
+		return w != nil && w.Done && !h.m.ops.walking()
 	})
 	return h, s, rec
 }

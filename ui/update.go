@@ -31,6 +31,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmds...)
 	case connectedMsg, dialFailedMsg, walkDoneMsg, callDoneMsg, exportDoneMsg:
 		cmd = m.opDone(msg)
+	case requestDoneMsg:
+		cmd = m.requestDone(msg)
 	case foldedMsg:
 		cmd = m.folded(msg.job)
 	case statusMsg:
@@ -60,15 +62,16 @@ func (m *model) opDone(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
 		m.backend, m.link = msg.backend, linkUp
-		return m.startWalk()
+		return m.startWalks()
 	case dialFailedMsg:
 		m.dialErr, m.link = msg.err, linkFailed
 	case walkDoneMsg:
-		again := m.ops.walk != nil && m.ops.walk.again
-		m.ops.walk = nil
-		if again {
-			return m.startWalk()
+		w := m.ops.walks[msg.method.Name]
+		delete(m.ops.walks, msg.method.Name)
+		if w != nil && w.again {
+			return m.startWalk(msg.method)
 		}
+		return m.nextQueued()
 	case callDoneMsg:
 		m.callDone(msg)
 	case exportDoneMsg:
@@ -94,6 +97,12 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 		m.detail, _ = m.detail.Update(msg)
 	case frameBuiltMsg:
 		m.wire, _ = m.wire.Update(msg)
+	case formDebounceMsg, FormCompletionsMsg:
+		if m.mode == modeForm {
+			m.form, cmd = m.form.Update(msg)
+		}
+	case FormSubmitMsg, FormCancelMsg:
+		return m.formDone(msg)
 	default:
 		return m.toInput(msg)
 	}
@@ -107,7 +116,14 @@ func (m *model) toInput(msg tea.Msg) tea.Cmd {
 	switch m.mode {
 	case modeEditor:
 		m.editor, cmd = m.editor.Update(msg)
+	case modeForm:
+		m.form, cmd = m.form.Update(msg)
 	case modeFilter:
+		if m.tab != tabTools {
+			i := m.tab.item()
+			m.items[i], cmd = m.items[i].Update(msg)
+			break
+		}
 		m.tools, cmd = m.tools.Update(msg)
 	}
 	return cmd
@@ -125,17 +141,14 @@ func (m *model) tick(msg spinner.TickMsg) tea.Cmd {
 	return cmd
 }
 
-// applyEvent folds ev in and reacts to what needs an action: a tools
-// list_changed starts a walk (after the one in flight, if any).
+// applyEvent folds ev in and reacts to what needs an action: a
+// list_changed starts a walk of that list (after the one in flight, if
+// any).
 func (m *model) applyEvent(ev session.Event) tea.Cmd {
 	m.st.Apply(ev)
 	switch {
-	case ev.Kind == session.KindNotification && ev.Method == fold.ToolsListChanged && m.backend != nil:
-		if m.ops.walk != nil {
-			m.ops.walk.again = true
-			return nil
-		}
-		return m.startWalk()
+	case ev.Kind == session.KindNotification && fold.ListChangedOf(ev.Method) != "" && m.backend != nil:
+		return m.walkAgain(ev.Method)
 	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart && m.ops.call != nil && m.ops.call.awaiting &&
 		ev.Call.Tool == m.ops.call.tool && m.detail.Tool() != nil && m.detail.Tool().Name == ev.Call.Tool:
 		m.detail.ShowCall(m.detail.Tool(), ev.Call.ID)

@@ -1,0 +1,38 @@
+package fold
+
+import (
+	"fmt"
+
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// Template is a resource template's uriTemplate read as an RFC 6570 URI
+// template: its variables, in order, and how to expand it.
+type Template struct {
+	t *uritemplate.Template
+}
+
+// ReadTemplate reads a uriTemplate; an error says why it is not one.
+func ReadTemplate(s string) (*Template, error) {
+	t, err := uritemplate.New(s)
+	if err != nil {
+		return nil, fmt.Errorf("uriTemplate %q is not an RFC 6570 template: %w", s, err)
+	}
+	return &Template{t: t}, nil
+}
+
+// Vars returns the template's variable names, each once, in order.
+func (t *Template) Vars() []string { return t.t.Varnames() }
+
+// Expand fills the template with vals (a variable left out expands to
+// nothing, as RFC 6570 says).
+func (t *Template) Expand(vals map[string]string) (string, error) {
+	v := uritemplate.Values{}
+	for name, val := range vals {
+		v.Set(name, uritemplate.String(val))
+	}
+	return t.t.Expand(v)
+}
+
+// Matches says whether uri is an expansion of the template.
+func (t *Template) Matches(uri string) bool { return t.t.Regexp().MatchString(uri) }

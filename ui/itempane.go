@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/render"
+	"mcpwitness/sanitize"
+	"mcpwitness/session"
+	"mcpwitness/themes"
+)
+
+// itemKey is what an item's document was built from.
+type itemKey struct {
+	item    *fold.Item
+	req     *fold.Request
+	width   int
+	sty     *themes.Styles
+	listing render.ItemListing
+}
+
+// itemPane shows the selected resource, template or prompt: what it is,
+// where it was listed, and the newest request about it (a read or a get)
+// with its verdicts and answer.
+type itemPane struct {
+	*common
+	keys *ItemKeyMap
+	w, h int
+
+	focused  bool
+	it       *fold.Item
+	subbed   bool
+	readOnly bool
+	// tmpl is it's uriTemplate read, for a template (nil otherwise or when
+	// it is not one).
+	tmpl *fold.Template
+
+	sc    scroller
+	built itemKey
+}
+
+func newItemPane(c *common, keys *ItemKeyMap) itemPane {
+	return itemPane{common: c, keys: keys}
+}
+
+// SetSize sizes the pane: a title row, then the document.
+func (p *itemPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.sc.SetSize(w, h-1)
+}
+
+// Focus gives the pane the keys, or takes them.
+func (p *itemPane) Focus(on bool) { p.focused = on }
+
+// Show shows it (nil for nothing); subscribed says whether it is a
+// resource subscribed to.
+func (p *itemPane) Show(it *fold.Item, subscribed bool) {
+	if it != p.it && (it == nil || p.it == nil || it.Key != p.it.Key) {
+		p.sc.Top()
+		p.tmpl = nil
+		if it != nil && it.URITemplate != "" {
+			p.tmpl, _ = fold.ReadTemplate(it.URITemplate)
+		}
+	}
+	p.it, p.subbed = it, subscribed
+}
+
+// Item returns the item shown, or nil.
+func (p *itemPane) Item() *fold.Item { return p.it }
+
+// Latest returns the newest request about the item shown: a read of the
+// resource (or of an expansion of the template), a get of the prompt.
+func (p *itemPane) Latest() *fold.Request {
+	it := p.it
+	if it == nil {
+		return nil
+	}
+	reqs := p.st.Requests()
+	for i := len(reqs) - 1; i >= 0; i-- {
+		r := reqs[i]
+		switch {
+		case it.Method == paging.Resources().Name && r.Method == session.MethodRead && r.About == it.URI,
+			it.Method == paging.Prompts().Name && r.Method == session.MethodGetPrompt && r.About == it.Name,
+			it.Method == paging.ResourceTemplates().Name && r.Method == session.MethodRead && p.tmpl != nil && p.tmpl.Matches(r.About):
+			return r
+		}
+	}
+	return nil
+}
+
+// listing is where the item shown stands.
+func (p *itemPane) listing() render.ItemListing {
+	var l render.ItemListing
+	if p.it == nil {
+		return l
+	}
+	if w := p.st.Walk(p.it.Walk); w != nil {
+		l.Done, l.Stale = w.Done, w.Stale()
+	}
+	l.Subscribed = p.subbed
+	if p.it.URI != "" {
+		l.Updated, _ = p.st.Updated(p.it.URI)
+	}
+	if !p.readOnly {
+		switch p.it.Method {
+		case paging.Resources().Name:
+			l.Verb = "reads it (resources/read)"
+		case paging.ResourceTemplates().Name:
+			l.Verb = "fills its variables, then reads the uri"
+		default:
+			l.Verb = "fills its arguments, then gets it (prompts/get)"
+		}
+	}
+	return l
+}
+
+// Sync rebuilds the document when what it shows changed.
+func (p *itemPane) Sync() {
+	k := itemKey{item: p.it, req: p.Latest(), width: p.w, sty: p.sty, listing: p.listing()}
+	if k == p.built {
+		return
+	}
+	p.built = k
+	if p.it == nil {
+		p.sc.SetLines([]string{p.sty.Muted.Render("Nothing selected.")})
+		return
+	}
+	p.sc.SetLines(render.ItemDoc(k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc))
+}
+
+// Update scrolls while focused.
+func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		moveKey(msg, &p.keys.MoveKeyMap, &p.sc)
+	}
+	return p, nil
+}
+
+// Wheel scrolls by n lines.
+func (p *itemPane) Wheel(n int) { p.sc.ScrollBy(n) }
+
+// View renders the pane in exactly h rows; busy names a request about the
+// item in flight ("" for none) and spin is the spinner's frame.
+func (p *itemPane) View(busy, spin string) string {
+	s := p.sty
+	title := "Detail"
+	if p.it != nil {
+		switch p.it.Method {
+		case paging.Resources().Name:
+			title = "Resource"
+		case paging.ResourceTemplates().Name:
+			title = "Template"
+		default:
+			title = "Prompt"
+		}
+	}
+	head := p.titleStyle(p.focused).Render(title)
+	right := ""
+	if busy != "" {
+		right = s.Spinner.Render(spin) + " " + s.Text.Render(sanitize.Line(busy)+"…")
+	}
+	if gap := p.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 && right != "" {
+		head += strings.Repeat(" ", gap) + right
+	}
+	out := render.Fit(head, p.w)
+	if p.sc.h > 0 {
+		out += "\n" + p.sc.View()
+	}
+	return out
+}
+
+// ShortHelp returns the pane's bindings for the help line.
+func (p *itemPane) ShortHelp() []key.Binding {
+	k, g := p.keys, p.global
+	return []key.Binding{k.Open, k.Up, k.Down, g.Tabs, g.NextPane}
+}

@@ -1,0 +1,384 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/fold"
+	"mcpwitness/match"
+	"mcpwitness/session"
+)
+
+// itemRow is one row of an items pane: a page separator or an item.
+type itemRow struct {
+	page *fold.Page // set on a separator
+	hits int        // on a separator: items of the page shown
+	item *fold.Item
+}
+
+// itemsBuilt is what an items pane's rows were built from.
+type itemsBuilt struct {
+	walk  *fold.Walk
+	pages int
+	items int
+	query string
+}
+
+// itemsPane lists the items of one list other than tools (resources,
+// templates or prompts) in page order, with a separator row per page,
+// and filters them. It shows the newest walk of its list that accepted a
+// page.
+type itemsPane struct {
+	*common
+	keys   *ItemsKeyMap
+	method string
+	w, h   int
+
+	focused bool
+	rows    []itemRow
+	count   int // item rows in rows
+	cursor  int
+	offset  int
+	picked  string // key of the selected item, kept across rebuilds
+	built   itemsBuilt
+	hits    map[*fold.Item]match.Hit // nil: no filter
+
+	input  textinput.Model
+	typing bool
+	query  string
+
+	// subs are the uris subscribed to, worked out from the requests when
+	// they change (subsFor).
+	subs    map[string]bool
+	subsFor *fold.Request
+	pt      toolPaints
+}
+
+func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "filter"
+	in.CharLimit = 200
+	p := itemsPane{common: c, keys: keys, method: method, input: in}
+	p.restyle()
+	return p
+}
+
+func (p *itemsPane) restyle() {
+	tp := toolsPane{common: p.common, input: p.input}
+	tp.restyle()
+	p.input, p.pt = tp.input, tp.pt
+	p.pt.badge["sub"] = p.sty.BadgeHeld.Render("sub")
+	p.pt.badge["upd"] = p.sty.BadgeStale.Render("upd")
+}
+
+// SetSize sizes the pane: a title row, then the list.
+func (p *itemsPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.input.SetWidth(max(w-16, 6))
+	p.follow()
+}
+
+func (p *itemsPane) listHeight() int { return max(p.h-1, 0) }
+
+// Walk returns the walk shown: the newest of the list that accepted a
+// page, or the newest at all while none has.
+func (p *itemsPane) Walk() *fold.Walk {
+	walks := p.st.Walks()
+	for i := len(walks) - 1; i >= 0; i-- {
+		if w := walks[i]; w.Method == p.method && len(w.Pages) > 0 {
+			return w
+		}
+	}
+	return p.st.Latest(p.method)
+}
+
+// Count is the number of items the shown walk listed.
+func (p *itemsPane) Count() int { return len(p.st.Items(p.Walk())) }
+
+// Selected returns the selected item, or nil.
+func (p *itemsPane) Selected() *fold.Item {
+	if p.cursor >= 0 && p.cursor < len(p.rows) {
+		return p.rows[p.cursor].item
+	}
+	return nil
+}
+
+// Sync rebuilds the rows when the shown walk, its items or the filter
+// changed, and the subscriptions when the requests did.
+func (p *itemsPane) Sync() {
+	p.syncSubs()
+	w := p.Walk()
+	items := p.st.Items(w)
+	b := itemsBuilt{walk: w, items: len(items), query: p.query}
+	if w != nil {
+		b.pages = len(w.Pages)
+	}
+	if b == p.built {
+		return
+	}
+	p.built = b
+	p.hits = nil
+	if p.query != "" {
+		p.hits = map[*fold.Item]match.Hit{}
+		for _, it := range items {
+			if h, ok := findItem(p.query, it); ok {
+				p.hits[it] = h
+			}
+		}
+	}
+	p.rows, p.count = p.rows[:0], 0
+	if w != nil {
+		p.appendPages(w, items)
+	}
+	p.reselect()
+}
+
+// findItem matches query against an item's name, then its key.
+func findItem(query string, it *fold.Item) (match.Hit, bool) {
+	h, ok := match.Find(query, it.Name)
+	if k, kok := match.Find(query, it.Key); kok && (!ok || k.Rank < h.Rank) {
+		return match.Hit{Rank: k.Rank}, true // the name is what is drawn: no marks
+	}
+	return h, ok
+}
+
+// appendPages adds a separator per page of w and its items (those the
+// filter keeps, best first).
+func (p *itemsPane) appendPages(w *fold.Walk, items []*fold.Item) {
+	next := 0
+	for i := range w.Pages {
+		pg := &w.Pages[i]
+		sep := len(p.rows)
+		p.rows = append(p.rows, itemRow{page: pg})
+		for next < len(items) && items[next].Page == pg.Number {
+			if it := items[next]; p.hits == nil || p.kept(it) {
+				p.rows = append(p.rows, itemRow{item: it})
+			}
+			next++
+		}
+		n := len(p.rows) - sep - 1
+		if p.hits != nil {
+			slices.SortStableFunc(p.rows[sep+1:], func(a, b itemRow) int { return int(p.hits[a.item].Rank - p.hits[b.item].Rank) })
+			if n == 0 {
+				p.rows = p.rows[:sep]
+				continue
+			}
+		}
+		p.rows[sep].hits = n
+		p.count += n
+	}
+}
+
+func (p *itemsPane) kept(it *fold.Item) bool { _, ok := p.hits[it]; return ok }
+
+// syncSubs works out which uris are subscribed to: those whose newest
+// answered subscribe or unsubscribe is a subscribe.
+func (p *itemsPane) syncSubs() {
+	reqs := p.st.Requests()
+	var last *fold.Request
+	if len(reqs) > 0 {
+		last = reqs[len(reqs)-1]
+	}
+	if last == p.subsFor && p.subs != nil {
+		return
+	}
+	p.subsFor, p.subs = last, map[string]bool{}
+	for _, r := range reqs {
+		if !r.Done || !r.Sent || r.Err != "" || len(r.RPCError) > 0 {
+			continue
+		}
+		switch r.Method {
+		case session.MethodSubscribe:
+			p.subs[r.About] = true
+		case session.MethodUnsubscribe:
+			delete(p.subs, r.About)
+		}
+	}
+}
+
+// Subscribed says whether uri is subscribed to.
+func (p *itemsPane) Subscribed(uri string) bool { return p.subs[uri] }
+
+// reselect puts the cursor back on the picked item, or the nearest row.
+func (p *itemsPane) reselect() {
+	if p.picked != "" {
+		for i, r := range p.rows {
+			if r.item != nil && r.item.Key == p.picked {
+				p.cursor = i
+				p.follow()
+				return
+			}
+		}
+	}
+	picked := p.picked
+	p.cursor = min(p.cursor, len(p.rows)-1)
+	p.move(0)
+	if w := p.built.walk; picked != "" && w != nil && !w.Done {
+		p.picked = picked // it may still arrive
+	}
+}
+
+// move moves the cursor by n item rows, skipping separators.
+func (p *itemsPane) move(n int) {
+	if len(p.rows) == 0 {
+		p.cursor, p.offset = 0, 0
+		return
+	}
+	c := max(min(p.cursor, len(p.rows)-1), 0)
+	step := 1
+	if n < 0 {
+		step, n = -1, -n
+	}
+	for moved := 0; moved < n; moved++ {
+		next := c + step
+		for next >= 0 && next < len(p.rows) && p.rows[next].item == nil {
+			next += step
+		}
+		if next < 0 || next >= len(p.rows) {
+			break
+		}
+		c = next
+	}
+	if p.rows[c].item == nil { // on a separator: take the nearest item
+		for i := c; i < len(p.rows); i++ {
+			if p.rows[i].item != nil {
+				c = i
+				break
+			}
+		}
+	}
+	p.cursor = c
+	if it := p.rows[c].item; it != nil {
+		p.picked = it.Key
+	}
+	p.follow()
+}
+
+func (p *itemsPane) moveBy(n int)  { p.move(n) }
+func (p *itemsPane) pageSize() int { return p.listHeight() }
+
+// Top moves the cursor to the first item.
+func (p *itemsPane) Top() { p.cursor = 0; p.move(0) }
+
+// Bottom moves the cursor to the last item.
+func (p *itemsPane) Bottom() { p.cursor = len(p.rows) - 1; p.move(0) }
+
+// follow scrolls so the cursor (and its separator, near the top) shows.
+func (p *itemsPane) follow() {
+	h := p.listHeight()
+	if h <= 0 {
+		return
+	}
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+		if p.offset > 0 && p.rows[p.offset-1].item == nil {
+			p.offset--
+		}
+	}
+	if p.cursor >= p.offset+h {
+		p.offset = p.cursor - h + 1
+	}
+	p.offset = max(min(p.offset, len(p.rows)-h), 0)
+}
+
+// Focus gives the pane the keys, or takes them.
+func (p *itemsPane) Focus(on bool) { p.focused = on }
+
+// Filtering says whether the filter input has the keys.
+func (p *itemsPane) Filtering() bool { return p.typing }
+
+// Filtered says whether a filter is applied.
+func (p *itemsPane) Filtered() bool { return p.query != "" }
+
+func (p *itemsPane) clearFilter() {
+	p.typing = false
+	p.input.Blur()
+	p.input.SetValue("")
+	p.query = ""
+	p.Sync()
+}
+
+// Update handles keys while the pane has focus, and what its filter
+// input is given.
+func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if p.typing {
+			return p.updateInput(msg)
+		}
+		if !moveKey(msg, &p.keys.MoveKeyMap, &p) && key.Matches(msg, p.keys.Filter) {
+			p.typing = true
+			return p, p.input.Focus()
+		}
+	default:
+		if p.typing {
+			return p.typed(msg)
+		}
+	}
+	return p, nil
+}
+
+func (p itemsPane) updateInput(msg tea.KeyPressMsg) (itemsPane, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		p.clearFilter()
+		return p, nil
+	case "enter", "tab", "down", "up":
+		p.typing = false
+		p.input.Blur()
+		if msg.String() == "down" || msg.String() == "up" {
+			return p.Update(msg)
+		}
+		return p, nil
+	}
+	return p.typed(msg)
+}
+
+// typed gives msg to the filter input and filters for what it holds; a
+// new query puts the cursor on the best match.
+func (p itemsPane) typed(msg tea.Msg) (itemsPane, tea.Cmd) {
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	if q := strings.TrimSpace(p.input.Value()); q != p.query {
+		p.query, p.picked, p.cursor = q, "", 0
+		p.Sync()
+	}
+	return p, cmd
+}
+
+// Wheel moves the cursor by n rows.
+func (p *itemsPane) Wheel(n int) { p.move(n) }
+
+// ShortHelp returns the bindings shown in the help line for this pane.
+func (p *itemsPane) ShortHelp() []key.Binding {
+	if p.typing {
+		return []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		}
+	}
+	k, g := p.keys, p.global
+	open := k.Open
+	open.SetHelp("enter", p.verb())
+	out := []key.Binding{open}
+	if p.method == tabResources.method().Name {
+		out = append(out, k.Subscribe)
+	}
+	return append(out, k.Filter, g.Tabs, g.Walk, g.NextPane, g.Ping, g.Help, g.Quit)
+}
+
+// verb says what Enter does to an item of the list.
+func (p *itemsPane) verb() string {
+	switch p.method {
+	case tabResources.method().Name:
+		return "read"
+	case tabTemplates.method().Name:
+		return "fill & read"
+	}
+	return "get"
+}

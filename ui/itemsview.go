@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/render"
+	"mcpwitness/sanitize"
+	"mcpwitness/session"
+)
+
+// View renders the title and the visible rows only.
+func (p *itemsPane) View() string {
+	var b strings.Builder
+	b.WriteString(p.title())
+	h := p.listHeight()
+	if len(p.rows) == 0 && h > 0 {
+		b.WriteString("\n" + render.Fit(" "+p.sty.Muted.Render(p.emptyText()), p.w))
+		h--
+	}
+	for i := 0; i < h; i++ {
+		b.WriteByte('\n')
+		n := p.offset + i
+		switch {
+		case n >= len(p.rows):
+			b.WriteString(strings.Repeat(" ", p.w))
+		case p.rows[n].page != nil:
+			b.WriteString(p.separator(p.rows[n]))
+		default:
+			b.WriteString(p.itemLine(p.rows[n].item, n == p.cursor))
+		}
+	}
+	return b.String()
+}
+
+// noun is what the list holds, one and many.
+func (p *itemsPane) noun() (one, many string) {
+	t, _ := tabOf(p.method)
+	return t.nouns()
+}
+
+func (p *itemsPane) emptyText() string {
+	w := p.st.Latest(p.method)
+	_, many := p.noun()
+	switch {
+	case p.query != "":
+		return "nothing matches " + sanitize.Line(p.query)
+	case w == nil:
+		return "no walk yet"
+	case !w.Done:
+		return "waiting for page 1…"
+	case w.Err != "":
+		return "no " + many + ": " + sanitize.Line(w.Err)
+	}
+	return "the server listed no " + many
+}
+
+// title is the list's walk, its state and the filter.
+func (p *itemsPane) title() string {
+	s := p.sty
+	count := fmt.Sprint(p.Count())
+	if p.hits != nil {
+		count = fmt.Sprintf("%d of %d", p.count, p.Count())
+	}
+	t, _ := tabOf(p.method)
+	name, _ := t.name()
+	left := p.titleStyle(p.focused).Render(name) + " " + s.Muted.Render(count)
+	right := ""
+	if w := p.built.walk; w != nil {
+		right = s.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
+		if w.Done && w.Incomplete != paging.Complete {
+			right = s.Warn.Render("⚠ "+string(w.Incomplete)) + " " + right
+		}
+	}
+	if p.typing || p.query != "" {
+		left += "  " + p.input.View()
+		right = ""
+	}
+	gap := p.w - lipgloss.Width(left) - lipgloss.Width(right) - 1
+	if gap < 1 {
+		return render.Fit(left, p.w)
+	}
+	return left + strings.Repeat(" ", gap) + right + " "
+}
+
+func (p *itemsPane) separator(r itemRow) string {
+	pg := r.page
+	one, many := p.noun()
+	count := fmt.Sprintf("%d %s", pg.Count, render.Plural(pg.Count, one, many))
+	short := fmt.Sprint(pg.Count)
+	if p.hits != nil {
+		count = fmt.Sprintf("%d of %d %s", r.hits, pg.Count, many)
+		short = fmt.Sprintf("%d/%d", r.hits, pg.Count)
+	}
+	tail := " · " + render.Ms(pg.Ms)
+	if pg.HasTTL {
+		tail += " · " + render.TTL(pg.TTLMs)
+	}
+	num := fmt.Sprintf("page %d · ", pg.Number)
+	for _, text := range []string{num + count + tail, num + short + tail, fmt.Sprintf("p%d · ", pg.Number) + short + tail} {
+		if w := ansi.StringWidth(text); w+3 <= p.w {
+			return p.pt.sep.on("─ " + text + " " + strings.Repeat("─", p.w-w-3))
+		}
+	}
+	return render.Fit(p.sty.Separator.Render(num+short), p.w)
+}
+
+// badges returns an item's badges and their width: bad, subscribed,
+// updated since it was last read, its size.
+func (p *itemsPane) badges(it *fold.Item) (string, int) {
+	var parts []string
+	w := 0
+	add := func(name, drawn string) {
+		parts = append(parts, drawn)
+		w += ansi.StringWidth(name) + 1
+	}
+	if it.Bad != "" {
+		add("bad", p.pt.badge["bad"])
+	}
+	if it.URI != "" && p.Subscribed(it.URI) {
+		add("sub", p.pt.badge["sub"])
+	}
+	if it.URI != "" && p.updatedSinceRead(it.URI) {
+		add("upd", p.pt.badge["upd"])
+	}
+	if it.Size != nil {
+		sz := render.Size(int(*it.Size))
+		add(sz, p.sty.Muted.Render(sz))
+	}
+	if it.Method == paging.Prompts().Name && len(it.Arguments) > 0 {
+		n := fmt.Sprintf("%d %s", len(it.Arguments), render.Plural(len(it.Arguments), "arg", "args"))
+		add(n, p.sty.Muted.Render(n))
+	}
+	return strings.Join(parts, " "), max(w-1, 0)
+}
+
+// updatedSinceRead says whether the server said uri changed after it was
+// last read (or it was never read).
+func (p *itemsPane) updatedSinceRead(uri string) bool {
+	t, ok := p.st.Updated(uri)
+	if !ok {
+		return false
+	}
+	return t.After(lastRead(p.st, uri))
+}
+
+// lastRead is when uri was last read (the zero time if never).
+func lastRead(st *fold.State, uri string) time.Time {
+	reqs := st.Requests()
+	for i := len(reqs) - 1; i >= 0; i-- {
+		if r := reqs[i]; r.Method == session.MethodRead && r.About == uri && r.Done {
+			return r.Start
+		}
+	}
+	return time.Time{}
+}
+
+// itemLine draws one item row, exactly p.w cells wide: its name, then
+// its uri or template muted, then its badges.
+func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
+	badges, bw := p.badges(it)
+	nameW := p.w - bw - 5
+	if nameW < 12 {
+		badges, nameW = "", p.w-5
+	}
+	label := it.Name
+	if label == "" {
+		label = it.Key
+	}
+	name := render.Trunc(sanitize.Line(label), nameW)
+	rest := ""
+	if extra := it.URI + it.URITemplate; extra != "" && extra != label {
+		if room := nameW - ansi.StringWidth(name) - 2; room >= 6 {
+			rest = render.Trunc(sanitize.Line(extra), room)
+		}
+	}
+	used := ansi.StringWidth(name)
+	if rest != "" {
+		used += 2 + ansi.StringWidth(rest)
+	}
+	pad := strings.Repeat(" ", nameW-used)
+	if selected {
+		style := p.pt.selBlur
+		if p.focused {
+			style = p.pt.sel
+		}
+		marker := "▌"
+		if p.sty.Mono {
+			marker = ">"
+		}
+		text := name
+		if rest != "" {
+			text += "  " + rest
+		}
+		return p.pt.marker.on(marker) + style.on(" "+text+pad+" ") + " " + badges + " "
+	}
+	styled := p.pt.text.on(name)
+	if h := p.hits[it]; len(h.Pos) > 0 {
+		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
+	}
+	if rest != "" {
+		styled += "  " + p.sty.Muted.Render(rest)
+	}
+	return "  " + styled + pad + "  " + badges + " "
+}

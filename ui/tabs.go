@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/render"
+	"mcpwitness/session"
+)
+
+// tab is one list over the list pane: tools, resources, templates or
+// prompts. Each has a pane of its own, with its own selection, filter and
+// walk.
+type tab int
+
+// The tabs, in the order they show.
+const (
+	tabTools tab = iota
+	tabResources
+	tabTemplates
+	tabPrompts
+	numTabs
+)
+
+// itemTabs are the tabs of lists other than tools, in the order of
+// [model.items].
+var itemTabs = [...]tab{tabResources, tabTemplates, tabPrompts}
+
+// method is the list method the tab shows.
+func (t tab) method() paging.Method {
+	switch t {
+	case tabResources:
+		return paging.Resources()
+	case tabTemplates:
+		return paging.ResourceTemplates()
+	case tabPrompts:
+		return paging.Prompts()
+	}
+	return paging.Tools()
+}
+
+// name is the tab's title, long and short.
+func (t tab) name() (long, short string) {
+	switch t {
+	case tabResources:
+		return "Resources", "Res"
+	case tabTemplates:
+		return "Templates", "Tmpl"
+	case tabPrompts:
+		return "Prompts", "Prm"
+	}
+	return "Tools", "Tools"
+}
+
+// tabOf returns the tab of the list method, and false for another method.
+func tabOf(method string) (tab, bool) {
+	for t := tabTools; t < numTabs; t++ {
+		if t.method().Name == method {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
+// item returns the index of an item tab in [model.items].
+func (t tab) item() int { return int(t - tabResources) }
+
+// caps returns what the server declared, from the state shown (so a
+// replay shows the tabs it had).
+func (m *model) caps() fold.Caps {
+	if srv := m.st.Server(); srv != nil {
+		return fold.ReadCaps(srv.Capabilities)
+	}
+	return fold.Caps{}
+}
+
+// tabs returns the tabs of the lists the server declares, in order.
+func (m *model) tabs() []tab {
+	var out []tab
+	for _, l := range m.caps().Lists() {
+		if t, ok := tabOf(l.Name); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// showsTabs says whether the tab strip shows: the server offers more than
+// tools.
+func (m *model) showsTabs() bool { return len(m.tabs()) > 1 }
+
+// switchTab shows the n-th declared tab (0-based); it says whether there
+// is one.
+func (m *model) switchTab(n int) bool {
+	tabs := m.tabs()
+	if n < 0 || n >= len(tabs) {
+		return false
+	}
+	m.tab = tabs[n]
+	m.setFocus(paneTools)
+	return true
+}
+
+// tabCount is the number of items the tab's list holds now.
+func (m *model) tabCount(t tab) int {
+	if t == tabTools {
+		if w := m.st.Shown(); w != nil {
+			return len(w.Tools)
+		}
+		return 0
+	}
+	return m.items[t.item()].Count()
+}
+
+// tabStrip draws the tabs, the shown one bright: "Tools 49 · Resources 7 ·
+// Templates 2 · Prompts 4", shorter names when it does not fit in w.
+func (m *model) tabStrip(w int) string {
+	s := m.sty
+	tabs := m.tabs()
+	for _, short := range []bool{false, true} {
+		parts := make([]string, len(tabs))
+		plain := 0
+		for i, t := range tabs {
+			long, sh := t.name()
+			name := long
+			if short {
+				name = sh
+			}
+			n := fmt.Sprint(m.tabCount(t))
+			if m.walking(t) {
+				n += "…"
+			}
+			plain += ansi.StringWidth(name) + 1 + ansi.StringWidth(n)
+			style, count := s.Muted, s.Subtle
+			if t == m.tab {
+				style, count = m.titleStyle(m.focus == paneTools), s.Muted
+			}
+			parts[i] = style.Render(name) + " " + count.Render(n)
+		}
+		plain += 3 * (len(tabs) - 1)
+		if plain <= w || short {
+			return render.Fit(strings.Join(parts, s.Subtle.Render(" · ")), w)
+		}
+	}
+	return ""
+}
+
+// walking says whether a walk of the tab's list is in flight.
+func (m *model) walking(t tab) bool { return m.ops.walks[t.method().Name] != nil }
+
+// syncItems brings the item tabs up to date, and the item pane with the
+// selected item of the tab shown. A tab the server (at the point shown,
+// in a replay) does not declare gives way to tools.
+func (m *model) syncItems() {
+	for i := range m.items {
+		m.items[i].Sync()
+	}
+	if m.tab != tabTools && !slices.Contains(m.tabs(), m.tab) {
+		m.tab = tabTools
+	}
+	if s := m.showsTabs(); s != m.strip {
+		m.strip = s
+		m.sizeLists()
+	}
+	if m.tab == tabTools {
+		return
+	}
+	p := &m.items[m.tab.item()]
+	it := p.Selected()
+	m.item.Show(it, it != nil && it.URI != "" && p.Subscribed(it.URI))
+	m.item.Sync()
+}
+
+// sizeLists sizes the list panes: the tab strip takes a row above them
+// when it shows.
+func (m *model) sizeLists() {
+	h := m.lay.bodyH
+	if m.showsTabs() {
+		h--
+	}
+	m.tools.SetSize(m.lay.leftW, h)
+	for i := range m.items {
+		m.items[i].SetSize(m.lay.leftW, h)
+	}
+}
+
+// listView is the left of the body: the tab strip, when the server offers
+// more than tools, over the pane of the tab shown.
+func (m *model) listView() string {
+	pane := ""
+	if m.tab == tabTools {
+		pane = m.tools.View()
+	} else {
+		pane = m.items[m.tab.item()].View()
+	}
+	if !m.showsTabs() {
+		return pane
+	}
+	return m.tabStrip(m.lay.leftW) + "\n" + pane
+}
+
+// rightView is the right of the body: the editor or form that has the
+// keys, else the detail of the tool or item selected.
+func (m *model) rightView() string {
+	spin, now := m.spin.View(), m.o.Now()
+	if m.replay != nil {
+		spin, now = "⋯", m.st.At()
+	}
+	switch {
+	case m.mode == modeEditor:
+		return m.editor.View()
+	case m.mode == modeForm:
+		return m.form.View()
+	case m.tab != tabTools:
+		return m.item.View(m.requestBusy(), spin)
+	}
+	return m.detail.View(spin, now)
+}
+
+// nouns is what the tab's list holds, one and many.
+func (t tab) nouns() (one, many string) {
+	switch t {
+	case tabResources:
+		return "resource", "resources"
+	case tabTemplates:
+		return "template", "templates"
+	case tabPrompts:
+		return "prompt", "prompts"
+	}
+	return "tool", "tools"
+}
+
+// tabWalk is the newest walk of the tab's list, for the header.
+func (m *model) tabWalk() *fold.Walk {
+	if m.tab == tabTools {
+		return m.st.LatestTools()
+	}
+	return m.st.Latest(m.tab.method().Name)
+}
+
+// levelLine is the status line while the log level picker is open: the
+// levels, the one picked bright.
+func (m *model) levelLine() string {
+	s := m.sty
+	var b strings.Builder
+	b.WriteString(" " + s.Bold.Render("log level") + " ")
+	for i, l := range session.LogLevels() {
+		if i == m.level {
+			b.WriteString(s.Selected.Render(" "+l+" ") + " ")
+			continue
+		}
+		b.WriteString(s.Muted.Render(" "+l+" ") + " ")
+	}
+	return render.Fit(b.String(), m.w)
+}
