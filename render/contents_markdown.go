@@ -120,11 +120,13 @@ func (p prefix) later() prefix { return prefix{first: p.rest, rest: p.rest, widt
 // emit adds one line: the prefix, then the body.
 func (r *mdRender) emit(pre []Seg, body []Seg) {
 	var b strings.Builder
-	for _, s := range append(append([]Seg(nil), pre...), body...) {
-		if s.Plain {
-			b.WriteString(s.Text)
-		} else {
-			b.WriteString(s.Style.Render(s.Text))
+	for _, ss := range [2][]Seg{pre, body} {
+		for i := range ss {
+			if s := &ss[i]; s.Plain || s.Text == "" {
+				b.WriteString(s.Text)
+			} else {
+				b.WriteString(s.Style.Render(s.Text))
+			}
 		}
 	}
 	r.lines = append(r.lines, b.String())
@@ -316,7 +318,12 @@ func (r *mdRender) rawLines(n ast.Node) []string {
 func (r *mdRender) clean(b []byte, verbatim bool) string {
 	s := strings.TrimRight(string(b), "\r\n")
 	if !verbatim {
-		s = strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ").Replace(s)
+		s = strings.Map(func(c rune) rune {
+			if c == '\t' || c == '\n' || c == '\r' {
+				return ' '
+			}
+			return c
+		}, strings.ReplaceAll(s, "\r\n", "\n"))
 	} else if strings.IndexByte(s, '\t') >= 0 {
 		var e strings.Builder
 		col := 0
@@ -340,8 +347,7 @@ func (r *mdRender) clean(b []byte, verbatim bool) string {
 func (r *mdRender) wrap(ss []Seg, p prefix) {
 	avail := max(r.w-p.width, 4)
 	first := true
-	var line []Seg
-	flush := func() {
+	flush := func(line []Seg) {
 		for _, l := range wrapSegs(line, avail, 0) {
 			pre := p.rest
 			if first {
@@ -349,16 +355,15 @@ func (r *mdRender) wrap(ss []Seg, p prefix) {
 			}
 			r.emit(pre, trimSegs(l))
 		}
-		line = nil
 	}
-	for _, s := range ss {
-		if s.Text == "\n" {
-			flush()
-			continue
+	start := 0
+	for i := range ss {
+		if ss[i].Text == "\n" {
+			flush(ss[start:i])
+			start = i + 1
 		}
-		line = append(line, s)
 	}
-	flush()
+	flush(ss[start:])
 }
 
 // trimSegs drops the spaces that end a wrapped line.

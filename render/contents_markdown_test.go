@@ -131,3 +131,14 @@ func TestMarkdownTableTooWideWrapsEachRow(t *testing.T) {
 		t.Errorf("a table too wide for columns is drawn in columns:\n%s", text)
 	}
 }
+
+// BenchmarkMarkdown renders about 60 KiB of Markdown, near the bound, as
+// a pane does when a resource's contents arrive.
+func BenchmarkMarkdown(b *testing.B) {
+	src := strings.Repeat(markdownSample, 60<<10/len(markdownSample))
+	st := themes.New(themes.Palette{Name: themes.Mono, Mono: true})
+	for b.Loop() {
+		d := render.NewDoc(80, &st)
+		d.Markdown(src, 2)
+	}
+}
