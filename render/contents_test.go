@@ -108,8 +108,8 @@ func TestContentsByType(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, text)
 		}
 	}
-	// The mono theme renders Markdown in glamour's ASCII style, which keeps
-	// its marks; a colour theme draws them.
+	// The mono theme keeps Markdown's marks (#, *, backticks) visible; a
+	// colour theme draws them as styles instead.
 	coloured := checkLines(t, render.ContentsDoc(raw, 60, colour(t)), 60)
 	if strings.Contains(coloured, "# Readme") || strings.Contains(coloured, "*emphasis*") || !strings.Contains(coloured, "Some emphasis") {
 		t.Errorf("the Markdown was not rendered:\n%s", coloured)
