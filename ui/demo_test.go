@@ -48,13 +48,19 @@ func demoHarness(t *testing.T) (*harness, *session.Session) {
 	// The connect event was appended before the bridge subscribed.
 	info := s.Info()
 	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.firstWalks()
+	return h, s
+}
+
+// firstWalks waits for the walks of the demo's four lists to end. A walk's
+// command may return before the bridge delivers its done event: it waits
+// for both.
+func (h *harness) firstWalks() {
+	h.t.Helper()
 	h.until("the first walks", func() bool {
-		// A walk's command may return before the bridge delivers its
-		// done event: wait for both.
 		walks := h.m.st.Walks()
 		return len(walks) == 4 && !h.m.ops.walking() && !slices.ContainsFunc(walks, func(w *fold.Walk) bool { return !w.Done })
 	})
-	return h, s
 }
 
 // call filters for tool, opens the editor, types args into the first

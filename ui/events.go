@@ -21,6 +21,7 @@ type eventsPane struct {
 
 	focused bool
 	list    streamList
+	filter  rowFilter // the level filter
 	pt      eventPaints
 	// cols are the visible rows said in words, made when what is visible
 	// changes (rows never change), so View only looks them up.
@@ -36,6 +37,7 @@ type colsKey struct {
 	st                   *fold.State
 	offset, first, total int64
 	h                    int
+	floor                int
 }
 
 type eventPaints struct{ sel, subtle, muted, text, warn, fail paint }
@@ -64,13 +66,34 @@ func (p *eventsPane) SetSize(w, h int) {
 
 // Sync follows new rows.
 func (p *eventsPane) Sync() {
-	p.list.Sync(p.st.Rows().First(), p.st.Rows().Total())
+	if p.filter.on() {
+		p.filter.sync(p.st)
+		p.list.Sync(p.filter.bounds())
+	} else {
+		p.list.Sync(p.st.Rows().First(), p.st.Rows().Total())
+	}
 	p.say()
+}
+
+// at returns the row at list number n, or nil: a row of the stream, or of
+// those the level filter kept.
+func (p *eventsPane) at(n int64) *fold.Row {
+	if p.filter.on() {
+		return p.filter.row(n)
+	}
+	return p.st.Rows().Abs(n)
 }
 
 // Update handles keys while the pane has focus.
 func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		if key.Matches(msg, p.keys.Level) {
+			p.filter.next()
+			p.list = newStreamList()
+			p.list.SetHeight(p.h - 1)
+			p.Sync()
+			return p, nil
+		}
 		moveKey(msg, &p.keys.MoveKeyMap, &p.list)
 		p.say()
 	}
@@ -86,13 +109,13 @@ func (p *eventsPane) Wheel(n int) {
 // say puts the visible rows in words, when they changed.
 func (p *eventsPane) say() {
 	rows := p.st.Rows()
-	k := colsKey{st: p.st, offset: p.list.offset, first: rows.First(), total: rows.Total(), h: p.list.h}
+	k := colsKey{st: p.st, offset: p.list.offset, first: rows.First(), total: rows.Total(), h: p.list.h, floor: p.filter.floor}
 	if k == p.colsFor && p.cols != nil {
 		return
 	}
 	cols := make(map[*fold.Row]rowCols, p.list.h)
 	for i := 0; i < p.list.h; i++ {
-		r := rows.Abs(p.list.offset + int64(i))
+		r := p.at(p.list.offset + int64(i))
 		if r == nil {
 			continue
 		}
@@ -110,6 +133,10 @@ func (p *eventsPane) View() string {
 	s := p.sty
 	title := p.titleStyle(p.focused)
 	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.st.Rows().Total()))
+	if p.filter.on() {
+		first, total := p.filter.bounds()
+		head += s.Warn.Render(fmt.Sprintf(" · %d log messages at %s or above", total-first, logFloors[p.filter.floor]))
+	}
 	if !p.list.follow {
 		head += s.Subtle.Render(" · paused, G follows")
 	}
@@ -117,7 +144,7 @@ func (p *eventsPane) View() string {
 	sel := p.list.Selected()
 	for i := 0; i < p.list.h; i++ {
 		n := p.list.offset + int64(i)
-		r := p.st.Rows().Abs(n)
+		r := p.at(n)
 		if r == nil {
 			lines = append(lines, strings.Repeat(" ", p.w))
 			continue
@@ -157,5 +184,5 @@ func (p *eventsPane) row(r *fold.Row, selected bool) string {
 func (p *eventsPane) ShortHelp() []key.Binding {
 	k := p.keys
 	g := p.global
-	return []key.Binding{k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
+	return []key.Binding{k.Level, k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
 }

@@ -137,7 +137,7 @@ func (m *model) keyGroups() [][]key.Binding {
 	groups := [][]key.Binding{
 		append(t.Bindings(), g.NextPane, g.PrevPane, g.Tabs),
 		{t.Call, e.Send, g.Back, t.Filter, g.Walk, d.PrevCall, d.NextCall, d.Force},
-		{it.Open, it.Subscribe, g.Ping, g.LogLevel, g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
+		{it.Open, it.Subscribe, g.Ping, g.LogLevel, k.Events.Level, g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
 		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force},
 	}
 	if m.replay != nil {

@@ -70,6 +70,9 @@ func (p *itemPane) Show(it *fold.Item, subscribed bool) {
 	p.it, p.subbed = it, subscribed
 }
 
+// SetReadOnly leaves out what needs a live server (a replay).
+func (p *itemPane) SetReadOnly() { p.readOnly = true }
+
 // Item returns the item shown, or nil.
 func (p *itemPane) Item() *fold.Item { return p.it }
 

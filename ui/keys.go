@@ -96,6 +96,7 @@ type EditorKeyMap struct {
 // EventsKeyMap is the events pane's.
 type EventsKeyMap struct {
 	MoveKeyMap
+	Level key.Binding // show only log messages at a level or above, cycling
 }
 
 // WireKeyMap is the wire pane's.
@@ -140,7 +141,7 @@ func DefaultKeyMap() KeyMap {
 		Item:     ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "again", "enter")},
 		Detail:   DefaultDetailKeyMap(),
 		Editor:   DefaultEditorKeyMap(),
-		Events:   EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap()},
+		Events:   EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: binding("v", "log levels", "v")},
 		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Copy: binding("y", "copy frame", "y")},
 		Scrubber: DefaultScrubberKeyMap(),
 		Form:     DefaultFormKeyMap(),

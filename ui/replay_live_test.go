@@ -87,10 +87,7 @@ func recordLive(t *testing.T) (live *harness, path string, logged int) {
 			}
 		}
 	}()
-	live.until("the first walk", func() bool {
-		w := live.m.st.LatestTools()
-		return w != nil && w.Done && !live.m.ops.walking()
-	})
+	live.firstWalks()
 	for _, c := range []struct {
 		tool, typed string
 		want        fold.Outcome

@@ -21,6 +21,7 @@ func (m *model) startReplay(r *replay.Replay) {
 	disableLiveKeys(&m.keys)
 	m.scrub = scrubber{keys: &m.keys.Scrubber}
 	m.detail.SetReplay(r.File().Event)
+	m.item.SetReadOnly()
 	m.wire.SetReplay(r.File().Event)
 }
 

@@ -295,3 +295,48 @@ func TestListChangedWalksThatListAgain(t *testing.T) {
 }
 
 func sorted(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+
+// TestEventsFilterByLogLevel: v cycles the events pane through every row,
+// then log messages at debug, info, warning and error or above, following
+// new ones as they come.
+func TestEventsFilterByLogLevel(t *testing.T) {
+	h := newHarness(t, options{Backend: &fakeBackend{}})
+	b := &evs{}
+	h.feed(b.connect())
+	for _, l := range []string{"debug", "info", "warning", "error", "debug", "critical"} {
+		h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/message", Level: l, Text: "said at " + l}))
+	}
+	h.key("tab")
+	h.key("tab") // the events pane
+	visible := func() []string {
+		var out []string
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if _, said, ok := strings.Cut(l, "said at "); ok {
+				out = append(out, strings.TrimSpace(said))
+			}
+		}
+		return out
+	}
+	for _, want := range [][]string{
+		{"debug", "info", "warning", "error", "debug", "critical"}, // debug and above
+		{"info", "warning", "error", "critical"},
+		{"warning", "error", "critical"},
+		{"error", "critical"},
+	} {
+		h.key("v")
+		if got := visible(); !slices.Equal(got, want) {
+			t.Errorf("at %s: %v, want %v", logFloors[h.m.events.filter.floor], got, want)
+		}
+	}
+	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/message", Level: "alert", Text: "said at alert"}))
+	if got := visible(); !slices.Equal(got, []string{"error", "critical", "alert"}) {
+		t.Errorf("a new message: %v", got)
+	}
+	if !strings.Contains(h.screen(), "3 log messages at error or above") {
+		t.Errorf("the title does not say what is filtered:\n%s", h.screen())
+	}
+	h.key("v") // every row again
+	if s := h.screen(); !strings.Contains(s, "Events 8 ") || strings.Contains(s, "log messages at") || len(visible()) != 7 {
+		t.Errorf("unfiltered:\n%s", s)
+	}
+}
