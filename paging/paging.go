@@ -107,16 +107,16 @@ type Page struct {
 	// Keys holds each item's key ([Method.KeyField]), "" for an item without one.
 	Keys []string `json:"-"`
 	// Count is len(Items).
-	Count int `json:"items"`
+	Count int `json:"items,omitempty"`
 	// TTLMs is the page's ttlMs as the server sent it; HasTTL says whether it did.
 	TTLMs  int  `json:"ttlMs,omitempty"`
 	HasTTL bool `json:"hasTTL,omitempty"`
 	// Elapsed is the time the fetch took; Ms is the same in milliseconds.
 	Elapsed time.Duration `json:"-"`
-	Ms      float64       `json:"ms"`
+	Ms      float64       `json:"ms,omitempty"`
 	// Generation is the generation the page's request started when it
 	// settled (see [Counter]).
-	Generation int64 `json:"generation"`
+	Generation int64 `json:"generation,omitempty"`
 	// RequestID is the raw JSON-RPC id of the page's request.
 	RequestID string `json:"requestId,omitempty"`
 	// Frame names the recorded frame the page was read from, as

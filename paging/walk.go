@@ -185,6 +185,16 @@ func (w *walker) stop(why Incomplete, err error) {
 	w.res.Err = err
 }
 
+// ReadPage reads the items, nextCursor and ttlMs out of one raw result of
+// list method m as a walk reads an answer, without the walk's findings;
+// Count is len(Items), and Number, Keys and the fields only a walk knows
+// are left zero. A record that keeps a page only in its frame reads the
+// page back with it.
+func ReadPage(m Method, result json.RawMessage) (Page, error) {
+	w := &walker{m: m, res: &Result{}}
+	return w.readPage(0, result)
+}
+
 // readPage reads the items, nextCursor and ttlMs out of one raw result.
 // Findings about the page alone (missing items, a bad ttlMs) are added here.
 func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {

@@ -100,9 +100,11 @@ const (
 // WalkInfo describes a walk when it starts ([PhaseStart]), asks for a page
 // ([PhaseRequest]), accepts one ([PhasePage]) and ends ([PhaseDone]).
 type WalkInfo struct {
-	ID         int64             `json:"id"`
-	Method     string            `json:"method"`
-	State      Phase             `json:"state"`
+	ID int64 `json:"id"`
+	// Method is the list method and State the phase; a record leaves out
+	// what its event already says, and reading the record puts it back.
+	Method     string            `json:"method,omitempty"`
+	State      Phase             `json:"state,omitempty"`
 	Pages      int               `json:"pages,omitempty"`
 	Items      int               `json:"items,omitempty"`
 	Incomplete string            `json:"incomplete,omitempty"`

@@ -425,3 +425,51 @@ func raceEnabled() bool {
 	}
 	return false
 }
+
+// TestRecordTrimsWhatTheFrameSays: a walk's events leave out what their
+// frame or event already says (a page's items, count, nextCursor, ttlMs and
+// request id; a list request's cursor; a walk's method when it is the
+// event's), and File.Event gives it back (TestOpenFileReadsWhatWasRecorded
+// compares every event with the live one).
+func TestRecordTrimsWhatTheFrameSays(t *testing.T) {
+	path, _ := recordDemoFile(t)
+	f := openTestFile(t, path)
+	pages, requests := 0, 0
+	for i := range f.Len() {
+		line, err := f.RawLine(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := f.Event(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var banned []string
+		switch ev.Kind {
+		case KindPage:
+			pages++
+			banned = []string{`"nextCursor"`, `"items"`, `"requestId"`, `"hasTTL"`, `"state"`, `"generation"`}
+			if ev.Page.Count == 0 || ev.Page.RequestID == "" || len(ev.Items) != ev.Page.Count {
+				t.Errorf("page %d read back with %d items (count %d), request %q", ev.Page.Number, len(ev.Items), ev.Page.Count, ev.Page.RequestID)
+			}
+		case KindListRequest:
+			requests++
+			banned = []string{`"cursor"`, `"items"`, `"ms"`, `"generation"`, `"state"`}
+		case KindWalk:
+			if ev.Walk.Method != ev.Method {
+				t.Errorf("walk event read back with method %q, want %q", ev.Walk.Method, ev.Method)
+			}
+		}
+		for _, b := range banned {
+			if bytes.Contains(line, []byte(b)) {
+				t.Errorf("a %s event repeats %s: %s", ev.Kind, b, line)
+			}
+		}
+		if ev.Walk != nil && bytes.Count(line, []byte(`"method":"tools/list"`)) != 1 {
+			t.Errorf("a %s event names its method twice: %s", ev.Kind, line)
+		}
+	}
+	if pages < 2 || requests != pages {
+		t.Fatalf("%d pages, %d list requests; want a walk of several pages", pages, requests)
+	}
+}

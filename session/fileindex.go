@@ -373,6 +373,7 @@ func indexEvent(b []byte) (time.Time, Kind, error) {
 func decodeEvent(b []byte) (Event, error) {
 	var ev Event
 	if err := json.Unmarshal(b, &ev); err == nil && ev.Kind != "" && !ev.T.IsZero() {
+		untrim(&ev)
 		return ev, nil
 	}
 	t, kind, err := indexEvent(b)

@@ -37,36 +37,43 @@ func (f *File) pageItems(i int, ev *Event) error {
 	case ev.Page.RequestID != "" && wire.ID != ev.Page.RequestID:
 		return fmt.Errorf("page %d answers request %s, but the frame it names (event %d) answers %s", ev.Page.Number, ev.Page.RequestID, seq, wire.ID)
 	}
-	items, err := frameItems(ev.Method, wire.Frame)
+	page, err := framePage(ev.Method, wire.Frame)
 	if err != nil {
 		return fmt.Errorf("page %d: reading its items from its frame (event %d): %w", ev.Page.Number, seq, err)
 	}
-	ev.Items = items
+	// What the recorder left out (see Recorder.trim) is read back from the
+	// frame; an older record that wrote it keeps what it wrote.
+	p := *ev.Page
+	if p.Count == 0 {
+		p.Count = page.Count
+	}
+	if p.NextCursor == "" {
+		p.NextCursor = page.NextCursor
+	}
+	if !p.HasTTL {
+		p.TTLMs, p.HasTTL = page.TTLMs, page.HasTTL
+	}
+	if p.RequestID == "" {
+		p.RequestID = wire.ID
+	}
+	ev.Page, ev.Items = &p, page.Items
 	return nil
 }
 
-// frameItems reads the items of list method out of frame, a JSON-RPC
-// answer: nil when its result has no items or null.
-func frameItems(method string, frame json.RawMessage) ([]json.RawMessage, error) {
+// framePage reads the page of list method out of frame, a JSON-RPC answer,
+// as the walk read it.
+func framePage(method string, frame json.RawMessage) (paging.Page, error) {
 	m, ok := paging.MethodByName(method)
 	if !ok {
-		return nil, fmt.Errorf("%q is not a list method", method)
+		return paging.Page{}, fmt.Errorf("%q is not a list method", method)
 	}
 	var msg struct {
-		Result map[string]json.RawMessage `json:"result"`
+		Result json.RawMessage `json:"result"`
 	}
 	if err := json.Unmarshal(frame, &msg); err != nil {
-		return nil, err
+		return paging.Page{}, err
 	}
-	raw := bytes.TrimSpace(msg.Result[m.ItemsField])
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("%q: %w", m.ItemsField, err)
-	}
-	return items, nil
+	return paging.ReadPage(m, msg.Result)
 }
 
 // findSeq returns the index, below before, of the event whose sequence

@@ -75,11 +75,72 @@ func (r *Recorder) Write(ev Event) {
 	}
 	frame := ev.Frame
 	ev.Frame = nil
-	if ev.Kind == KindPage && ev.Page != nil && ev.Page.Frame > 0 && ev.Page.Frame >= r.first {
-		ev.Items = nil // in the frame this recorder wrote
-	}
+	r.trim(&ev)
 	if err := r.writeLineLocked(ev, frame); err != nil {
 		r.err = err
+	}
+}
+
+// trim leaves out of ev what the record says already, so that a walk's
+// events cost little beside its frames; [File.Event] puts it back. ev's
+// walk and page are copied before they change: other sinks share them.
+//
+//   - a walk's method, when it is the event's, and its state in a page or
+//     list-request event, which always has the same;
+//   - a page's generation, when it is the event's gen;
+//   - a page's items, item count, nextCursor, ttlMs and request id, when
+//     its frame is in this record: they are read back from the frame.
+func (r *Recorder) trim(ev *Event) {
+	if w := ev.Walk; w != nil && (w.Method != "" && w.Method == ev.Method || w.State == impliedPhase(ev.Kind)) {
+		c := *w
+		if c.Method == ev.Method {
+			c.Method = ""
+		}
+		if c.State == impliedPhase(ev.Kind) {
+			c.State = ""
+		}
+		ev.Walk = &c
+	}
+	if ev.Kind != KindPage || ev.Page == nil {
+		return
+	}
+	p := *ev.Page
+	if p.Generation == ev.Gen {
+		p.Generation = 0
+	}
+	if p.Frame > 0 && p.Frame >= r.first {
+		p.Items, p.Keys, p.Count, p.NextCursor, p.TTLMs, p.HasTTL, p.RequestID = nil, nil, 0, "", 0, false, ""
+		ev.Items = nil
+	}
+	ev.Page = &p
+}
+
+// impliedPhase is the walk phase an event of kind k always has ("" when
+// none): a record leaves it out.
+func impliedPhase(k Kind) Phase {
+	switch k {
+	case KindPage:
+		return PhasePage
+	case KindListRequest:
+		return PhaseRequest
+	}
+	return ""
+}
+
+// untrim puts back in ev, read from a record, what [Recorder.trim] left out
+// of it and the event itself says; the page's frame gives the rest (see
+// [File.Event]).
+func untrim(ev *Event) {
+	if w := ev.Walk; w != nil {
+		if w.Method == "" {
+			w.Method = ev.Method
+		}
+		if w.State == "" {
+			w.State = impliedPhase(ev.Kind)
+		}
+	}
+	if ev.Kind == KindPage && ev.Page != nil && ev.Page.Generation == 0 {
+		ev.Page.Generation = ev.Gen // a page's generation is never 0
 	}
 }
 

@@ -83,8 +83,10 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 	return func(ctx context.Context, cursor string) (*paging.Answer, error) {
 		s.listsSent.Add(1)
 		gen, out := s.counter.Snapshot()
+		// The page's number only: the request's frame holds its cursor,
+		// and so does the page event that answers it.
 		s.log.Append(Event{Kind: KindListRequest, Method: m.Name, Gen: gen, Out: out,
-			Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseRequest}, Page: &paging.Page{Number: *page, Cursor: cursor}})
+			Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseRequest}, Page: &paging.Page{Number: *page}})
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
 		rctx, w := withListWatcher(rctx, m.Name, m.ItemsField)
