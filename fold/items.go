@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"time"
+	"weak"
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
@@ -115,13 +116,26 @@ type others struct {
 	requests []*Request        // oldest first
 	byID     map[int64]*Request
 	updated  map[string]time.Time // uri → when the server last said it changed
+	// owner is the state that made this one: weak, so that a snapshot
+	// sharing it does not keep the state that went on alive.
+	owner weak.Pointer[State]
 }
 
-// edit returns a copy of o (nil is empty) to change.
-func (o *others) edit() *others {
-	n := &others{items: map[int64][]*Item{}, byID: map[int64]*Request{}, updated: map[string]time.Time{}}
+// edit returns a copy of o (nil is empty) for owner to change. A clone
+// shares o with the state it came from, and a walk's items share their
+// array from one copy to the next: only the state that made o appends to
+// that array in place; for any other the items are clipped, so that an
+// append copies instead of writing where the other does.
+func (o *others) edit(owner *State) *others {
+	w := weak.Make(owner)
+	n := &others{items: map[int64][]*Item{}, byID: map[int64]*Request{}, updated: map[string]time.Time{}, owner: w}
 	if o != nil {
 		maps.Copy(n.items, o.items)
+		if o.owner != w {
+			for id, items := range n.items {
+				n.items[id] = clip(items)
+			}
+		}
 		maps.Copy(n.byID, o.byID)
 		maps.Copy(n.updated, o.updated)
 		n.requests = clip(o.requests)
@@ -183,7 +197,7 @@ func (s *State) applyItems(ev session.Event) {
 	if ev.Page == nil || ev.Walk == nil || method == paging.Tools().Name || method == "" {
 		return
 	}
-	o := s.others.edit()
+	o := s.others.edit(s)
 	for id := range o.items {
 		if s.walkByID[id] == nil {
 			delete(o.items, id) // the walk was forgotten
@@ -205,7 +219,7 @@ func (s *State) applyRequest(ev session.Event) {
 	if info == nil {
 		return
 	}
-	o := s.others.edit()
+	o := s.others.edit(s)
 	r := o.byID[info.ID]
 	if r == nil {
 		r = &Request{ID: info.ID, Method: info.Method, About: info.About, Start: ev.T, Params: info.Params}
@@ -242,7 +256,7 @@ func (s *State) applyUpdated(ev session.Event) {
 	if !ok {
 		return
 	}
-	o := s.others.edit()
+	o := s.others.edit(s)
 	o.updated[uri] = ev.T
 	s.others = o
 }

@@ -2,6 +2,7 @@ package fold_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -114,5 +115,43 @@ func TestCloneKeepsRequestsApart(t *testing.T) {
 	}
 	if _, ok := s.Updated("demo://clock"); !ok {
 		t.Error("the update was not kept")
+	}
+}
+
+// TestCloneKeepsItemsApart holds that a clone taken during a walk and the
+// state it came from each keep the pages they fold after it, as a replay's
+// snapshot and the fold that goes on from it do.
+func TestCloneKeepsItemsApart(t *testing.T) {
+	m := paging.Resources().Name
+	page := func(n int, uris ...string) session.Event {
+		items := make([]json.RawMessage, len(uris))
+		for i, u := range uris {
+			items[i] = json.RawMessage(fmt.Sprintf(`{"uri":%q,"name":%q}`, u, u))
+		}
+		return session.Event{Kind: session.KindPage, Method: m, Items: items,
+			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}, Page: &paging.Page{Number: n, Count: len(items)}}
+	}
+	s := fold.New(nil)
+	s.Apply(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}})
+	s.Apply(page(1, "demo://1", "demo://2", "demo://3"))
+	c := s.Clone()
+	s.Apply(page(2, "demo://state"))
+	// An event of another kind first makes the clone's own copy of what it
+	// shares; the items must stay apart all the same.
+	c.Apply(session.Event{Kind: session.KindRequest, Method: session.MethodPing,
+		Request: &session.RequestInfo{ID: 1, Method: session.MethodPing, State: session.PhaseStart}})
+	c.Apply(page(2, "demo://clone"))
+	keys := func(st *fold.State) []string {
+		var out []string
+		for _, it := range st.Items(st.Latest(m)) {
+			out = append(out, it.Key)
+		}
+		return out
+	}
+	if diff := cmp.Diff([]string{"demo://1", "demo://2", "demo://3", "demo://state"}, keys(s)); diff != "" {
+		t.Errorf("the state's items (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"demo://1", "demo://2", "demo://3", "demo://clone"}, keys(c)); diff != "" {
+		t.Errorf("the clone's items (-want +got):\n%s", diff)
 	}
 }
