@@ -22,9 +22,17 @@
 # mcpwitness to the lister for "tools --json", "tools" and "tools --record F",
 # the peak RSS of each Go process alone, the size of the 10k session file,
 # and the peak RSS of both at 100,000 tools (1,000 pages of 100).
-#   PARTS="inproc process"  which parts to run (either or both)
+#   PARTS="inproc process tui"  which parts to run (any of them)
 #   RUNS=7                  whole-process runs of each command
 #   RUNS100K=1              runs at 100,000 tools (0 skips them)
+#
+# The tui part (tui_bench below; needs tmux) times the terminal UI against
+# the headless walk: both record to a file, and the time from launching the
+# process to the walk's done event in that record is compared, run by run,
+# alternating, on a fresh 10k server each. It prints the median ratio
+# (target <= 1.1x) and the UI's peak RSS at 10k and 100k tools (target <=
+# 150 MiB at 100k); the UI is quit with q once the walk is done.
+#   RUNSTUI=5               runs of each at 10k (RUNS100K at 100k)
 #
 # To profile one variant:
 #   go test ./bench -run '^$' -bench 'Walk10kStdio/mcpwitness$' -benchtime 10x \
@@ -138,6 +146,120 @@ process_bench() {
 	}' "$res"
 }
 
+# tui_bench compares the terminal UI with the headless walk (see the top).
+tui_bench() {
+	local runs=${RUNSTUI:-5} runs100k=${RUNS100K:-1} proto=2026-07-28
+	local bin="$work/mcpwitness" res="$work/tui.txt"
+	if ! command -v tmux >/dev/null 2>&1; then
+		echo "tmux is not installed: the tui part needs it to run the terminal UI"
+		return 1
+	fi
+	GOTOOLCHAIN=local go build -o "$bin" .
+	local own
+	own=$(GOTOOLCHAIN=local go run ./bench/lister -protocol "$proto" -- "$bin" demo-server --page-size 100000 | awk '{print $1}')
+	: >"$res"
+
+	# walkdone FILE T0: ms from T0 (ns) to the first walk done event of the
+	# record FILE, or nothing when it has none.
+	walkdone() {
+		local t
+		t=$(grep -m1 '"kind":"walk".*"state":"done"' "$1" 2>/dev/null | sed 's/^{"seq":[0-9]*,"t":"\([^"]*\)".*/\1/')
+		[[ -n $t ]] && echo $((($(date -d "$t" +%s%N) - $2) / 1000000))
+	}
+	# walkspan FILE: ms from the first walk's start event to its done event.
+	walkspan() {
+		local a b
+		a=$(grep -m1 '"kind":"walk"' "$1" 2>/dev/null | sed 's/^{"seq":[0-9]*,"t":"\([^"]*\)".*/\1/')
+		b=$(grep -m1 '"kind":"walk".*"state":"done"' "$1" 2>/dev/null | sed 's/^{"seq":[0-9]*,"t":"\([^"]*\)".*/\1/')
+		if [[ -n $a && -n $b ]]; then echo $((($(date -d "$b" +%s%N) - $(date -d "$a" +%s%N)) / 1000000)); else echo 0; fi
+	}
+	# serve FILLER: a fresh demo server on the FIFOs in and out.
+	serve() {
+		rm -f "$work/in" "$work/out" "$work/rec.jsonl" "$work/rss"
+		mkfifo "$work/in" "$work/out"
+		"$bin" demo-server --page-size 100 --filler "$1" <"$work/in" >"$work/out" 2>/dev/null &
+		server=$!
+	}
+	local relay="sh -c 'cat \"\$1\" & exec cat >\"\$2\"' relay $work/out $work/in"
+	# headless LABEL FILLER MAXPAGES: tools --record; appends "LABEL ms rss
+	# walk-ms".
+	headless() {
+		local server t0
+		serve "$2"
+		t0=$(date +%s%N)
+		/usr/bin/time -f %M -o "$work/rss" "$bin" tools --record "$work/rec.jsonl" --max-pages "$3" --protocol "$proto" \
+			-- sh -c 'cat "$1" & exec cat >"$2"' relay "$work/out" "$work/in" </dev/null >/dev/null 2>&1 || true
+		wait "$server" || true
+		echo "$1 $(walkdone "$work/rec.jsonl" "$t0") $(tail -1 "$work/rss") $(walkspan "$work/rec.jsonl")" >>"$res"
+	}
+	# tui LABEL FILLER MAXPAGES: the UI in a tmux pane of its own, quit with
+	# q once its record says the walk is done; appends "LABEL ms rss walk-ms".
+	tui() {
+		local server t0 ms="" i sock="$work/tmux.sock"
+		serve "$2"
+		t0=$(date +%s%N)
+		tmux -S "$sock" new-session -d -x 160 -y 45 \
+			"/usr/bin/time -f %M -o $work/rss $bin --record $work/rec.jsonl --max-pages $3 --protocol $proto -- $relay 2>/dev/null"
+		for ((i = 0; i < 1200; i++)); do
+			ms=$(walkdone "$work/rec.jsonl" "$t0") && [[ -n $ms ]] && break
+			sleep 0.05
+		done
+		tmux -S "$sock" send-keys q
+		for ((i = 0; i < 200; i++)); do
+			[[ -s "$work/rss" ]] && break
+			sleep 0.05
+		done
+		tmux -S "$sock" kill-server 2>/dev/null || true
+		wait "$server" || true
+		echo "$1 ${ms:-0} $(tail -1 "$work/rss" 2>/dev/null || echo 0) $(walkspan "$work/rec.jsonl")" >>"$res"
+	}
+
+	echo "Terminal UI vs headless tools --record: launch to the walk's done event, demo server over stdio"
+	echo "10,000 tools in 100 pages, $runs runs of each, alternating; 100,000 tools in 1,000 pages, $runs100k run(s)"
+	echo
+	local i
+	for ((i = 1; i <= runs; i++)); do
+		headless headless "$((10000 - own))" 100
+		tui tui "$((10000 - own))" 100
+	done
+	for ((i = 1; i <= runs100k; i++)); do
+		tui tui@100k "$((100000 - own))" 1000
+	done
+	awk '
+	function median(list,    n, v, i, j, t) {
+		n = split(list, v, " ")
+		for (i = 2; i <= n; i++) {
+			t = v[i] + 0
+			for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]
+			v[j + 1] = t
+		}
+		if (n == 0) return 0
+		if (n % 2) return v[(n + 1) / 2]
+		return (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	{
+		if (!($1 in ms)) order[++n] = $1
+		ms[$1] = ms[$1] " " $2
+		rss[$1] = rss[$1] " " $3
+		walk[$1] = walk[$1] " " $4
+		if ($1 == "headless") { last = $2; lastwalk = $4 }
+		else if ($1 == "tui" && last > 0) {
+			ratio = ratio " " sprintf("%.3f", $2 / last)
+			if (lastwalk > 0) wratio = wratio " " sprintf("%.3f", $4 / lastwalk)
+		}
+	}
+	END {
+		printf "%-10s %5s %16s %8s %14s\n", "run", "runs", "to-walk-done-ms", "walk-ms", "peak-RSS-MiB"
+		for (k = 1; k <= n; k++) {
+			l = order[k]
+			printf "%-10s %5d %16.0f %8.0f %14.1f\n", l, split(ms[l], tmp, " "), median(ms[l]), median(walk[l]), median(rss[l]) / 1024
+		}
+		printf "\ntui / headless, launch to walk done, run by run:%s; median %.2fx (target <= 1.1x)\n", ratio, median(ratio)
+		printf "tui / headless, the walk alone (its start to done events):%s; median %.2fx\n", wratio, median(wratio)
+		print "target: the UI at 100k tools <= 150 MiB"
+	}' "$res"
+}
+
 parts=${PARTS:-inproc process}
 status=0
 if [[ " $parts " == *" inproc "* ]]; then
@@ -227,6 +349,10 @@ fi
 
 if [[ " $parts " == *" process "* ]]; then
 	process_bench
+fi
+
+if [[ " $parts " == *" tui "* ]]; then
+	tui_bench
 fi
 
 if [[ $status -eq 3 && ${STRICT:-0} != 1 ]]; then
