@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/session"
 )
 
@@ -36,7 +37,7 @@ func runComplete(ctx context.Context, a *app) error {
 		k, v, _ := strings.Cut(kv, "=")
 		resolved[k] = v
 	}
-	if !declares(sess.Info(), "completions", "") {
+	if !fold.ReadCaps(sess.Info().Capabilities).Completions {
 		a.warn(fmt.Errorf("the server does not declare completions; asking all the same"))
 	}
 	ref := session.CompleteRef{Prompt: a.cfg.prompt, Template: a.cfg.template}

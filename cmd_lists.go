@@ -32,25 +32,32 @@ type itemDoc struct {
 	Definition  json.RawMessage         `json:"definition"`
 }
 
-// declares reports whether the server's capabilities name capability
-// (prompts, resources, completions, logging) and, when sub is given, set
-// that member to true (resources.subscribe).
-func declares(info session.ServerInfo, capability, sub string) bool {
-	var caps map[string]map[string]json.RawMessage
-	if json.Unmarshal(info.Capabilities, &caps) != nil {
-		return false
-	}
-	c, ok := caps[capability]
-	if !ok || sub == "" {
-		return ok
-	}
-	return string(c[sub]) == "true"
+// lists is what a lists command read of its walks: each list's walk and
+// items, in the order of its methods, and the findings of them all.
+type lists struct {
+	walks    []listDoc
+	items    [][]itemDoc
+	findings []finding.Finding
 }
 
-// walkLists walks each list of methods in turn. It reports whether one
-// failed (could not be read at all) and whether one was incomplete or had
-// errors among its findings.
-func walkLists(ctx context.Context, sess *session.Session, methods []paging.Method) (failed, bad bool, err error) {
+// walkLists walks each of methods in turn, the lists of capability
+// (resources, prompts), and reads what the lists documents say of them
+// from the fold. When the server does not declare capability nothing is
+// asked and a finding says so. The error is the command's exit: see
+// [app.listsExit].
+func (a *app) walkLists(ctx context.Context, sess *session.Session, declared bool, capability string, methods ...paging.Method) (lists, error) {
+	l := lists{walks: []listDoc{}, findings: []finding.Finding{}}
+	if !declared {
+		for range methods {
+			l.items = append(l.items, []itemDoc{})
+		}
+		l.findings = append(l.findings, finding.Finding{Check: "capability", Severity: finding.SeverityInfo,
+			Message: "the server does not declare " + capability + "; nothing was listed"})
+		return l, nil
+	}
+	folded := foldLog(a.log)
+	var failed, bad bool
+	var err error
 	for _, m := range methods {
 		_, res := sess.Walk(ctx, m)
 		switch {
@@ -63,7 +70,15 @@ func walkLists(ctx context.Context, sess *session.Session, methods []paging.Meth
 			bad = true
 		}
 	}
-	return failed, bad, err
+	folded.read(func(st *fold.State) {
+		for _, m := range methods {
+			w := st.Latest(m.Name)
+			l.walks = append(l.walks, listDocOf(m.Name, w))
+			l.findings = append(l.findings, walkFindings(m.Name, w)...)
+			l.items = append(l.items, itemDocs(st, w))
+		}
+	})
+	return l, a.listsExit(failed, bad, err)
 }
 
 // listsExit maps the walks of a lists command to its exit code, as tools

@@ -26,25 +26,11 @@ func runPrompts(ctx context.Context, a *app) error {
 		return err
 	}
 	defer sess.Close()
-	folded := foldLog(a.log)
 	info := sess.Info()
-	doc := promptsDoc{Server: serverDocument(info), Walks: []listDoc{}, Prompts: []itemDoc{}, Findings: []finding.Finding{}}
-	if !declares(info, "prompts", "") {
-		doc.Findings = append(doc.Findings, finding.Finding{Check: "capability", Severity: finding.SeverityInfo,
-			Message: "the server does not declare prompts; nothing was listed"})
-		a.show(doc, func() { a.pr.prompts(doc) })
-		return nil
-	}
-	m := paging.Prompts()
-	failed, bad, werr := walkLists(ctx, sess, []paging.Method{m})
-	folded.read(func(st *fold.State) {
-		w := st.Latest(m.Name)
-		doc.Walks = append(doc.Walks, listDocOf(m.Name, w))
-		doc.Findings = append(doc.Findings, walkFindings(m.Name, w)...)
-		doc.Prompts = itemDocs(st, w)
-	})
+	l, exit := a.walkLists(ctx, sess, fold.ReadCaps(info.Capabilities).Prompts, "prompts", paging.Prompts())
+	doc := promptsDoc{Server: serverDocument(info), Walks: l.walks, Prompts: l.items[0], Findings: l.findings}
 	a.show(doc, func() { a.pr.prompts(doc) })
-	return a.listsExit(failed, bad, werr)
+	return exit
 }
 
 // prompts prints the prompts document: each prompt with its arguments,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/fold"
 	"mcpwitness/session"
 )
 
@@ -50,7 +51,7 @@ func (a *app) readOnce(ctx context.Context, sess *session.Session, uri string) e
 // follow reads uri, subscribes to it and reads it again on each update
 // until ctx ends or --count updates came. The exit is the worst read's.
 func (a *app) follow(ctx context.Context, sess *session.Session, uri string) error {
-	if !declares(sess.Info(), "resources", "subscribe") {
+	if !fold.ReadCaps(sess.Info().Capabilities).Subscribe {
 		return connectFailed(errors.New("the server does not declare resources.subscribe, so it sends no updates to follow; read without --follow"))
 	}
 	updates := a.log.Subscribe()

@@ -26,28 +26,11 @@ func runResources(ctx context.Context, a *app) error {
 		return err
 	}
 	defer sess.Close()
-	folded := foldLog(a.log)
 	info := sess.Info()
-	doc := resourcesDoc{Server: serverDocument(info), Walks: []listDoc{}, Resources: []itemDoc{}, Templates: []itemDoc{}, Findings: []finding.Finding{}}
-	methods := []paging.Method{paging.Resources(), paging.ResourceTemplates()}
-	if !declares(info, "resources", "") {
-		doc.Findings = append(doc.Findings, finding.Finding{Check: "capability", Severity: finding.SeverityInfo,
-			Message: "the server does not declare resources; nothing was listed"})
-		a.show(doc, func() { a.pr.resources(doc) })
-		return nil
-	}
-	failed, bad, werr := walkLists(ctx, sess, methods)
-	folded.read(func(st *fold.State) {
-		for _, m := range methods {
-			w := st.Latest(m.Name)
-			doc.Walks = append(doc.Walks, listDocOf(m.Name, w))
-			doc.Findings = append(doc.Findings, walkFindings(m.Name, w)...)
-		}
-		doc.Resources = itemDocs(st, st.Latest(paging.Resources().Name))
-		doc.Templates = itemDocs(st, st.Latest(paging.ResourceTemplates().Name))
-	})
+	l, exit := a.walkLists(ctx, sess, fold.ReadCaps(info.Capabilities).Resources, "resources", paging.Resources(), paging.ResourceTemplates())
+	doc := resourcesDoc{Server: serverDocument(info), Walks: l.walks, Resources: l.items[0], Templates: l.items[1], Findings: l.findings}
 	a.show(doc, func() { a.pr.resources(doc) })
-	return a.listsExit(failed, bad, werr)
+	return exit
 }
 
 // resources prints the resources document.
