@@ -116,8 +116,9 @@ func needTmux(t *testing.T) {
 }
 
 // TestEndToEnd runs mcpwitness in tmux against its embedded demo server,
-// walks, calls a passing, a failing and a refused tool, exports the
-// session, quits, and checks the screen and the exported file.
+// walks, calls a passing, a failing and a refused tool, reads a resource
+// and gets a prompt from their tabs, exports the session, quits, and
+// checks the screen and the exported file.
 func TestEndToEnd(t *testing.T) {
 	needTmux(t)
 	work := t.TempDir()
@@ -153,6 +154,30 @@ func TestEndToEnd(t *testing.T) {
 	}
 	call("render_video", "a storyboard")
 	x.wait(`(?s)⊘ Refused before sending: nothing was sent`)
+
+	// The other lists' tabs: pick an item as a tool is picked.
+	pick := func(tab, title, query, row string) {
+		x.keys(tab)
+		x.wait(title + ` \d+ +walk #`)
+		x.keys("/")
+		x.text(query)
+		x.keys("Enter")
+		x.wait(`▌ ` + row)
+		x.keys("Escape")
+		x.wait(title + ` \d+ +walk #`)
+	}
+	x.wait(`Tools 49 · Res(ources)? 30 · T(e)?mpl(ates)? 3 · Pr(o)?m(pts)? 3`)
+	pick("2", "Resources", "changelog", "changelog  demo://changelog")
+	x.keys("Enter")
+	x.wait(`(?s)Latest resources/read.*✓ pass\s+resource-contents.*Contents \(1\).*demo://changelog  text/plain`)
+	pick("4", "Prompts", "summarize", "summarize")
+	x.keys("Enter")
+	x.wait(`prompts/get summarize`)
+	x.text("The tide came in.")
+	x.keys("Enter")
+	x.wait(`(?s)Latest prompts/get.*✓ pass\s+prompt-arguments.*✓ pass\s+prompt-messages`)
+	x.keys("1")
+	x.wait(`Tools \d+ +walk #`)
 
 	x.keys("e")
 	s = x.wait(`exported \d+ lines to \S+mcpwitness-\d{8}-\d{6}\.jsonl`)
@@ -241,7 +266,7 @@ func checkExport(t *testing.T, path string) {
 		t.Fatalf("header %s: %v", sc.Bytes(), err)
 	}
 	kinds := map[string]int{}
-	var sentCalls []string
+	var sentCalls, sentRequests []string
 	outcomes := map[string]string{}
 	for sc.Scan() {
 		var ev struct {
@@ -251,6 +276,7 @@ func checkExport(t *testing.T, path string) {
 				Method string `json:"method"`
 				Params struct {
 					Name string `json:"name"`
+					URI  string `json:"uri"`
 				} `json:"params"`
 			} `json:"frame"`
 			Call *struct {
@@ -269,6 +295,9 @@ func checkExport(t *testing.T, path string) {
 		if ev.Kind == "wire" && ev.Dir == "send" && ev.Frame.Method == "tools/call" {
 			sentCalls = append(sentCalls, ev.Frame.Params.Name)
 		}
+		if ev.Kind == "wire" && ev.Dir == "send" && (ev.Frame.Method == "resources/read" || ev.Frame.Method == "prompts/get") {
+			sentRequests = append(sentRequests, ev.Frame.Method+" "+ev.Frame.Params.Name+ev.Frame.Params.URI)
+		}
 		if ev.Verdict != nil && ev.Call != nil && ev.Verdict.Status != "pass" && ev.Verdict.Status != "skipped" {
 			outcomes[ev.Call.Tool] += ev.Verdict.Check + ":" + ev.Verdict.Status + " "
 		}
@@ -276,7 +305,10 @@ func checkExport(t *testing.T, path string) {
 	if err := sc.Err(); err != nil {
 		t.Fatalf("reading %s: %v", path, err)
 	}
-	for _, k := range []string{"connect", "wire", "page", "walk", "call", "verdict"} {
+	if got := strings.Join(sentRequests, ","); got != "resources/read demo://changelog,prompts/get summarize" {
+		t.Errorf("reads and gets sent: %q", got)
+	}
+	for _, k := range []string{"connect", "wire", "page", "walk", "call", "verdict", "request"} {
 		if kinds[k] == 0 {
 			t.Errorf("export has no %s events (kinds: %v)", k, kinds)
 		}

@@ -21,26 +21,28 @@ type ItemListing struct {
 	Verb        string
 }
 
-// ItemDoc builds the document of a resource, template or prompt: what it
-// is and where it was listed, then, when there is one, the newest request
-// about it (read or get) as [RequestDoc] draws it, then its definition.
+// ItemDoc builds the document of a resource, template or prompt: its name
+// and where it was listed, then, when there is one, the newest request
+// about it (read or get) as [RequestDoc] draws it, then what it is and its
+// definition.
 func ItemDoc(it *fold.Item, k ItemListing, req *fold.Request, w int, s *themes.Styles, loc *time.Location) []string {
 	d := NewDoc(w, s)
 	itemHead(d, it, k, s, loc)
-	if it.Description != "" {
-		d.Blank()
-		d.Text(s.Text, it.Description, 0)
-	}
-	itemFields(d, it, s)
+	// The answer asked for comes first, where it shows without scrolling.
 	if req != nil {
 		d.Heading("Latest " + req.Method)
 		for _, l := range RequestDoc(req, w-2, s, loc, nil) {
 			d.Add("  " + l)
 		}
+		d.Heading("About")
 	} else if k.Verb != "" {
-		d.Blank()
 		d.Text(s.Muted, "enter "+k.Verb, 0)
 	}
+	if it.Description != "" {
+		d.Blank()
+		d.Text(s.Text, it.Description, 0)
+	}
+	itemFields(d, it, s)
 	d.Heading("Definition")
 	d.JSON(it.Raw, 2)
 	return d.Lines()

@@ -50,8 +50,16 @@ func TestRecordFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var summarize json.RawMessage // the prompt's definition, as the UI passes it
 	for _, l := range []paging.Method{paging.Tools(), paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
-		s.Walk(ctx, l)
+		_, res := s.Walk(ctx, l)
+		for _, p := range res.Pages {
+			for _, raw := range p.Items {
+				if it := fold.ReadItem(l.Name, raw); it.Method == paging.Prompts().Name && it.Key == "summarize" {
+					summarize = raw
+				}
+			}
+		}
 	}
 	for _, c := range []struct{ tool, args string }{
 		{"weather", `{"city":"Lisbon"}`},
@@ -63,7 +71,7 @@ func TestRecordFixture(t *testing.T) {
 	s.ReadResource(ctx, "demo://changelog")
 	s.ReadResource(ctx, demo.BrokenResourceURI)
 	s.ReadResource(ctx, "demo://weather/Lisbon")
-	s.GetPrompt(ctx, "summarize", map[string]string{"text": "The tide came in."}, nil)
+	s.GetPrompt(ctx, "summarize", map[string]string{"text": "The tide came in."}, &session.PromptOptions{Definition: summarize})
 	s.Ping(ctx)
 	s.Close()
 

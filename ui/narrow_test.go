@@ -26,7 +26,7 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 		{"detail", []string{"tab"}, false, "Add two numbers"},
 		{"events", []string{"tab", "tab"}, false, "ping: answered"},
 		{"resources", []string{"2"}, false, "Resources"},
-		{"read", []string{"2", "g", "j", "tab"}, false, "Release notes"},
+		{"read", []string{"2", "g", "j", "tab"}, false, "Latest resources/read"},
 		{"prompts", []string{"4"}, false, "summarize"},
 		{"result", []string{"["}, false, "Call #2"},
 		{"wire", []string{"w"}, false, "Wire"},

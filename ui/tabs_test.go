@@ -115,7 +115,7 @@ func TestEnterReadsAResourceWithItsVerdicts(t *testing.T) {
 	}
 	h.key("tab")
 	s := h.screen()
-	for _, want := range []string{"Latest resources/read", "✓ pass", "Contents (1)", "Release notes"} {
+	for _, want := range []string{"Latest resources/read", "✓ pass", "Contents (1)", "demo://changelog  text/plain"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the detail lacks %q:\n%s", want, s)
 		}
