@@ -28,16 +28,18 @@ type promptDoc struct {
 // the arguments are checked against; a missing required argument refuses
 // the request unless --force. Exit codes as call.
 func runPrompt(ctx context.Context, a *app) error {
+	// The arguments need no definition (they are strings): a mistake in
+	// them is said before connecting.
+	args, err := promptArgs(a.cfg.args[1:], a.cfg.argsJSON, a.cfg.argsSet)
+	if err != nil {
+		return err
+	}
 	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
 	name := a.cfg.args[0]
-	args, err := promptArgs(a.cfg.args[1:], a.cfg.argsJSON, a.cfg.argsSet)
-	if err != nil {
-		return err
-	}
 	folded := foldLog(a.log)
 	if _, walk := sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing prompts before getting one: %w", walk.Err))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -247,6 +248,18 @@ func TestRequestCommandUsageErrors(t *testing.T) {
 		code, _, stderr := runCLI(t, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.says) {
 			t.Errorf("%v: exit %d, %s", tc.args, code, stderr)
+		}
+	}
+}
+
+// TestPromptArgsRefusedBeforeConnecting holds that --args that is not an
+// object of strings is a usage error said before anything connects: a
+// server that cannot be started does not hide it.
+func TestPromptArgsRefusedBeforeConnecting(t *testing.T) {
+	for _, args := range [][]string{{"--args", "[1]"}, {"--args", `{"code":1}`}} {
+		code, _, stderr := runCLI(t, append(append([]string{"prompt", "code_review"}, args...), "--", filepath.Join(t.TempDir(), "no-such-server"))...)
+		if code != exitUsage || !strings.Contains(stderr, "--args") {
+			t.Errorf("%v: exit %d, %s", args, code, stderr)
 		}
 	}
 }
