@@ -57,11 +57,8 @@ func (a *app) follow(ctx context.Context, sess *session.Session, uri string) err
 	updates := a.log.Subscribe()
 	defer updates.Close()
 	worst := a.readOnce(ctx, sess, uri)
-	if r := sess.Subscribe(ctx, uri); r.Err != nil || len(r.RPCError) > 0 {
-		if r.Err == nil {
-			r.Err = fmt.Errorf("the server answered with an error: %s", session.RPCErrorText(r.RPCError))
-		}
-		return connectFailed(fmt.Errorf("subscribing to %s: %w", uri, r.Err))
+	if why := errorText(sess.Subscribe(ctx, uri)); why != "" {
+		return connectFailed(fmt.Errorf("subscribing to %s: %s", uri, why))
 	}
 	defer func() {
 		uctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
