@@ -115,8 +115,11 @@ func (p *itemPane) listing() render.ItemListing {
 			l.Verb = "reads it (resources/read)"
 		case paging.ResourceTemplates().Name:
 			l.Verb = "fills its variables, then reads the uri"
-		default:
-			l.Verb = "fills its arguments, then gets it (prompts/get)"
+		case paging.Prompts().Name:
+			l.Verb = "gets it (prompts/get)"
+			if len(p.it.Arguments) > 0 {
+				l.Verb = "fills its arguments, then gets it (prompts/get)"
+			}
 		}
 	}
 	return l

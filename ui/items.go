@@ -367,7 +367,11 @@ func (p *itemsPane) ShortHelp() []key.Binding {
 	open.SetHelp("enter", p.verb())
 	out := []key.Binding{open}
 	if p.method == tabResources.method().Name {
-		out = append(out, k.Subscribe)
+		sub := k.Subscribe
+		if it := p.Selected(); it != nil && p.Subscribed(it.URI) {
+			sub.SetHelp(sub.Help().Key, "unsubscribe")
+		}
+		out = append(out, sub)
 	}
 	return append(out, k.Filter, g.Tabs, g.Walk, g.NextPane, g.Ping, g.Help, g.Quit)
 }

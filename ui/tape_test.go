@@ -85,7 +85,10 @@ func (s stroke) String() string { return string(s) }
 
 // TestTapeFollowsTheKeyMap walks demo.tape's key presses through the UI's
 // modes: outside an input every key must be a binding of DefaultKeyMap;
-// text goes only into the filter or the argument editor a key opened.
+// text goes only into the filter, the argument editor or the form a key
+// opened. Enter on the demo's tabs: tools open the editor, resources are
+// read, templates and prompts open the form (the tape's prompts have
+// arguments).
 func TestTapeFollowsTheKeyMap(t *testing.T) {
 	keys := tapeKeys(t, "../demo.tape")
 	live := DefaultKeyMap()
@@ -100,7 +103,7 @@ func TestTapeFollowsTheKeyMap(t *testing.T) {
 		t.Error("demo.tape never starts mcpwitness")
 	}
 	if w.mode != tapeNormal {
-		t.Error("demo.tape ends inside the filter or the editor")
+		t.Error("demo.tape ends inside the filter, the editor or a form")
 	}
 	if last := keys[len(keys)-1]; !key.Matches(stroke(last.key), w.km.Global.Quit) {
 		t.Errorf("demo.tape ends with %q, not a quit key", last.key)
@@ -114,6 +117,7 @@ const (
 	tapeNormal tapeMode = iota
 	tapeFilter
 	tapeEditor
+	tapeForm
 )
 
 // tapeWalk follows a tape's keys: at the shell, in mcpwitness (live or a
@@ -122,6 +126,8 @@ type tapeWalk struct {
 	km, live, replay KeyMap
 	all              []key.Binding // every binding of km
 	mode             tapeMode
+	tab              tab  // the tab shown, as the demo declares all four
+	picking          bool // in a form, ↓ or ↑ chose a suggestion
 	shell, started   bool
 }
 
@@ -134,7 +140,7 @@ func (w *tapeWalk) press(t *testing.T, k tapeKey) {
 	case w.shell:
 		// Typing the command that starts mcpwitness (or opens a file).
 		if cmd := lineText(t, k.line-1); k.key == "enter" && k.line > 0 && strings.Contains(cmd, "mcpwitness") {
-			w.shell, w.started = false, true
+			w.shell, w.started, w.tab = false, true, tabTools
 			w.km = w.live
 			if strings.Contains(cmd, "mcpwitness open") {
 				w.km = w.replay
@@ -154,12 +160,20 @@ func (w *tapeWalk) press(t *testing.T, k tapeKey) {
 		}
 	case w.mode == tapeEditor:
 		w.inEditor(t, k)
+	case w.mode == tapeForm:
+		w.inForm(t, k)
 	default:
 		switch {
 		case key.Matches(s, km.Tools.Filter):
 			w.mode = tapeFilter
-		case key.Matches(s, km.Tools.Call):
+		case key.Matches(s, km.Global.Tabs):
+			w.tab = tab(k.key[0] - '1')
+		case w.tab == tabTools && key.Matches(s, km.Tools.Call):
 			w.mode = tapeEditor
+		case w.tab != tabTools && key.Matches(s, km.Items.Open):
+			if w.tab != tabResources {
+				w.mode = tapeForm
+			}
 		case key.Matches(s, w.all...):
 		default:
 			t.Errorf("demo.tape:%d: %q is not a key of DefaultKeyMap", k.line, k.key)
@@ -178,6 +192,29 @@ func (w *tapeWalk) inEditor(t *testing.T, k tapeKey) {
 	case key.Matches(s, km.Editor.NextField, km.Editor.PrevField, km.Editor.Choice, km.Editor.Raw):
 	default:
 		t.Errorf("demo.tape:%d: %q in the editor is not an editor key", k.line, k.key)
+	}
+}
+
+// inForm takes a key of the tape in a form. Enter picks a suggestion
+// after ↓ or ↑ chose one, and sends the form otherwise.
+func (w *tapeWalk) inForm(t *testing.T, k tapeKey) {
+	t.Helper()
+	s, f := stroke(k.key), &w.km.Form
+	switch {
+	case k.text:
+	case key.Matches(s, f.Submit):
+		if !w.picking {
+			w.mode = tapeNormal
+		}
+		w.picking = false
+	case key.Matches(s, f.Cancel), key.Matches(s, f.Force):
+		w.mode, w.picking = tapeNormal, false
+	case key.Matches(s, f.NextSuggst, f.PrevSuggst):
+		w.picking = true
+	case key.Matches(s, f.NextField, f.PrevField):
+		w.picking = false
+	default:
+		t.Errorf("demo.tape:%d: %q in a form is not a form key", k.line, k.key)
 	}
 }
 
