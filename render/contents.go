@@ -11,8 +11,6 @@ import (
 	_ "image/png"  // registers PNG for image.DecodeConfig
 	"path"
 	"strings"
-
-	"mcpwitness/themes"
 )
 
 // Bounds on what one resource item costs to draw: the text shown (the
@@ -24,14 +22,6 @@ const (
 	maxBlobPeek     = 64 << 10 // base64 characters decoded
 	hexHeadBytes    = 64
 )
-
-// ContentsDoc builds the document of a resources/read answer: each item of
-// its contents drawn by type (see [Doc.Contents]), then its _meta.
-func ContentsDoc(result json.RawMessage, w int, s *themes.Styles) []string {
-	d := NewDoc(w, s)
-	d.Contents(result)
-	return d.Lines()
-}
 
 // Contents adds what a resources/read result holds: each item with its
 // uri, mimeType and size, then its text or blob by type — JSON pretty and

@@ -22,6 +22,14 @@ import (
 	"mcpwitness/themes"
 )
 
+// contentsDoc is the document of a resources/read answer alone (see
+// [render.Doc.Contents]).
+func contentsDoc(result json.RawMessage, w int, s *themes.Styles) []string {
+	d := render.NewDoc(w, s)
+	d.Contents(result)
+	return d.Lines()
+}
+
 // sgr is an SGR sequence, the only escape a document may hold.
 var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 
@@ -102,7 +110,7 @@ func TestContentsByType(t *testing.T) {
 		map[string]any{"uri": "demo://bad", "blob": "not base64!"},
 		map[string]any{"uri": "demo://none"},
 	)
-	text := checkLines(t, render.ContentsDoc(raw, 60, styles(t)), 60)
+	text := checkLines(t, contentsDoc(raw, 60, styles(t)), 60)
 	for _, want := range []string{`"port": 8080`, "Readme", "• one", "line two", "PNG image, 64×32", "0000  00 01 02 62", "has both text and blob", "blob is not valid base64", "has neither text nor blob"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
@@ -110,7 +118,7 @@ func TestContentsByType(t *testing.T) {
 	}
 	// The mono theme keeps Markdown's marks (#, *, backticks) visible; a
 	// colour theme draws them as styles instead.
-	coloured := checkLines(t, render.ContentsDoc(raw, 60, colour(t)), 60)
+	coloured := checkLines(t, contentsDoc(raw, 60, colour(t)), 60)
 	if strings.Contains(coloured, "# Readme") || strings.Contains(coloured, "*emphasis*") || !strings.Contains(coloured, "Some emphasis") {
 		t.Errorf("the Markdown was not rendered:\n%s", coloured)
 	}
@@ -129,11 +137,11 @@ func TestContentsHostileStringsComeOutSafe(t *testing.T) {
 	bad := []byte(`{"contents":[{"uri":"demo://u","text":"a` + "\xff\x1b[31m" + `"}]}`)
 	for _, s := range []*themes.Styles{styles(t), colour(t)} {
 		for _, r := range []json.RawMessage{raw, bad, json.RawMessage("\x1b[2J")} {
-			lines := render.ContentsDoc(r, 50, s)
+			lines := contentsDoc(r, 50, s)
 			checkLines(t, lines, 50)
 		}
 	}
-	text := checkLines(t, render.ContentsDoc(raw, 50, colour(t)), 50)
+	text := checkLines(t, contentsDoc(raw, 50, colour(t)), 50)
 	if !strings.Contains(text, "␛]0;title") || !strings.Contains(text, `\u202e`) {
 		t.Errorf("the escape and the override are not shown visibly:\n%s", text)
 	}
@@ -147,7 +155,7 @@ func TestContentsAreBounded(t *testing.T) {
 		map[string]any{"uri": "demo://huge.md", "mimeType": "text/markdown", "text": strings.Repeat("# heading\n\n", 20000)},
 		map[string]any{"uri": "demo://huge.bin", "blob": blob},
 	)
-	lines := render.ContentsDoc(raw, 60, styles(t))
+	lines := contentsDoc(raw, 60, styles(t))
 	if len(lines) > 4001 {
 		t.Errorf("%d lines: the document is not bounded", len(lines))
 	}
@@ -157,7 +165,7 @@ func TestContentsAreBounded(t *testing.T) {
 			t.Errorf("no %q: one huge item hides the others", want)
 		}
 	}
-	one := render.ContentsDoc(result(t, map[string]any{"uri": "demo://huge.bin", "blob": blob}), 60, styles(t))
+	one := contentsDoc(result(t, map[string]any{"uri": "demo://huge.bin", "blob": blob}), 60, styles(t))
 	text = checkLines(t, one, 60)
 	if !strings.Contains(text, "8.4 MB blob") || !strings.Contains(text, "0000  ab ab") {
 		t.Errorf("a huge blob is not shown by its size and head:\n%s", text)
@@ -165,7 +173,7 @@ func TestContentsAreBounded(t *testing.T) {
 }
 
 func TestContentsNotAResult(t *testing.T) {
-	text := checkLines(t, render.ContentsDoc(json.RawMessage(`[1,2]`), 60, styles(t)), 60)
+	text := checkLines(t, contentsDoc(json.RawMessage(`[1,2]`), 60, styles(t)), 60)
 	if !strings.Contains(text, "not a resources/read result") {
 		t.Errorf("an answer of the wrong shape is not named:\n%s", text)
 	}
@@ -188,7 +196,7 @@ func TestContentsImageDimensions(t *testing.T) {
 		map[string]any{"uri": "demo://broken.png", "mimeType": "image/png", "blob": base64.StdEncoding.EncodeToString([]byte("not a png at all"))},
 		map[string]any{"uri": "demo://a.webp", "mimeType": "image/webp", "blob": base64.StdEncoding.EncodeToString([]byte("RIFF....WEBPVP8 "))},
 	)
-	text := checkLines(t, render.ContentsDoc(raw, 70, styles(t)), 70)
+	text := checkLines(t, contentsDoc(raw, 70, styles(t)), 70)
 	for _, want := range []string{"GIF image, 30×20", "JPEG image, 30×20", "PNG image, 7×5", "image: dimensions not readable (image: unknown format)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)

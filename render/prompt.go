@@ -5,17 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"mcpwitness/themes"
 )
-
-// PromptDoc builds the document of a prompts/get answer: see
-// [Doc.PromptMessages].
-func PromptDoc(result json.RawMessage, w int, s *themes.Styles) []string {
-	d := NewDoc(w, s)
-	d.PromptMessages(result)
-	return d.Lines()
-}
 
 // PromptMessages adds what a prompts/get result holds: its description,
 // then each message under its role, each content block by type (text,

@@ -12,6 +12,14 @@ import (
 	"mcpwitness/themes"
 )
 
+// promptDoc is the document of a prompts/get answer alone (see
+// [render.Doc.PromptMessages]).
+func promptDoc(result json.RawMessage, w int, s *themes.Styles) []string {
+	d := render.NewDoc(w, s)
+	d.PromptMessages(result)
+	return d.Lines()
+}
+
 func promptResult(t *testing.T, desc string, msgs ...map[string]any) json.RawMessage {
 	t.Helper()
 	raw, err := json.Marshal(map[string]any{"description": desc, "messages": msgs})
@@ -31,7 +39,7 @@ func TestPromptMessagesByRoleAndType(t *testing.T) {
 		map[string]any{"role": "system", "content": map[string]any{"type": "video", "uri": "x"}},
 		map[string]any{"content": []any{map[string]any{"type": "text", "text": "one of a list"}}},
 	)
-	text := checkLines(t, render.PromptDoc(raw, 60, styles(t)), 60)
+	text := checkLines(t, promptDoc(raw, 60, styles(t)), 60)
 	for _, want := range []string{
 		"Review a change", "Messages (7)", "1 user", "Please review this diff:", "PNG image, 16×8",
 		"audio/wav · 3.0 kB", "file:///src/main.go", "package main", "The readme (readme)",
@@ -55,10 +63,10 @@ func TestPromptHostileStringsComeOutSafe(t *testing.T) {
 	)
 	for _, s := range []*themes.Styles{styles(t), colour(t)} {
 		for _, r := range []json.RawMessage{raw, json.RawMessage(`"` + evil + `"`), json.RawMessage(`{"messages":[7]}`)} {
-			checkLines(t, render.PromptDoc(r, 44, s), 44)
+			checkLines(t, promptDoc(r, 44, s), 44)
 		}
 	}
-	text := checkLines(t, render.PromptDoc(raw, 44, styles(t)), 44)
+	text := checkLines(t, promptDoc(raw, 44, styles(t)), 44)
 	if !strings.Contains(text, "␛]0;title") || !strings.Contains(text, `\u202e`) {
 		t.Errorf("the escape and the override are not shown visibly:\n%s", text)
 	}
