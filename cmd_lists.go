@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -140,13 +139,13 @@ func walkFindings(method string, w *fold.Walk) []finding.Finding {
 
 // requestExit maps a request to the exit codes of call: 1 when it could
 // not be made or the server answered with an error, 3 when a check refused
-// it or did not pass.
+// it or did not pass. As for call, the request's document has said why.
 func requestExit(r *session.RequestResult) error {
 	if r.Refused() {
 		return exitWith(exitCheck)
 	}
 	if r.Err != nil || len(r.RPCError) > 0 {
-		return connectFailed(errors.New(errorText(r)))
+		return exitWith(exitConnect)
 	}
 	for _, v := range r.Verdicts {
 		switch v.Status {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -22,8 +23,9 @@ func runPing(ctx context.Context, a *app) error {
 	n := max(a.cfg.count, 1)
 	for i := 1; i <= n; i++ {
 		r := sess.Ping(ctx)
-		if err := requestExit(r); err != nil {
-			return err // with --json, the error document
+		if why := errorText(r); why != "" {
+			// Said on stderr and, with --json, as the error document.
+			return connectFailed(errors.New(why))
 		}
 		ms := float64(r.Elapsed.Microseconds()) / 1000
 		doc.Ms = append(doc.Ms, ms)

@@ -263,3 +263,19 @@ func TestPromptArgsRefusedBeforeConnecting(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestErrorSaidOnce holds that a request the server answers with an
+// error says so once, in the command's output, as call does: not again on
+// stderr.
+func TestRequestErrorSaidOnce(t *testing.T) {
+	for _, args := range [][]string{
+		{"read", "demo://nothing-here"},
+		{"read", "demo://nothing-here", "--json"},
+		{"prompt", "no-such-prompt"},
+	} {
+		code, out, stderr := runCLI(t, args...)
+		if n := strings.Count(out+stderr, "the server answered with an error"); code != exitConnect || n != 1 {
+			t.Errorf("%v: exit %d, the error said %d times:\n%s%s", args, code, n, out, stderr)
+		}
+	}
+}
