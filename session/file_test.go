@@ -473,3 +473,22 @@ func TestRecordTrimsWhatTheFrameSays(t *testing.T) {
 		t.Fatalf("%d pages, %d list requests; want a walk of several pages", pages, requests)
 	}
 }
+
+// TestSpacedFindsSpaceBetweenTokensOnly: a frame is compacted when it has
+// space between its tokens, and written as it came when it has none (space
+// inside its strings is its text).
+func TestSpacedFindsSpaceBetweenTokensOnly(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"a":"x y","b":[1,2]}`:   false,
+		`{"a":"q\" ","b":"\\"}`:   false,
+		`{"a": 1}`:                true,
+		"{\"a\":1,\n\"b\":2}":     true,
+		`{"a":"\\", "b":1}`:       true,
+		`["tab	inside a string"]`: false,
+		"[1,\t2]":                 true,
+	} {
+		if got := spaced([]byte(raw)); got != want {
+			t.Errorf("spaced(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}
