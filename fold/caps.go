@@ -74,3 +74,18 @@ func ListChangedOf(method string) string {
 	}
 	return ""
 }
+
+// markChanged marks the walks of the list a list_changed other than tools'
+// names (resources with their templates, or prompts) as changed: what they
+// listed may be stale (see [Walk.Stale]).
+func (s *State) markChanged(method string) {
+	list := ListChangedOf(method)
+	if list == "" || list == paging.Tools().Name {
+		return
+	}
+	for _, w := range s.walks {
+		if !w.Changed && (w.Method == list || list == paging.Resources().Name && w.Method == paging.ResourceTemplates().Name) {
+			s.ownWalk(w).Changed = true
+		}
+	}
+}

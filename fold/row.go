@@ -116,6 +116,7 @@ func (s *State) applyNotification(ev session.Event) {
 		}
 	case strings.HasSuffix(ev.Method, "/list_changed"):
 		s.row(&Row{T: ev.T, Kind: RowChanged, Method: ev.Method})
+		s.markChanged(ev.Method)
 	default:
 		s.row(&Row{T: ev.T, Kind: RowNotify, Method: ev.Method, Text: ev.Text, Data: ev.Data})
 	}

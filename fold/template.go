@@ -2,6 +2,8 @@ package fold
 
 import (
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -29,9 +31,32 @@ func (t *Template) Vars() []string { return t.t.Varnames() }
 func (t *Template) Expand(vals map[string]string) (string, error) {
 	v := uritemplate.Values{}
 	for name, val := range vals {
-		v.Set(name, uritemplate.String(val))
+		v.Set(name, uritemplate.String(bytesAsRunes(val)))
 	}
 	return t.t.Expand(v)
+}
+
+// bytesAsRunes works around the library's percent-encoding, which encodes
+// a character's code point rather than its UTF-8 bytes as RFC 6570 asks
+// ("ã" gives %E3, not %C3%A3): each byte of a character outside ASCII is
+// handed over as the character of that byte's value, which it encodes as
+// that one byte. (A prefix modifier, {var:3}, then counts those bytes.)
+func bytesAsRunes(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteRune(rune(s[i]))
+	}
+	return b.String()
 }
 
 // Matches says whether uri is an expansion of the template.

@@ -241,9 +241,15 @@ func (m *model) wheel(ms tea.Mouse) tea.Cmd {
 	case modeHelp:
 		m.helpView.Wheel(n)
 		return nil
-	case modeEditor:
+	case modeEditor, modeForm:
 		return nil
 	}
+	return m.wheelBody(ms, n)
+}
+
+// wheelBody scrolls by n the pane of the body or the events under the
+// pointer.
+func (m *model) wheelBody(ms tea.Mouse, n int) tea.Cmd {
 	l := m.lay
 	inBody := ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH
 	switch {
@@ -252,8 +258,12 @@ func (m *model) wheel(ms tea.Mouse) tea.Cmd {
 	case !inBody:
 	case m.mode == modeWire:
 		return m.wire.Wheel(ms.Y-l.bodyTop, n)
+	case (l.stacked && m.focus != paneDetail || !l.stacked && ms.X < l.leftW) && m.tab != tabTools:
+		m.items[m.tab.item()].Wheel(n)
 	case l.stacked && m.focus != paneDetail, !l.stacked && ms.X < l.leftW:
 		m.tools.Wheel(n)
+	case m.tab != tabTools:
+		m.item.Wheel(n)
 	default:
 		m.detail.Wheel(n)
 	}

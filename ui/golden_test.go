@@ -50,17 +50,7 @@ func TestRecordFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var summarize json.RawMessage // the prompt's definition, as the UI passes it
-	for _, l := range []paging.Method{paging.Tools(), paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
-		_, res := s.Walk(ctx, l)
-		for _, p := range res.Pages {
-			for _, raw := range p.Items {
-				if it := fold.ReadItem(l.Name, raw); it.Method == paging.Prompts().Name && it.Key == "summarize" {
-					summarize = raw
-				}
-			}
-		}
-	}
+	summarize := walkEvery(ctx, s)
 	for _, c := range []struct{ tool, args string }{
 		{"weather", `{"city":"Lisbon"}`},
 		{"forecast_broken", `{"city":"Paris"}`},
@@ -115,6 +105,23 @@ func TestRecordFixture(t *testing.T) {
 		}
 		fmt.Fprintf(f, "%s\n", date.ReplaceAllFunc(line, fixDate))
 	}
+}
+
+// walkEvery walks the demo's four lists, as the UI does at start, and
+// returns the definition of the prompt summarize, as the UI passes it.
+func walkEvery(ctx context.Context, s *session.Session) json.RawMessage {
+	var summarize json.RawMessage
+	for _, l := range []paging.Method{paging.Tools(), paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
+		_, res := s.Walk(ctx, l)
+		for _, p := range res.Pages {
+			for _, raw := range p.Items {
+				if it := fold.ReadItem(l.Name, raw); it.Method == paging.Prompts().Name && it.Key == "summarize" {
+					summarize = raw
+				}
+			}
+		}
+	}
+	return summarize
 }
 
 // replayModel builds a model of size w×h in theme from the fixture's

@@ -180,6 +180,8 @@ func (m *model) fullHelp() string {
 			{s.BadgeHeld.Render("held"), "a typical client checks calls to it too (one page, latest, nothing out)"},
 			{s.BadgeOwn.Render("own"), "only mcpwitness checks calls to it; a typical client would not"},
 			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
+			{s.BadgeHeld.Render("sub"), "a resource subscribed to (s): the server says when it changes"},
+			{s.BadgeStale.Render("upd"), "the server said the resource changed since it was last read (enter reads it)"},
 		} {
 			b.WriteString("  " + render.Fit(row[0], 10) + " " + s.Muted.Render(row[1]) + "\n")
 		}

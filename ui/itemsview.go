@@ -129,6 +129,9 @@ func (p *itemsPane) badges(it *fold.Item) (string, int) {
 	if it.URI != "" && p.updatedSinceRead(it.URI) {
 		add("upd", p.pt.badge["upd"])
 	}
+	if p.built.walk.Stale() {
+		add("stale", p.pt.badge["stale"])
+	}
 	if it.Size != nil {
 		sz := render.Size(int(*it.Size))
 		add(sz, p.sty.Muted.Render(sz))

@@ -361,6 +361,10 @@ func (m *model) setTheme(name string) {
 	}
 	m.theme, m.sty = name, &sty
 	m.tools.restyle()
+	for i := range m.items {
+		m.items[i].restyle()
+	}
+	m.form.restyle()
 	m.detail.restyle()
 	m.editor.restyle()
 	m.events.restyle()

@@ -30,6 +30,10 @@ func (m *model) request(method, about string, send func(ctx context.Context, b B
 	}
 	ctx, cancel := context.WithCancel(m.o.Ctx)
 	m.ops.request = &requestOp{method: method, about: about, cancel: cancel}
+	if m.lay.stacked && m.tab != tabTools && method != session.MethodSubscribe && method != session.MethodUnsubscribe {
+		// One pane at a time: show the one the answer goes to.
+		m.setFocus(paneDetail)
+	}
 	b := m.backend
 	return m.o.Tasks.cmd(func() tea.Msg {
 		defer cancel()

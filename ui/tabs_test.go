@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
 	"mcpwitness/checks"
 	"mcpwitness/fold"
+	"mcpwitness/paging"
 	"mcpwitness/session"
 )
 
@@ -338,5 +340,44 @@ func TestEventsFilterByLogLevel(t *testing.T) {
 	h.key("v") // every row again
 	if s := h.screen(); !strings.Contains(s, "Events 8 ") || strings.Contains(s, "log messages at") || len(visible()) != 7 {
 		t.Errorf("unfiltered:\n%s", s)
+	}
+}
+
+// TestItemsGoStaleOnTheirListChanged: a resources list_changed marks the
+// resources listed stale until the walk it starts lists them again.
+func TestItemsGoStaleOnTheirListChanged(t *testing.T) {
+	h := newHarness(t, options{Backend: &fakeBackend{}})
+	b := &evs{}
+	con := b.connect()
+	con.Server.Capabilities = []byte(`{"tools":{},"resources":{"listChanged":true}}`)
+	h.feed(con)
+	m := paging.Resources().Name
+	walk := func(id int64) {
+		p := paging.Page{Number: 1, Count: 1, Generation: id}
+		h.feed(b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseStart}}),
+			b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`)},
+				Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhasePage}}),
+			b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseDone, Pages: 1, Items: 1}}))
+	}
+	walk(1)
+	h.key("2")
+	row := func() string {
+		for _, l := range strings.Split(h.screen(), "\n") {
+			if left, _, _ := strings.Cut(l, "│"); strings.Contains(left, "file:///a") {
+				return left
+			}
+		}
+		return ""
+	}
+	if strings.Contains(row(), "stale") {
+		t.Fatalf("stale before any change: %q", row())
+	}
+	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/resources/list_changed"}))
+	if !strings.Contains(row(), "stale") {
+		t.Errorf("not stale after the change: %q", row())
+	}
+	walk(2)
+	if strings.Contains(row(), "stale") {
+		t.Errorf("stale after the walk again: %q", row())
 	}
 }

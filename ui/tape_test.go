@@ -163,21 +163,29 @@ func (w *tapeWalk) press(t *testing.T, k tapeKey) {
 	case w.mode == tapeForm:
 		w.inForm(t, k)
 	default:
-		switch {
-		case key.Matches(s, km.Tools.Filter):
-			w.mode = tapeFilter
-		case key.Matches(s, km.Global.Tabs):
-			w.tab = tab(k.key[0] - '1')
-		case w.tab == tabTools && key.Matches(s, km.Tools.Call):
-			w.mode = tapeEditor
-		case w.tab != tabTools && key.Matches(s, km.Items.Open):
-			if w.tab != tabResources {
-				w.mode = tapeForm
-			}
-		case key.Matches(s, w.all...):
-		default:
-			t.Errorf("demo.tape:%d: %q is not a key of DefaultKeyMap", k.line, k.key)
+		w.inNormal(t, k)
+	}
+}
+
+// inNormal takes a key of the tape outside an input: a tab, Enter on an
+// item of the tab shown, or any other key of the map.
+func (w *tapeWalk) inNormal(t *testing.T, k tapeKey) {
+	t.Helper()
+	s, km := stroke(k.key), &w.km
+	switch {
+	case key.Matches(s, km.Tools.Filter):
+		w.mode = tapeFilter
+	case key.Matches(s, km.Global.Tabs):
+		w.tab = tab(k.key[0] - '1')
+	case w.tab == tabTools && key.Matches(s, km.Tools.Call):
+		w.mode = tapeEditor
+	case w.tab != tabTools && key.Matches(s, km.Items.Open):
+		if w.tab != tabResources {
+			w.mode = tapeForm
 		}
+	case key.Matches(s, w.all...):
+	default:
+		t.Errorf("demo.tape:%d: %q is not a key of DefaultKeyMap", k.line, k.key)
 	}
 }
 
