@@ -246,7 +246,7 @@ func (s *State) applyRequest(ev session.Event) {
 		r.Done, r.End = true, ev.T
 		r.Sent, r.Forced, r.RequestID, r.Cancelled, r.Ms = info.Sent, info.Forced, info.RequestID, info.Cancelled, info.Ms
 		r.Result, r.RPCError, r.Err = info.Result, info.RPCError, info.Error
-		s.row(&Row{T: ev.T, Kind: RowRequest, Level: requestLevel(r), Method: r.Method, Text: requestText(r)})
+		s.row(&Row{T: ev.T, Kind: RowRequest, Level: r.Level(), Method: r.Method, Text: requestText(r)})
 	}
 }
 
@@ -261,21 +261,23 @@ func (s *State) applyUpdated(ev session.Event) {
 	s.others = o
 }
 
-// requestLevel is how much a request's row matters: an error when it
-// failed or a verdict did not pass.
-func requestLevel(r *Request) Level {
+// Level is how much a finished request matters: an error when it failed
+// or a verdict failed or refused it, a warning when a verdict could not
+// be checked, else info.
+func (r *Request) Level() Level {
 	if r.Err != "" || len(r.RPCError) > 0 {
 		return LevelError
 	}
+	level := LevelInfo
 	for _, v := range r.Verdicts {
 		switch v.Status {
 		case checks.Fail, checks.Refused:
 			return LevelError
 		case checks.Unchecked:
-			return LevelWarn
+			level = LevelWarn
 		}
 	}
-	return LevelInfo
+	return level
 }
 
 // requestText says how a request went, for its row. About may come from

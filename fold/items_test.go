@@ -155,3 +155,45 @@ func TestCloneKeepsItemsApart(t *testing.T) {
 		t.Errorf("the clone's items (-want +got):\n%s", diff)
 	}
 }
+
+// TestRequestRowLevel holds that a request's row is an error when any of
+// its verdicts failed, whatever came before it (a prompt whose listed
+// arguments could not be read, then whose messages break the rules), a
+// warning when one is unchecked and none failed.
+func TestRequestRowLevel(t *testing.T) {
+	for _, tc := range []struct {
+		verdicts []checks.Status
+		err      string
+		want     fold.Level
+	}{
+		{[]checks.Status{checks.Pass, checks.Pass}, "", fold.LevelInfo},
+		{[]checks.Status{checks.Unchecked, checks.Pass}, "", fold.LevelWarn},
+		{[]checks.Status{checks.Unchecked, checks.Fail}, "", fold.LevelError},
+		{[]checks.Status{checks.Pass, checks.Refused}, "", fold.LevelError},
+		{nil, "no answer within 1s", fold.LevelError},
+	} {
+		s := fold.New(nil)
+		info := session.RequestInfo{ID: 1, Method: session.MethodGetPrompt, About: "p"}
+		start := info
+		start.State = session.PhaseStart
+		s.Apply(session.Event{Kind: session.KindRequest, Method: info.Method, Request: &start})
+		for _, st := range tc.verdicts {
+			v := info
+			v.State = session.PhaseVerdict
+			s.Apply(session.Event{Kind: session.KindVerdict, Method: info.Method, Request: &v,
+				Verdict: &checks.Verdict{Check: checks.PromptMessages, Status: st}})
+		}
+		done := info
+		done.State, done.Sent, done.Error = session.PhaseDone, true, tc.err
+		s.Apply(session.Event{Kind: session.KindRequest, Method: info.Method, Request: &done})
+		var got fold.Level
+		for i := range s.Rows().Len() {
+			if r := s.Rows().At(i); r.Kind == fold.RowRequest {
+				got = r.Level
+			}
+		}
+		if got != tc.want {
+			t.Errorf("verdicts %v, error %q: row level %q, want %q", tc.verdicts, tc.err, got, tc.want)
+		}
+	}
+}

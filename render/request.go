@@ -125,22 +125,16 @@ func requestOutcome(d *Doc, r *fold.Request, s *themes.Styles, opts *RequestOpti
 	}
 }
 
-// requestStyle is the style of a finished request's summary: failed when
-// it failed or a verdict did, a warning when a verdict is unchecked.
+// requestStyle is the style of a finished request's summary, by its
+// [fold.Request.Level].
 func requestStyle(r *fold.Request, s *themes.Styles) lipgloss.Style {
-	if r.Err != "" || len(r.RPCError) > 0 {
+	switch r.Level() {
+	case fold.LevelError:
 		return s.Fail
+	case fold.LevelWarn:
+		return s.Warn
 	}
-	style := s.Pass
-	for _, v := range r.Verdicts {
-		switch v.Status {
-		case checks.Fail, checks.Refused:
-			return s.Fail
-		case checks.Unchecked:
-			style = s.Warn
-		}
-	}
-	return style
+	return s.Pass
 }
 
 // requestVerdicts lists the request's verdicts as a call's are listed:
