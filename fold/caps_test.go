@@ -46,6 +46,12 @@ func TestTemplate(t *testing.T) {
 	if !tm.Matches(uri) || tm.Matches("demo://towns/x/y") {
 		t.Errorf("matches")
 	}
+	if v := tm.Values(uri); v["country"] != "portugal" || v["city"] != "São Paulo" {
+		t.Errorf("values of %s: %v", uri, v)
+	}
+	if v := tm.Values("demo://towns/x/y"); v != nil {
+		t.Errorf("values of another uri: %v", v)
+	}
 	if _, err := fold.ReadTemplate("demo://{unclosed"); err == nil {
 		t.Error("a broken template read")
 	}

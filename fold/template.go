@@ -61,3 +61,17 @@ func bytesAsRunes(s string) string {
 
 // Matches says whether uri is an expansion of the template.
 func (t *Template) Matches(uri string) bool { return t.t.Regexp().MatchString(uri) }
+
+// Values returns the values uri gives the template's variables, or nil
+// when uri is not an expansion of it.
+func (t *Template) Values(uri string) map[string]string {
+	m := t.t.Match(uri)
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for name, v := range m {
+		out[name] = strings.Join(v.V, ",")
+	}
+	return out
+}

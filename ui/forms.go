@@ -18,6 +18,7 @@ func (m *model) openForm(it *fold.Item) tea.Cmd {
 	}
 	m.formID++
 	opts := FormOptions{ID: m.formID, Target: it.Key, Description: it.Description}
+	last := m.lastValues(it)
 	var ref session.CompleteRef
 	switch it.Method {
 	case paging.ResourceTemplates().Name:
@@ -27,12 +28,12 @@ func (m *model) openForm(it *fold.Item) tea.Cmd {
 		}
 		opts.Kind, ref = FormTemplate, session.CompleteRef{Template: it.URITemplate}
 		for _, v := range t.Vars() {
-			opts.Fields = append(opts.Fields, FormField{Name: v})
+			opts.Fields = append(opts.Fields, FormField{Name: v, Value: last[v]})
 		}
 	default:
 		opts.Kind, ref = FormPrompt, session.CompleteRef{Prompt: it.Name}
 		for _, a := range it.Arguments {
-			opts.Fields = append(opts.Fields, FormField{Name: a.Name, Description: a.Description, Required: a.Required})
+			opts.Fields = append(opts.Fields, FormField{Name: a.Name, Description: a.Description, Required: a.Required, Value: last[a.Name]})
 		}
 	}
 	if m.caps().Completions {
@@ -44,6 +45,30 @@ func (m *model) openForm(it *fold.Item) tea.Cmd {
 	m.formItem = it
 	m.mode = modeForm
 	return cmd
+}
+
+// lastValues returns what the newest read or get about it was sent with,
+// to start its form from: a template's variables as the uri read gives
+// them, a prompt's arguments.
+func (m *model) lastValues(it *fold.Item) map[string]string {
+	if m.item.Item() != it {
+		return nil
+	}
+	r := m.item.Latest()
+	if r == nil {
+		return nil
+	}
+	if it.URITemplate != "" {
+		if t, err := fold.ReadTemplate(it.URITemplate); err == nil {
+			return t.Values(r.About)
+		}
+		return nil
+	}
+	var p struct {
+		Arguments map[string]string `json:"arguments"`
+	}
+	_ = json.Unmarshal(r.Params, &p)
+	return p.Arguments
 }
 
 // completer returns the form's way to ask for completions of ref's

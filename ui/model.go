@@ -155,14 +155,15 @@ type model struct {
 	dialErr error // why the dial failed, with linkFailed
 	v       *checks.Validator
 
-	strip  bool                     // the tab strip shows (the list panes are a row shorter)
-	tab    tab                      // the list shown
-	tools  toolsPane                // tabTools
-	items  [len(itemTabs)]itemsPane // the other tabs, in the order of itemTabs
-	item   itemPane                 // the detail of the selected item
-	detail detailPane
-	editor editorPane
-	form   formPane
+	strip    bool                     // the tab strip shows (the list panes are a row shorter)
+	declared declared                 // what the server declared
+	tab      tab                      // the list shown
+	tools    toolsPane                // tabTools
+	items    [len(itemTabs)]itemsPane // the other tabs, in the order of itemTabs
+	item     itemPane                 // the detail of the selected item
+	detail   detailPane
+	editor   editorPane
+	form     formPane
 	// formID numbers the forms opened; formItem is what the open one fills.
 	formID   int
 	formItem *fold.Item
@@ -242,6 +243,7 @@ func newModel(o options) *model {
 	m.bar = newBar(m.sty)
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.sty.Spinner))
 	m.setFocus(paneTools)
+	m.syncDeclared()
 	if o.Replay != nil {
 		m.startReplay(o.Replay)
 	}

@@ -70,24 +70,37 @@ func tabOf(method string) (tab, bool) {
 // item returns the index of an item tab in [model.items].
 func (t tab) item() int { return int(t - tabResources) }
 
-// caps returns what the server declared, from the state shown (so a
-// replay shows the tabs it had).
-func (m *model) caps() fold.Caps {
-	if srv := m.st.Server(); srv != nil {
-		return fold.ReadCaps(srv.Capabilities)
-	}
-	return fold.Caps{}
+// declared is what the server of the state shown declared, read once per
+// handshake: a replay shows the tabs it had at the point shown.
+type declared struct {
+	from *session.ServerInfo
+	caps fold.Caps
+	tabs []tab
 }
 
+// caps returns what the server declared (see [model.syncDeclared]).
+func (m *model) caps() fold.Caps { return m.declared.caps }
+
 // tabs returns the tabs of the lists the server declares, in order.
-func (m *model) tabs() []tab {
-	var out []tab
-	for _, l := range m.caps().Lists() {
+func (m *model) tabs() []tab { return m.declared.tabs }
+
+// syncDeclared reads the capabilities of the state's server when it is a
+// new one.
+func (m *model) syncDeclared() {
+	srv := m.st.Server()
+	if srv == m.declared.from && m.declared.tabs != nil {
+		return
+	}
+	d := declared{from: srv}
+	if srv != nil {
+		d.caps = fold.ReadCaps(srv.Capabilities)
+	}
+	for _, l := range d.caps.Lists() {
 		if t, ok := tabOf(l.Name); ok {
-			out = append(out, t)
+			d.tabs = append(d.tabs, t)
 		}
 	}
-	return out
+	m.declared = d
 }
 
 // showsTabs says whether the tab strip shows: the server offers more than
@@ -157,6 +170,7 @@ func (m *model) walking(t tab) bool { return m.ops.walks[t.method().Name] != nil
 // selected item of the tab shown. A tab the server (at the point shown,
 // in a replay) does not declare gives way to tools.
 func (m *model) syncItems() {
+	m.syncDeclared()
 	for i := range m.items {
 		m.items[i].Sync()
 	}

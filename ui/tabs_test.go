@@ -162,6 +162,10 @@ func TestPromptFormRefusesAMissingRequiredArgumentUnlessForced(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "prompt-messages") {
 		t.Errorf("the detail does not show the get:\n%s", s)
 	}
+	h.key("enter") // from the detail: the form again, with what was sent
+	if v := h.m.form.Values(); h.m.mode != modeForm || v["text"] != "The tide came in." {
+		t.Errorf("the form again: mode %v values %v", h.m.mode, v)
+	}
 }
 
 func TestFormCompletesAsTheUserTypes(t *testing.T) {
@@ -202,6 +206,10 @@ func TestTemplateFormReadsTheExpandedURI(t *testing.T) {
 	}
 	if h.m.item.Latest() != r {
 		t.Errorf("the template's detail does not show the read of its expansion")
+	}
+	h.key("enter") // the form again starts from what was read
+	if v := h.m.form.Values(); h.m.mode != modeForm || v["city"] != "Lisbon" {
+		t.Errorf("the form again: mode %v values %v", h.m.mode, v)
 	}
 }
 
