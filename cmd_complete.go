@@ -49,10 +49,7 @@ func runComplete(ctx context.Context, a *app) error {
 
 // completeDocument is the document of the completion r.
 func completeDocument(r *session.RequestResult) completeDoc {
-	doc := completeDoc{Values: []string{}, Verdicts: r.Verdicts, Ms: float64(r.Elapsed.Microseconds()) / 1000, Error: errorText(r)}
-	if doc.Verdicts == nil {
-		doc.Verdicts = []checks.Verdict{}
-	}
+	doc := completeDoc{Values: []string{}, Verdicts: append([]checks.Verdict{}, r.Verdicts...), Ms: r.Ms(), Error: errorText(r)}
 	var res struct {
 		Completion struct {
 			Values  []string `json:"values"`

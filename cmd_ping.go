@@ -27,7 +27,7 @@ func runPing(ctx context.Context, a *app) error {
 			// Said on stderr and, with --json, as the error document.
 			return connectFailed(errors.New(why))
 		}
-		ms := float64(r.Elapsed.Microseconds()) / 1000
+		ms := r.Ms()
 		doc.Ms = append(doc.Ms, ms)
 		if !a.cfg.json && !a.cfg.ndjson {
 			fmt.Fprintf(a.stdout, "ping %d: %.2f ms\n", i, ms)

@@ -85,11 +85,8 @@ func promptArgs(pairs []string, raw string, rawSet bool) (map[string]string, err
 
 // promptDocument is the document of the prompts/get r of name.
 func promptDocument(name string, r *session.RequestResult) promptDoc {
-	doc := promptDoc{Prompt: name, Messages: []json.RawMessage{}, Verdicts: r.Verdicts, Sent: r.Sent, Forced: r.Forced,
-		Ms: float64(r.Elapsed.Microseconds()) / 1000, Error: errorText(r)}
-	if doc.Verdicts == nil {
-		doc.Verdicts = []checks.Verdict{}
-	}
+	doc := promptDoc{Prompt: name, Messages: []json.RawMessage{}, Verdicts: append([]checks.Verdict{}, r.Verdicts...), Sent: r.Sent, Forced: r.Forced,
+		Ms: r.Ms(), Error: errorText(r)}
 	var res struct {
 		Messages []json.RawMessage `json:"messages"`
 	}

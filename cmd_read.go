@@ -93,11 +93,8 @@ func (a *app) follow(ctx context.Context, sess *session.Session, uri string) err
 
 // readDocument is the document of the read r of uri.
 func readDocument(uri string, r *session.RequestResult) readDoc {
-	doc := readDoc{URI: uri, Contents: []json.RawMessage{}, Verdicts: r.Verdicts, Ms: float64(r.Elapsed.Microseconds()) / 1000,
+	doc := readDoc{URI: uri, Contents: []json.RawMessage{}, Verdicts: append([]checks.Verdict{}, r.Verdicts...), Ms: r.Ms(),
 		Error: errorText(r)}
-	if doc.Verdicts == nil {
-		doc.Verdicts = []checks.Verdict{}
-	}
 	var res struct {
 		Contents []json.RawMessage `json:"contents"`
 	}

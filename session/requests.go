@@ -62,6 +62,10 @@ type RequestResult struct {
 	RequestID string
 }
 
+// Ms is the request's round trip in milliseconds, as records and
+// documents give it.
+func (r *RequestResult) Ms() float64 { return ms(r.Elapsed) }
+
 // Refused reports whether a check stopped the request before it was sent.
 func (r *RequestResult) Refused() bool { return !r.Sent && checks.Blocks(r.Verdicts) }
 
@@ -275,7 +279,7 @@ func (s *Session) finishRequest(r *RequestResult) {
 	}
 	info := &RequestInfo{ID: r.ID, Method: r.Method, State: PhaseDone, About: r.About, Params: r.Params,
 		Sent: r.Sent, Forced: r.Forced, RequestID: r.RequestID, Result: r.Result, RPCError: r.RPCError,
-		Cancelled: r.Cancelled, Ms: ms(r.Elapsed)}
+		Cancelled: r.Cancelled, Ms: r.Ms()}
 	if r.Err != nil {
 		info.Error = r.Err.Error()
 	}
