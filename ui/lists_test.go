@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"mcpwitness/checks"
+	"mcpwitness/fold"
+	"mcpwitness/internal/hostiletest"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// allWalked waits until n walks ended, their done events folded.
+func (h *harness) allWalked(n int) {
+	h.t.Helper()
+	h.until("every first walk", func() bool {
+		walks := h.m.st.Walks()
+		return len(walks) == n && !h.m.ops.walking() && !slices.ContainsFunc(walks, func(w *fold.Walk) bool { return !w.Done })
+	})
+}
+
+// TestItemTabsShowACursorLoop: a server whose resources, templates and
+// prompts page in a loop: each tab lists what was read, says the walk is
+// incomplete and why, in its title and in the header.
+func TestItemTabsShowACursorLoop(t *testing.T) {
+	h, _, _ := hostileHarness(t, hostiletest.ModeListsLoop, 120, 40)
+	h.allWalked(4)
+	for _, tb := range []struct {
+		key    string
+		method string
+	}{{"2", paging.Resources().Name}, {"3", paging.ResourceTemplates().Name}, {"4", paging.Prompts().Name}} {
+		h.key(tb.key)
+		w := h.m.st.Latest(tb.method)
+		if w == nil || w.Incomplete != paging.CursorRepeated || len(w.Pages) != 3 {
+			t.Fatalf("%s: walk %+v", tb.method, w)
+		}
+		s := h.screen()
+		if !strings.Contains(s, "⚠ cursor-repeated") || !strings.Contains(h.headerLines()[1], "⚠ incomplete: cursor-repeated") {
+			t.Errorf("%s: the tab does not say the walk is incomplete:\n%s", tb.method, s)
+		}
+		if !strings.Contains(s, "page 3 · ") || h.m.tabCount(h.m.tab) != len(h.m.st.Items(w)) || len(h.m.st.Items(w)) == 0 {
+			t.Errorf("%s: %d listed, %d read:\n%s", tb.method, h.m.tabCount(h.m.tab), len(h.m.st.Items(w)), s)
+		}
+	}
+}
+
+// TestItemTabsShowFailingVerdicts: a server whose answers break the
+// rules: the read and the get show a failing verdict, named.
+func TestItemTabsShowFailingVerdicts(t *testing.T) {
+	h, _, _ := hostileHarness(t, hostiletest.ModeBadAnswers, 120, 40)
+	h.allWalked(4)
+	h.key("2")
+	it := h.m.items[tabResources.item()].Selected()
+	if it == nil {
+		t.Fatalf("no resource:\n%s", h.screen())
+	}
+	h.key("enter")
+	r := h.latest(session.MethodRead, it.URI)
+	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != checks.Fail {
+		t.Errorf("read verdicts %+v", r.Verdicts)
+	}
+	if s := h.screen(); !strings.Contains(s, "✗ fail") || !strings.Contains(s, "resource-contents") {
+		t.Errorf("the read's failing verdict is not shown:\n%s", s)
+	}
+	h.key("4")
+	p := h.m.items[tabPrompts.item()].Selected()
+	h.key("enter")
+	h.typeText("1")
+	h.key("enter")
+	r = h.latest(session.MethodGetPrompt, p.Name)
+	if n := len(r.Verdicts); n != 2 || r.Verdicts[1].Status != checks.Fail {
+		t.Errorf("get verdicts %+v", r.Verdicts)
+	}
+	if s := h.screen(); !strings.Contains(s, "✗ fail") || !strings.Contains(s, "prompt-messages") {
+		t.Errorf("the get's failing verdict is not shown:\n%s", s)
+	}
+}
+
+// TestTabFormGolden draws the form of a prompt's arguments and of a
+// template's variables, as the tabs open them, at 80×24 and 120×40.
+func TestTabFormGolden(t *testing.T) {
+	for _, sc := range []struct {
+		name, tab, item, typed string
+	}{{"prompt", "4", "summarize", ""}, {"template", "3", "demo://weather/{city}", ", Portugal"}} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", sc.name, size[0], size[1]), func(t *testing.T) {
+				m := openModel(t, size[0], size[1], "mono")
+				m.backend, m.link = &fakeBackend{}, linkUp
+				pick(m, sc.tab, sc.item)
+				m.Update(keyMsg("enter"))
+				if m.mode != modeForm {
+					t.Fatalf("mode %v", m.mode)
+				}
+				for _, r := range sc.typed {
+					m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+				}
+				view := m.View().Content
+				checkFits(t, view, size[0], size[1])
+				golden.RequireEqual(t, ansi.Strip(view))
+			})
+		}
+	}
+}
