@@ -1,7 +1,10 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"mcpwitness/fold"
@@ -116,4 +119,40 @@ func itemFields(d *Doc, it *fold.Item, s *themes.Styles) {
 		d.Heading("Annotations")
 		d.JSON(it.Annotations, 2)
 	}
+}
+
+// ShortMIME is a mimeType in a few letters, for a list row: its subtype
+// without parameters ("markdown" for text/markdown; charset=utf-8), at
+// most 12 cells.
+func ShortMIME(mime string) string {
+	_, sub, ok := strings.Cut(mime, "/")
+	if !ok {
+		sub = mime
+	}
+	sub, _, _ = strings.Cut(sub, ";")
+	return Trunc(sanitize.Line(strings.TrimSpace(sub)), 12)
+}
+
+// ShortAnnotations is a resource's annotations in a few letters, for a
+// list row: its audience and priority ("user p0.8"), "" when it has
+// neither.
+func ShortAnnotations(raw json.RawMessage) string {
+	if IsNull(raw) {
+		return ""
+	}
+	var a struct {
+		Audience []string `json:"audience"`
+		Priority *float64 `json:"priority"`
+	}
+	if json.Unmarshal(raw, &a) != nil {
+		return ""
+	}
+	var parts []string
+	if len(a.Audience) > 0 {
+		parts = append(parts, sanitize.Line(strings.Join(a.Audience, "+")))
+	}
+	if a.Priority != nil {
+		parts = append(parts, "p"+strconv.FormatFloat(*a.Priority, 'g', 2, 64))
+	}
+	return Trunc(strings.Join(parts, " "), 20)
 }

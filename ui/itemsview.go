@@ -111,15 +111,15 @@ func (p *itemsPane) separator(r itemRow) string {
 	return render.Fit(p.sty.Separator.Render(num+short), p.w)
 }
 
-// badges returns an item's badges and their width: bad, subscribed,
-// updated since it was last read, its size.
-func (p *itemsPane) badges(it *fold.Item) (string, int) {
-	var parts []string
-	w := 0
-	add := func(name, drawn string) {
-		parts = append(parts, drawn)
-		w += ansi.StringWidth(name) + 1
-	}
+// badge is one badge of a row: its text and its drawing.
+type badge struct{ text, drawn string }
+
+// badges returns an item's badges, most important first: bad, subscribed,
+// updated since it was last read, stale, its size or arguments, its
+// mimeType's subtype, its annotations in short.
+func (p *itemsPane) badges(it *fold.Item) []badge {
+	var parts []badge
+	add := func(text, drawn string) { parts = append(parts, badge{text, drawn}) }
 	if it.Bad != "" {
 		add("bad", p.pt.badge["bad"])
 	}
@@ -140,7 +140,34 @@ func (p *itemsPane) badges(it *fold.Item) (string, int) {
 		n := fmt.Sprintf("%d %s", len(it.Arguments), render.Plural(len(it.Arguments), "arg", "args"))
 		add(n, p.sty.Muted.Render(n))
 	}
-	return strings.Join(parts, " "), max(w-1, 0)
+	if m := render.ShortMIME(it.MIMEType); m != "" && it.MIMEType != "text/plain" { // plain text is the common case: no news
+		add(m, p.sty.Subtle.Render(m))
+	}
+	if a := render.ShortAnnotations(it.Annotations); a != "" {
+		add(a, p.sty.Subtle.Render(a))
+	}
+	return parts
+}
+
+// fitBadges keeps the badges that leave at least minName cells of a row
+// of width w for the name, dropping the least important first; it returns
+// them drawn and their width.
+func fitBadges(bs []badge, w, minName int) (string, int) {
+	width := func(bs []badge) int {
+		n := 0
+		for _, b := range bs {
+			n += ansi.StringWidth(b.text) + 1
+		}
+		return max(n-1, 0)
+	}
+	for len(bs) > 0 && w-width(bs)-5 < minName {
+		bs = bs[:len(bs)-1]
+	}
+	drawn := make([]string, len(bs))
+	for i, b := range bs {
+		drawn[i] = b.drawn
+	}
+	return strings.Join(drawn, " "), width(bs)
 }
 
 // updatedSinceRead says whether the server said uri changed after it was
@@ -167,11 +194,8 @@ func lastRead(st *fold.State, uri string) time.Time {
 // itemLine draws one item row, exactly p.w cells wide: its name, then
 // its uri or template muted, then its badges.
 func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
-	badges, bw := p.badges(it)
+	badges, bw := fitBadges(p.badges(it), p.w, 20)
 	nameW := p.w - bw - 5
-	if nameW < 12 {
-		badges, nameW = "", p.w-5
-	}
 	label := it.Name
 	if label == "" {
 		label = it.Key

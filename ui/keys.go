@@ -141,7 +141,7 @@ func DefaultKeyMap() KeyMap {
 		Item:     ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "again", "enter")},
 		Detail:   DefaultDetailKeyMap(),
 		Editor:   DefaultEditorKeyMap(),
-		Events:   EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: binding("v", "log levels", "v")},
+		Events:   EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: binding("v", "events by level", "v")},
 		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Copy: binding("y", "copy frame", "y")},
 		Scrubber: DefaultScrubberKeyMap(),
 		Form:     DefaultFormKeyMap(),
