@@ -51,7 +51,7 @@ func RequestDoc(r *fold.Request, w int, s *themes.Styles, loc *time.Location, op
 	if len(notes) > 0 {
 		d.Text(s.Muted, strings.Join(notes, " · "), 0)
 	}
-	requestVerdicts(d, r, s)
+	verdictsSection(d, r.Verdicts, r.Forced, s)
 	if r.Err != "" && r.Sent {
 		d.Heading("Error")
 		d.Text(s.Fail, r.Err, 2)
@@ -135,26 +135,6 @@ func requestStyle(r *fold.Request, s *themes.Styles) lipgloss.Style {
 		return s.Warn
 	}
 	return s.Pass
-}
-
-// requestVerdicts lists the request's verdicts as a call's are listed:
-// what failed first, then what passed or was skipped.
-func requestVerdicts(d *Doc, r *fold.Request, s *themes.Styles) {
-	if len(r.Verdicts) == 0 {
-		return
-	}
-	d.Heading("Verdicts")
-	width := 0
-	for _, v := range r.Verdicts {
-		width = max(width, len(v.Check))
-	}
-	for _, quiet := range []bool{false, true} {
-		for _, v := range r.Verdicts {
-			if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
-				verdictLines(d, v, r.Forced, width, s)
-			}
-		}
-	}
 }
 
 // requestResult adds what the answer holds, by method.

@@ -26,7 +26,7 @@ func CallDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Loca
 	d.Add(s.Bold.Render(sanitize.Line(c.Tool)) + "  " + s.Muted.Render(Clock(c.Start, loc)))
 	callOutcome(d, c, s, readOnly)
 	callNotes(d, c, s, missing)
-	callVerdicts(d, c, s)
+	verdictsSection(d, c.Verdicts, c.Forced, s)
 	if c.Err != "" {
 		d.Heading("Error")
 		d.Text(s.Fail, c.Err, 2)
@@ -94,21 +94,21 @@ func callNotes(d *Doc, c *fold.Call, s *themes.Styles, missing string) {
 	}
 }
 
-// callVerdicts lists the checks' verdicts: what failed first, then what
-// passed or was skipped.
-func callVerdicts(d *Doc, c *fold.Call, s *themes.Styles) {
-	if len(c.Verdicts) == 0 {
+// verdictsSection lists the checks' verdicts, a call's or any other
+// request's: what failed first, then what passed or was skipped.
+func verdictsSection(d *Doc, vs []checks.Verdict, forced bool, s *themes.Styles) {
+	if len(vs) == 0 {
 		return
 	}
 	d.Heading("Verdicts")
 	width := 0
-	for _, v := range c.Verdicts {
+	for _, v := range vs {
 		width = max(width, len(v.Check))
 	}
 	for _, quiet := range []bool{false, true} {
-		for _, v := range c.Verdicts {
+		for _, v := range vs {
 			if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
-				verdictLines(d, v, c.Forced, width, s)
+				verdictLines(d, v, forced, width, s)
 			}
 		}
 	}
