@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -106,5 +107,32 @@ func TestTabFormGolden(t *testing.T) {
 				golden.RequireEqual(t, ansi.Strip(view))
 			})
 		}
+	}
+}
+
+// TestEscAbortsTheItemWalks: esc while the resources are being walked
+// aborts that walk and the walks still queued behind it (templates and
+// prompts), which then never go out.
+func TestEscAbortsTheItemWalks(t *testing.T) {
+	f := &fakeBackend{info: session.ServerInfo{Capabilities: []byte(`{"tools":{},"resources":{},"prompts":{}}`)}}
+	f.walk = func(ctx context.Context) (int64, *paging.Result) {
+		if f.walks.Load() == 1 {
+			return 1, &paging.Result{} // tools
+		}
+		<-ctx.Done() // resources: never answered
+		return 2, &paging.Result{Incomplete: paging.Aborted, Err: ctx.Err()}
+	}
+	h := newHarness(t, options{Backend: f})
+	h.until("the resources walk", func() bool { return f.walks.Load() == 2 && h.m.ops.walking() })
+	h.key("esc")
+	if !strings.Contains(h.screen(), "aborting the walk") {
+		t.Errorf("esc does not say it aborts:\n%s", h.screen())
+	}
+	h.until("the walk to end", func() bool { return !h.m.ops.walking() })
+	h.drain()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if want := []string{"tools/list", "resources/list"}; !slices.Equal(f.lists, want) {
+		t.Errorf("walked %v, want %v: the queued walks went out", f.lists, want)
 	}
 }
