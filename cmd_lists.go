@@ -172,6 +172,9 @@ func errorText(r *session.RequestResult) string {
 func (p *printer) listing(server serverDoc, walks []listDoc, sections []itemSection, findings []finding.Finding) {
 	p.server(server)
 	for _, sec := range sections {
+		if len(walks) == 0 {
+			break // the server declares none of these lists: no empty tables
+		}
 		fmt.Fprintln(p.w)
 		tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, p.dim(strings.Join(sec.head, "\t")))

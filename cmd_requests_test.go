@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/demo"
 	"mcpwitness/internal/hostiletest"
@@ -276,6 +279,26 @@ func TestRequestErrorSaidOnce(t *testing.T) {
 		code, out, stderr := runCLI(t, args...)
 		if n := strings.Count(out+stderr, "the server answered with an error"); code != exitConnect || n != 1 {
 			t.Errorf("%v: exit %d, the error said %d times:\n%s%s", args, code, n, out, stderr)
+		}
+	}
+}
+
+// TestListsTheServerDoesNotDeclare: a server with tools only gets the
+// capability note, not empty tables under headings.
+func TestListsTheServerDoesNotDeclare(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "tools-only", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	url := serveHTTP(t, srv)
+	for cmd, heading := range map[string]string{"resources": "RESOURCE", "prompts": "PROMPT"} {
+		code, out, errs := runSafe(t, cmd, "--url", url)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", cmd, code, errs)
+		}
+		if strings.Contains(out, heading) || !strings.Contains(out, "the server does not declare "+cmd+"; nothing was listed") {
+			t.Errorf("%s:\n%s", cmd, out)
 		}
 	}
 }
