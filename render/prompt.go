@@ -128,18 +128,7 @@ func (d *Doc) ContentBlock(raw json.RawMessage, indent int) {
 			d.Text(d.st.Text, *b.Text, in)
 		}
 	case "image", "audio":
-		size := "no data"
-		if b.Data != nil {
-			size = Size(blobSize(*b.Data))
-		}
-		d.Segs([]Seg{{Text: pad, Plain: true}, label, {Text: "  " + OrDash(b.MIMEType), Style: d.st.Text}, {Text: " · " + size, Style: d.st.Muted}}, indent+4)
-		if b.Data != nil && *b.Type == "image" {
-			if head, err := blobHead(*b.Data); err != nil {
-				d.Text(d.st.Fail, "data is not valid base64: "+err.Error(), in)
-			} else if line := imageLine(head, b.MIMEType); line != "" {
-				d.Text(d.st.Text, line, in)
-			}
-		}
+		d.mediaBlock(&b, label, indent)
 	case "resource":
 		d.Segs([]Seg{{Text: pad, Plain: true}, label, {Text: "  embedded", Style: d.st.Muted}}, indent)
 		if IsNull(b.Resource) {
@@ -148,24 +137,7 @@ func (d *Doc) ContentBlock(raw json.RawMessage, indent int) {
 			d.ResourceItem(b.Resource, in)
 		}
 	case "resource_link":
-		head := []Seg{{Text: pad, Plain: true}, label, {Text: "  " + OrDash(b.URI), Style: d.st.Bold}}
-		if b.MIMEType != "" {
-			head = append(head, Seg{Text: "  " + b.MIMEType, Style: d.st.Info})
-		}
-		if b.Size != nil {
-			head = append(head, Seg{Text: "  " + Size(int(*b.Size)), Style: d.st.Muted})
-		}
-		d.Segs(head, indent+4)
-		name := b.Name
-		if b.Title != "" {
-			name = b.Title + " (" + b.Name + ")"
-		}
-		if name != "" {
-			d.Text(d.st.Text, name, in)
-		}
-		if b.Description != "" {
-			d.Text(d.st.Muted, b.Description, in)
-		}
+		d.linkBlock(&b, label, indent)
 	default:
 		d.Segs([]Seg{{Text: pad, Plain: true}, label, {Text: "  unknown content type", Style: d.st.Warn}}, indent)
 		d.JSON(raw, in)
@@ -173,6 +145,47 @@ func (d *Doc) ContentBlock(raw json.RawMessage, indent int) {
 	}
 	if !IsNull(b.Annotations) {
 		d.Segs([]Seg{{Text: pad + "  ", Plain: true}, {Text: "annotations ", Style: d.st.Muted}, {Text: compactJSON(b.Annotations), Style: d.st.Text}}, in+2)
+	}
+}
+
+// mediaBlock adds an image or audio block: mimeType, size and, for an
+// image, its format and dimensions.
+func (d *Doc) mediaBlock(b *contentBlock, label Seg, indent int) {
+	size := "no data"
+	if b.Data != nil {
+		size = Size(blobSize(*b.Data))
+	}
+	d.Segs([]Seg{{Text: strings.Repeat(" ", indent), Plain: true}, label, {Text: "  " + OrDash(b.MIMEType), Style: d.st.Text}, {Text: " · " + size, Style: d.st.Muted}}, indent+4)
+	if b.Data == nil || *b.Type != "image" {
+		return
+	}
+	if head, err := blobHead(*b.Data); err != nil {
+		d.Text(d.st.Fail, "data is not valid base64: "+err.Error(), indent+2)
+	} else if line := imageLine(head, b.MIMEType); line != "" {
+		d.Text(d.st.Text, line, indent+2)
+	}
+}
+
+// linkBlock adds a resource link: its uri, mimeType, size, name and
+// description.
+func (d *Doc) linkBlock(b *contentBlock, label Seg, indent int) {
+	head := []Seg{{Text: strings.Repeat(" ", indent), Plain: true}, label, {Text: "  " + OrDash(b.URI), Style: d.st.Bold}}
+	if b.MIMEType != "" {
+		head = append(head, Seg{Text: "  " + b.MIMEType, Style: d.st.Info})
+	}
+	if b.Size != nil {
+		head = append(head, Seg{Text: "  " + Size(int(*b.Size)), Style: d.st.Muted})
+	}
+	d.Segs(head, indent+4)
+	name := b.Name
+	if b.Title != "" {
+		name = b.Title + " (" + b.Name + ")"
+	}
+	if name != "" {
+		d.Text(d.st.Text, name, indent+2)
+	}
+	if b.Description != "" {
+		d.Text(d.st.Muted, b.Description, indent+2)
 	}
 }
 
