@@ -56,6 +56,8 @@ type itemsPane struct {
 	subs    map[string]bool
 	subsFor *fold.Request
 	pt      toolPaints
+	// muted and subtle paint a row's uri and plain badges.
+	muted, subtle paint
 }
 
 func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {
@@ -74,6 +76,7 @@ func (p *itemsPane) restyle() {
 	p.input, p.pt = tp.input, tp.pt
 	p.pt.badge["sub"] = p.sty.BadgeHeld.Render("sub")
 	p.pt.badge["upd"] = p.sty.BadgeStale.Render("upd")
+	p.muted, p.subtle = newPaint(p.sty.Muted.Render), newPaint(p.sty.Subtle.Render)
 }
 
 // SetSize sizes the pane: a title row, then the list.

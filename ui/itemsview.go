@@ -134,17 +134,17 @@ func (p *itemsPane) badges(it *fold.Item) []badge {
 	}
 	if it.Size != nil {
 		sz := render.Size(int(*it.Size))
-		add(sz, p.sty.Muted.Render(sz))
+		add(sz, p.muted.on(sz))
 	}
 	if it.Method == paging.Prompts().Name && len(it.Arguments) > 0 {
 		n := fmt.Sprintf("%d %s", len(it.Arguments), render.Plural(len(it.Arguments), "arg", "args"))
-		add(n, p.sty.Muted.Render(n))
+		add(n, p.muted.on(n))
 	}
 	if m := render.ShortMIME(it.MIMEType); m != "" && it.MIMEType != "text/plain" { // plain text is the common case: no news
-		add(m, p.sty.Subtle.Render(m))
+		add(m, p.subtle.on(m))
 	}
 	if a := render.ShortAnnotations(it.Annotations); a != "" {
-		add(a, p.sty.Subtle.Render(a))
+		add(a, p.subtle.on(a))
 	}
 	return parts
 }
@@ -232,7 +232,7 @@ func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
 		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
 	}
 	if rest != "" {
-		styled += "  " + p.sty.Muted.Render(rest)
+		styled += "  " + p.muted.on(rest)
 	}
 	return "  " + styled + pad + "  " + badges + " "
 }

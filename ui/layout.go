@@ -69,7 +69,7 @@ func (m *model) resize(w, h int) {
 
 // drawn are the parts of the screen drawn after each message, for View to
 // put together: drawing them is cached, and a cache is written in Update.
-type drawn struct{ header, rule, help string }
+type drawn struct{ header, rule, help, tabs string }
 
 // predraw draws the cached parts of the screen, and fills the full help
 // while it is open.
@@ -81,6 +81,9 @@ func (m *model) predraw() {
 	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", m.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", m.w)) })
 	m.drawn.header = m.header()
 	m.drawn.help = m.helpLine()
+	if m.showsTabs() {
+		m.drawn.tabs = m.tabStripDrawn()
+	}
 	if m.mode == modeHelp {
 		// Help takes the events pane's rows too.
 		m.helpView.SetContent(m.fullHelp())

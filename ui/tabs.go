@@ -130,6 +130,14 @@ func (m *model) tabCount(t tab) int {
 	return m.items[t.item()].Count()
 }
 
+// tabStripDrawn is the tab strip drawn for the list pane's width, cached
+// in Update (see [model.predraw]).
+func (m *model) tabStripDrawn() string {
+	key := fmt.Sprintf("%d %p %d %v %d %d %d %d %v", m.lay.leftW, m.sty, m.tab, m.focus == paneTools,
+		m.tabCount(tabTools), m.tabCount(tabResources), m.tabCount(tabTemplates), m.tabCount(tabPrompts), m.ops.walks)
+	return m.memo.get("tabs", key, func() string { return m.tabStrip(m.lay.leftW) })
+}
+
 // tabStrip draws the tabs, the shown one bright: "Tools 49 · Resources 7 ·
 // Templates 2 · Prompts 4", shorter names when it does not fit in w.
 func (m *model) tabStrip(w int) string {
@@ -215,7 +223,7 @@ func (m *model) listView() string {
 	if !m.showsTabs() {
 		return pane
 	}
-	return m.tabStrip(m.lay.leftW) + "\n" + pane
+	return m.drawn.tabs + "\n" + pane
 }
 
 // rightView is the right of the body: the editor or form that has the
