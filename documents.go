@@ -382,7 +382,7 @@ func (s *docStream) value(v any, prefix string) {
 	}
 	if err == nil {
 		s.buf.Reset()
-		err = json.Indent(&s.buf, s.red.JSON(b), prefix, "  ")
+		err = indentJSON(&s.buf, s.red.JSON(b), prefix, "  ")
 	}
 	if err != nil {
 		s.err = err
