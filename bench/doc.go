@@ -24,7 +24,9 @@
 // (tools --json, tools, tools --record) against bench/lister, a minimal
 // go-sdk program that lists the same pages, each run on a fresh demo server
 // of its own, alternately, printing median wall-time ratios and the peak RSS
-// of the Go process alone.
+// of the Go process alone. PARTS=tui times the terminal UI against the
+// headless walk (launch to the walk's done event in each one's record, the
+// UI driven in tmux) and prints the UI's peak RSS at 10k and 100k tools.
 //
 // The package has no code of its own outside its tests; bench/lister is
 // the whole-process floor.
