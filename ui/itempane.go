@@ -42,6 +42,19 @@ type itemPane struct {
 
 	sc    scroller
 	built itemKey
+	// latest is the newest request about the item, worked out when the
+	// item or the newest request changed (latestFor).
+	latest    *fold.Request
+	latestFor latestKey
+}
+
+// latestKey is what [itemPane.latest] was worked out for: the item and
+// the fold's list of requests, which it replaces (a new array) whenever a
+// request is added or changes.
+type latestKey struct {
+	item *fold.Item
+	reqs **fold.Request
+	n    int
 }
 
 func newItemPane(c *common, keys *ItemKeyMap) itemPane {
@@ -79,6 +92,19 @@ func (p *itemPane) Item() *fold.Item { return p.it }
 // Latest returns the newest request about the item shown: a read of the
 // resource (or of an expansion of the template), a get of the prompt.
 func (p *itemPane) Latest() *fold.Request {
+	reqs := p.st.Requests()
+	k := latestKey{item: p.it, n: len(reqs)}
+	if len(reqs) > 0 {
+		k.reqs = &reqs[0]
+	}
+	if k != p.latestFor {
+		p.latest, p.latestFor = p.find(), k
+	}
+	return p.latest
+}
+
+// find looks for the newest request about the item shown.
+func (p *itemPane) find() *fold.Request {
 	it := p.it
 	if it == nil {
 		return nil

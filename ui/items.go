@@ -54,7 +54,7 @@ type itemsPane struct {
 	// subs are the uris subscribed to, worked out from the requests when
 	// they change (subsFor).
 	subs    map[string]bool
-	subsFor *fold.Request
+	subsFor **fold.Request // the fold's array of requests: a new one on every change
 	pt      toolPaints
 	// muted and subtle paint a row's uri and plain badges.
 	muted, subtle paint
@@ -183,14 +183,14 @@ func (p *itemsPane) kept(it *fold.Item) bool { _, ok := p.hits[it]; return ok }
 // answered subscribe or unsubscribe is a subscribe.
 func (p *itemsPane) syncSubs() {
 	reqs := p.st.Requests()
-	var last *fold.Request
+	var base **fold.Request
 	if len(reqs) > 0 {
-		last = reqs[len(reqs)-1]
+		base = &reqs[0]
 	}
-	if last == p.subsFor && p.subs != nil {
+	if base == p.subsFor && p.subs != nil {
 		return
 	}
-	p.subsFor, p.subs = last, map[string]bool{}
+	p.subsFor, p.subs = base, map[string]bool{}
 	for _, r := range reqs {
 		if !r.Done || !r.Sent || r.Err != "" || len(r.RPCError) > 0 {
 			continue

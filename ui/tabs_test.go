@@ -389,3 +389,41 @@ func TestItemsGoStaleOnTheirListChanged(t *testing.T) {
 		t.Errorf("stale after the walk again: %q", row())
 	}
 }
+
+// TestRequestsEndingOutOfOrderStillShow: a subscribe and a read that end
+// after a later request started (a ping) still mark the row and fill the
+// detail.
+func TestRequestsEndingOutOfOrderStillShow(t *testing.T) {
+	h := newHarness(t, options{Backend: &fakeBackend{}})
+	b := &evs{}
+	con := b.connect()
+	con.Server.Capabilities = []byte(`{"tools":{},"resources":{"subscribe":true}}`)
+	h.feed(con)
+	m, uri := paging.Resources().Name, "file:///a"
+	p := paging.Page{Number: 1, Count: 1, Generation: 1}
+	h.feed(b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
+		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`)},
+			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
+		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 1}}))
+	h.key("2")
+	req := func(id int64, method, about string, state session.Phase) session.Event {
+		info := &session.RequestInfo{ID: id, Method: method, About: about, State: state}
+		if state == session.PhaseDone {
+			info.Sent, info.Result = true, json.RawMessage(`{"contents":[{"uri":"file:///a","text":"hello there"}]}`)
+		}
+		return b.ev(session.Event{Kind: session.KindRequest, Method: method, Request: info})
+	}
+	h.feed(req(1, session.MethodSubscribe, uri, session.PhaseStart), req(2, session.MethodRead, uri, session.PhaseStart),
+		req(3, session.MethodPing, "", session.PhaseStart))
+	h.m.item.Latest() // worked out while the read is out
+	h.feed(req(1, session.MethodSubscribe, uri, session.PhaseDone), req(2, session.MethodRead, uri, session.PhaseDone))
+	if !h.m.items[tabResources.item()].Subscribed(uri) {
+		t.Error("the subscription that ended after the ping started is not seen")
+	}
+	if r := h.m.item.Latest(); r == nil || !r.Done {
+		t.Errorf("the detail shows %+v, not the read that ended", r)
+	}
+	if s := h.screen(); !strings.Contains(s, "hello there") {
+		t.Errorf("the read's contents are not shown:\n%s", s)
+	}
+}
