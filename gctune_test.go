@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 )
@@ -18,10 +19,10 @@ func TestTuneGCLowersGOGCOnceTheHeapIsLarge(t *testing.T) {
 	}
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
-	percent := func() int {
-		p := debug.SetGCPercent(100)
-		debug.SetGCPercent(p)
-		return p
+	percent := func() int { // read, not set: the tuner may set it meanwhile
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return int(s[0].Value.Uint64())
 	}
 	tuneGC(8<<20, 37)
 	runtime.GC()
