@@ -135,7 +135,7 @@ func (p *eventsPane) View() string {
 	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.st.Rows().Total()))
 	if p.filter.on() {
 		first, total := p.filter.bounds()
-		head += s.Warn.Render(fmt.Sprintf(" · %d log messages at %s or above", total-first, logFloors[p.filter.floor]))
+		head += s.Warn.Render(fmt.Sprintf(" · %d log messages at %s or above", total-first, logFloors()[p.filter.floor]))
 	}
 	if !p.list.follow {
 		head += s.Subtle.Render(" · paused, G follows")

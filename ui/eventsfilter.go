@@ -7,16 +7,16 @@ import (
 	"mcpwitness/session"
 )
 
-// logFloors are the stops of the events pane's level filter, in the order
-// its key cycles through them: every row (""), then only log messages at
-// each of these levels or above.
-var logFloors = [...]string{"", "debug", "info", "warning", "error"}
+// logFloors returns the stops of the events pane's level filter, in the
+// order its key cycles through them: every row (""), then only log
+// messages at each of these levels or above.
+func logFloors() []string { return []string{"", "debug", "info", "warning", "error"} }
 
 // rowFilter is the events pane's level filter: which rows it keeps, and
 // the stream numbers of those it kept so far (a list over them, numbered
 // from dropped, the kept rows that rolled off the ring since).
 type rowFilter struct {
-	floor   int // an index of logFloors; 0 keeps every row
+	floor   int // an index of logFloors(); 0 keeps every row
 	st      *fold.State
 	scanned int64 // rows before this stream number were looked at
 	kept    []int64
@@ -28,7 +28,7 @@ func (f *rowFilter) on() bool { return f.floor > 0 }
 
 // next moves to the next stop, and starts over.
 func (f *rowFilter) next() {
-	f.floor = (f.floor + 1) % len(logFloors)
+	f.floor = (f.floor + 1) % len(logFloors())
 	f.st, f.scanned, f.kept, f.dropped = nil, 0, nil, 0
 }
 
@@ -39,7 +39,7 @@ func (f *rowFilter) keeps(r *fold.Row) bool {
 	}
 	levels := session.LogLevels()
 	at := slices.Index(levels, r.LogLevel)
-	return at < 0 || at >= slices.Index(levels, logFloors[f.floor]) // an unknown level is shown
+	return at < 0 || at >= slices.Index(levels, logFloors()[f.floor]) // an unknown level is shown
 }
 
 // sync looks at the rows added since, and forgets those rolled off. A new

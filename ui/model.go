@@ -155,12 +155,12 @@ type model struct {
 	dialErr error // why the dial failed, with linkFailed
 	v       *checks.Validator
 
-	strip    bool                     // the tab strip shows (the list panes are a row shorter)
-	declared declared                 // what the server declared
-	tab      tab                      // the list shown
-	tools    toolsPane                // tabTools
-	items    [len(itemTabs)]itemsPane // the other tabs, in the order of itemTabs
-	item     itemPane                 // the detail of the selected item
+	strip    bool                   // the tab strip shows (the list panes are a row shorter)
+	declared declared               // what the server declared
+	tab      tab                    // the list shown
+	tools    toolsPane              // tabTools
+	items    [numItemTabs]itemsPane // the other tabs, from tabResources on
+	item     itemPane               // the detail of the selected item
 	detail   detailPane
 	editor   editorPane
 	form     formPane
@@ -229,8 +229,8 @@ func newModel(o options) *model {
 	}
 	m.sty = &sty
 	m.tools = newToolsPane(m.common, &m.keys.Tools)
-	for i, t := range itemTabs {
-		m.items[i] = newItemsPane(m.common, &m.keys.Items, t.method().Name)
+	for t := tabResources; t < numTabs; t++ {
+		m.items[t.item()] = newItemsPane(m.common, &m.keys.Items, t.method().Name)
 	}
 	m.item = newItemPane(m.common, &m.keys.Item)
 	m.detail = newDetailPane(m.common, &m.keys.Detail)

@@ -27,9 +27,9 @@ const (
 	numTabs
 )
 
-// itemTabs are the tabs of lists other than tools, in the order of
-// [model.items].
-var itemTabs = [...]tab{tabResources, tabTemplates, tabPrompts}
+// numItemTabs is the number of tabs of lists other than tools: those from
+// tabResources on, each with its pane in [model.items].
+const numItemTabs = int(numTabs - tabResources)
 
 // method is the list method the tab shows.
 func (t tab) method() paging.Method {

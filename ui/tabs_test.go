@@ -335,7 +335,7 @@ func TestEventsFilterByLogLevel(t *testing.T) {
 	} {
 		h.key("v")
 		if got := visible(); !slices.Equal(got, want) {
-			t.Errorf("at %s: %v, want %v", logFloors[h.m.events.filter.floor], got, want)
+			t.Errorf("at %s: %v, want %v", logFloors()[h.m.events.filter.floor], got, want)
 		}
 	}
 	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/message", Level: "alert", Text: "said at alert"}))
