@@ -2,6 +2,8 @@ package checks
 
 import (
 	"encoding/json"
+	"regexp"
+	"strings"
 	"testing"
 
 	"mcpwitness/finding"
@@ -43,6 +45,15 @@ func TestLintTool(t *testing.T) {
 			if got[check] != sev {
 				t.Errorf("%s: %s = %q, want %q", tc.def, check, got[check], sev)
 			}
+		}
+	}
+}
+
+func TestWellFormedToolNameIsTheSpecificationsShape(t *testing.T) {
+	shape := regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+	for _, name := range []string{"", "a", "get_weather", "a.b-c_D9", "bad name!", "é", "a/b", "x\x00", strings.Repeat("a", 128), strings.Repeat("a", 129), "tab\t"} {
+		if got, want := wellFormedToolName(name), shape.MatchString(name); got != want {
+			t.Errorf("%q: %v, the specification's shape says %v", name, got, want)
 		}
 	}
 }
