@@ -136,3 +136,36 @@ func TestEscAbortsTheItemWalks(t *testing.T) {
 		t.Errorf("walked %v, want %v: the queued walks went out", f.lists, want)
 	}
 }
+
+// TestReplayShowsTheTabsAsTheyWere: in a replay the resources tab lists
+// what was listed at the point shown: one page while the walk was on its
+// first, every page and the read at the end.
+func TestReplayShowsTheTabsAsTheyWere(t *testing.T) {
+	h := replayHarness(t, fixture, 120, 40, "dark")
+	h.key("2")
+	if n := h.m.tabCount(tabResources); n != 30 {
+		t.Fatalf("%d resources at the end", n)
+	}
+	h.press("{")
+	for i := 0; ; i++ {
+		w := h.m.st.Latest(paging.Resources().Name)
+		if w != nil && len(w.Pages) == 1 {
+			break
+		}
+		if i > 40 {
+			t.Fatalf("no moment with one page of resources:\n%s", h.screen())
+		}
+		h.press(">")
+	}
+	s := h.screen()
+	if !strings.Contains(s, "Resources 10 ") || !strings.Contains(s, "page 1 · 10 resources") || strings.Contains(s, "page 2 ·") {
+		t.Errorf("one page in: the tab shows more or less than it:\n%s", s)
+	}
+	h.press("}")
+	h.m.items[tabResources.item()].picked = "demo://changelog"
+	h.m.items[tabResources.item()].reselect()
+	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if s := h.screen(); !strings.Contains(s, "Resources 30 ") || !strings.Contains(s, "Latest resources/read") || strings.Contains(s, "enter reads") {
+		t.Errorf("at the end: the tab or the read is missing, or a live action is offered:\n%s", s)
+	}
+}

@@ -175,14 +175,16 @@ func (m *model) tabStrip(w int) string {
 func (m *model) walking(t tab) bool { return m.ops.walks[t.method().Name] != nil }
 
 // syncItems brings the item tabs up to date, and the item pane with the
-// selected item of the tab shown. A tab the server (at the point shown,
-// in a replay) does not declare gives way to tools.
+// selected item of the tab shown. A tab the server does not declare gives
+// way to tools.
 func (m *model) syncItems() {
 	m.syncDeclared()
 	for i := range m.items {
 		m.items[i].Sync()
 	}
-	if m.tab != tabTools && !slices.Contains(m.tabs(), m.tab) {
+	if m.tab != tabTools && m.st.Server() != nil && !slices.Contains(m.tabs(), m.tab) {
+		// A server that does not offer the list. (Before the handshake,
+		// as a replay moves back, the tab stays.)
 		m.tab = tabTools
 	}
 	if s := m.showsTabs(); s != m.strip {
