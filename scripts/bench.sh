@@ -25,6 +25,9 @@
 #   PARTS="inproc process tui"  which parts to run (any of them)
 #   RUNS=7                  whole-process runs of each command
 #   RUNS100K=1              runs at 100,000 tools (0 skips them)
+#   SERVER=node             list from bench/node/server.mjs (Node, small
+#                           tools; npm installs @modelcontextprotocol/sdk
+#                           NODE_SDK=1.32.2 in a temp dir) instead of the demo
 #
 # The tui part (tui_bench below; needs tmux) times the terminal UI against
 # the headless walk: both record to a file, and the time from launching the
@@ -60,8 +63,18 @@ process_bench() {
 	local bin="$work/mcpwitness" lister="$work/lister" res="$work/process.txt"
 	GOTOOLCHAIN=local go build -o "$bin" .
 	GOTOOLCHAIN=local go build -o "$lister" ./bench/lister
-	local own
-	own=$("$lister" -protocol "$proto" -- "$bin" demo-server --page-size 100000 | awk '{print $1}')
+	local own=0 node="" sdk=${NODE_SDK:-1.32.2}
+	if [[ ${SERVER:-demo} == node ]]; then
+		# bench/node/server.mjs lists FILLER tools of its own shape (small,
+		# like the Node server the speed targets were first measured on).
+		node="$work/node/server.mjs"
+		mkdir -p "$work/node"
+		cp bench/node/server.mjs "$node"
+		echo "installing @modelcontextprotocol/sdk@$sdk for the Node server..."
+		npm install --silent --prefix "$work/node" "@modelcontextprotocol/sdk@$sdk" >/dev/null
+	else
+		own=$("$lister" -protocol "$proto" -- "$bin" demo-server --page-size 100000 | awk '{print $1}')
+	fi
 	local f10k=$((10000 - own)) f100k=$((100000 - own))
 	: >"$res"
 
@@ -72,7 +85,11 @@ process_bench() {
 		shift 3
 		rm -f "$work/in" "$work/out"
 		mkfifo "$work/in" "$work/out"
-		"$bin" demo-server --page-size "$size" --filler "$filler" <"$work/in" >"$work/out" 2>/dev/null &
+		if [[ -n $node ]]; then
+			TOOLS=$filler PAGE=$size node "$node" <"$work/in" >"$work/out" 2>/dev/null &
+		else
+			"$bin" demo-server --page-size "$size" --filler "$filler" <"$work/in" >"$work/out" 2>/dev/null &
+		fi
 		local server=$! t0 t1 rc=0
 		t0=$(date +%s%N)
 		/usr/bin/time -f %M -o "$work/rss" "$@" -- sh -c 'cat "$1" & exec cat >"$2"' relay "$work/out" "$work/in" \
@@ -86,7 +103,7 @@ process_bench() {
 		echo "$label $(((t1 - t0) / 1000000)) $(tail -1 "$work/rss") $rc" >>"$res"
 	}
 
-	echo "Whole processes: mcpwitness vs bench/lister (bare go-sdk), demo server over stdio, protocol $proto"
+	echo "Whole processes: mcpwitness vs bench/lister (bare go-sdk), ${SERVER:-demo} server over stdio, protocol $proto"
 	echo "10,000 tools in 100 pages, $runs runs of each, alternating; 100,000 tools in 1,000 pages, $runs100k run(s)"
 	echo
 	local i
