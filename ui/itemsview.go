@@ -74,7 +74,7 @@ func (p *itemsPane) title() string {
 	right := ""
 	if w := p.built.walk; w != nil {
 		right = s.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
-		if w.Done && w.Incomplete != paging.Complete {
+		if w.Done && w.Incomplete.Finding() {
 			right = s.Warn.Render("⚠ "+string(w.Incomplete)) + " " + right
 		}
 	}

@@ -182,7 +182,9 @@ func (m *model) walkText() string {
 	switch {
 	case walk == nil:
 		wstyle = s.Muted
-	case walk.Done && walk.Incomplete != "":
+	case walk.Done && (walk.Incomplete.Finding() || walk.Err != ""):
+		// A walk the client stopped ([paging.Stopped]) read what it
+		// needed: no warning.
 		wstyle = s.Warn
 	case walk.Done:
 		wstyle = s.Pass
