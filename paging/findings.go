@@ -1,14 +1,13 @@
 package paging
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
 	"mcpwitness/finding"
+	"mcpwitness/jsonscan"
 )
 
 // The checks a walk's [finding.Finding] can name.
@@ -116,160 +115,19 @@ func (w *walker) pageLimit(bound int, cursor string) {
 // item must be valid JSON (items come from a result already read). It reads
 // the object's top level in one pass, without decoding its members.
 func itemKey(item json.RawMessage, field string) (string, bool) {
-	b := item
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
+	val, ok := jsonscan.Member(item, field)
+	if !ok {
 		return "", false
 	}
-	i++
-	var val []byte
-	for {
-		i = skipSpace(b, i)
-		if i >= len(b) || b[i] == '}' {
-			break
-		}
-		if b[i] == ',' {
-			i++
-			continue
-		}
-		kend := skipString(b, i)
-		if kend < 0 {
-			return itemKeySlow(item, field)
-		}
-		rawKey := b[i:kend]
-		i = skipSpace(b, kend)
-		if i >= len(b) || b[i] != ':' {
-			return itemKeySlow(item, field)
-		}
-		i = skipSpace(b, i+1)
-		vend := skipValue(b, i)
-		if vend < 0 {
-			return itemKeySlow(item, field)
-		}
-		match, ok := keyIs(rawKey, field)
-		if !ok {
-			return "", false
-		}
-		if match {
-			val = b[i:vend] // the last of duplicate members wins, as in a map
-		}
-		i = vend
-	}
-	return stringValue(val)
+	// A key written without escapes shares the item's bytes (see
+	// [Answer.Result]): 100,000 keys cost no copy.
+	return jsonscan.String(val)
 }
 
-// keyIs reports whether rawKey, a member name as written (quoted, maybe
-// escaped), is field; ok is false when the name does not decode.
-func keyIs(rawKey []byte, field string) (match, ok bool) {
-	if bytes.IndexByte(rawKey, '\\') < 0 && utf8.Valid(rawKey) {
-		return string(rawKey[1:len(rawKey)-1]) == field, true
-	}
-	var k string
-	if json.Unmarshal(rawKey, &k) != nil {
-		return false, false
-	}
-	return k == field, true
-}
-
-// stringValue returns the string val holds when val, a JSON value as
-// written, is a string. One written without escapes shares val's bytes
-// (see [Answer.Result]): 100,000 keys cost no copy.
-func stringValue(val []byte) (string, bool) {
-	if len(val) == 0 || val[0] != '"' {
-		return "", false
-	}
-	inner := val[1 : len(val)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		if len(inner) == 0 {
-			return "", true
-		}
-		return unsafe.String(&inner[0], len(inner)), true
-	}
-	var s string
-	if json.Unmarshal(val, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-func itemKeySlow(item json.RawMessage, field string) (string, bool) {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(item, &obj) != nil {
-		return "", false
-	}
-	raw, ok := obj[field]
-	if !ok || jsonKind(raw) != kindString {
-		return "", false
-	}
-	var key string
-	if json.Unmarshal(raw, &key) != nil {
-		return "", false
-	}
-	return key, true
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string starting at b[i], or -1.
-func skipString(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index just past the value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				if i < 0 {
-					return -1
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return -1
-	default:
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case ',', '}', ']', ' ', '\t', '\r', '\n':
-				return i
-			}
-		}
-		return i
-	}
-}
+// stringValue returns the string val, a JSON value as written, holds when
+// it is a string (see [jsonscan.String]): one written without escapes
+// shares val's bytes.
+func stringValue(val []byte) (string, bool) { return jsonscan.String(val) }
 
 // maxShown is the number of runes of a cursor or key shown in a message.
 const maxShown = 40

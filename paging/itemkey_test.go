@@ -26,3 +26,20 @@ func FuzzItemKey(f *testing.F) {
 		}
 	})
 }
+
+// itemKeySlow is what itemKey must agree with: the item decoded whole.
+func itemKeySlow(item json.RawMessage, field string) (string, bool) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(item, &obj) != nil {
+		return "", false
+	}
+	raw, ok := obj[field]
+	if !ok || jsonKind(raw) != kindString {
+		return "", false
+	}
+	var key string
+	if json.Unmarshal(raw, &key) != nil {
+		return "", false
+	}
+	return key, true
+}

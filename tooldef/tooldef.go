@@ -2,7 +2,7 @@
 // parser of the tools/list item, used by the checks, the session, the fold
 // and the --json documents.
 //
-// It sits at the bottom of the module and imports nothing of ours. It
+// It sits at the bottom of the module and imports only [jsonscan]. It
 // reads what the fields say and keeps the raw members; judging them (is
 // the name well formed, does the schema compile, is a plain call refused)
 // is the checks' work.
@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"mcpwitness/jsonscan"
 )
 
 // ErrNotObject is the error of [Parse] for a definition that is not a JSON
@@ -140,11 +142,7 @@ func readString(raw json.RawMessage) (string, error) {
 	if Absent(raw) {
 		return "", nil
 	}
-	if s, ok := plainString(raw); ok {
-		return s, nil
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, ok := jsonscan.String(bytes.TrimSpace(raw)); ok {
 		return s, nil
 	}
 	return "", errors.New(kind(raw))

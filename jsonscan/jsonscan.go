@@ -1,0 +1,223 @@
+// Package jsonscan reads valid JSON text in place, with no copy: the
+// members of an object and the elements of an array are found by one scan
+// of the text, and each value is the slice of the text that holds it.
+//
+// It does not validate. Every function assumes its input is valid JSON (as
+// [encoding/json.Valid] reports), which is what a frame or a page already
+// read by encoding/json, or checked by it, is; on other text it reports
+// failure where it notices, and otherwise may read nonsense but never
+// panics or loops. Functions that take an index i return the index just
+// past what they skipped, or -1 when the text ends first or does not start
+// with what they skip.
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// SkipSpace returns the index of the first byte of b at or after i that is
+// not JSON white space (space, tab, newline, carriage return).
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// SkipString returns the index just past the JSON string that starts at
+// b[i], quotes included, or -1.
+func SkipString(b []byte, i int) int {
+	if i < 0 || i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// SkipValue returns the index just past the JSON value that starts at b[i]
+// (a string, an object or array with all it holds, or a literal), or -1.
+func SkipValue(b []byte, i int) int {
+	if i < 0 || i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return SkipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				if i = SkipString(b, i); i < 0 {
+					return -1
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return -1
+	case ',', ':', '}', ']', ' ', '\t', '\n', '\r':
+		return -1
+	default:
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+		}
+		return i
+	}
+}
+
+// Members calls fn with each member of the JSON object b (maybe with space
+// around it), in the order written: its name as written, quotes and
+// escapes included (see [KeyIs] and [String]), and its value, each a slice
+// of b whose capacity ends where it does. It reports false, having called
+// fn for none or some members, when b is not an object or fn returns
+// false.
+func Members(b []byte, fn func(rawKey, val []byte) bool) bool {
+	i := SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	for i++; ; {
+		i = SkipSpace(b, i)
+		switch {
+		case i >= len(b):
+			return false
+		case b[i] == '}':
+			return true
+		case b[i] == ',':
+			i++
+			continue
+		}
+		kend := SkipString(b, i)
+		if kend < 0 {
+			return false
+		}
+		colon := SkipSpace(b, kend)
+		if colon >= len(b) || b[colon] != ':' {
+			return false
+		}
+		vstart := SkipSpace(b, colon+1)
+		vend := SkipValue(b, vstart)
+		if vend < 0 || !fn(b[i:kend:kend], b[vstart:vend:vend]) {
+			return false
+		}
+		i = vend
+	}
+}
+
+// Elements calls fn with each element of the JSON array b (maybe with
+// space around it), in order, each a slice of b whose capacity ends where
+// it does. It reports false, having called fn for none or some elements,
+// when b is not an array or fn returns false.
+func Elements(b []byte, fn func(val []byte) bool) bool {
+	i := SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return false
+	}
+	for i++; ; {
+		i = SkipSpace(b, i)
+		switch {
+		case i >= len(b):
+			return false
+		case b[i] == ']':
+			return true
+		case b[i] == ',':
+			i++
+			continue
+		}
+		end := SkipValue(b, i)
+		if end < 0 || !fn(b[i:end:end]) {
+			return false
+		}
+		i = end
+	}
+}
+
+// Member returns the value of the member of the JSON object b whose name
+// is name, as [Members] gives it; when several have that name, the last,
+// as decoding into a map keeps. ok is false when b is not an object, has
+// no such member, or a member's name does not decode.
+func Member(b []byte, name string) (val []byte, ok bool) {
+	found := false
+	whole := Members(b, func(rawKey, v []byte) bool {
+		match, ok := KeyIs(rawKey, name)
+		if match {
+			val, found = v, true
+		}
+		return ok
+	})
+	return val, whole && found
+}
+
+// KeyIs reports whether rawKey, a member name as written (quoted, maybe
+// with escapes), decodes to name; ok is false when it does not decode.
+func KeyIs(rawKey []byte, name string) (match, ok bool) {
+	if len(rawKey) < 2 {
+		return false, false
+	}
+	if s, plain := Plain(rawKey); plain {
+		return s == name, true
+	}
+	s, ok := String(rawKey)
+	return ok && s == name, ok
+}
+
+// Plain returns the text of the JSON string raw (quoted) when it holds no
+// escape and is valid UTF-8, so that decoding it would give its bytes as
+// they are. The string shares raw's bytes, with no copy: raw must not
+// change while the string is in use. ok is false for any other value.
+func Plain(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 || !utf8.Valid(inner) {
+		return "", false
+	}
+	if len(inner) == 0 {
+		return "", true
+	}
+	return unsafe.String(&inner[0], len(inner)), true
+}
+
+// String returns the text of the JSON string raw (quoted, no space around
+// it) as decoding it gives: without a copy when [Plain] can read it,
+// decoded otherwise. ok is false when raw is not a string.
+func String(raw []byte) (string, bool) {
+	if s, ok := Plain(raw); ok {
+		return s, true
+	}
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	return decodeString(raw)
+}
+
+// decodeString is String's slow way, apart so that the fast way allocates
+// nothing.
+func decodeString(raw []byte) (string, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
