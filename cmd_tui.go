@@ -19,6 +19,8 @@ func runTUI(ctx context.Context, a *app) error {
 		},
 		Theme:   a.cfg.theme,
 		NoColor: a.cfg.noColor,
+
+		LogLevel: a.cfg.logLevel,
 	})
 	if err != nil {
 		// The error may quote the server (its stderr).

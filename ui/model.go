@@ -132,8 +132,11 @@ type options struct {
 	Export func(ctx context.Context) (path string, lines int64, err error)
 	Ctx    context.Context
 	Tasks  *tasks
-	Now    func() time.Time
-	Loc    *time.Location
+	// LogLevel is the level the server is asked to log at once connected
+	// ([Config.LogLevel]); "" asks nothing.
+	LogLevel string
+	Now      func() time.Time
+	Loc      *time.Location
 	// Replay, when set, makes the model a read-only replay of a session
 	// file: no backend, no dial, and the scrubber.
 	Replay *replay.Replay
@@ -266,7 +269,7 @@ func (m *model) Init() tea.Cmd {
 			return connectedMsg{backend: b}
 		}))
 	} else if m.backend != nil {
-		cmds = append(cmds, m.startWalks())
+		cmds = append(cmds, m.connected())
 	}
 	if !m.fixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -131,6 +132,20 @@ func (m *model) ping() tea.Cmd {
 		defer cancel()
 		return requestDoneMsg{method: session.MethodPing, res: b.Ping(ctx)}
 	})
+}
+
+// connected starts what a new connection does: asks the server to log at
+// the level the command line gave (its answer, or why nothing was sent,
+// on the status line as for the picker) and walks the lists.
+func (m *model) connected() tea.Cmd {
+	level := m.o.LogLevel
+	if level == "" {
+		return m.startWalks()
+	}
+	if i := slices.Index(session.LogLevels(), level); i >= 0 {
+		m.level = i
+	}
+	return tea.Batch(m.setLogLevel(level), m.startWalks())
 }
 
 // setLogLevel asks the server to log at level.

@@ -33,6 +33,10 @@ type Config struct {
 	Export  func(ctx context.Context) (path string, lines int64, err error)
 	Theme   string // a theme name [themes.Lookup] knows, or "" to choose: dark, light on a light background, mono with NoColor
 	NoColor bool   // colour is off (NO_COLOR): "" Theme means mono
+	// LogLevel, when set, is the level (one of [session.LogLevels]) the
+	// server is asked to log at once connected, as the L picker asks:
+	// --log-level.
+	LogLevel string
 }
 
 // Run opens the UI at once, connects to the server in the background and
@@ -102,13 +106,14 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 // dialled by dial: the theme and colour as the caller resolved them.
 func liveOptions(ctx context.Context, cfg Config, tasks *tasks, dial func(context.Context) (Backend, error)) options {
 	return options{
-		Dial:    dial,
-		Target:  cfg.Target.Describe().String(),
-		Theme:   cfg.Theme,
-		NoColor: cfg.NoColor,
-		Export:  cfg.Export,
-		Ctx:     ctx,
-		Tasks:   tasks,
+		Dial:     dial,
+		Target:   cfg.Target.Describe().String(),
+		Theme:    cfg.Theme,
+		NoColor:  cfg.NoColor,
+		Export:   cfg.Export,
+		Ctx:      ctx,
+		LogLevel: cfg.LogLevel,
+		Tasks:    tasks,
 	}
 }
 

@@ -62,7 +62,7 @@ func (m *model) opDone(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case connectedMsg:
 		m.backend, m.link = msg.backend, linkUp
-		return m.startWalks()
+		return m.connected()
 	case dialFailedMsg:
 		m.dialErr, m.link = msg.err, linkFailed
 	case walkDoneMsg:
