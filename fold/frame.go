@@ -3,8 +3,11 @@ package fold
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
+	"mcpwitness/jsonscan"
 	"mcpwitness/session"
 )
 
@@ -58,39 +61,150 @@ func (s *State) applyWire(ev session.Event) {
 func frameBytes(f *Frame) int { return len(f.Frame) + len(f.Text) }
 
 // frameNote reads what a frame is about: the tool called, the cursor
-// sent or named, a level, an error or isError.
+// sent or named, a level, an error or isError. It reads only the members
+// that say so (params.name, .cursor, .level; result.isError, .nextCursor;
+// error.code, .message) and skips the rest (a page's items) without
+// decoding it: the same note as decoding the frame into those fields gives,
+// "" for a frame that would not decode so, or is not valid JSON.
 func frameNote(raw json.RawMessage) string {
-	var f struct {
-		Params struct {
-			Name   string `json:"name"`
-			Cursor string `json:"cursor"`
-			Level  string `json:"level"`
-		} `json:"params"`
-		Result struct {
-			IsError    bool   `json:"isError"`
-			NextCursor string `json:"nextCursor"`
-		} `json:"result"`
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if len(raw) == 0 || json.Unmarshal(raw, &f) != nil {
+	var f noteFields
+	if len(raw) == 0 || !f.read(raw) {
 		return ""
 	}
 	switch {
-	case f.Error != nil:
-		return fmt.Sprintf("error %d: %s", f.Error.Code, f.Error.Message)
-	case f.Result.IsError:
+	case f.hasError:
+		return fmt.Sprintf("error %d: %s", f.code, f.message)
+	case f.isError:
 		return "isError"
-	case f.Params.Name != "":
-		return f.Params.Name
-	case f.Params.Cursor != "":
-		return "cursor " + f.Params.Cursor
-	case f.Result.NextCursor != "":
-		return "next " + f.Result.NextCursor
-	case f.Params.Level != "":
-		return f.Params.Level
+	case f.name != "":
+		return f.name
+	case f.cursor != "":
+		return "cursor " + f.cursor
+	case f.nextCursor != "":
+		return "next " + f.nextCursor
+	case f.level != "":
+		return f.level
 	}
 	return ""
+}
+
+// noteFields are the members of a frame that its note is made of.
+type noteFields struct {
+	name, cursor, level string // params
+	isError             bool   // result
+	nextCursor          string // result
+	hasError            bool   // an error member that is not null
+	code                int
+	message             string
+}
+
+// read fills f from the frame raw as decoding raw into the fields would:
+// members in order, the last of duplicates winning, a null leaving a field
+// as it was (an error member of null clearing it), names matched without
+// regard to case. It reports false where decoding would fail: raw is not an
+// object, a field holds a value of another type, or the text breaks off.
+// The values it skips are not checked (frames reach the fold valid: the tap
+// and the session file's reader check them), but a frame cut short is seen.
+func (f *noteFields) read(raw []byte) bool {
+	return jsonscan.Members(raw, func(rawKey, val []byte) bool {
+		switch noteKey(rawKey, "params", "result", "error") {
+		case "params":
+			return isNull(val) || jsonscan.Members(val, func(k, v []byte) bool {
+				switch noteKey(k, "name", "cursor", "level") {
+				case "name":
+					return readNoteString(v, &f.name)
+				case "cursor":
+					return readNoteString(v, &f.cursor)
+				case "level":
+					return readNoteString(v, &f.level)
+				}
+				return true
+			})
+		case "result":
+			return isNull(val) || jsonscan.Members(val, func(k, v []byte) bool {
+				switch noteKey(k, "isError", "nextCursor") {
+				case "isError":
+					return readNoteBool(v, &f.isError)
+				case "nextCursor":
+					return readNoteString(v, &f.nextCursor)
+				}
+				return true
+			})
+		case "error":
+			if isNull(val) {
+				f.hasError, f.code, f.message = false, 0, ""
+				return true
+			}
+			f.hasError = true
+			return jsonscan.Members(val, func(k, v []byte) bool {
+				switch noteKey(k, "code", "message") {
+				case "code":
+					return readNoteInt(v, &f.code)
+				case "message":
+					return readNoteString(v, &f.message)
+				}
+				return true
+			})
+		}
+		return true
+	})
+}
+
+// noteKey returns which of names the member name rawKey (as written) is,
+// matched as encoding/json matches a field: exactly, else without regard
+// to case; "" for none.
+func noteKey(rawKey []byte, names ...string) string {
+	key, ok := jsonscan.String(rawKey)
+	if !ok {
+		return ""
+	}
+	for _, n := range names {
+		if key == n {
+			return n
+		}
+	}
+	for _, n := range names {
+		if strings.EqualFold(key, n) {
+			return n
+		}
+	}
+	return ""
+}
+
+func isNull(v []byte) bool { return string(v) == "null" }
+
+func readNoteString(v []byte, dst *string) bool {
+	if isNull(v) {
+		return true
+	}
+	s, ok := jsonscan.String(v)
+	if ok {
+		*dst = s
+	}
+	return ok
+}
+
+func readNoteBool(v []byte, dst *bool) bool {
+	switch string(v) {
+	case "true":
+		*dst = true
+	case "false":
+		*dst = false
+	case "null":
+	default:
+		return false
+	}
+	return true
+}
+
+func readNoteInt(v []byte, dst *int) bool {
+	if isNull(v) {
+		return true
+	}
+	n, err := strconv.ParseInt(string(v), 10, 0)
+	if err != nil {
+		return false
+	}
+	*dst = int(n)
+	return true
 }

@@ -4,11 +4,13 @@
 //
 // It does not validate. Every function assumes its input is valid JSON (as
 // [encoding/json.Valid] reports), which is what a frame or a page already
-// read by encoding/json, or checked by it, is; on other text it reports
-// failure where it notices, and otherwise may read nonsense but never
-// panics or loops. Functions that take an index i return the index just
-// past what they skipped, or -1 when the text ends first or does not start
-// with what they skip.
+// read by encoding/json, or checked by it, is. On other text it never
+// panics or loops, and reports failure where it reads the text: cut short,
+// more after the value, a literal that is not true, false, null or made of
+// a number's characters; inside a value it skips it looks only at strings
+// and brackets. Functions that take an index i return the index just past
+// what they skipped, or -1 when the text ends first or does not start with
+// what they skip.
 package jsonscan
 
 import (
@@ -72,25 +74,49 @@ func SkipValue(b []byte, i int) int {
 			i++
 		}
 		return -1
-	case ',', ':', '}', ']', ' ', '\t', '\n', '\r':
-		return -1
 	default:
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return i
-			}
+		end := i
+		for end < len(b) && !delimiter(b[end]) {
+			end++
 		}
-		return i
+		if !literal(b[i:end]) {
+			return -1
+		}
+		return end
 	}
+}
+
+func delimiter(c byte) bool {
+	switch c {
+	case ',', ':', '{', '}', '[', ']', '"', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// literal reports whether lit may be a JSON literal: true, false, null or
+// something made of a number's characters (not checked further).
+func literal(lit []byte) bool {
+	switch string(lit) {
+	case "":
+		return false
+	case "true", "false", "null":
+		return true
+	}
+	for _, c := range lit {
+		if (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' && c != 'e' && c != 'E' {
+			return false
+		}
+	}
+	return lit[0] == '-' || lit[0] >= '0' && lit[0] <= '9'
 }
 
 // Members calls fn with each member of the JSON object b (maybe with space
 // around it), in the order written: its name as written, quotes and
 // escapes included (see [KeyIs] and [String]), and its value, each a slice
 // of b whose capacity ends where it does. It reports false, having called
-// fn for none or some members, when b is not an object or fn returns
-// false.
+// fn for none or some members, when b is not an object (or holds more after
+// it) or fn returns false.
 func Members(b []byte, fn func(rawKey, val []byte) bool) bool {
 	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -102,7 +128,7 @@ func Members(b []byte, fn func(rawKey, val []byte) bool) bool {
 		case i >= len(b):
 			return false
 		case b[i] == '}':
-			return true
+			return SkipSpace(b, i+1) == len(b)
 		case b[i] == ',':
 			i++
 			continue
@@ -127,7 +153,7 @@ func Members(b []byte, fn func(rawKey, val []byte) bool) bool {
 // Elements calls fn with each element of the JSON array b (maybe with
 // space around it), in order, each a slice of b whose capacity ends where
 // it does. It reports false, having called fn for none or some elements,
-// when b is not an array or fn returns false.
+// when b is not an array (or holds more after it) or fn returns false.
 func Elements(b []byte, fn func(val []byte) bool) bool {
 	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
@@ -139,7 +165,7 @@ func Elements(b []byte, fn func(val []byte) bool) bool {
 		case i >= len(b):
 			return false
 		case b[i] == ']':
-			return true
+			return SkipSpace(b, i+1) == len(b)
 		case b[i] == ',':
 			i++
 			continue

@@ -193,3 +193,21 @@ func TestScanAllocatesNothing(t *testing.T) {
 		t.Errorf("scanning a page allocates %v times, want none", allocs)
 	}
 }
+
+// Text that is not JSON is refused where the scan reads it: cut short,
+// more after the value, a broken literal, a missing colon.
+func TestScanRefusesWhatItReads(t *testing.T) {
+	for _, text := range []string{
+		`{"a":1} x`, `{"a":1}}`, `{"a":tru}`, `{"a":nul}`, `{"a":1x}`, `{"a":}`, `{"a" 1}`,
+		`{"a":1`, `{"a":"open}`, `{"a":[1,2}`, `{a:1}`, `not json`, ``,
+	} {
+		if Members([]byte(text), func(_, _ []byte) bool { return true }) {
+			t.Errorf("Members read %q as an object", text)
+		}
+	}
+	for _, text := range []string{`[1] ]`, `[1,tru]`, `[1,`, `[`, `["a" "b"`} {
+		if Elements([]byte(text), func([]byte) bool { return true }) {
+			t.Errorf("Elements read %q as an array", text)
+		}
+	}
+}
