@@ -8,7 +8,8 @@ import (
 
 // runTUI opens the terminal UI on the target (the demo server by default),
 // through the session log run wired to --record and to the spool that the
-// UI's export copies into the current directory.
+// UI's export copies into the current directory (with --record, the spool
+// follows the record: see [session.FollowRecord]).
 func runTUI(ctx context.Context, a *app) error {
 	spool := a.spool
 	err := ui.Run(ctx, ui.Config{

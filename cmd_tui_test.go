@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -42,14 +43,19 @@ func TestTUIRefusedMakesNoRecord(t *testing.T) {
 
 // TestEndToEndRecord runs the terminal UI in tmux with --record, exports
 // with e, and quits: the record, written through main's log, holds the
-// whole session, and the export holds what was there when e was pressed.
+// whole session, and the export holds what was there when e was pressed,
+// copied from the record (no spool file beside it: each event is written
+// once), byte for byte.
 func TestEndToEndRecord(t *testing.T) {
 	needTmux(t)
-	work := t.TempDir()
-	x := startTmux(t, work, 120, 40, shellLine(t, "shell before mcpwitness", "--record", "run.jsonl"))
+	work, tmp := t.TempDir(), t.TempDir()
+	x := startTmux(t, work, 120, 40, "export TMPDIR="+shellQuote(tmp)+"; "+shellLine(t, "shell before mcpwitness", "--record", "run.jsonl"))
 	x.wait(`✓ \d+ pages · \d+ tools`)
 	x.keys("e")
 	x.wait(`exported \d+ lines to \S+mcpwitness-\d{8}-\d{6}\.jsonl`)
+	if spools, _ := filepath.Glob(filepath.Join(tmp, "mcpwitness-spool-*")); len(spools) != 0 {
+		t.Errorf("with --record the UI keeps a spool as well: %q", spools)
+	}
 	x.keys("q")
 	x.wait(`(?s)shell before mcpwitness\s*\nexit 0\s*$`)
 
@@ -77,6 +83,11 @@ func TestEndToEndRecord(t *testing.T) {
 	}
 	if record.Len() <= export.Len() {
 		t.Errorf("the record has %d events, the export %d; the record goes on to the session's end", record.Len(), export.Len())
+	}
+	rb, _ := os.ReadFile(filepath.Join(work, "run.jsonl"))
+	eb, _ := os.ReadFile(exports[0])
+	if len(eb) == 0 || !bytes.HasPrefix(rb, eb) {
+		t.Errorf("the export (%d bytes) is not the start of the record (%d bytes)", len(eb), len(rb))
 	}
 }
 

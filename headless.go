@@ -26,17 +26,23 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 	cfg := a.cfg
 	h := session.NewHeader(toolName(), cfg.target.Describe())
 	a.log = session.NewLog(nil)
-	closeRecord, err = openRecord(cfg.record, h, a.red, a.log)
+	rec, closeRecord, err := openRecord(cfg.record, h, a.red, a.log)
 	if err != nil {
 		a.log.Close()
 		return nil, &exitError{exitUsage, err}
 	}
 	if cfg.cmd == "" {
-		if a.spool, err = session.NewSpool(h, a.red); err != nil {
+		// With --record the UI's export copies the record: each event is
+		// written once.
+		if rec != nil {
+			a.spool, err = session.FollowRecord(rec)
+		} else if a.spool, err = session.NewSpool(h, a.red); err == nil {
+			a.log.AddSink(a.spool.Write)
+		}
+		if err != nil {
 			a.log.Close()
 			return nil, joinExit(connectFailed(err), closeRecord())
 		}
-		a.log.AddSink(a.spool.Write)
 		closeRecord = closeBoth(closeRecord, a.spool.Close)
 	}
 	if cfg.ndjson {
@@ -97,21 +103,22 @@ func (a *app) show(doc any, human func()) {
 func (a *app) warn(err error) { printError(a.stderr, a.red, err) }
 
 // openRecord starts streaming the session log to path (--record), redacted
-// by red, after the header h. The returned function closes the file and
-// says whether every event was written.
-func openRecord(path string, h session.Header, red *session.Redactor, log *session.Log) (func() error, error) {
+// by red, after the header h, and returns the record (nil without
+// --record). The returned function closes the file and says whether every
+// event was written.
+func openRecord(path string, h session.Header, red *session.Redactor, log *session.Log) (*session.RecordFile, func() error, error) {
 	if path == "" {
-		return func() error { return nil }, nil
+		return nil, func() error { return nil }, nil
 	}
 	rec, err := session.CreateRecord(path, h, red)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("--record %s: the file exists; choose another name or remove it (a record is never overwritten)", path)
+		return nil, nil, fmt.Errorf("--record %s: the file exists; choose another name or remove it (a record is never overwritten)", path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("--record: %w", err)
+		return nil, nil, fmt.Errorf("--record: %w", err)
 	}
 	log.AddSink(rec.Write)
-	return func() error {
+	return rec, func() error {
 		if err := rec.Close(); err != nil {
 			return fmt.Errorf("--record: %w", err)
 		}

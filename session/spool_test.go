@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"mcpwitness/paging"
 )
 
 // newTestSpool is a spool for a stdio target, removed when the test ends.
@@ -341,4 +344,89 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// With a record (--record), the UI's export copies the record instead of a
+// spool of its own: a session over stdio, walked and called, exports the
+// same bytes either way, each event written once; and the record outlives
+// the spool that follows it.
+func TestExportOfARecordEqualsTheSpool(t *testing.T) {
+	target := demoStdio(t)
+	h := NewHeader("test", target.Describe())
+	own, err := NewSpool(h, target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { own.Close() })
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	rec, err := CreateRecord(path, h, target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	followed, err := FollowRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := NewLog(nil)
+	log.AddSink(own.Write)
+	log.AddSink(rec.Write)
+	log.AddSink(followed.Write) // writes nothing: the record's sink does
+
+	s := dial(t, target, &Options{Log: log})
+	ctx := context.Background()
+	if _, res := s.Walk(ctx, paging.Tools()); res.Err != nil || res.Incomplete != "" {
+		t.Fatalf("walk: %v %q", res.Err, res.Incomplete)
+	}
+	if r := s.Call(ctx, "add", json.RawMessage(`{"a":2,"b":3}`), nil); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	s.Close()
+	log.Close()
+
+	dir := t.TempDir()
+	now := time.Date(2026, 12, 1, 5, 30, 0, 0, time.Local)
+	ownPath, ownLines, err := own.export(ctx, dir, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recPath, recLines, err := followed.export(ctx, dir, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(ownPath)
+	b, _ := os.ReadFile(recPath)
+	if ownLines < 20 || recLines != ownLines || string(a) != string(b) {
+		t.Errorf("the export of the record (%d lines, %d bytes) differs from the spool's (%d lines, %d bytes)", recLines, len(b), ownLines, len(a))
+	}
+	openExport(t, recPath, int(recLines-1))
+	if err := followed.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := os.ReadFile(path); err != nil || string(c) != string(a) {
+		t.Errorf("the record after its spool closed: %d bytes (%v), want the %d exported", len(c), err, len(a))
+	}
+}
+
+// A spool cannot follow a record whose name now holds another file: it
+// would export the wrong session.
+func TestFollowRecordRefusesAReplacedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	target := Target{Command: []string{"true"}}
+	rec, err := CreateRecord(path, NewHeader("test", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if err := os.Rename(path, path+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("another\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FollowRecord(rec); err == nil || !strings.Contains(err.Error(), "no longer the record") {
+		t.Errorf("FollowRecord of a replaced file: err = %v", err)
+	}
 }
