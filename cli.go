@@ -93,6 +93,7 @@ func flagSpecs() []flagSpec {
 		{[]string{"--url"}, true, func(c *config, v string) error { c.target.URL = v; return nil }},
 		{[]string{"-H", "--header"}, true, func(c *config, v string) error { c.target.Headers = append(c.target.Headers, v); return nil }},
 		{[]string{"--sse"}, false, func(c *config, _ string) error { c.target.SSE = true; return nil }},
+		{[]string{"--no-retry"}, false, func(c *config, _ string) error { c.target.NoRetry = true; return nil }},
 		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
 		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
 		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},

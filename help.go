@@ -35,6 +35,8 @@ Server:
   --url URL            Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp
   -H, --header 'Name: value'   HTTP header on every request (repeatable)
   --sse                the URL is a legacy HTTP+SSE endpoint
+  --no-retry           do not retry HTTP 429 (by default: 3 attempts, Retry-After
+                       honoured, at most 10 s of waiting per request)
   --config FILE        take the server from an mcpServers JSON file (Claude
                        Desktop, Cursor, VS Code); --server NAME picks one
   --root PATH          answer roots/list with this root (repeatable; none by default)

@@ -28,6 +28,8 @@ const (
 	KindRequest      Kind = "request" // a request other than a list or a tool call started or ended (Request)
 	KindError        Kind = "error"   // something failed; Text says what
 	KindClosed       Kind = "closed"  // the connection ended
+	KindHTTP         Kind = "http"    // an HTTP exchange, a throttle retry or vended headers (HTTP)
+	KindAuth         Kind = "auth"    // a step of OAuth (Auth); never a token or a secret
 )
 
 // Direction of a wire frame.
@@ -69,6 +71,8 @@ type Event struct {
 	Verdict  *checks.Verdict   `json:"verdict,omitempty"`
 	Progress *ProgressInfo     `json:"progress,omitempty"`
 	Request  *RequestInfo      `json:"request,omitempty"`
+	HTTP     *HTTPInfo         `json:"http,omitempty"`
+	Auth     *AuthInfo         `json:"auth,omitempty"`
 	// Data holds the params of a notification or server request.
 	Data json.RawMessage `json:"data,omitempty"`
 }

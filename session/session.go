@@ -223,7 +223,10 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		s.httpBase = base
-		rt := &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit}
+		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit}
+		if !t.NoRetry {
+			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
+		}
 		hc := &http.Client{Transport: rt}
 		// The tap caps each body and event first (naming --max-frame), so
 		// the SDK's own caps are off.

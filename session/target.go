@@ -22,6 +22,8 @@ type Target struct {
 	// Headers holds "Name: value" pairs sent with every HTTP request.
 	Headers []string
 	SSE     bool
+	// NoRetry turns off the HTTP 429 retry (see [ThrottleError]).
+	NoRetry bool
 
 	// Transport connects in some other way (in-memory, tests); Name labels it.
 	Transport mcp.Transport
