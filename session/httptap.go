@@ -7,6 +7,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
+	"time"
 )
 
 // httpTap is the raw tap on Streamable HTTP and legacy SSE: an
@@ -27,6 +29,11 @@ type httpTap struct {
 	// limit caps every response body and event; once it has ended the
 	// connection, every request fails with its error.
 	limit *frameLimit
+	// secrets redact the URLs in HTTP events.
+	secrets *Redactor
+	// challenge makes a 401 or 403 fail with a [*ChallengeError] (OAuth is
+	// off, so the SDK would only say "Unauthorized").
+	challenge bool
 }
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -40,9 +47,15 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	start := time.Now()
 	resp, err := h.base.RoundTrip(req)
+	h.evidence(req, resp, err, time.Since(start))
 	if err != nil {
 		return nil, err
+	}
+	if h.challenge && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		drain(resp)
+		return nil, newChallengeError(req, resp, h.url(req))
 	}
 	if resp.StatusCode >= 300 && !(req.Method == http.MethodGet && resp.StatusCode == http.StatusMethodNotAllowed) {
 		h.tap.log.Append(Event{Kind: KindError, Text: fmt.Sprintf("HTTP %s for %s %s", resp.Status, req.Method, req.URL.Path)})
@@ -51,6 +64,38 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		h.receive(req, resp)
 	}
 	return resp, nil
+}
+
+// url is req's URL as events show it: credentials and secret query values
+// replaced.
+func (h *httpTap) url(req *http.Request) string {
+	if h.secrets == nil {
+		return req.URL.Redacted()
+	}
+	return h.secrets.String(req.URL.Redacted())
+}
+
+// evidence records one exchange: the request, and the head of its
+// response (status, time, session id, content type, Retry-After,
+// WWW-Authenticate) or why there is none.
+func (h *httpTap) evidence(req *http.Request, resp *http.Response, err error, took time.Duration) {
+	info := &HTTPInfo{Step: HTTPExchange, Method: req.Method, URL: h.url(req), Ms: float64(took) / float64(time.Millisecond)}
+	text := fmt.Sprintf("%s %s", req.Method, req.URL.Path)
+	if err != nil {
+		info.Error = err.Error()
+		if h.secrets != nil {
+			info.Error = h.secrets.String(info.Error)
+		}
+		text += ": " + info.Error
+	} else {
+		info.Status = resp.StatusCode
+		info.SessionID = resp.Header.Get("Mcp-Session-Id")
+		info.ContentType = resp.Header.Get("Content-Type")
+		info.RetryAfter = resp.Header.Get("Retry-After")
+		info.WWWAuthenticate = strings.Join(resp.Header.Values("WWW-Authenticate"), ", ")
+		text += fmt.Sprintf(" → %d in %.1f ms", resp.StatusCode, info.Ms)
+	}
+	h.tap.log.Append(Event{Kind: KindHTTP, HTTP: info, Text: text})
 }
 
 // send returns a copy of req carrying the configured headers. A POST's

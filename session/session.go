@@ -223,7 +223,8 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		s.httpBase = base
-		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit}
+		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit,
+			secrets: s.secrets, challenge: true}
 		if !t.NoRetry {
 			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
 		}
@@ -258,6 +259,10 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 			}
 		}
 		return s.redact(&sessionError{what: what, text: msg, err: err})
+	}
+	var ce *ChallengeError
+	if errors.As(err, &ce) {
+		return s.redact(&sessionError{what: what, text: ce.Error(), err: err})
 	}
 	return s.redact(s.cause(ctx, what, err))
 }
