@@ -188,7 +188,8 @@ func (m *model) fullHelp() string {
 		if m.replay != nil {
 			b.WriteString(m.replayHelp())
 		}
-		b.WriteString("\n  " + s.Muted.Render("↑/↓ scroll · ? or esc closes this help"))
+		b.WriteString("\n  " + s.Muted.Render("The moving keys move the focused list or document; in a form or the editor keys type (home/end move in the field)."))
+		b.WriteString("\n  " + s.Muted.Render("↑/↓ g/G scroll · ? or esc closes this help"))
 		return b.String()
 	})
 }

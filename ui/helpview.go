@@ -27,17 +27,7 @@ func (v *helpView) SetSize(w, h int) { v.sc.SetSize(w, h) }
 
 // Update scrolls on the view's moving keys.
 func (v *helpView) Update(msg tea.KeyPressMsg) {
-	k := v.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		v.sc.ScrollBy(-1)
-	case key.Matches(msg, k.Down):
-		v.sc.ScrollBy(1)
-	case key.Matches(msg, k.PageUp):
-		v.sc.ScrollBy(-v.sc.Height())
-	case key.Matches(msg, k.PageDown):
-		v.sc.ScrollBy(v.sc.Height())
-	}
+	moveKey(msg, &v.keys.MoveKeyMap, &v.sc)
 }
 
 // Wheel scrolls by n lines.
@@ -48,5 +38,5 @@ func (v *helpView) View() string { return v.sc.View() }
 
 // ShortHelp returns the view's keys for the help line.
 func (v *helpView) ShortHelp() []key.Binding {
-	return []key.Binding{v.keys.Up, v.keys.Down, v.keys.Close}
+	return []key.Binding{v.keys.Up, v.keys.Down, v.keys.Top, v.keys.Bottom, v.keys.Close}
 }
