@@ -24,6 +24,10 @@ func describeRaw(ev session.Event) string {
 		if s := describeCall(ev); s != "" {
 			return s
 		}
+	case session.KindRequest:
+		if s := describeRequest(ev.Request); s != "" {
+			return s
+		}
 	case session.KindNotification, session.KindServerCall:
 		return strings.TrimPrefix(ev.Method, "notifications/")
 	case session.KindConnect:
@@ -88,4 +92,25 @@ func describeCall(ev session.Event) string {
 		}
 	}
 	return ""
+}
+
+// describeRequest says a request's event: "resources/read demo://readme
+// ended", or "" when it lacks what it says.
+func describeRequest(r *session.RequestInfo) string {
+	if r == nil || r.Method == "" {
+		return ""
+	}
+	what := fmt.Sprintf("%s #%d", r.Method, r.ID)
+	if r.About != "" {
+		what += " " + r.About
+	}
+	switch r.State {
+	case session.PhaseStart:
+		return what + " started"
+	case session.PhaseDone:
+		return what + " ended"
+	case session.PhaseVerdict:
+		return what + " verdict"
+	}
+	return what
 }

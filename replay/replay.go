@@ -185,16 +185,20 @@ func (r *Replay) Snapshots() []Snapshot {
 }
 
 // IsMoment says whether a scrubber stops after ev: a walk starts or ends,
-// a list request goes out, a page arrives, a call starts or ends, a list
-// changes, the session connects or closes.
+// a list request goes out, a page arrives, a call or another request (a
+// read, a prompt get, a completion, a ping, a subscription, a log level)
+// starts or ends, a list or a subscribed resource changes, the session
+// connects or closes.
 func IsMoment(ev session.Event) bool {
 	switch ev.Kind {
 	case session.KindWalk, session.KindListRequest, session.KindPage, session.KindConnect, session.KindClosed:
 		return true
 	case session.KindCall:
 		return ev.Call != nil && (ev.Call.State == session.PhaseStart || ev.Call.State == session.PhaseDone)
+	case session.KindRequest:
+		return ev.Request != nil && (ev.Request.State == session.PhaseStart || ev.Request.State == session.PhaseDone)
 	case session.KindNotification:
-		return strings.HasSuffix(ev.Method, "/list_changed")
+		return strings.HasSuffix(ev.Method, "/list_changed") || ev.Method == "notifications/resources/updated"
 	}
 	return false
 }

@@ -199,9 +199,28 @@ func TestIsMoment(t *testing.T) {
 		{session.Event{Kind: session.KindNotification, Method: "notifications/prompts/list_changed"}, true},
 		{session.Event{Kind: session.KindNotification, Method: "notifications/progress"}, false},
 		{session.Event{Kind: session.KindStderr}, false},
+		{session.Event{Kind: session.KindNotification, Method: "notifications/resources/updated"}, true},
 	} {
 		if got := replay.IsMoment(c.ev); got != c.want {
 			t.Errorf("IsMoment(%s %s) = %v, want %v", c.ev.Kind, c.ev.Method, got, c.want)
 		}
+	}
+	// Every request the UI sends, not only calls, starts and ends a moment;
+	// its verdicts do not.
+	for _, method := range []string{session.MethodRead, session.MethodGetPrompt, session.MethodComplete, session.MethodPing,
+		session.MethodSubscribe, session.MethodUnsubscribe, session.MethodSetLevel} {
+		for phase, want := range map[session.Phase]bool{session.PhaseStart: true, session.PhaseDone: true, session.PhaseVerdict: false} {
+			ev := session.Event{Kind: session.KindRequest, Method: method, Request: &session.RequestInfo{Method: method, State: phase}}
+			if got := replay.IsMoment(ev); got != want {
+				t.Errorf("IsMoment(%s %s) = %v, want %v", method, phase, got, want)
+			}
+		}
+	}
+	read := session.Event{Kind: session.KindRequest, Request: &session.RequestInfo{ID: 4, Method: session.MethodRead, About: "demo://readme", State: session.PhaseDone}}
+	if got, want := replay.Describe(read), "resources/read #4 demo://readme ended"; got != want {
+		t.Errorf("Describe(read) = %q, want %q", got, want)
+	}
+	if replay.IsMoment(session.Event{Kind: session.KindRequest}) {
+		t.Error("a request event without its request is a moment")
 	}
 }

@@ -109,7 +109,7 @@ type WireKeyMap struct {
 type ScrubberKeyMap struct {
 	StepBack    key.Binding // one event back
 	StepForward key.Binding // one event forward
-	PrevMoment  key.Binding // back to the previous page, walk, call or list change
+	PrevMoment  key.Binding // back to the previous page, walk, call, request or list change
 	NextMoment  key.Binding
 	First       key.Binding // the start of the session
 	Last        key.Binding // its end

@@ -14,7 +14,7 @@ func TestReplayGolden(t *testing.T) {
 	scenes := map[string][]string{
 		"end":  nil,
 		"walk": {"{", ">", ">", ">", ">", ">", ">", ">"},
-		"call": {"[", "<", "<", "<", "<"},
+		"call": {"[", "<", "<", "<", "<", "<", "<", "<", "<", "<", "<", "<", "<", "<", "<"},
 	}
 	for _, scene := range []string{"end", "walk", "call"} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {

@@ -354,14 +354,21 @@ func TestMomentsOfTheFixture(t *testing.T) {
 		if ev.Walk != nil && ev.Kind == session.KindWalk {
 			k += ":" + string(ev.Walk.State)
 		}
+		if ev.Request != nil {
+			k += ":" + ev.Request.Method + ":" + string(ev.Request.State)
+		}
 		kinds = append(kinds, k)
 	}
 	// The walks of tools (5 pages), resources (3), templates and prompts
-	// (1 each), the calls; the reads and gets are no moments of their own.
+	// (1 each), the calls, the reads, the get and the ping, each starting and ending.
 	walk := func(pages int) string {
 		return " walk:start" + strings.Repeat(" list-request page", pages) + " walk:done"
 	}
-	want := "connect" + walk(5) + walk(3) + walk(1) + walk(1) + strings.Repeat(" call:start call:done", 3) + " closed"
+	request := func(method string) string {
+		return " request:" + method + ":start request:" + method + ":done"
+	}
+	want := "connect" + walk(5) + walk(3) + walk(1) + walk(1) + strings.Repeat(" call:start call:done", 3) +
+		strings.Repeat(request(session.MethodRead), 3) + request(session.MethodGetPrompt) + request(session.MethodPing) + " closed"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("moments:\n%s\nwant:\n%s", got, want)
 	}

@@ -165,5 +165,6 @@ func (m *model) replayHelp() string {
 		"  " + s.Muted.Render(fmt.Sprintf("%s, read-only: the screen shows the session as it was after the event", sanitize.Line(r.Name()))) + "\n" +
 		"  " + s.Muted.Render("the status line names. Walking, calling and exporting need a live server and are") + "\n" +
 		"  " + s.Muted.Render("not offered. A moment is a walk starting or ending, a list request, a page, a call") + "\n" +
-		"  " + s.Muted.Render("starting or ending, or a list change.") + "\n"
+		"  " + s.Muted.Render("or another request (a read, a prompt get, a completion, a ping, a subscription, a log") + "\n" +
+		"  " + s.Muted.Render("level) starting or ending, a list change or a subscribed resource's update.") + "\n"
 }
