@@ -26,9 +26,9 @@ type RequestOptions struct {
 
 // RequestDoc builds the document of one request other than a list or a
 // tool call (resources/read, prompts/get, completion/complete, ping,
-// logging/setLevel, resources/subscribe and unsubscribe): what was asked,
-// how it ended, its verdicts in the style of a call's, then what the
-// answer holds — contents, messages or completion values. opts may be nil.
+// logging/setLevel, resources/subscribe and unsubscribe): how it ended, its
+// verdicts in the style of a call's, what the answer holds — contents,
+// messages or completion values — and then what was asked. opts may be nil.
 func RequestDoc(r *fold.Request, w int, s *themes.Styles, loc *time.Location, opts *RequestOptions) []string {
 	if opts == nil {
 		opts = &RequestOptions{}
@@ -60,12 +60,14 @@ func RequestDoc(r *fold.Request, w int, s *themes.Styles, loc *time.Location, op
 		d.Heading("JSON-RPC error")
 		d.JSON(r.RPCError, 2)
 	}
+	// The answer before what was asked: on a small screen a prompt's
+	// messages or a resource's contents start above the fold.
+	if !IsNull(r.Result) {
+		requestResult(d, r, s)
+	}
 	if !IsNull(r.Params) {
 		d.Heading("Asked")
 		d.JSON(r.Params, 2)
-	}
-	if !IsNull(r.Result) {
-		requestResult(d, r, s)
 	}
 	return d.Lines()
 }

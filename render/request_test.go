@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"mcpwitness/checks"
@@ -60,6 +61,14 @@ func TestRequestDocs(t *testing.T) {
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
+		}
+	}
+	// The answer comes before what was asked, so that on a small screen
+	// it starts above the fold.
+	for name, answer := range map[string]string{"read": "Contents (1)", "prompt": "Review: x"} {
+		doc := ansi.Strip(strings.Join(render.RequestDoc(rs[name], 64, styles(t), time.UTC, nil), "\n"))
+		if a, asked := strings.Index(doc, answer), strings.Index(doc, "Asked"); a < 0 || asked < 0 || a > asked {
+			t.Errorf("%s: the answer (%q at %d) does not come before what was asked (at %d):\n%s", name, answer, a, asked, doc)
 		}
 	}
 	golden.RequireEqual(t, []byte(text))
