@@ -44,6 +44,7 @@ type config struct {
 
 	// demo-server
 	httpAddr string
+	auth     bool // --auth: the HTTP endpoint behind OAuth
 	pageSize int
 	filler   int
 	ttlMs    int
@@ -94,6 +95,20 @@ func flagSpecs() []flagSpec {
 		{[]string{"-H", "--header"}, true, func(c *config, v string) error { c.target.Headers = append(c.target.Headers, v); return nil }},
 		{[]string{"--sse"}, false, func(c *config, _ string) error { c.target.SSE = true; return nil }},
 		{[]string{"--no-retry"}, false, func(c *config, _ string) error { c.target.NoRetry = true; return nil }},
+		{[]string{"--header-cmd"}, true, func(c *config, v string) error { c.target.HeaderCmd = v; return nil }},
+		{[]string{"--oauth"}, true, func(c *config, v string) error {
+			if !slices.Contains(session.OAuthModes(), v) {
+				return usagef("--oauth wants one of %s, not %q", strings.Join(session.OAuthModes(), ", "), v)
+			}
+			c.target.OAuth = session.OAuthMode(v)
+			if v == "auto" {
+				c.target.OAuth = session.OAuthAuto
+			}
+			return nil
+		}},
+		{[]string{"--client-id"}, true, func(c *config, v string) error { c.target.ClientID = v; return nil }},
+		{[]string{"--client-secret"}, true, func(c *config, v string) error { c.target.ClientSecret = v; return nil }},
+		{[]string{"--client-metadata-url"}, true, func(c *config, v string) error { c.target.ClientMetadataURL = v; return nil }},
 		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
 		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
 		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},
@@ -116,6 +131,7 @@ func flagSpecs() []flagSpec {
 		{[]string{"--prompt"}, true, func(c *config, v string) error { c.prompt = v; return nil }},
 		{[]string{"--template"}, true, func(c *config, v string) error { c.template = v; return nil }},
 		{[]string{"--http"}, true, func(c *config, v string) error { c.httpAddr = v; return nil }},
+		{[]string{"--auth"}, false, func(c *config, _ string) error { c.auth = true; return nil }},
 		{[]string{"--page-size"}, true, intFlag("--page-size", func(c *config) *int { return &c.pageSize })},
 		{[]string{"--filler"}, true, intFlag("--filler", func(c *config) *int { return &c.filler })},
 		{[]string{"--ttl-ms"}, true, intFlag("--ttl-ms", func(c *config) *int { return &c.ttlMs })},
@@ -272,6 +288,8 @@ func (c *config) checkServer() error {
 		}
 	case len(c.target.Env) > 0 || c.target.Dir != "" || len(c.target.Headers) > 0 || c.target.SSE:
 		return usagef("-e, --cwd, -H and --sse describe a server: give a command after -- or --url")
+	case c.target.HeaderCmd != "" || c.target.OAuth != session.OAuthAuto || c.target.ClientID != "" || c.target.ClientSecret != "" || c.target.ClientMetadataURL != "":
+		return usagef("--header-cmd, --oauth and the --client-… flags describe an HTTP server: give --url")
 	}
 	return nil
 }

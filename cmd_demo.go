@@ -13,11 +13,17 @@ import (
 // Streamable HTTP with --http ADDR (the URL is printed when it listens):
 // mcpwitness demo-server.
 func runDemoServer(ctx context.Context, a *app) error {
-	opts := &demo.Options{PageSize: a.cfg.pageSize, Filler: a.cfg.filler, TTLMs: a.cfg.ttlMs}
+	opts := &demo.Options{PageSize: a.cfg.pageSize, Filler: a.cfg.filler, TTLMs: a.cfg.ttlMs, Auth: a.cfg.auth}
 	var err error
+	if a.cfg.auth && a.cfg.httpAddr == "" {
+		return usagef("demo-server --auth puts the HTTP endpoint behind OAuth: give --http ADDR too")
+	}
 	if a.cfg.httpAddr != "" {
 		err = demo.ServeHTTP(ctx, a.cfg.httpAddr, opts, func(url string) {
 			fmt.Fprintln(a.stdout, url)
+			if a.cfg.auth {
+				fmt.Fprintf(a.stderr, "OAuth required; dynamic registration is open, or --client-id %s --client-secret %s (also --oauth client-credentials)\n", demo.DemoClientID, demo.DemoClientSecret)
+			}
 			if f, ok := a.stdout.w.(*os.File); ok {
 				_ = f.Sync()
 			}

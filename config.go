@@ -48,6 +48,10 @@ func resolve(c *config, env environ) (*config, error) {
 			return nil, err
 		}
 	}
+	if r.cmd != "" {
+		// Headless: the authorization URL goes to stderr as well as the events.
+		r.target.Notice = os.Stderr
+	}
 	if r.target.URL == "" && len(r.target.Command) == 0 {
 		self, err := env.executable()
 		if err != nil {
@@ -67,6 +71,18 @@ func mergeTarget(t, cmdline session.Target) (session.Target, error) {
 		t.Dir = cmdline.Dir
 	}
 	t.SSE = t.SSE || cmdline.SSE
+	t.NoRetry = t.NoRetry || cmdline.NoRetry
+	for _, f := range []struct{ to, from *string }{
+		{&t.HeaderCmd, &cmdline.HeaderCmd}, {&t.ClientID, &cmdline.ClientID},
+		{&t.ClientSecret, &cmdline.ClientSecret}, {&t.ClientMetadataURL, &cmdline.ClientMetadataURL},
+	} {
+		if *f.from != "" {
+			*f.to = *f.from
+		}
+	}
+	if cmdline.OAuth != session.OAuthAuto {
+		t.OAuth = cmdline.OAuth
+	}
 	if err := t.Validate(); err != nil {
 		return t, usageError{err.Error()}
 	}
@@ -83,6 +99,18 @@ type serverEntry struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	// HeaderCmd and OAuth are mcpwitness's own: --header-cmd, and --oauth
+	// with the --client-… flags.
+	HeaderCmd string      `json:"headerCmd"`
+	OAuth     *oauthEntry `json:"oauth"`
+}
+
+// oauthEntry is the OAuth client of a server in a config file.
+type oauthEntry struct {
+	Mode              string `json:"mode"` // auto, off, client-credentials
+	ClientID          string `json:"clientId"`
+	ClientSecret      string `json:"clientSecret"`
+	ClientMetadataURL string `json:"clientMetadataUrl"`
 }
 
 var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -178,6 +206,13 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 		t.SSE = e.Type == "sse"
 		for _, k := range sortedKeys(e.Headers) {
 			t.Headers = append(t.Headers, k+": "+expand(e.Headers[k]))
+		}
+		t.HeaderCmd = expand(e.HeaderCmd)
+		if o := e.OAuth; o != nil {
+			if o.Mode != "auto" {
+				t.OAuth = session.OAuthMode(o.Mode)
+			}
+			t.ClientID, t.ClientSecret, t.ClientMetadataURL = expand(o.ClientID), expand(o.ClientSecret), expand(o.ClientMetadataURL)
 		}
 	default:
 		return t, nil, fmt.Errorf("has neither a command nor a url")

@@ -25,7 +25,7 @@ Usage:
   mcpwitness report FILE                a Markdown report of a session file
   mcpwitness diff BEFORE AFTER          what changed between two session files
   mcpwitness open FILE                  replay a session file in the terminal UI
-  mcpwitness demo-server [--http ADDR]  run the embedded demo server
+  mcpwitness demo-server [--http ADDR [--auth]]  run the embedded demo server
   mcpwitness help COMMAND               more on one command
 
 Server:
@@ -37,6 +37,16 @@ Server:
   --sse                the URL is a legacy HTTP+SSE endpoint
   --no-retry           do not retry HTTP 429 (by default: 3 attempts, Retry-After
                        honoured, at most 10 s of waiting per request)
+  --header-cmd CMD     run CMD (sh -c) for every HTTP request: MCPWITNESS_METHOD,
+                       MCPWITNESS_URL, MCPWITNESS_BODY_SHA256 in its environment, the
+                       body on stdin; each 'Name: value' line it prints is a header
+                       of that request (after -H); values are never kept or shown
+  --oauth MODE         on a 401: auto (authorization code + PKCE, the default), off
+                       (say the challenge), client-credentials (machine to machine)
+  --client-id ID, --client-secret SECRET   a pre-registered OAuth client
+  --client-metadata-url URL   an OAuth Client ID Metadata Document; without these
+                       the client registers dynamically. The authorization URL is
+                       shown and opened with $BROWSER or the system opener
   --config FILE        take the server from an mcpServers JSON file (Claude
                        Desktop, Cursor, VS Code); --server NAME picks one
   --root PATH          answer roots/list with this root (repeatable; none by default)
@@ -125,6 +135,10 @@ Usage:
   mcpwitness demo-server                 serve over stdin/stdout
   mcpwitness demo-server --http ADDR     serve Streamable HTTP on ADDR
                                          (port 0 picks one; the URL is printed)
+  mcpwitness demo-server --http ADDR --auth   the same behind OAuth, with a small
+                                         authorization server on ADDR (dynamic
+                                         registration, or client mcpwitness-demo
+                                         with secret demo-secret)
 
 It has 40+ tools in pages of 10: valid, invalid and missing structured
 output, an isError tool, a task-required tool, a slow tool with progress,

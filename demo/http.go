@@ -50,7 +50,16 @@ func ServeHTTP(ctx context.Context, addr string, opts *Options, ready func(url s
 		return fmt.Errorf("demo server: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(Endpoint, Handler(opts))
+	if opts != nil && opts.Auth {
+		ah := AuthHandler(opts, "http://"+ln.Addr().String())
+		mux.Handle(Endpoint, ah)
+		mux.Handle("/.well-known/", ah)
+		for _, p := range []string{"/register", "/authorize", "/token"} {
+			mux.Handle(p, ah)
+		}
+	} else {
+		mux.Handle(Endpoint, Handler(opts))
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "not found: the MCP endpoint of this server is "+Endpoint, http.StatusNotFound)
 	})

@@ -38,6 +38,9 @@ type Options struct {
 	PageSize int // list page size; 0 means 10
 	Filler   int // extra generated filler tools (for benchmarks): "filler_00001"... ; 0 means none
 	TTLMs    int // ttlMs to advertise on list pages (cache hint); 0 means none; -1 too
+	// Auth puts the HTTP endpoint behind OAuth, with a small authorization
+	// server on the same address (see [AuthHandler]).
+	Auth bool
 }
 
 const instructions = `mcpwitness demo server. Every check the inspector makes has a tool here:

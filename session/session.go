@@ -63,6 +63,8 @@ type Session struct {
 	limit *frameLimit
 	// secrets redact every error the session returns or logs.
 	secrets *Redactor
+	// oauth answers a 401 on Streamable HTTP (nil when off).
+	oauth *oauth
 	// endStream ends a legacy SSE stream, which lives as long as the session.
 	endStream context.CancelFunc
 	timeout   time.Duration
@@ -223,8 +225,13 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		s.httpBase = base
+		oa, err := newOAuth(t, s.log, base)
+		if err != nil {
+			return nil, err
+		}
+		s.oauth = oa
 		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit,
-			secrets: s.secrets, challenge: true}
+			secrets: s.secrets, challenge: oa == nil || t.SSE}
 		if !t.NoRetry {
 			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
 		}
@@ -239,7 +246,11 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 			return &streamTransport{inner: sse, life: life}, nil
 		}
 		s.info.Transport = "http"
-		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, MaxEventSize: -1}, nil
+		st := &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, MaxEventSize: -1}
+		if oa != nil {
+			st.OAuthHandler = oa
+		}
+		return st, nil
 	default:
 		s.info.Transport = "in-memory"
 		return &tapTransport{inner: t.Transport, tap: s.tap, record: true}, nil
@@ -250,6 +261,13 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 // first and what became of a stdio server second.
 func (s *Session) dialError(ctx context.Context, err error) error {
 	what := "connecting to " + s.info.Target
+	var ce *ChallengeError
+	if errors.As(err, &ce) {
+		return s.redact(&sessionError{what: what, text: ce.Error(), err: err})
+	}
+	if ce := s.oauth.failure(); ce != nil {
+		return s.redact(&sessionError{what: what, text: ce.Error(), err: errors.Join(ce, err)})
+	}
 	if s.timedOut(ctx) {
 		msg := fmt.Sprintf("no answer to the handshake within %s", s.timeout)
 		if s.child != nil {
@@ -259,10 +277,6 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 			}
 		}
 		return s.redact(&sessionError{what: what, text: msg, err: err})
-	}
-	var ce *ChallengeError
-	if errors.As(err, &ce) {
-		return s.redact(&sessionError{what: what, text: ce.Error(), err: err})
 	}
 	return s.redact(s.cause(ctx, what, err))
 }
@@ -441,6 +455,7 @@ func (s *Session) shutdown() {
 	if s.httpBase != nil {
 		s.httpBase.CloseIdleConnections()
 	}
+	s.oauth.close()
 	if s.child != nil {
 		s.child.stop()
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +25,17 @@ type Target struct {
 	SSE     bool
 	// NoRetry turns off the HTTP 429 retry (see [ThrottleError]).
 	NoRetry bool
+	// HeaderCmd is a shell command run for every HTTP request; each
+	// "Name: value" line it prints is a header of that request only.
+	HeaderCmd string
+	// OAuth says how a 401 is answered; ClientID, ClientSecret and
+	// ClientMetadataURL register the client (pre-registered, or a Client ID
+	// Metadata Document); without them the client registers dynamically.
+	OAuth                                     OAuthMode
+	ClientID, ClientSecret, ClientMetadataURL string
+	// Notice, if not nil, receives what a person must see at once outside
+	// the UI: the authorization URL. The events always carry it.
+	Notice io.Writer
 
 	// Transport connects in some other way (in-memory, tests); Name labels it.
 	Transport mcp.Transport
@@ -70,8 +82,16 @@ func (t Target) Validate() error {
 	if (len(t.Env) > 0 || t.Dir != "") && len(t.Command) == 0 {
 		return fmt.Errorf("-e and --cwd apply to a stdio server: give a command after --")
 	}
-	if (len(t.Headers) > 0 || t.SSE) && t.URL == "" {
-		return fmt.Errorf("-H and --sse apply to an HTTP server: give --url")
+	if (len(t.Headers) > 0 || t.SSE || t.HeaderCmd != "" || t.OAuth != OAuthAuto || t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != "") && t.URL == "" {
+		return fmt.Errorf("-H, --sse, --header-cmd, --oauth and the --client-… flags apply to an HTTP server: give --url")
+	}
+	switch t.OAuth {
+	case OAuthAuto, OAuthOff, OAuthClientCredentials:
+	default:
+		return fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
+	}
+	if t.OAuth == OAuthClientCredentials && (t.ClientID == "" || t.ClientSecret == "") {
+		return fmt.Errorf("--oauth client-credentials needs --client-id and --client-secret")
 	}
 	return nil
 }
@@ -103,6 +123,9 @@ func (t Target) describe(r *Redactor) TargetInfo {
 		return info
 	case t.URL != "":
 		info := TargetInfo{Transport: "http", URL: r.redactURL(t.URL)}
+		if t.ClientSecret != "" {
+			r.Add("client_secret", t.ClientSecret)
+		}
 		if t.SSE {
 			info.Transport = "sse"
 		}

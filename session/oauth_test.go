@@ -1,0 +1,168 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mcpwitness/demo"
+	"mcpwitness/paging"
+)
+
+// authDemo serves the demo server behind OAuth (demo.AuthHandler) on
+// 127.0.0.1 and returns its MCP endpoint, and the bearer tokens it was
+// sent so far.
+func authDemo(t *testing.T) (string, func() []string) {
+	t.Helper()
+	var lc net.ListenConfig
+	ln, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	var mu sync.Mutex
+	var tokens []string
+	h := demo.AuthHandler(nil, base)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+			mu.Lock()
+			tokens = append(tokens, tok)
+			mu.Unlock()
+		}
+		h.ServeHTTP(w, r)
+	}))
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return base + demo.Endpoint, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(tokens)
+	}
+}
+
+// fetchingBrowser sets $BROWSER to curl, which follows the authorization
+// URL to the loopback redirect as a person's browser would.
+func fetchingBrowser(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Fatalf("the OAuth tests need curl as the browser: %v", err)
+	}
+	t.Setenv("BROWSER", "curl -sSfL -o /dev/null")
+}
+
+// assertNoTokens fails when any event of log holds one of secrets (there
+// must be some: a test that saw no token proves nothing).
+func assertNoTokens(t *testing.T, log *Log, secrets ...string) {
+	t.Helper()
+	var all bytes.Buffer
+	for _, ev := range log.Events() {
+		b, _ := json.Marshal(ev)
+		all.Write(b)
+		all.WriteByte('\n')
+	}
+	if len(secrets) == 0 {
+		t.Fatal("no token was sent to check for")
+	}
+	for _, word := range secrets {
+		if strings.Contains(all.String(), word) {
+			t.Errorf("the events hold the secret %q", word)
+		}
+	}
+}
+
+func TestOAuthFromThe401ToAListedTool(t *testing.T) {
+	fetchingBrowser(t)
+	url, sent := authDemo(t)
+	log := NewLog(&LogOptions{History: true})
+	var notice bytes.Buffer
+	s := dial(t, Target{URL: url, Notice: &notice}, &Options{Log: log})
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Err != nil || len(res.Items()) == 0 {
+		t.Fatalf("walk after OAuth: %v, %d tools", res.Err, len(res.Items()))
+	}
+	if !slices.Contains(toolNames(res.Items()), "add") {
+		t.Errorf("tools %v do not list add", toolNames(res.Items()))
+	}
+	var steps []AuthStep
+	var token *AuthInfo
+	for _, ev := range log.Events() {
+		if ev.Kind == KindAuth {
+			steps = append(steps, ev.Auth.Step)
+			if ev.Auth.Step == AuthToken {
+				token = ev.Auth
+			}
+			if ev.Auth.Step == AuthClient && (ev.Auth.ClientID == "" || ev.Auth.Registration != "dynamic") {
+				t.Errorf("client event %+v: want a dynamically registered client id", ev.Auth)
+			}
+		}
+	}
+	for _, want := range []AuthStep{AuthChallenge, AuthResourceMeta, AuthServerMeta, AuthClient, AuthOpen, AuthRedirect, AuthToken} {
+		if !slices.Contains(steps, want) {
+			t.Errorf("auth steps %v lack %q", steps, want)
+		}
+	}
+	if token == nil || token.TokenType != "Bearer" || token.Expires == "" || !slices.Contains(token.Scopes, demo.DemoScope) {
+		t.Errorf("token event %+v: want type Bearer, an expiry and scope %s", token, demo.DemoScope)
+	}
+	if !strings.Contains(notice.String(), "/authorize?") {
+		t.Errorf("the notice %q does not show the authorization URL", notice.String())
+	}
+	assertNoTokens(t, log, sent()...)
+}
+
+func TestOAuthClientCredentials(t *testing.T) {
+	url, sent := authDemo(t)
+	log := NewLog(&LogOptions{History: true})
+	s := dial(t, Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}, &Options{Log: log})
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Err != nil || len(res.Items()) == 0 {
+		t.Fatalf("walk with client credentials: %v, %d tools", res.Err, len(res.Items()))
+	}
+	assertNoTokens(t, log, append(sent(), demo.DemoClientSecret)...)
+}
+
+func TestOAuthOffSaysTheChallenge(t *testing.T) {
+	url, _ := authDemo(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Dial(ctx, Target{URL: url, OAuth: OAuthOff}, &Options{Timeout: 10 * time.Second})
+	if err == nil {
+		s.Close()
+		t.Fatal("Dial succeeded without a token")
+	}
+	if !strings.Contains(err.Error(), "resource_metadata=") || !strings.Contains(err.Error(), "HTTP 401") {
+		t.Errorf("error %q does not say the 401 and its resource_metadata", err)
+	}
+}
+
+func TestOAuthFailureSaysWhy(t *testing.T) {
+	// A browser that fails: nothing comes back, and the error says both the
+	// challenge and that OAuth failed.
+	t.Setenv("BROWSER", filepath.Join(t.TempDir(), "no-such-browser"))
+	url, _ := authDemo(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Dial(ctx, Target{URL: url, Notice: os.Stderr}, &Options{Timeout: 3 * time.Second})
+	if err == nil {
+		s.Close()
+		t.Fatal("Dial succeeded without a browser")
+	}
+	for _, want := range []string{"HTTP 401", "OAuth failed", "no redirect came back"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
