@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -31,6 +32,9 @@ type httpTap struct {
 	limit *frameLimit
 	// secrets redact the URLs in HTTP events.
 	secrets *Redactor
+	// headerCmd is --header-cmd: run for every request, its headers
+	// applied after the configured ones.
+	headerCmd string
 	// challenge makes a 401 or 403 fail with a [*ChallengeError] (OAuth is
 	// off, so the SDK would only say "Unauthorized").
 	challenge bool
@@ -64,6 +68,25 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		h.receive(req, resp)
 	}
 	return resp, nil
+}
+
+// vend runs --header-cmd for req (body is its body) and sets the headers
+// it printed; the event names them, never their values.
+func (h *httpTap) vend(req *http.Request, body []byte) error {
+	vended, err := vendHeaders(req.Context(), h.headerCmd, req, body)
+	if err != nil {
+		h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPVended, Method: req.Method, URL: h.url(req), Error: err.Error()}, Text: err.Error()})
+		return err
+	}
+	names := make([]string, 0, len(vended))
+	for name, values := range vended {
+		req.Header[name] = values
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPVended, Method: req.Method, URL: h.url(req), Vended: names},
+		Text: fmt.Sprintf("--header-cmd vended %s for %s %s", strings.Join(names, ", "), req.Method, req.URL.Path)})
+	return nil
 }
 
 // url is req's URL as events show it: credentials and secret query values
@@ -109,13 +132,22 @@ func (h *httpTap) send(req *http.Request) (*http.Request, error) {
 			req.Header.Add(name, v)
 		}
 	}
+	var body []byte
+	if req.Body != nil && req.Method == http.MethodPost {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		body = b
+	}
+	if h.headerCmd != "" {
+		if err := h.vend(req, body); err != nil {
+			return nil, err
+		}
+	}
 	if req.Body == nil || req.Method != http.MethodPost {
 		return req, nil
-	}
-	body, err := io.ReadAll(req.Body)
-	req.Body.Close()
-	if err != nil {
-		return nil, err
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }

@@ -231,7 +231,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		s.oauth = oa
 		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit,
-			secrets: s.secrets, challenge: oa == nil || t.SSE}
+			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd}
 		if !t.NoRetry {
 			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
 		}
