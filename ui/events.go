@@ -23,10 +23,17 @@ type eventsPane struct {
 	list    streamList
 	filter  rowFilter // the level filter
 	pt      eventPaints
-	// cols are the visible rows said in words, made when what is visible
-	// changes (rows never change), so View only looks them up.
-	cols    map[*fold.Row]rowCols
+	// cols are the visible entries said in words, made when what is
+	// visible changes (rows never change), so View only looks them up.
+	cols    map[entry]rowCols
 	colsFor colsKey
+}
+
+// entry is what one line of the pane stands for: a row, and how many
+// completions it counts (see [rowFilter]).
+type entry struct {
+	r    *fold.Row
+	asks int32
 }
 
 // rowCols are a row's kind and text columns.
@@ -66,22 +73,15 @@ func (p *eventsPane) SetSize(w, h int) {
 
 // Sync follows new rows.
 func (p *eventsPane) Sync() {
-	if p.filter.on() {
-		p.filter.sync(p.st)
-		p.list.Sync(p.filter.bounds())
-	} else {
-		p.list.Sync(p.st.Rows().First(), p.st.Rows().Total())
-	}
+	p.filter.sync(p.st)
+	p.list.Sync(p.filter.bounds())
 	p.say()
 }
 
-// at returns the row at list number n, or nil: a row of the stream, or of
-// those the level filter kept.
-func (p *eventsPane) at(n int64) *fold.Row {
-	if p.filter.on() {
-		return p.filter.row(n)
-	}
-	return p.st.Rows().Abs(n)
+// at returns the entry at list number n; its row is nil past the end.
+func (p *eventsPane) at(n int64) entry {
+	r, asks := p.filter.row(n)
+	return entry{r, asks}
 }
 
 // Update handles keys while the pane has focus.
@@ -113,17 +113,17 @@ func (p *eventsPane) say() {
 	if k == p.colsFor && p.cols != nil {
 		return
 	}
-	cols := make(map[*fold.Row]rowCols, p.list.h)
+	cols := make(map[entry]rowCols, p.list.h)
 	for i := 0; i < p.list.h; i++ {
-		r := p.at(p.list.offset + int64(i))
-		if r == nil {
+		e := p.at(p.list.offset + int64(i))
+		if e.r == nil {
 			continue
 		}
-		c, ok := p.cols[r]
+		c, ok := p.cols[e]
 		if !ok {
-			c.kind, c.text = render.RowText(r)
+			c = e.cols()
 		}
-		cols[r] = c
+		cols[e] = c
 	}
 	p.cols, p.colsFor = cols, k
 }
@@ -144,21 +144,28 @@ func (p *eventsPane) View() string {
 	sel := p.list.Selected()
 	for i := 0; i < p.list.h; i++ {
 		n := p.list.offset + int64(i)
-		r := p.at(n)
-		if r == nil {
+		e := p.at(n)
+		if e.r == nil {
 			lines = append(lines, strings.Repeat(" ", p.w))
 			continue
 		}
-		lines = append(lines, p.row(r, p.focused && n == sel))
+		lines = append(lines, p.row(e, p.focused && n == sel))
 	}
 	return strings.Join(lines, "\n")
 }
 
-func (p *eventsPane) row(r *fold.Row, selected bool) string {
+// cols says the entry in its two columns.
+func (e entry) cols() rowCols {
+	kind, text := render.RowText(e.r)
+	return rowCols{kind: kind, text: asksText(text, e.asks)}
+}
+
+func (p *eventsPane) row(e entry, selected bool) string {
+	r := e.r
 	ts := render.Clock(r.T, p.loc)
-	c, ok := p.cols[r]
+	c, ok := p.cols[e]
 	if !ok {
-		c.kind, c.text = render.RowText(r)
+		c = e.cols()
 	}
 	kind, text := fmt.Sprintf("%-10s", render.Trunc(c.kind, 10)), c.text
 	tw := max(p.w-1-len(ts)-1-10-1, 4)

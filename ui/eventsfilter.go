@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"mcpwitness/fold"
 	"mcpwitness/session"
@@ -12,29 +14,40 @@ import (
 // messages at each of these levels or above.
 func logFloors() []string { return []string{"", "debug", "info", "warning", "error"} }
 
-// rowFilter is the events pane's level filter: which rows it keeps, and
-// the stream numbers of those it kept so far (a list over them, numbered
-// from dropped, the kept rows that rolled off the ring since).
+// rowFilter is what the events pane lists: every row, or with a level
+// floor only log messages at it or above; consecutive completions of one
+// form, each answered alike, are one entry that counts them. It keeps the
+// stream numbers of its entries so far (a list numbered from dropped, the
+// entries that rolled off the ring since), each entry the newest row it
+// stands for.
 type rowFilter struct {
 	floor   int // an index of logFloors(); 0 keeps every row
 	st      *fold.State
 	scanned int64 // rows before this stream number were looked at
 	kept    []int64
+	asks    []int32 // beside kept: how many completions the entry stands for
 	dropped int64
 }
 
-// on says whether the filter keeps only some rows.
+// on says whether the filter keeps only log messages.
 func (f *rowFilter) on() bool { return f.floor > 0 }
 
 // next moves to the next stop, and starts over.
 func (f *rowFilter) next() {
 	f.floor = (f.floor + 1) % len(logFloors())
-	f.st, f.scanned, f.kept, f.dropped = nil, 0, nil, 0
+	f.st, f.scanned, f.kept, f.asks, f.dropped = nil, 0, nil, nil, 0
 }
 
-// keeps says whether r is a log message at the floor or above.
+// keeps says whether r is listed: any row with no floor, else a log
+// message at the floor or above.
 func (f *rowFilter) keeps(r *fold.Row) bool {
-	if r == nil || r.Kind != fold.RowLog {
+	if r == nil {
+		return false
+	}
+	if !f.on() {
+		return true
+	}
+	if r.Kind != fold.RowLog {
 		return false
 	}
 	levels := session.LogLevels()
@@ -47,29 +60,67 @@ func (f *rowFilter) keeps(r *fold.Row) bool {
 func (f *rowFilter) sync(st *fold.State) {
 	rows := st.Rows()
 	if st != f.st || rows.Total() < f.scanned {
-		f.st, f.scanned, f.kept, f.dropped = st, 0, nil, 0
+		f.st, f.scanned, f.kept, f.asks, f.dropped = st, 0, f.kept[:0], f.asks[:0], 0
 	}
 	for n := max(f.scanned, rows.First()); n < rows.Total(); n++ {
-		if f.keeps(rows.Abs(n)) {
-			f.kept = append(f.kept, n)
+		r := rows.Abs(n)
+		if !f.keeps(r) {
+			continue
 		}
+		if last := len(f.kept) - 1; last >= 0 && sameAsk(rows.Abs(f.kept[last]), r) {
+			f.kept[last] = n
+			f.asks[last]++
+			continue
+		}
+		f.kept, f.asks = append(f.kept, n), append(f.asks, 1)
 	}
 	f.scanned = rows.Total()
 	gone := 0
 	for gone < len(f.kept) && f.kept[gone] < rows.First() {
 		gone++
 	}
-	f.kept, f.dropped = f.kept[gone:], f.dropped+int64(gone)
+	if gone > 0 {
+		f.kept, f.asks, f.dropped = f.kept[gone:], f.asks[gone:], f.dropped+int64(gone)
+	}
 }
 
 // bounds are the list's numbers: [first, total).
 func (f *rowFilter) bounds() (first, total int64) { return f.dropped, f.dropped + int64(len(f.kept)) }
 
-// row returns the row at list number n, or nil.
-func (f *rowFilter) row(n int64) *fold.Row {
+// row returns the row at list number n and how many completions it
+// stands for (1 for any other row), or nil.
+func (f *rowFilter) row(n int64) (*fold.Row, int32) {
 	i := n - f.dropped
 	if f.st == nil || i < 0 || i >= int64(len(f.kept)) {
-		return nil
+		return nil, 0
 	}
-	return f.st.Rows().Abs(f.kept[i])
+	return f.st.Rows().Abs(f.kept[i]), f.asks[i]
+}
+
+// sameAsk says whether b is one more completion of what a asked: both
+// completion/complete rows of the same reference, ended alike. A
+// completion that failed, or any other row, stands alone.
+func sameAsk(a, b *fold.Row) bool {
+	if a == nil || a.Kind != fold.RowRequest || b.Kind != fold.RowRequest ||
+		a.Method != session.MethodComplete || b.Method != session.MethodComplete || a.Level != b.Level ||
+		b.Level == fold.LevelWarn || b.Level == fold.LevelError {
+		return false
+	}
+	wa, _, _ := strings.Cut(a.Text, ": ")
+	wb, _, _ := strings.Cut(b.Text, ": ")
+	return wa == wb
+}
+
+// asksText is the text of an entry that stands for n completions of one
+// reference: "completion/complete ref/prompt x · 5 asks · the last
+// answered in 2.0 ms".
+func asksText(text string, n int32) string {
+	if n <= 1 {
+		return text
+	}
+	what, how, ok := strings.Cut(text, ": ")
+	if !ok {
+		return fmt.Sprintf("%s · %d asks", text, n)
+	}
+	return fmt.Sprintf("%s · %d asks · the last %s", what, n, how)
 }
