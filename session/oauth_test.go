@@ -132,6 +132,27 @@ func TestOAuthClientCredentials(t *testing.T) {
 		t.Fatalf("walk with client credentials: %v, %d tools", res.Err, len(res.Items()))
 	}
 	assertNoTokens(t, log, append(sent(), demo.DemoClientSecret)...)
+	// The record, written as --record writes it, holds neither.
+	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
+	var rec bytes.Buffer
+	r, err := NewRecorder(&rec, NewHeader("mcpwitness", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range log.Events() {
+		r.Write(ev)
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range append(sent(), demo.DemoClientSecret) {
+		if strings.Contains(rec.String(), secret) {
+			t.Errorf("the record holds the secret %q", secret)
+		}
+	}
+	if !strings.Contains(rec.String(), `"kind":"auth"`) {
+		t.Error("the record has no auth events")
+	}
 }
 
 func TestOAuthOffSaysTheChallenge(t *testing.T) {
