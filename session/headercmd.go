@@ -39,8 +39,8 @@ func (e *HeaderCmdError) Unwrap() error { return e.Err }
 // vendHeaders runs the header command for one request (sh -c CMD) with
 // the request's method, URL and body digest in its environment and the
 // body on its stdin, and returns the headers it printed, one "Name: value"
-// a line.
-func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte) (http.Header, error) {
+// a line. shown is the request's URL as errors show it.
+func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte, shown string) (http.Header, error) {
 	sum := sha256.Sum256(body)
 	ctx, cancel := context.WithTimeout(ctx, headerCmdTimeout)
 	defer cancel()
@@ -55,7 +55,7 @@ func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []
 	cmd.Stdout, cmd.Stderr = &stdout, &limitedBuffer{buf: &stderr, max: 4 << 10}
 	cmd.WaitDelay = time.Second
 	fail := func(err error) error {
-		return &HeaderCmdError{Method: req.Method, URL: req.URL.Redacted(), Err: err, Stderr: strings.TrimSpace(stderr.String())}
+		return &HeaderCmdError{Method: req.Method, URL: shown, Err: err, Stderr: strings.TrimSpace(stderr.String())}
 	}
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() == context.DeadlineExceeded {

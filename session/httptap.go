@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -73,7 +74,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 // vend runs --header-cmd for req (body is its body) and sets the headers
 // it printed; the event names them, never their values.
 func (h *httpTap) vend(req *http.Request, body []byte) error {
-	vended, err := vendHeaders(req.Context(), h.headerCmd, req, body)
+	vended, err := vendHeaders(req.Context(), h.headerCmd, req, body, h.url(req))
 	if err != nil {
 		h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPVended, Method: req.Method, URL: h.url(req), Error: err.Error()}, Text: err.Error()})
 		return err
@@ -92,10 +93,18 @@ func (h *httpTap) vend(req *http.Request, body []byte) error {
 // url is req's URL as events show it: credentials and secret query values
 // replaced.
 func (h *httpTap) url(req *http.Request) string {
-	if h.secrets == nil {
-		return req.URL.Redacted()
+	return eventURL(req.URL, h.secrets)
+}
+
+// eventURL is u as events and errors show it: without its user
+// information, and with the target's secrets (query values) replaced.
+func eventURL(u *url.URL, secrets *Redactor) string {
+	c := *u
+	c.User = nil
+	if secrets == nil {
+		return c.String()
 	}
-	return h.secrets.String(req.URL.Redacted())
+	return secrets.String(c.String())
 }
 
 // evidence records one exchange: the request, and the head of its

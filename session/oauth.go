@@ -40,9 +40,10 @@ func OAuthModes() []string {
 // oauth is a session's OAuth: the SDK's handler, with every step an
 // event. Tokens stay in memory, inside the SDK's token source.
 type oauth struct {
-	inner  auth.OAuthHandler
-	log    *Log
-	target Target
+	inner   auth.OAuthHandler
+	log     *Log
+	target  Target
+	secrets *Redactor
 	// ln is the loopback redirect listener (authorization code only).
 	ln  net.Listener
 	srv *http.Server
@@ -72,8 +73,8 @@ type redirect struct {
 // newOAuth makes the OAuth handler for t, or nil when t turns it off.
 // Its own requests (metadata, registration, token) go through base with
 // an event each, never through the tap: their bodies hold secrets.
-func newOAuth(t Target, log *Log, base http.RoundTripper) (*oauth, error) {
-	o := &oauth{log: log, target: t}
+func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*oauth, error) {
+	o := &oauth{log: log, target: t, secrets: secrets}
 	client := &http.Client{Transport: &authTap{next: base, log: log}, Timeout: 30 * time.Second}
 	switch t.OAuth {
 	case OAuthOff:
@@ -154,8 +155,8 @@ func (o *oauth) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 // Authorize runs the SDK's flow on a 401 or 403, with its challenge and
 // the token obtained as events.
 func (o *oauth) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	info := &AuthInfo{Step: AuthChallenge, URL: req.URL.Redacted()}
-	ce := newChallengeError(req, resp, req.URL.Redacted())
+	info := &AuthInfo{Step: AuthChallenge, URL: eventURL(req.URL, o.secrets)}
+	ce := newChallengeError(req, resp, info.URL)
 	ce.Why = "mcpwitness runs OAuth"
 	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: ce.Error()})
 	if err := o.inner.Authorize(ctx, req, resp); err != nil {
@@ -300,7 +301,7 @@ func (a *authTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	case strings.Contains(p, "/.well-known/oauth-authorization-server"), strings.Contains(p, "/.well-known/openid-configuration"):
 		step = AuthServerMeta
 	}
-	info := &AuthInfo{Step: step, URL: req.URL.Redacted()}
+	info := &AuthInfo{Step: step, URL: eventURL(req.URL, nil)}
 	text := fmt.Sprintf("OAuth %s %s", req.Method, info.URL)
 	if err != nil {
 		info.Error = err.Error()

@@ -225,7 +225,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		s.httpBase = base
-		oa, err := newOAuth(t, s.log, base)
+		oa, err := newOAuth(t, s.log, s.secrets, base)
 		if err != nil {
 			return nil, err
 		}
