@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/checks"
+	"mcpwitness/jsonscan"
 )
 
 // tap turns raw frames into wire events and hands the raw answer of a
@@ -84,25 +86,30 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 			}
 		}
 	}
-	// Each frame is parsed once: as a batch's members or as one message.
-	// json.Unmarshal fails on text that is not JSON as json.Valid does, so
-	// Valid runs only to tell that from a value of another shape.
-	var members []json.RawMessage
-	var one message
-	var parsed bool
-	trimmed := bytes.TrimSpace(view)
-	batch := len(trimmed) > 0 && trimmed[0] == '['
-	if batch {
-		members, parsed = readBatch(view)
-	} else {
-		one = readMessage(view)
-		parsed = one.isObject
-	}
-	if !parsed && !json.Valid(view) {
+	if !json.Valid(view) {
 		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
 		return nil, false
 	}
+	// The frame is copied once, for the record: the caller's buffer is
+	// reused for the next one. It is then read once, in place: the
+	// envelope's members (a list page's result) are slices of that copy,
+	// which the record, the watcher and the walk share.
 	raw = append([]byte(nil), raw...)
+	parse := view
+	if cuts == 0 {
+		parse = raw
+	}
+	var members []json.RawMessage
+	var one message
+	var parsed bool
+	trimmed := bytes.TrimSpace(parse)
+	batch := len(trimmed) > 0 && trimmed[0] == '['
+	if batch {
+		members, parsed = readBatch(parse)
+	} else {
+		one = readMessage(parse)
+		parsed = one.isObject
+	}
 	rec := Event{T: now, Kind: KindWire, Dir: dir, Frame: raw, Size: len(raw)}
 	if cuts > 0 {
 		rec.Level = levelDeep
@@ -160,19 +167,90 @@ type message struct {
 	isObject bool // view is a JSON object whose fields have the types envelope wants
 }
 
-// readBatch reads the members of a batch, reporting whether view is one.
-// The slice is declared here, not by the caller, so that a frame that is
-// not a batch allocates none.
+// readBatch reads the members of a batch (valid JSON), each a slice of
+// view, reporting whether view is one. The slice is declared here, not by
+// the caller, so that a frame that is not a batch allocates none.
 func readBatch(view []byte) ([]json.RawMessage, bool) {
 	var members []json.RawMessage
-	ok := json.Unmarshal(view, &members) == nil
+	ok := jsonscan.Elements(view, func(m []byte) bool {
+		members = append(members, m)
+		return true
+	})
 	return members, ok
 }
 
+// readMessage reads one message (valid JSON) as decoding it into an
+// envelope would, with no copy: its members are slices of view.
 func readMessage(view json.RawMessage) message {
 	m := message{view: view}
-	m.isObject = json.Unmarshal(view, &m.env) == nil
+	m.isObject = m.env.read(view)
 	return m
+}
+
+// read fills e from the JSON text b (valid JSON) as json.Unmarshal into e
+// would: the members of an object matched to e's fields by name (exactly,
+// else without regard to case), the last of duplicates winning, a null
+// leaving a string as it was. It reports false where decoding would fail
+// (b is neither an object nor null, or jsonrpc or method is neither a
+// string nor null), having read all it could, as decoding does.
+func (e *envelope) read(b []byte) bool {
+	if string(bytes.TrimSpace(b)) == "null" {
+		return true // decodes, into nothing
+	}
+	typed := true
+	object := jsonscan.Members(b, func(rawKey, val []byte) bool {
+		key, ok := jsonscan.String(rawKey)
+		if !ok {
+			return false
+		}
+		switch envelopeField(key) {
+		case "jsonrpc":
+			typed = readEnvelopeString(val, &e.JSONRPC) && typed
+		case "method":
+			typed = readEnvelopeString(val, &e.Method) && typed
+		case "id":
+			e.ID = val
+		case "params":
+			e.Params = val
+		case "result":
+			e.Result = val
+		case "error":
+			e.Error = val
+		}
+		return true
+	})
+	return object && typed
+}
+
+// envelopeField returns the [envelope] field (by its JSON name) that a
+// member named key fills, as encoding/json matches names: exactly, else
+// without regard to case; "" for none.
+func envelopeField(key string) string {
+	fields := [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
+	for _, f := range fields {
+		if key == f {
+			return f
+		}
+	}
+	for _, f := range fields {
+		if strings.EqualFold(key, f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// readEnvelopeString sets *dst to the string val holds, leaves it for null,
+// and reports false for anything else.
+func readEnvelopeString(val []byte, dst *string) bool {
+	if string(val) == "null" {
+		return true
+	}
+	s, ok := jsonscan.String(val)
+	if ok {
+		*dst = s
+	}
+	return ok
 }
 
 // route books one message and records it as rec (nil for a member of a
