@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -10,6 +11,7 @@ import (
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
+	"mcpwitness/themes"
 )
 
 // layout is where each part of the screen goes, worked out on resize
@@ -79,10 +81,19 @@ func (m *model) predraw() {
 	}
 	l := m.lay
 	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", m.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", m.w)) })
+	if m.hp.sty != m.sty {
+		m.hp = newHeaderPaints(m.sty)
+	}
 	m.drawn.header = m.header()
 	m.drawn.help = m.helpLine()
 	if m.showsTabs() {
 		m.drawn.tabs = m.tabStripDrawn()
+	}
+	if m.tab == tabTools {
+		m.tools.Predraw()
+	}
+	for _, sc := range []*scroller{&m.detail.sc, &m.item.sc, &m.wire.frame} {
+		sc.Predraw()
 	}
 	if m.mode == modeHelp {
 		// Help takes the events pane's rows too.
@@ -139,25 +150,28 @@ func (m *model) drawHeader() string {
 	var line1 string
 	if m.replay != nil {
 		line1 = m.replayLine1()
+		line1 = render.Fit(line1, w)
 	} else if srv := m.st.Server(); srv != nil {
-		line1 = " " + m.serverText(srv)
+		// Who the server is changes once a session: drawn once, not on
+		// every page of a walk.
+		line1 = m.memo.get("server", fmt.Sprintf("%d %p %p", w, s, srv), func() string { return render.Fit(" "+m.serverText(srv), w) })
 	} else {
-		line1 = " " + s.Server.Render("mcpwitness") + " " + s.Muted.Render(m.connectText())
+		line1 = render.Fit(" "+s.Server.Render("mcpwitness")+" "+s.Muted.Render(m.connectText()), w)
 	}
-	line1 = render.Fit(line1, w)
 
+	hp := m.headerPaints()
 	spin := "  "
 	switch {
 	case m.st.Out() > 0 && m.replay != nil:
 		// A replay stands still: no spinner for what was out then.
-		spin = " " + s.Spinner.Render("⋯")
+		spin = " " + hp.spinner.on("⋯")
 	case m.st.Out() > 0:
-		spin = " " + s.Spinner.Render(m.spin.View())
+		spin = " " + hp.spinner.on(m.spin.View())
 	}
-	gen := s.HeaderKey.Render("gen ") + s.Bold.Render(fmt.Sprint(m.st.Gen())) +
-		s.HeaderKey.Render(" · out ") + s.Bold.Render(fmt.Sprint(m.st.Out())) + spin
-	line2 := " " + gen + s.Subtle.Render(" │  ") + m.walkText()
-	line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render("last answer ") + s.Text.Render(render.Clock(m.st.LastAnswer(), m.o.Loc))
+	gen := hp.key.on("gen ") + hp.bold.on(strconv.FormatInt(m.st.Gen(), 10)) +
+		hp.key.on(" · out ") + hp.bold.on(strconv.Itoa(m.st.Out())) + spin
+	line2 := " " + gen + hp.subtle.on(" │  ") + m.walkText(hp)
+	line2 += hp.subtle.on("  │  ") + hp.key.on("last answer ") + hp.text.on(render.Clock(m.st.LastAnswer(), m.o.Loc))
 	if p := m.pingText(); p != "" {
 		line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render(p)
 	}
@@ -173,23 +187,38 @@ func (m *model) drawHeader() string {
 	return line1 + "\n" + joinEnds(line2, r2, w)
 }
 
+// headerPaints are the header's styles as paints (see [paint]): its
+// second line is drawn again on most events of a walk.
+type headerPaints struct {
+	sty                                                 *themes.Styles
+	key, bold, subtle, text, spinner, muted, warn, pass paint
+}
+
+func newHeaderPaints(s *themes.Styles) headerPaints {
+	return headerPaints{sty: s, key: newPaint(s.HeaderKey.Render), bold: newPaint(s.Bold.Render), subtle: newPaint(s.Subtle.Render),
+		text: newPaint(s.Text.Render), spinner: newPaint(s.Spinner.Render), muted: newPaint(s.Muted.Render),
+		warn: newPaint(s.Warn.Render), pass: newPaint(s.Pass.Render)}
+}
+
+// headerPaints are the paints of the styles now, made in predraw.
+func (m *model) headerPaints() *headerPaints { return &m.hp }
+
 // walkText says how the newest walk of the tab's list stands, and how many
 // items the tab lists.
-func (m *model) walkText() string {
-	s := m.sty
+func (m *model) walkText(hp *headerPaints) string {
 	walk := m.tabWalk()
-	wstyle := s.Text
+	wstyle := hp.text
 	switch {
 	case walk == nil:
-		wstyle = s.Muted
+		wstyle = hp.muted
 	case walk.Done && (walk.Incomplete.Finding() || walk.Err != ""):
 		// A walk the client stopped ([paging.Stopped]) read what it
 		// needed: no warning.
-		wstyle = s.Warn
+		wstyle = hp.warn
 	case walk.Done:
-		wstyle = s.Pass
+		wstyle = hp.pass
 	}
-	text := wstyle.Render(render.WalkSummary(walk))
+	text := wstyle.on(render.WalkSummary(walk))
 	if walk != nil && walk.Done {
 		// What the pane lists: a later walk that failed lists nothing,
 		// and the pane keeps the last good one.
@@ -200,7 +229,7 @@ func (m *model) walkText() string {
 			n = m.tabCount(m.tab)
 		}
 		one, many := m.tab.nouns()
-		text += s.Muted.Render(fmt.Sprintf(" · %d %s", n, render.Plural(n, one, many)))
+		text += hp.muted.on(fmt.Sprintf(" · %d %s", n, render.Plural(n, one, many)))
 	}
 	return text
 }

@@ -195,6 +195,7 @@ type model struct {
 
 	memo  memo  // drawings of unchanged parts
 	drawn drawn // what View puts together
+	hp    headerPaints
 }
 
 func newModel(o options) *model {

@@ -15,6 +15,24 @@ type scroller struct {
 	lines []string
 	off   int
 	w, h  int
+	// ver counts SetLines; drawn is the window as Predraw drew it for
+	// drawnKey.
+	ver      int
+	drawn    string
+	drawnKey scrollKey
+}
+
+// scrollKey is what the window shows: the lines given, where, how big.
+type scrollKey struct{ ver, off, w, h int }
+
+func (s *scroller) key() scrollKey { return scrollKey{s.ver, s.off, s.w, s.h} }
+
+// Predraw draws the window again when it changed, in Update: a frame
+// whose window is as it was costs a comparison.
+func (s *scroller) Predraw() {
+	if k := s.key(); k != s.drawnKey || s.drawn == "" {
+		s.drawn, s.drawnKey = s.draw(), k
+	}
 }
 
 func (s *scroller) SetSize(w, h int) {
@@ -25,6 +43,7 @@ func (s *scroller) SetSize(w, h int) {
 // SetLines replaces the lines, keeping the scroll position when it can.
 func (s *scroller) SetLines(lines []string) {
 	s.lines = lines
+	s.ver++
 	s.clamp()
 }
 
@@ -47,8 +66,16 @@ func (s *scroller) clamp() {
 // more says whether lines are hidden below the window.
 func (s *scroller) more() bool { return s.off+s.h < len(s.lines) }
 
-// View returns exactly h lines, each exactly w cells wide.
+// View returns exactly h lines, each exactly w cells wide: as Predraw
+// drew them when the window did not change since.
 func (s *scroller) View() string {
+	if s.drawn != "" && s.key() == s.drawnKey {
+		return s.drawn
+	}
+	return s.draw()
+}
+
+func (s *scroller) draw() string {
 	var b strings.Builder
 	for i := 0; i < s.h; i++ {
 		if i > 0 {

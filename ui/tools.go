@@ -11,6 +11,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/match"
+	"mcpwitness/themes"
 )
 
 // syncFilterMax is the most tools filtered in Update; longer lists are
@@ -55,6 +56,12 @@ type toolsPane struct {
 	asked     filterAsk // the newest filter run started
 
 	pt toolPaints
+	// rowsVer counts the rebuilds of rows in place; drawn is the pane as
+	// Predraw drew it, for drawnKey in the styles drawnSty.
+	rowsVer  int
+	drawn    string
+	drawnKey toolsDrawKey
+	drawnSty *themes.Styles
 }
 
 // toolPaints are the pane's styles as paints, and its badges pre-drawn.
@@ -141,6 +148,7 @@ func (p *toolsPane) Sync() tea.Cmd {
 		}
 	default:
 		p.rows, p.toolRows = p.rows[:0], 0
+		p.rowsVer++
 		if w != nil {
 			for _, i := range p.pageOrder(w) {
 				p.appendPage(&w.Pages[i], w)

@@ -12,8 +12,54 @@ import (
 	"mcpwitness/sanitize"
 )
 
-// View renders the title and the visible rows only.
+// toolsDrawKey is what the pane's visible rows and title depend on: when
+// it is the same, the rows drawn last are still right.
+type toolsDrawKey struct {
+	st                          *fold.State
+	w, h, offset, cursor, shown int
+	rowsVer, hitsVer, count     int
+	walk                        *fold.Walk
+	focused, done, held, stale  bool
+	typing                      bool
+	query                       string
+}
+
+// drawKey is the key of what View would draw now.
+func (p *toolsPane) drawKey() toolsDrawKey {
+	h := p.listHeight()
+	k := toolsDrawKey{st: p.st, w: p.w, h: h, offset: p.offset, cursor: p.cursor, shown: min(max(len(p.rows)-p.offset, 0), h),
+		rowsVer: p.rowsVer, hitsVer: p.hitsVer, walk: p.builtWalk, focused: p.focused, typing: p.typing, query: p.query}
+	if w := p.builtWalk; w != nil {
+		k.count, k.done, k.stale = len(w.Tools), w.Done, w.Stale()
+		k.held = p.st.Held(w)
+	}
+	return k
+}
+
+// Predraw draws the visible rows and the title again when what they show
+// changed, in Update, so that a frame with nothing new in the pane costs
+// a comparison (a walk's wire frames and list requests change nothing
+// here). The styles changing makes a new common, and so a new key.
+func (p *toolsPane) Predraw() {
+	if p.typing {
+		return // the input's cursor blinks
+	}
+	if k := p.drawKey(); k != p.drawnKey || p.drawnSty != p.sty {
+		p.drawn, p.drawnKey, p.drawnSty = p.draw(), k, p.sty
+	}
+}
+
+// View renders the title and the visible rows only, or returns them as
+// Predraw drew them when nothing they show changed since.
 func (p *toolsPane) View() string {
+	if !p.typing && p.drawn != "" && p.drawnSty == p.sty && p.drawKey() == p.drawnKey {
+		return p.drawn
+	}
+	return p.draw()
+}
+
+// draw renders the title and the visible rows.
+func (p *toolsPane) draw() string {
 	var b strings.Builder
 	b.WriteString(p.title())
 	h := p.listHeight()

@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// liveWalk is a walk of pages×size tools as a live session delivers it to
+// the UI: each page asked for (a list request), its frames sent and
+// received (the answer holding the page's tools), and the page accepted.
+func liveWalk(b *evs, pages, size int) []session.Event {
+	out := []session.Event{b.walkStart(1)}
+	for n := 1; n <= pages; n++ {
+		items := tools("tool_", (n-1)*size+1, size)
+		id := fmt.Sprint(n + 1)
+		out = append(out, b.ev(session.Event{Kind: session.KindListRequest, Method: "tools/list", Gen: int64(n - 1), Out: 1,
+			Walk: &session.WalkInfo{ID: 1, Method: "tools/list", State: session.PhaseRequest}, Page: &paging.Page{Number: n}}))
+		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/list","params":{"cursor":"%d"}}`, id, n)
+		out = append(out, b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/list", ID: id,
+			Frame: json.RawMessage(req), Size: len(req)}))
+		next := ""
+		if n < pages {
+			next = fmt.Sprint(n)
+		}
+		ans := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[%s],"nextCursor":%q}}`, id, bytes.Join(rawBytes(items), []byte(",")), next)
+		out = append(out, b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: id, Frame: json.RawMessage(ans),
+			Size: len(ans), LatencyMs: 3}))
+		out = append(out, b.page(1, n, int64(n), next, items...))
+	}
+	return append(out, b.walkDone(1, pages, pages*size, int64(pages), ""))
+}
+
+func rawBytes(rs []json.RawMessage) [][]byte {
+	out := make([][]byte, len(rs))
+	for i, r := range rs {
+		out[i] = r
+	}
+	return out
+}
+
+// BenchmarkLiveWalk10k measures the UI's own share of a walk of 10,000
+// tools in 100 pages: every event of the walk goes through Update, each
+// followed by a frame (View), as the program does with each message.
+func BenchmarkLiveWalk10k(b *testing.B) {
+	e := &evs{}
+	con := e.connect()
+	walk := liveWalk(e, 100, 100)
+	b.ReportAllocs()
+	for b.Loop() {
+		m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		m.Update(eventMsg(con))
+		_ = m.View()
+		for _, ev := range walk {
+			m.Update(eventMsg(ev))
+			_ = m.View()
+		}
+		if n := len(m.st.LatestTools().Tools); n != 10000 {
+			b.Fatalf("%d tools", n)
+		}
+	}
+}
+
+// What Predraw drew and View hands out is what a fresh draw gives, after
+// every event of a walk and every key that moves, focuses, filters or
+// restyles: the keys the drawings are kept by miss nothing.
+func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
+	h := newHarness(t, options{Backend: &fakeBackend{}})
+	h.update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	e := &evs{}
+	check := func(what string) {
+		t.Helper()
+		if got, want := h.m.tools.View(), h.m.tools.draw(); got != want {
+			t.Fatalf("after %s the tools pane shows\n%s\nnot\n%s", what, got, want)
+		}
+		for i, sc := range []*scroller{&h.m.detail.sc, &h.m.item.sc, &h.m.wire.frame} {
+			if got, want := sc.View(), sc.draw(); got != want {
+				t.Fatalf("after %s scroller %d shows\n%s\nnot\n%s", what, i, got, want)
+			}
+		}
+		if got, want := h.m.drawn.header, h.m.drawHeader(); got != want {
+			t.Fatalf("after %s the header is\n%s\nnot\n%s", what, got, want)
+		}
+	}
+	h.feed(e.connect())
+	check("connect")
+	for i, ev := range liveWalk(e, 6, 10) {
+		h.feed(ev)
+		check(fmt.Sprintf("event %d (%s)", i, ev.Kind))
+	}
+	for _, k := range []string{"down", "down", "G", "g", "pgdown", "tab", "j", "j", "G", "tab", "tab", "t", "down", "/", "t", "o", "o", "l", "_", "0", "0", "5", "enter", "esc", "t", "w", "j", "tab", "G", "w"} {
+		h.key(k)
+		h.drain()
+		check("key " + k)
+	}
+	h.feed(e.walkStart(2))
+	check("a second walk")
+}
