@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/oauth2"
+
 	"mcpwitness/demo"
 	"mcpwitness/paging"
 )
@@ -186,4 +188,44 @@ func TestOAuthFailureSaysWhy(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
+}
+
+// tokenSequence hands out its tokens in turn, as a refreshing source does.
+type tokenSequence struct {
+	mu     sync.Mutex
+	tokens []*oauth2.Token
+}
+
+func (s *tokenSequence) Token() (*oauth2.Token, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tok := s.tokens[0]
+	if len(s.tokens) > 1 {
+		s.tokens = s.tokens[1:]
+	}
+	return tok, nil
+}
+
+func TestOAuthRefreshIsAnEvent(t *testing.T) {
+	log := NewLog(&LogOptions{History: true})
+	o := &oauth{log: log, lastToken: "first-secret-token"}
+	first := &oauth2.Token{AccessToken: "first-secret-token", TokenType: "Bearer"}
+	second := (&oauth2.Token{AccessToken: "second-secret-token", TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)}).
+		WithExtra(map[string]any{"scope": "mcp:tools"})
+	w := &watchedTokens{o: o, ts: &tokenSequence{tokens: []*oauth2.Token{first, first, second, second}}}
+	for range 4 {
+		if _, err := w.Token(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var refreshes []*AuthInfo
+	for _, ev := range log.Events() {
+		if ev.Kind == KindAuth && ev.Auth.Step == AuthRefresh {
+			refreshes = append(refreshes, ev.Auth)
+		}
+	}
+	if len(refreshes) != 1 || refreshes[0].TokenType != "Bearer" || refreshes[0].Expires == "" || !slices.Equal(refreshes[0].Scopes, []string{"mcp:tools"}) {
+		t.Fatalf("refresh events %+v: want one, with type, expiry and scopes", refreshes)
+	}
+	assertNoTokens(t, log, "first-secret-token", "second-secret-token")
 }
