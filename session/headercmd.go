@@ -39,10 +39,11 @@ func (e *HeaderCmdError) Unwrap() error { return e.Err }
 // vendHeaders runs the header command for one request (sh -c CMD) with
 // the request's method, URL and body digest in its environment and the
 // body on its stdin, and returns the headers it printed, one "Name: value"
-// a line. shown is the request's URL as errors show it.
-func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte, shown string) (http.Header, error) {
+// a line. shown is the request's URL as errors show it; the command has
+// limit to answer.
+func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte, shown string, limit time.Duration) (http.Header, error) {
 	sum := sha256.Sum256(body)
-	ctx, cancel := context.WithTimeout(ctx, headerCmdTimeout)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", cmdline)
 	cmd.Env = append(os.Environ(),
@@ -59,7 +60,7 @@ func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []
 	}
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("no answer within %s", headerCmdTimeout)
+			err = fmt.Errorf("no answer within %s", limit)
 		}
 		return nil, fail(err)
 	}

@@ -128,3 +128,18 @@ func TestHeaderCmdBadLineIsNotQuoted(t *testing.T) {
 		t.Errorf("error %q: want the bad line named, not quoted", err)
 	}
 }
+
+func TestHeaderCmdTooSlowFailsWithinItsBound(t *testing.T) {
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:1/mcp", nil)
+	start := time.Now()
+	_, err := vendHeaders(context.Background(), `echo "still thinking" >&2; sleep 30`, req, []byte("{}"), "http://127.0.0.1:1/mcp", 300*time.Millisecond)
+	if err == nil {
+		t.Fatal("a command that never answers vended headers")
+	}
+	if !strings.Contains(err.Error(), "no answer within 300ms") || !strings.Contains(err.Error(), "still thinking") {
+		t.Errorf("error %q: want the bound and the command's stderr", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("failing took %s", d)
+	}
+}
