@@ -66,3 +66,21 @@ func TestHTTPEvidenceEvents(t *testing.T) {
 		t.Errorf("exchange events %+v: want a POST answered 200 with its content type and time, and one with Mcp-Session-Id", httpEvents(log, HTTPExchange))
 	}
 }
+
+func TestUnauthorizedOverLegacySSESaysTheChallenge(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="legacy", error="invalid_token"`)
+		http.Error(w, "no", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Dial(ctx, Target{URL: srv.URL + "/sse", SSE: true}, &Options{Timeout: 10 * time.Second})
+	if err == nil {
+		s.Close()
+		t.Fatal("Dial succeeded")
+	}
+	if !strings.Contains(err.Error(), `realm="legacy"`) || !strings.Contains(err.Error(), "HTTP 401") {
+		t.Errorf("error %q does not say the 401 and its challenge", err)
+	}
+}
