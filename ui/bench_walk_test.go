@@ -86,6 +86,12 @@ func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
 				t.Fatalf("after %s scroller %d shows\n%s\nnot\n%s", what, i, got, want)
 			}
 		}
+		if d := &h.m.detail; d.headDrawn != "" && d.headDrawn != d.drawHead(d.headKey()) {
+			t.Fatalf("after %s the detail's title is %q, not %q", what, d.headDrawn, d.drawHead(d.headKey()))
+		}
+		if got, want := h.m.events.View(), h.m.events.draw(); got != want {
+			t.Fatalf("after %s the events pane shows\n%s\nnot\n%s", what, got, want)
+		}
 		if got, want := h.m.drawn.header, h.m.drawHeader(); got != want {
 			t.Fatalf("after %s the header is\n%s\nnot\n%s", what, got, want)
 		}
@@ -103,4 +109,9 @@ func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
 	}
 	h.feed(e.walkStart(2))
 	check("a second walk")
+	h.m.setFocus(paneEvents)
+	for _, k := range []string{"k", "k", "v", "v", "v", "v", "v", "G", "t"} {
+		h.key(k)
+		check("events key " + k)
+	}
 }

@@ -45,6 +45,10 @@ type docBuiltMsg struct {
 
 // detailPane shows the selected tool, or one of its calls.
 type detailPane struct {
+	// headDrawn is the title line as Predraw drew it for headFor.
+	headDrawn string
+	headFor   detailHead
+
 	*common
 	keys *DetailKeyMap
 	w, h int
@@ -321,26 +325,59 @@ func (d *detailPane) Wheel(n int) { d.sc.ScrollBy(n) }
 // View renders the pane in exactly h rows; spin is the spinner's frame and
 // now the time, for a call in flight.
 func (d *detailPane) View(spin string, now time.Time) string {
-	s := d.sty
-	style := d.titleStyle(d.focused)
-	title, right := "Detail", ""
-	if c := d.Call(); c != nil {
-		title = fmt.Sprintf("Call #%d", c.ID)
+	k := d.headKey()
+	head := d.headDrawn
+	if k != d.headFor || head == "" {
+		head = d.drawHead(k)
 	}
-	if n := len(d.history()); n > 0 {
-		right = s.Subtle.Render(fmt.Sprintf("[ ] %d %s", n, render.Plural(n, "call", "calls")))
-	}
-	head := style.Render(title)
-	if gap := d.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 {
-		head += strings.Repeat(" ", gap) + right
-	}
-	lines := []string{render.Fit(head, d.w)}
+	lines := []string{head}
 	lines = append(lines, d.liveLines(spin, now)...)
 	out := strings.Join(lines, "\n")
 	if d.sc.h > 0 {
 		out += "\n" + d.sc.View()
 	}
 	return out
+}
+
+// detailHead is what the pane's title line shows.
+type detailHead struct {
+	call    int64 // the call shown, 0 for the tool
+	calls   int   // the shown tool's calls
+	w       int
+	focused bool
+	sty     *themes.Styles
+}
+
+func (d *detailPane) headKey() detailHead {
+	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.sty}
+	if c := d.Call(); c != nil {
+		k.call = c.ID
+	}
+	return k
+}
+
+func (d *detailPane) drawHead(k detailHead) string {
+	title, right := "Detail", ""
+	if k.call != 0 {
+		title = fmt.Sprintf("Call #%d", k.call)
+	}
+	if k.calls > 0 {
+		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] %d %s", k.calls, render.Plural(k.calls, "call", "calls")))
+	}
+	head := d.titleStyle(k.focused).Render(title)
+	if gap := d.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 {
+		head += strings.Repeat(" ", gap) + right
+	}
+	return render.Fit(head, d.w)
+}
+
+// Predraw draws the title line and the document's window again when what
+// they show changed, in Update.
+func (d *detailPane) Predraw() {
+	if k := d.headKey(); k != d.headFor || d.headDrawn == "" {
+		d.headDrawn, d.headFor = d.drawHead(k), k
+	}
+	d.sc.Predraw()
 }
 
 // liveLines are the lines that change without an event: the spinner and

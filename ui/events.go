@@ -10,6 +10,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/render"
+	"mcpwitness/themes"
 )
 
 // eventsPane lists what happened besides frames: stderr, log messages,
@@ -27,6 +28,50 @@ type eventsPane struct {
 	// visible changes (rows never change), so View only looks them up.
 	cols    map[entry]rowCols
 	colsFor colsKey
+	// drawn is the pane as Predraw drew it for drawnKey.
+	drawn    string
+	drawnKey eventsDrawKey
+	drawnFor []entry // the entries drawn: the fold may put a new row in a place (a list change tied to its walk)
+}
+
+// eventsDrawKey is what the pane's drawing depends on.
+type eventsDrawKey struct {
+	cols            colsKey
+	sel             int64
+	w               int
+	focused, follow bool
+	sty             *themes.Styles
+	entries         int64
+}
+
+func (p *eventsPane) drawKey() eventsDrawKey {
+	first, total := p.filter.bounds()
+	return eventsDrawKey{cols: p.colsFor, sel: p.list.Selected(), w: p.w, focused: p.focused, follow: p.list.follow, sty: p.sty, entries: total - first}
+}
+
+// Predraw draws the pane again when what it shows changed, in Update: a
+// walk's pages and frames add no rows, and cost a comparison.
+func (p *eventsPane) Predraw() {
+	if k := p.drawKey(); k != p.drawnKey || p.drawn == "" || !p.sameEntries() {
+		p.drawn, p.drawnKey = p.draw(), k
+		p.drawnFor = p.drawnFor[:0]
+		for i := 0; i < p.list.h; i++ {
+			p.drawnFor = append(p.drawnFor, p.at(p.list.offset+int64(i)))
+		}
+	}
+}
+
+// sameEntries says whether the visible entries are those drawn.
+func (p *eventsPane) sameEntries() bool {
+	if len(p.drawnFor) != max(p.list.h, 0) {
+		return false
+	}
+	for i, e := range p.drawnFor {
+		if p.at(p.list.offset+int64(i)) != e {
+			return false
+		}
+	}
+	return true
 }
 
 // entry is what one line of the pane stands for: a row, and how many
@@ -128,8 +173,16 @@ func (p *eventsPane) say() {
 	p.cols, p.colsFor = cols, k
 }
 
-// View renders the title and the visible rows.
+// View renders the title and the visible rows, as Predraw drew them when
+// nothing they show changed since.
 func (p *eventsPane) View() string {
+	if p.drawn != "" && p.drawKey() == p.drawnKey && p.sameEntries() {
+		return p.drawn
+	}
+	return p.draw()
+}
+
+func (p *eventsPane) draw() string {
 	s := p.sty
 	title := p.titleStyle(p.focused)
 	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.st.Rows().Total()))

@@ -71,7 +71,7 @@ func (m *model) resize(w, h int) {
 
 // drawn are the parts of the screen drawn after each message, for View to
 // put together: drawing them is cached, and a cache is written in Update.
-type drawn struct{ header, rule, help, tabs string }
+type drawn struct{ header, rule, vrule, help, tabs string }
 
 // predraw draws the cached parts of the screen, and fills the full help
 // while it is open.
@@ -81,6 +81,7 @@ func (m *model) predraw() {
 	}
 	l := m.lay
 	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", m.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", m.w)) })
+	m.drawn.vrule = m.memo.get("vrule", fmt.Sprintf("%p", m.sty), func() string { return " " + m.sty.Rule.Render("│") + " " })
 	if m.hp.sty != m.sty {
 		m.hp = newHeaderPaints(m.sty)
 	}
@@ -92,9 +93,11 @@ func (m *model) predraw() {
 	if m.tab == tabTools {
 		m.tools.Predraw()
 	}
-	for _, sc := range []*scroller{&m.detail.sc, &m.item.sc, &m.wire.frame} {
+	m.detail.Predraw()
+	for _, sc := range []*scroller{&m.item.sc, &m.wire.frame} {
 		sc.Predraw()
 	}
+	m.events.Predraw()
 	if m.mode == modeHelp {
 		// Help takes the events pane's rows too.
 		m.helpView.SetContent(m.fullHelp())
@@ -302,7 +305,10 @@ func (m *model) body() string {
 	}
 	left := strings.Split(m.listView(), "\n")
 	rl := strings.Split(right, "\n")
-	rule := m.sty.Rule.Render("│")
+	rule := m.drawn.vrule
+	if rule == "" {
+		rule = " " + m.sty.Rule.Render("│") + " "
+	}
 	var b strings.Builder
 	for i := 0; i < l.bodyH; i++ {
 		if i > 0 {
@@ -317,7 +323,7 @@ func (m *model) body() string {
 		}
 		// Panes draw lines of exactly their width.
 		b.WriteString(a)
-		b.WriteString(" " + rule + " ")
+		b.WriteString(rule)
 		b.WriteString(c)
 	}
 	return b.String()
