@@ -86,7 +86,7 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 			}
 		}
 	}
-	if !json.Valid(view) {
+	if !jsonscan.Valid(view) {
 		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
 		return nil, false
 	}

@@ -66,7 +66,7 @@ func (d *Definition) HasOutputSchema() bool { return !Absent(d.OutputSchema) }
 // error naming the member, and a Definition read as far as it could be.
 func Parse(raw json.RawMessage) (Definition, error) {
 	d := Definition{Raw: raw}
-	if !json.Valid(raw) {
+	if !jsonscan.Valid(raw) {
 		return d, ErrNotObject
 	}
 	var name, title, description json.RawMessage
