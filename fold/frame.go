@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"mcpwitness/jsonscan"
@@ -107,26 +106,26 @@ type noteFields struct {
 // and the session file's reader check them), but a frame cut short is seen.
 func (f *noteFields) read(raw []byte) bool {
 	return jsonscan.Members(raw, func(rawKey, val []byte) bool {
-		switch noteKey(rawKey, "params", "result", "error") {
+		switch jsonscan.Field(rawKey, "params", "result", "error") {
 		case "params":
 			return isNull(val) || jsonscan.Members(val, func(k, v []byte) bool {
-				switch noteKey(k, "name", "cursor", "level") {
+				switch jsonscan.Field(k, "name", "cursor", "level") {
 				case "name":
-					return readNoteString(v, &f.name)
+					return jsonscan.StringInto(v, &f.name)
 				case "cursor":
-					return readNoteString(v, &f.cursor)
+					return jsonscan.StringInto(v, &f.cursor)
 				case "level":
-					return readNoteString(v, &f.level)
+					return jsonscan.StringInto(v, &f.level)
 				}
 				return true
 			})
 		case "result":
 			return isNull(val) || jsonscan.Members(val, func(k, v []byte) bool {
-				switch noteKey(k, "isError", "nextCursor") {
+				switch jsonscan.Field(k, "isError", "nextCursor") {
 				case "isError":
 					return readNoteBool(v, &f.isError)
 				case "nextCursor":
-					return readNoteString(v, &f.nextCursor)
+					return jsonscan.StringInto(v, &f.nextCursor)
 				}
 				return true
 			})
@@ -137,11 +136,11 @@ func (f *noteFields) read(raw []byte) bool {
 			}
 			f.hasError = true
 			return jsonscan.Members(val, func(k, v []byte) bool {
-				switch noteKey(k, "code", "message") {
+				switch jsonscan.Field(k, "code", "message") {
 				case "code":
 					return readNoteInt(v, &f.code)
 				case "message":
-					return readNoteString(v, &f.message)
+					return jsonscan.StringInto(v, &f.message)
 				}
 				return true
 			})
@@ -150,39 +149,7 @@ func (f *noteFields) read(raw []byte) bool {
 	})
 }
 
-// noteKey returns which of names the member name rawKey (as written) is,
-// matched as encoding/json matches a field: exactly, else without regard
-// to case; "" for none.
-func noteKey(rawKey []byte, names ...string) string {
-	key, ok := jsonscan.String(rawKey)
-	if !ok {
-		return ""
-	}
-	for _, n := range names {
-		if key == n {
-			return n
-		}
-	}
-	for _, n := range names {
-		if strings.EqualFold(key, n) {
-			return n
-		}
-	}
-	return ""
-}
-
 func isNull(v []byte) bool { return string(v) == "null" }
-
-func readNoteString(v []byte, dst *string) bool {
-	if isNull(v) {
-		return true
-	}
-	s, ok := jsonscan.String(v)
-	if ok {
-		*dst = s
-	}
-	return ok
-}
 
 func readNoteBool(v []byte, dst *bool) bool {
 	switch string(v) {

@@ -16,6 +16,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -246,4 +247,40 @@ func decodeString(raw []byte) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// Field returns which of names, the JSON names of a struct's fields, the
+// member named rawKey (as written) fills when decoding into that struct:
+// encoding/json matches a name exactly, else without regard to case. It
+// returns "" for none, or for a name that does not decode.
+func Field(rawKey []byte, names ...string) string {
+	key, ok := String(rawKey)
+	if !ok {
+		return ""
+	}
+	for _, n := range names {
+		if key == n {
+			return n
+		}
+	}
+	for _, n := range names {
+		if strings.EqualFold(key, n) {
+			return n
+		}
+	}
+	return ""
+}
+
+// StringInto sets *dst to the string val holds, as decoding val into a
+// string does: null leaves *dst as it was, and anything else is refused
+// (false), *dst unchanged.
+func StringInto(val []byte, dst *string) bool {
+	if string(val) == "null" {
+		return true
+	}
+	s, ok := String(val)
+	if ok {
+		*dst = s
+	}
+	return ok
 }

@@ -211,3 +211,38 @@ func TestScanRefusesWhatItReads(t *testing.T) {
 		}
 	}
 }
+
+// Field matches a member's name to a struct field's as encoding/json does,
+// and StringInto reads a string field as it does.
+func TestFieldAndStringInto(t *testing.T) {
+	var target struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	for _, c := range []struct{ raw, want string }{
+		{`"id"`, "id"}, {`"ID"`, "id"}, {`"Method"`, "method"}, {`"m\u0065thod"`, "method"},
+		{`"methods"`, ""}, {`"other"`, ""},
+	} {
+		if got := Field([]byte(c.raw), "id", "method"); got != c.want {
+			t.Errorf("Field(%s) = %q, want %q", c.raw, got, c.want)
+		}
+		target.ID, target.Method = nil, ""
+		obj := `{` + c.raw + `:"v"}`
+		if err := json.Unmarshal([]byte(obj), &target); err != nil {
+			t.Fatal(err)
+		}
+		if filled := target.ID != nil || target.Method != ""; filled != (c.want != "") {
+			t.Errorf("%s: encoding/json fills a field: %v; Field says %q", obj, filled, c.want)
+		}
+	}
+	s := "kept"
+	if !StringInto([]byte(`null`), &s) || s != "kept" {
+		t.Errorf("null: %q", s)
+	}
+	if !StringInto([]byte(`"a\nb"`), &s) || s != "a\nb" {
+		t.Errorf("a string: %q", s)
+	}
+	if StringInto([]byte(`7`), &s) || s != "a\nb" {
+		t.Errorf("a number was taken: %q", s)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -199,15 +198,11 @@ func (e *envelope) read(b []byte) bool {
 	}
 	typed := true
 	object := jsonscan.Members(b, func(rawKey, val []byte) bool {
-		key, ok := jsonscan.String(rawKey)
-		if !ok {
-			return false
-		}
-		switch envelopeField(key) {
+		switch jsonscan.Field(rawKey, "jsonrpc", "id", "method", "params", "result", "error") {
 		case "jsonrpc":
-			typed = readEnvelopeString(val, &e.JSONRPC) && typed
+			typed = jsonscan.StringInto(val, &e.JSONRPC) && typed
 		case "method":
-			typed = readEnvelopeString(val, &e.Method) && typed
+			typed = jsonscan.StringInto(val, &e.Method) && typed
 		case "id":
 			e.ID = val
 		case "params":
@@ -220,37 +215,6 @@ func (e *envelope) read(b []byte) bool {
 		return true
 	})
 	return object && typed
-}
-
-// envelopeField returns the [envelope] field (by its JSON name) that a
-// member named key fills, as encoding/json matches names: exactly, else
-// without regard to case; "" for none.
-func envelopeField(key string) string {
-	fields := [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
-	for _, f := range fields {
-		if key == f {
-			return f
-		}
-	}
-	for _, f := range fields {
-		if strings.EqualFold(key, f) {
-			return f
-		}
-	}
-	return ""
-}
-
-// readEnvelopeString sets *dst to the string val holds, leaves it for null,
-// and reports false for anything else.
-func readEnvelopeString(val []byte, dst *string) bool {
-	if string(val) == "null" {
-		return true
-	}
-	s, ok := jsonscan.String(val)
-	if ok {
-		*dst = s
-	}
-	return ok
 }
 
 // route books one message and records it as rec (nil for a member of a
