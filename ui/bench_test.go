@@ -28,6 +28,7 @@ func tenThousand(b *testing.B) *model {
 	}
 	m.tools.move(5000)
 	m.sync()
+	m.predraw() // as Update does before each frame
 	return m
 }
 
@@ -97,6 +98,7 @@ func tenThousandResources(b *testing.B) *model {
 	}
 	m.items[tabResources.item()].move(5000)
 	m.sync()
+	m.predraw() // as Update does before each frame
 	return m
 }
 

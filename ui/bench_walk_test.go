@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -114,4 +116,51 @@ func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
 		h.key(k)
 		check("events key " + k)
 	}
+}
+
+// The resources tab as Predraw drew it follows what its badges read from
+// outside the rows: a subscription, an update the server announced, a
+// read after it.
+func TestPredrawnItemsFollowTheirBadges(t *testing.T) {
+	h := newHarness(t, options{Backend: &fakeBackend{}})
+	b := &evs{}
+	con := b.connect()
+	con.Server.Capabilities = []byte(`{"tools":{},"resources":{"subscribe":true}}`)
+	h.feed(con)
+	m, uri := paging.Resources().Name, "file:///a"
+	p := paging.Page{Number: 1, Count: 2, Generation: 1}
+	h.feed(b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
+		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`),
+			json.RawMessage(`{"uri":"file:///b","name":"b"}`)}, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
+		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 2}}))
+	h.key("2")
+	pane := &h.m.items[tabResources.item()]
+	check := func(what, want string) {
+		t.Helper()
+		if got, fresh := pane.View(), pane.draw(); got != fresh {
+			t.Fatalf("after %s the resources pane shows\n%s\nnot\n%s", what, got, fresh)
+		}
+		if want != "" && !strings.Contains(ansi.Strip(pane.View()), want) {
+			t.Fatalf("after %s no %q in\n%s", what, want, ansi.Strip(pane.View()))
+		}
+	}
+	check("the walk", "")
+	req := func(id int64, method string, state session.Phase) session.Event {
+		info := &session.RequestInfo{ID: id, Method: method, About: uri, State: state}
+		if state == session.PhaseDone {
+			info.Sent, info.Result = true, json.RawMessage(`{"contents":[{"uri":"file:///a","text":"x"}]}`)
+		}
+		return b.ev(session.Event{Kind: session.KindRequest, Method: method, Request: info})
+	}
+	h.feed(req(1, session.MethodSubscribe, session.PhaseStart), req(1, session.MethodSubscribe, session.PhaseDone))
+	check("the subscription", "sub")
+	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/resources/updated", Data: json.RawMessage(`{"uri":"file:///a"}`)}))
+	check("the update", "upd")
+	h.feed(req(2, session.MethodRead, session.PhaseStart), req(2, session.MethodRead, session.PhaseDone))
+	check("the read", "")
+	if strings.Contains(ansi.Strip(pane.View()), "upd") {
+		t.Errorf("read after its update, the row is still marked upd:\n%s", ansi.Strip(pane.View()))
+	}
+	h.key("j")
+	check("a move", "")
 }

@@ -58,6 +58,8 @@ type itemsPane struct {
 	pt      toolPaints
 	// muted and subtle paint a row's uri and plain badges.
 	muted, subtle paint
+	// drawn is the pane as Predraw drew it (see itemsdraw.go).
+	drawn itemsDrawn
 }
 
 func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {

@@ -15,8 +15,17 @@ import (
 	"mcpwitness/session"
 )
 
-// View renders the title and the visible rows only.
+// View renders the title and the visible rows only, or returns them as
+// Predraw drew them when nothing they show changed since.
 func (p *itemsPane) View() string {
+	if p.drawn.text != "" && p.sameDrawn() {
+		return p.drawn.text
+	}
+	return p.draw()
+}
+
+// draw renders the title and the visible rows.
+func (p *itemsPane) draw() string {
 	var b strings.Builder
 	b.WriteString(p.title())
 	h := p.listHeight()

@@ -92,6 +92,8 @@ func (m *model) predraw() {
 	}
 	if m.tab == tabTools {
 		m.tools.Predraw()
+	} else {
+		m.items[m.tab.item()].Predraw()
 	}
 	m.detail.Predraw()
 	for _, sc := range []*scroller{&m.item.sc, &m.wire.frame} {
