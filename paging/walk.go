@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mcpwitness/finding"
+	"mcpwitness/jsonscan"
 )
 
 // DefaultMaxPages is the page bound of a walk whose [Options.MaxPages] is 0.
@@ -203,12 +204,12 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 	switch k := jsonKind(raw); {
 	case k == kindEmpty:
 		return p, fmt.Errorf("result is empty")
-	case k != kindObject && !json.Valid(raw):
+	case k != kindObject && !jsonscan.Valid(raw):
 		return p, fmt.Errorf("result is not valid JSON")
 	case k != kindObject:
 		return p, fmt.Errorf("result is %s, not a JSON object", k)
 	}
-	if !json.Valid(raw) {
+	if !jsonscan.Valid(raw) {
 		return p, fmt.Errorf("result is not valid JSON")
 	}
 	field := w.m.ItemsField
