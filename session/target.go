@@ -54,9 +54,20 @@ type TargetInfo struct {
 	Name      string            `json:"name,omitempty"`
 }
 
-// Validate reports a target that names no server or more than one, and
-// malformed -e and -H values.
+// Validate reports a target that names no server or more than one,
+// malformed -e and -H values, flags that do not apply to its transport and
+// an OAuth mode that lacks what it needs.
 func (t Target) Validate() error {
+	for _, check := range []func() error{t.validateServer, t.validatePairs, t.validateApplies, t.validateOAuth} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateServer reports a target that names no server or more than one.
+func (t Target) validateServer() error {
 	n := 0
 	for _, set := range []bool{len(t.Command) > 0, t.URL != "", t.Transport != nil} {
 		if set {
@@ -69,6 +80,11 @@ func (t Target) Validate() error {
 	case n > 1:
 		return fmt.Errorf("more than one server given: use either a command after -- or --url, not both")
 	}
+	return nil
+}
+
+// validatePairs reports a malformed -e KEY=VALUE or -H 'Name: value'.
+func (t Target) validatePairs() error {
 	for _, kv := range t.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
 			return fmt.Errorf("bad -e %q: want KEY=VALUE", kv)
@@ -79,12 +95,26 @@ func (t Target) Validate() error {
 			return fmt.Errorf("bad -H %q: want 'Name: value'", h)
 		}
 	}
+	return nil
+}
+
+// validateApplies reports stdio flags without a command and HTTP flags
+// without a URL.
+func (t Target) validateApplies() error {
 	if (len(t.Env) > 0 || t.Dir != "") && len(t.Command) == 0 {
 		return fmt.Errorf("-e and --cwd apply to a stdio server: give a command after --")
 	}
-	if (len(t.Headers) > 0 || t.SSE || t.HeaderCmd != "" || t.OAuth != OAuthAuto || t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != "") && t.URL == "" {
+	httpOnly := len(t.Headers) > 0 || t.SSE || t.HeaderCmd != "" || t.OAuth != OAuthAuto ||
+		t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != ""
+	if httpOnly && t.URL == "" {
 		return fmt.Errorf("-H, --sse, --header-cmd, --oauth and the --client-… flags apply to an HTTP server: give --url")
 	}
+	return nil
+}
+
+// validateOAuth reports an unknown --oauth mode, and client credentials
+// without a client id and secret.
+func (t Target) validateOAuth() error {
 	switch t.OAuth {
 	case OAuthAuto, OAuthOff, OAuthClientCredentials:
 	default:
