@@ -60,7 +60,13 @@ type flagSpec struct {
 	set   func(c *config, v string) error
 }
 
+// flagSpecs is every flag the command line takes.
 func flagSpecs() []flagSpec {
+	return slices.Concat(outputFlags(), serverFlags(), commandFlags())
+}
+
+// outputFlags are the flags of output, limits and checks, taken by most commands.
+func outputFlags() []flagSpec {
 	return []flagSpec{
 		{[]string{"--json"}, false, func(c *config, _ string) error { c.json = true; return nil }},
 		{[]string{"--ndjson"}, false, func(c *config, _ string) error { c.ndjson = true; return nil }},
@@ -91,6 +97,23 @@ func flagSpecs() []flagSpec {
 		}},
 		{[]string{"--protocol"}, true, func(c *config, v string) error { c.protocol = v; return nil }},
 		{[]string{"--theme"}, true, func(c *config, v string) error { c.theme = v; return nil }},
+		{[]string{"--force"}, false, func(c *config, _ string) error { c.force = true; return nil }},
+		{[]string{"--walk-all"}, false, func(c *config, _ string) error { c.walkAll = true; return nil }},
+		{[]string{"-h", "--help"}, false, func(c *config, _ string) error { c.help = true; return nil }},
+		{[]string{"--version"}, false, func(c *config, _ string) error { c.version = true; return nil }},
+		{[]string{"--log-level"}, true, func(c *config, v string) error {
+			if !slices.Contains(session.LogLevels(), v) {
+				return usagef("--log-level wants one of %s, not %q", strings.Join(session.LogLevels(), ", "), v)
+			}
+			c.logLevel = v
+			return nil
+		}},
+	}
+}
+
+// serverFlags are the flags that pick and reach the server.
+func serverFlags() []flagSpec {
+	return []flagSpec{
 		{[]string{"--url"}, true, func(c *config, v string) error { c.target.URL = v; return nil }},
 		{[]string{"-H", "--header"}, true, func(c *config, v string) error { c.target.Headers = append(c.target.Headers, v); return nil }},
 		{[]string{"--sse"}, false, func(c *config, _ string) error { c.target.SSE = true; return nil }},
@@ -112,20 +135,15 @@ func flagSpecs() []flagSpec {
 		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
 		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
 		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},
-		{[]string{"--force"}, false, func(c *config, _ string) error { c.force = true; return nil }},
-		{[]string{"--walk-all"}, false, func(c *config, _ string) error { c.walkAll = true; return nil }},
-		{[]string{"--args"}, true, func(c *config, v string) error { c.argsJSON, c.argsSet = v, true; return nil }},
 		{[]string{"--config"}, true, func(c *config, v string) error { c.config = v; return nil }},
 		{[]string{"--server"}, true, func(c *config, v string) error { c.server = v; return nil }},
-		{[]string{"-h", "--help"}, false, func(c *config, _ string) error { c.help = true; return nil }},
-		{[]string{"--version"}, false, func(c *config, _ string) error { c.version = true; return nil }},
-		{[]string{"--log-level"}, true, func(c *config, v string) error {
-			if !slices.Contains(session.LogLevels(), v) {
-				return usagef("--log-level wants one of %s, not %q", strings.Join(session.LogLevels(), ", "), v)
-			}
-			c.logLevel = v
-			return nil
-		}},
+	}
+}
+
+// commandFlags are the flags of one command or a few (call, read, ping, complete, demo-server).
+func commandFlags() []flagSpec {
+	return []flagSpec{
+		{[]string{"--args"}, true, func(c *config, v string) error { c.argsJSON, c.argsSet = v, true; return nil }},
 		{[]string{"--follow"}, false, func(c *config, _ string) error { c.follow = true; return nil }},
 		{[]string{"--count"}, true, intFlag("--count", func(c *config) *int { return &c.count })},
 		{[]string{"--prompt"}, true, func(c *config, v string) error { c.prompt = v; return nil }},
