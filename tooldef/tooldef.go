@@ -69,39 +69,68 @@ func Parse(raw json.RawMessage) (Definition, error) {
 	if !jsonscan.Valid(raw) {
 		return d, ErrNotObject
 	}
-	var name, title, description json.RawMessage
-	set := func(member, val []byte) {
-		switch string(member) {
-		case "name":
-			name = val
-		case "title":
-			title = val
-		case "description":
-			description = val
-		case "inputSchema":
-			d.InputSchema = val
-		case "outputSchema":
-			d.OutputSchema = val
-		case "annotations":
-			d.Annotations = val
-		case "execution":
-			d.Execution = val
-		case "_meta":
-			d.Meta = val
-		}
+	var s stringMembers
+	if !d.readMembers(&s) {
+		return d, ErrNotObject
 	}
-	if !members(raw, set) {
-		// Not an object, or a member name with an escape: decode it.
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) != nil || m == nil {
-			return d, ErrNotObject
-		}
-		name, title, description = nil, nil, nil
-		d = Definition{Raw: raw}
-		for k, v := range m {
-			set([]byte(k), v)
-		}
+	err := s.readInto(&d)
+	d.readHints()
+	d.readTaskSupport()
+	return d, err
+}
+
+// stringMembers are the members [Parse] reads as strings, kept raw until
+// read.
+type stringMembers struct {
+	name, title, description json.RawMessage
+}
+
+// set keeps val, the value of member, in s or in d's raw members; other
+// members are ignored.
+func (s *stringMembers) set(d *Definition, member, val []byte) {
+	switch string(member) {
+	case "name":
+		s.name = val
+	case "title":
+		s.title = val
+	case "description":
+		s.description = val
+	case "inputSchema":
+		d.InputSchema = val
+	case "outputSchema":
+		d.OutputSchema = val
+	case "annotations":
+		d.Annotations = val
+	case "execution":
+		d.Execution = val
+	case "_meta":
+		d.Meta = val
 	}
+}
+
+// readMembers reads the members of d.Raw into d and s, scanning without a
+// copy where it can; it reports false when d.Raw is not a JSON object,
+// leaving d read as far as the scan went.
+func (d *Definition) readMembers(s *stringMembers) bool {
+	raw := d.Raw
+	if members(raw, func(member, val []byte) { s.set(d, member, val) }) {
+		return true
+	}
+	// Not an object, or a member name with an escape: decode it.
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m == nil {
+		return false
+	}
+	*s, *d = stringMembers{}, Definition{Raw: raw}
+	for k, v := range m {
+		s.set(d, []byte(k), v)
+	}
+	return true
+}
+
+// readInto reads the name, title and description into d. The error is
+// the first member that is not a string; the others are read regardless.
+func (s *stringMembers) readInto(d *Definition) error {
 	var bad error
 	read := func(member string, raw json.RawMessage) string {
 		v, err := readString(raw)
@@ -110,30 +139,42 @@ func Parse(raw json.RawMessage) (Definition, error) {
 		}
 		return v
 	}
-	d.Name, d.Title, d.Description = read("name", name), read("title", title), read("description", description)
-	if !Absent(d.Annotations) {
-		var ann struct {
-			Title       string `json:"title"`
-			ReadOnly    bool   `json:"readOnlyHint"`
-			Destructive *bool  `json:"destructiveHint"`
-			Idempotent  bool   `json:"idempotentHint"`
-			OpenWorld   *bool  `json:"openWorldHint"`
-		}
-		if json.Unmarshal(d.Annotations, &ann) == nil {
-			d.Hints = Hints{Title: ann.Title, ReadOnly: ann.ReadOnly, Idempotent: ann.Idempotent,
-				Destructive: ann.Destructive != nil && *ann.Destructive,
-				OpenWorld:   ann.OpenWorld != nil && *ann.OpenWorld}
-		}
+	d.Name, d.Title, d.Description = read("name", s.name), read("title", s.title), read("description", s.description)
+	return bad
+}
+
+// readHints reads d.Hints from d.Annotations; annotations that cannot be
+// read leave them zero.
+func (d *Definition) readHints() {
+	if Absent(d.Annotations) {
+		return
 	}
-	if !Absent(d.Execution) {
-		var ex struct {
-			TaskSupport string `json:"taskSupport"`
-		}
-		if json.Unmarshal(d.Execution, &ex) == nil {
-			d.TaskSupport = ex.TaskSupport
-		}
+	var ann struct {
+		Title       string `json:"title"`
+		ReadOnly    bool   `json:"readOnlyHint"`
+		Destructive *bool  `json:"destructiveHint"`
+		Idempotent  bool   `json:"idempotentHint"`
+		OpenWorld   *bool  `json:"openWorldHint"`
 	}
-	return d, bad
+	if json.Unmarshal(d.Annotations, &ann) == nil {
+		d.Hints = Hints{Title: ann.Title, ReadOnly: ann.ReadOnly, Idempotent: ann.Idempotent,
+			Destructive: ann.Destructive != nil && *ann.Destructive,
+			OpenWorld:   ann.OpenWorld != nil && *ann.OpenWorld}
+	}
+}
+
+// readTaskSupport reads d.TaskSupport from d.Execution; an execution that
+// cannot be read leaves it "".
+func (d *Definition) readTaskSupport() {
+	if Absent(d.Execution) {
+		return
+	}
+	var ex struct {
+		TaskSupport string `json:"taskSupport"`
+	}
+	if json.Unmarshal(d.Execution, &ex) == nil {
+		d.TaskSupport = ex.TaskSupport
+	}
 }
 
 // readString reads a JSON string; a missing member or null is "".
