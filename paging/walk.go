@@ -200,62 +200,101 @@ func ReadPage(m Method, result json.RawMessage) (Page, error) {
 // Findings about the page alone (missing items, a bad ttlMs) are added here.
 func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 	var p Page
-	var obj map[string]json.RawMessage
-	switch k := jsonKind(raw); {
-	case k == kindEmpty:
-		return p, fmt.Errorf("result is empty")
-	case k != kindObject && !jsonscan.Valid(raw):
-		return p, fmt.Errorf("result is not valid JSON")
-	case k != kindObject:
-		return p, fmt.Errorf("result is %s, not a JSON object", k)
+	obj, err := w.resultFields(raw)
+	if err != nil {
+		return p, err
 	}
-	if !jsonscan.Valid(raw) {
-		return p, fmt.Errorf("result is not valid JSON")
-	}
-	field := w.m.ItemsField
-	obj, ok := pageFields(raw, field)
-	if !ok {
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			return p, fmt.Errorf("result cannot be read: %w", err)
-		}
-	}
-
-	switch items, ok := obj[field]; {
-	case !ok:
-		w.find(CheckMissingItems, finding.SeverityWarning, number, fmt.Sprintf("page %d has no %q field; read as no items", number, field))
-	case jsonKind(items) == kindNull:
-		w.find(CheckMissingItems, finding.SeverityWarning, number, fmt.Sprintf("page %d has %q: null instead of an array; read as no items", number, field))
-	case jsonKind(items) != kindArray:
-		return p, fmt.Errorf("%q is %s, not an array", field, jsonKind(items))
-	default:
-		var ok bool
-		if p.Items, ok = elements(items); !ok {
-			if err := json.Unmarshal(items, &p.Items); err != nil {
-				return p, fmt.Errorf("%q cannot be read: %w", field, err)
-			}
-		}
+	p.Items, err = w.readItems(number, obj)
+	if err != nil {
+		return p, err
 	}
 	p.Count = len(p.Items)
-
-	if next, ok := obj["nextCursor"]; ok && jsonKind(next) != kindNull {
-		if jsonKind(next) != kindString {
-			return p, fmt.Errorf("nextCursor is %s, not a string", jsonKind(next))
-		}
-		var ok bool
-		if p.NextCursor, ok = stringValue(bytes.TrimSpace(next)); !ok {
-			return p, fmt.Errorf("nextCursor cannot be read")
-		}
+	p.NextCursor, err = readNextCursor(obj)
+	if err != nil {
+		return p, err
 	}
-
-	if ttl, ok := obj["ttlMs"]; ok {
-		var ms float64
-		if jsonKind(ttl) != kindNumber || json.Unmarshal(ttl, &ms) != nil || ms < 0 {
-			w.find(CheckInvalidTTL, finding.SeverityWarning, number, fmt.Sprintf("page %d has ttlMs %s, not a non-negative number; ignored", number, truncate(string(ttl))))
-		} else {
-			p.TTLMs, p.HasTTL = int(min(ms, 1<<53)), true
-		}
-	}
+	p.TTLMs, p.HasTTL = w.readTTL(number, obj)
 	return p, nil
+}
+
+// resultFields returns the members of raw that a page is read from, or
+// an error saying why raw is not one JSON object.
+func (w *walker) resultFields(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	switch k := jsonKind(raw); {
+	case k == kindEmpty:
+		return nil, fmt.Errorf("result is empty")
+	case k != kindObject && !jsonscan.Valid(raw):
+		return nil, fmt.Errorf("result is not valid JSON")
+	case k != kindObject:
+		return nil, fmt.Errorf("result is %s, not a JSON object", k)
+	}
+	if !jsonscan.Valid(raw) {
+		return nil, fmt.Errorf("result is not valid JSON")
+	}
+	obj, ok := pageFields(raw, w.m.ItemsField)
+	if !ok {
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return nil, fmt.Errorf("result cannot be read: %w", err)
+		}
+	}
+	return obj, nil
+}
+
+// readItems reads the items out of obj, the members of page number's
+// result. A missing or null items field is a finding and no items.
+func (w *walker) readItems(number int, obj map[string]json.RawMessage) ([]json.RawMessage, error) {
+	field := w.m.ItemsField
+	raw, ok := obj[field]
+	switch {
+	case !ok:
+		w.find(CheckMissingItems, finding.SeverityWarning, number, fmt.Sprintf("page %d has no %q field; read as no items", number, field))
+		return nil, nil
+	case jsonKind(raw) == kindNull:
+		w.find(CheckMissingItems, finding.SeverityWarning, number, fmt.Sprintf("page %d has %q: null instead of an array; read as no items", number, field))
+		return nil, nil
+	case jsonKind(raw) != kindArray:
+		return nil, fmt.Errorf("%q is %s, not an array", field, jsonKind(raw))
+	}
+	items, ok := elements(raw)
+	if !ok {
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return items, fmt.Errorf("%q cannot be read: %w", field, err)
+		}
+	}
+	return items, nil
+}
+
+// readNextCursor reads nextCursor out of obj, the members of a result;
+// a missing or null one is "".
+func readNextCursor(obj map[string]json.RawMessage) (string, error) {
+	next, ok := obj["nextCursor"]
+	if !ok || jsonKind(next) == kindNull {
+		return "", nil
+	}
+	if jsonKind(next) != kindString {
+		return "", fmt.Errorf("nextCursor is %s, not a string", jsonKind(next))
+	}
+	cursor, ok := stringValue(bytes.TrimSpace(next))
+	if !ok {
+		return cursor, fmt.Errorf("nextCursor cannot be read")
+	}
+	return cursor, nil
+}
+
+// readTTL reads ttlMs out of obj, the members of page number's result,
+// capped at 2^53; ok is false when it is missing, or when it is not a
+// non-negative number, which is a finding.
+func (w *walker) readTTL(number int, obj map[string]json.RawMessage) (ttlMs int, ok bool) {
+	ttl, ok := obj["ttlMs"]
+	if !ok {
+		return 0, false
+	}
+	var ms float64
+	if jsonKind(ttl) != kindNumber || json.Unmarshal(ttl, &ms) != nil || ms < 0 {
+		w.find(CheckInvalidTTL, finding.SeverityWarning, number, fmt.Sprintf("page %d has ttlMs %s, not a non-negative number; ignored", number, truncate(string(ttl))))
+		return 0, false
+	}
+	return int(min(ms, 1<<53)), true
 }
 
 // kind is the kind of one JSON value.
