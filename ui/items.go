@@ -2,10 +2,8 @@ package ui
 
 import (
 	"slices"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/fold"
@@ -47,9 +45,7 @@ type itemsPane struct {
 	built   itemsBuilt
 	hits    map[*fold.Item]match.Hit // nil: no filter
 
-	input  textinput.Model
-	typing bool
-	query  string
+	filterInput
 
 	// subs are the uris subscribed to, worked out from the requests when
 	// they change (subsFor).
@@ -63,19 +59,14 @@ type itemsPane struct {
 }
 
 func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {
-	in := textinput.New()
-	in.Prompt = "/"
-	in.Placeholder = "filter"
-	in.CharLimit = 200
-	p := itemsPane{common: c, keys: keys, method: method, input: in}
+	p := itemsPane{common: c, keys: keys, method: method, filterInput: newFilterInput()}
 	p.restyle()
 	return p
 }
 
 func (p *itemsPane) restyle() {
-	tp := toolsPane{common: p.common, input: p.input}
-	tp.restyle()
-	p.input, p.pt = tp.input, tp.pt
+	p.filterInput.restyle(p.sty)
+	p.pt = newToolPaints(p.sty)
 	p.pt.badge["sub"] = p.sty.BadgeHeld.Render("sub")
 	p.pt.badge["upd"] = p.sty.BadgeStale.Render("upd")
 	p.muted, p.subtle = newPaint(p.sty.Muted.Render), newPaint(p.sty.Subtle.Render)
@@ -84,7 +75,7 @@ func (p *itemsPane) restyle() {
 // SetSize sizes the pane: a title row, then the list.
 func (p *itemsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.input.SetWidth(max(w-16, 6))
+	p.setWidth(w)
 	p.follow()
 }
 
@@ -294,17 +285,8 @@ func (p *itemsPane) follow() {
 // Focus gives the pane the keys, or takes them.
 func (p *itemsPane) Focus(on bool) { p.focused = on }
 
-// Filtering says whether the filter input has the keys.
-func (p *itemsPane) Filtering() bool { return p.typing }
-
-// Filtered says whether a filter is applied.
-func (p *itemsPane) Filtered() bool { return p.query != "" }
-
 func (p *itemsPane) clearFilter() {
-	p.typing = false
-	p.input.Blur()
-	p.input.SetValue("")
-	p.query = ""
+	p.clear()
 	p.Sync()
 }
 
@@ -314,43 +296,30 @@ func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if p.typing {
-			return p.updateInput(msg)
+			return p.filterUpdate(msg)
 		}
 		if !moveKey(msg, &p.keys.MoveKeyMap, &p) && key.Matches(msg, p.keys.Filter) {
-			p.typing = true
-			return p, p.input.Focus()
+			return p, p.startFilter()
 		}
 	default:
 		if p.typing {
-			return p.typed(msg)
+			return p.filterUpdate(msg)
 		}
 	}
 	return p, nil
 }
 
-func (p itemsPane) updateInput(msg tea.KeyPressMsg) (itemsPane, tea.Cmd) {
-	switch msg.String() {
-	case "esc":
-		p.clearFilter()
-		return p, nil
-	case "enter", "tab", "down", "up":
-		p.typing = false
-		p.input.Blur()
-		if msg.String() == "down" || msg.String() == "up" {
-			return p.Update(msg)
-		}
-		return p, nil
-	}
-	return p.typed(msg)
-}
-
-// typed gives msg to the filter input and filters for what it holds; a
-// new query puts the cursor on the best match.
-func (p itemsPane) typed(msg tea.Msg) (itemsPane, tea.Cmd) {
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	if q := strings.TrimSpace(p.input.Value()); q != p.query {
-		p.query, p.picked, p.cursor = q, "", 0
+// filterUpdate gives msg to the filter input and filters for what it
+// holds; a new query puts the cursor on the best match.
+func (p itemsPane) filterUpdate(msg tea.Msg) (itemsPane, tea.Cmd) {
+	ev, cmd := p.filterInput.Update(msg)
+	switch ev {
+	case filterCleared:
+		p.Sync()
+	case filterLeft:
+		return p.Update(msg)
+	case filterChanged:
+		p.picked, p.cursor = "", 0
 		p.Sync()
 	}
 	return p, cmd
@@ -362,10 +331,7 @@ func (p *itemsPane) Wheel(n int) { p.move(n) }
 // ShortHelp returns the bindings shown in the help line for this pane.
 func (p *itemsPane) ShortHelp() []key.Binding {
 	if p.typing {
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		}
+		return p.typingHelp()
 	}
 	k, g := p.keys, p.global
 	open := k.Open

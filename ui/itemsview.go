@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
@@ -87,15 +86,7 @@ func (p *itemsPane) title() string {
 			right = s.Warn.Render("⚠ "+string(w.Incomplete)) + " " + right
 		}
 	}
-	if p.typing || p.query != "" {
-		left += "  " + p.input.View()
-		right = ""
-	}
-	gap := p.w - lipgloss.Width(left) - lipgloss.Width(right) - 1
-	if gap < 1 {
-		return render.Fit(left, p.w)
-	}
-	return left + strings.Repeat(" ", gap) + right + " "
+	return p.titleLine(left, right, p.w)
 }
 
 func (p *itemsPane) separator(r itemRow) string {

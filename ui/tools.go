@@ -2,10 +2,8 @@ package ui
 
 import (
 	"slices"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -44,9 +42,7 @@ type toolsPane struct {
 	builtPages int
 	builtVer   int
 
-	input  textinput.Model
-	typing bool // the filter input has the keys
-	query  string
+	filterInput
 	// hits are the tools the last filter result kept (nil: no filter
 	// applied), hitsVer counts results applied.
 	hits      map[*fold.Tool]match.Hit
@@ -78,36 +74,30 @@ type filterAsk struct {
 }
 
 func newToolsPane(c *common, keys *ToolsKeyMap) toolsPane {
-	in := textinput.New()
-	in.Prompt = "/"
-	in.Placeholder = "filter"
-	in.CharLimit = 200
-	p := toolsPane{common: c, keys: keys, input: in}
+	p := toolsPane{common: c, keys: keys, filterInput: newFilterInput()}
 	p.restyle()
 	return p
 }
 
 func (p *toolsPane) restyle() {
-	s := p.input.Styles()
-	s.Focused.Prompt = p.sty.Title
-	s.Blurred.Prompt = p.sty.Muted
-	s.Focused.Text = p.sty.Text
-	s.Blurred.Text = p.sty.Text
-	s.Focused.Placeholder = p.sty.Subtle
-	s.Blurred.Placeholder = p.sty.Subtle
-	p.input.SetStyles(s)
-	st := p.sty
-	p.pt = toolPaints{text: newPaint(st.Text.Render), sel: newPaint(st.Selected.Render), selBlur: newPaint(st.SelectedBlurred.Render),
+	p.filterInput.restyle(p.sty)
+	p.pt = newToolPaints(p.sty)
+}
+
+// newToolPaints paints the styles st of a list pane.
+func newToolPaints(st *themes.Styles) toolPaints {
+	pt := toolPaints{text: newPaint(st.Text.Render), sel: newPaint(st.Selected.Render), selBlur: newPaint(st.SelectedBlurred.Render),
 		marker: newPaint(st.Title.Render), sep: newPaint(st.Separator.Render), badge: map[string]string{}}
 	for text, style := range map[string]lipgloss.Style{"bad": st.Fail, "task": st.BadgeTask, "out": st.BadgeOut, "destr": st.BadgeDestr,
 		"ro": st.BadgeRO, "stale": st.BadgeStale, "held": st.BadgeHeld, "own": st.BadgeOwn} {
-		p.pt.badge[text] = style.Render(text)
+		pt.badge[text] = style.Render(text)
 	}
+	return pt
 }
 
 func (p *toolsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.input.SetWidth(max(w-16, 6))
+	p.setWidth(w)
 	p.follow()
 }
 
@@ -317,21 +307,8 @@ func (p *toolsPane) follow() {
 	p.offset = max(min(p.offset, len(p.rows)-h), 0)
 }
 
-// Filtering says whether the filter input has the keys.
-func (p *toolsPane) Filtering() bool { return p.typing }
-
-// Filtered says whether a filter is applied.
-func (p *toolsPane) Filtered() bool { return p.query != "" }
-
-func (p *toolsPane) startFilter() tea.Cmd {
-	p.typing = true
-	return p.input.Focus()
-}
-
 func (p *toolsPane) clearFilter() {
-	p.typing = false
-	p.input.Blur()
-	p.input.SetValue("")
+	p.clear()
 	p.setHits(nil)
 	p.Sync()
 }
@@ -387,7 +364,7 @@ func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		if p.typing {
-			return p.updateInput(msg)
+			return p.filterUpdate(msg)
 		}
 		if !moveKey(msg, &p.keys.MoveKeyMap, &p) && key.Matches(msg, p.keys.Filter) {
 			return p, p.startFilter()
@@ -395,35 +372,24 @@ func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
 	default:
 		// A paste or another message for the filter input.
 		if p.typing {
-			return p.typed(msg)
+			return p.filterUpdate(msg)
 		}
 	}
 	return p, nil
 }
 
-func (p toolsPane) updateInput(msg tea.KeyPressMsg) (toolsPane, tea.Cmd) {
-	switch msg.String() {
-	case "esc":
-		p.clearFilter()
-		return p, nil
-	case "enter", "tab", "down", "up":
-		p.typing = false
-		p.input.Blur()
-		if msg.String() == "down" || msg.String() == "up" {
-			return p.Update(msg)
-		}
-		return p, nil
-	}
-	return p.typed(msg)
-}
-
-// typed gives msg to the filter input and filters for what it holds.
-func (p toolsPane) typed(msg tea.Msg) (toolsPane, tea.Cmd) {
-	var cmd tea.Cmd
-	p.input, cmd = p.input.Update(msg)
-	if q := strings.TrimSpace(p.input.Value()); q != p.query {
-		p.query = q
-		if q == "" {
+// filterUpdate gives msg to the filter input and filters for what it
+// holds.
+func (p toolsPane) filterUpdate(msg tea.Msg) (toolsPane, tea.Cmd) {
+	ev, cmd := p.filterInput.Update(msg)
+	switch ev {
+	case filterCleared:
+		p.setHits(nil)
+		p.Sync()
+	case filterLeft:
+		return p.Update(msg)
+	case filterChanged:
+		if p.query == "" {
 			p.setHits(nil)
 			p.Sync()
 		} else {
@@ -440,10 +406,7 @@ func (p *toolsPane) Wheel(n int) { p.move(n) }
 func (p *toolsPane) ShortHelp() []key.Binding {
 	k := p.keys
 	if p.typing {
-		return []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		}
+		return p.typingHelp()
 	}
 	g := p.global
 	return []key.Binding{k.Call, k.Filter, g.Walk, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
@@ -119,15 +118,7 @@ func (p *toolsPane) title() string {
 	if w := p.builtWalk; w != nil {
 		right = p.sty.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
 	}
-	if p.typing || p.query != "" {
-		left += "  " + p.input.View()
-		right = ""
-	}
-	gap := p.w - lipgloss.Width(left) - lipgloss.Width(right) - 1
-	if gap < 1 {
-		return render.Fit(left, p.w)
-	}
-	return left + strings.Repeat(" ", gap) + right + " "
+	return p.titleLine(left, right, p.w)
 }
 
 func (p *toolsPane) separator(r toolRow) string {
