@@ -80,24 +80,39 @@ func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*o
 	case OAuthOff:
 		return nil, nil
 	case OAuthClientCredentials:
-		if t.ClientID == "" || t.ClientSecret == "" {
-			return nil, errors.New("--oauth client-credentials needs --client-id and --client-secret")
-		}
-		h, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
-			Credentials: &oauthex.ClientCredentials{ClientID: t.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: t.ClientSecret}},
-			HTTPClient:  client,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("OAuth client credentials: %w", err)
-		}
-		o.inner = h
-		o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: t.ClientID, Registration: "pre-registered"},
-			Text: "OAuth client credentials as client " + t.ClientID})
-		return o, nil
+		return o.useClientCredentials(client)
 	case OAuthAuto:
+		return o.useAuthorizationCode(client)
 	default:
 		return nil, fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
 	}
+}
+
+// useClientCredentials gives o the SDK's client credentials handler for
+// the target's pre-registered client, asking through client.
+func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
+	t := o.target
+	if t.ClientID == "" || t.ClientSecret == "" {
+		return nil, errors.New("--oauth client-credentials needs --client-id and --client-secret")
+	}
+	h, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
+		Credentials: &oauthex.ClientCredentials{ClientID: t.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: t.ClientSecret}},
+		HTTPClient:  client,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("OAuth client credentials: %w", err)
+	}
+	o.inner = h
+	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: t.ClientID, Registration: "pre-registered"},
+		Text: "OAuth client credentials as client " + t.ClientID})
+	return o, nil
+}
+
+// useAuthorizationCode gives o the SDK's authorization code handler,
+// asking through client, with the loopback listener the browser is
+// redirected to; the listener is closed again if the handler cannot be
+// made.
+func (o *oauth) useAuthorizationCode(client *http.Client) (*oauth, error) {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
@@ -108,6 +123,21 @@ func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*o
 	redirectURL := "http://" + ln.Addr().String() + "/callback"
 	o.srv = &http.Server{Handler: http.HandlerFunc(o.callback), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = o.srv.Serve(ln) }()
+	h, err := auth.NewAuthorizationCodeHandler(o.authorizationCodeConfig(redirectURL, client))
+	if err != nil {
+		o.close()
+		return nil, fmt.Errorf("OAuth: %w", err)
+	}
+	o.inner = h
+	return o, nil
+}
+
+// authorizationCodeConfig configures the authorization code flow for the
+// target: dynamic registration as "mcpwitness" redirected to redirectURL,
+// and the client ID metadata document or pre-registered client the
+// target names.
+func (o *oauth) authorizationCodeConfig(redirectURL string, client *http.Client) *auth.AuthorizationCodeHandlerConfig {
+	t := o.target
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirectURL,
 		AuthorizationCodeFetcher: o.fetch,
@@ -127,13 +157,7 @@ func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*o
 		}
 		cfg.PreregisteredClient = pre
 	}
-	h, err := auth.NewAuthorizationCodeHandler(cfg)
-	if err != nil {
-		o.close()
-		return nil, fmt.Errorf("OAuth: %w", err)
-	}
-	o.inner = h
-	return o, nil
+	return cfg
 }
 
 // close stops the redirect listener.
