@@ -37,13 +37,10 @@ type itemsPane struct {
 	w, h   int
 
 	focused bool
-	rows    []itemRow
-	count   int // item rows in rows
-	cursor  int
-	offset  int
-	picked  string // key of the selected item, kept across rebuilds
-	built   itemsBuilt
-	hits    map[*fold.Item]match.Hit // nil: no filter
+	pagedList[itemRow]
+	count int // item rows in rows
+	built itemsBuilt
+	hits  map[*fold.Item]match.Hit // nil: no filter
 
 	filterInput
 
@@ -202,58 +199,12 @@ func (p *itemsPane) Subscribed(uri string) bool { return p.subs[uri] }
 
 // reselect puts the cursor back on the picked item, or the nearest row.
 func (p *itemsPane) reselect() {
-	if p.picked != "" {
-		for i, r := range p.rows {
-			if r.item != nil && r.item.Key == p.picked {
-				p.cursor = i
-				p.follow()
-				return
-			}
-		}
-	}
-	picked := p.picked
-	p.cursor = min(p.cursor, len(p.rows)-1)
-	p.move(0)
-	if w := p.built.walk; picked != "" && w != nil && !w.Done {
-		p.picked = picked // it may still arrive
-	}
+	w := p.built.walk
+	p.repick(p.listHeight(), w != nil && !w.Done)
 }
 
 // move moves the cursor by n item rows, skipping separators.
-func (p *itemsPane) move(n int) {
-	if len(p.rows) == 0 {
-		p.cursor, p.offset = 0, 0
-		return
-	}
-	c := max(min(p.cursor, len(p.rows)-1), 0)
-	step := 1
-	if n < 0 {
-		step, n = -1, -n
-	}
-	for moved := 0; moved < n; moved++ {
-		next := c + step
-		for next >= 0 && next < len(p.rows) && p.rows[next].item == nil {
-			next += step
-		}
-		if next < 0 || next >= len(p.rows) {
-			break
-		}
-		c = next
-	}
-	if p.rows[c].item == nil { // on a separator: take the nearest item
-		for i := c; i < len(p.rows); i++ {
-			if p.rows[i].item != nil {
-				c = i
-				break
-			}
-		}
-	}
-	p.cursor = c
-	if it := p.rows[c].item; it != nil {
-		p.picked = it.Key
-	}
-	p.follow()
-}
+func (p *itemsPane) move(n int) { p.step(n, p.listHeight()) }
 
 func (p *itemsPane) moveBy(n int)  { p.move(n) }
 func (p *itemsPane) pageSize() int { return p.listHeight() }
@@ -265,22 +216,7 @@ func (p *itemsPane) Top() { p.cursor = 0; p.move(0) }
 func (p *itemsPane) Bottom() { p.cursor = len(p.rows) - 1; p.move(0) }
 
 // follow scrolls so the cursor (and its separator, near the top) shows.
-func (p *itemsPane) follow() {
-	h := p.listHeight()
-	if h <= 0 {
-		return
-	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-		if p.offset > 0 && p.rows[p.offset-1].item == nil {
-			p.offset--
-		}
-	}
-	if p.cursor >= p.offset+h {
-		p.offset = p.cursor - h + 1
-	}
-	p.offset = max(min(p.offset, len(p.rows)-h), 0)
-}
+func (p *itemsPane) follow() { p.scroll(p.listHeight()) }
 
 // Focus gives the pane the keys, or takes them.
 func (p *itemsPane) Focus(on bool) { p.focused = on }

@@ -30,12 +30,9 @@ type toolsPane struct {
 	keys *ToolsKeyMap
 	w, h int
 
-	focused  bool
-	rows     []toolRow
+	focused bool
+	pagedList[toolRow]
 	toolRows int // tool rows in rows (the others are separators)
-	cursor   int // index in rows; always a tool row when there is one
-	offset   int
-	picked   string // name of the selected tool, kept across rebuilds
 
 	// What rows were built from.
 	builtWalk  *fold.Walk
@@ -204,25 +201,11 @@ func (p *toolsPane) pageOrder(w *fold.Walk) []int {
 	return order
 }
 
-// reselect puts the cursor back on the picked tool. While a walk is still
-// reading pages the picked tool may not have arrived yet: the cursor waits
-// on the nearest row and the pick is kept (see [toolsPane.Pending]).
+// reselect puts the cursor back on the picked tool; while the walk is
+// still reading pages the pick is kept (see [toolsPane.Pending]).
 func (p *toolsPane) reselect() {
-	if p.picked != "" {
-		for i, r := range p.rows {
-			if r.tool != nil && r.tool.Name == p.picked {
-				p.cursor = i
-				p.follow()
-				return
-			}
-		}
-	}
-	picked := p.picked
-	p.cursor = min(p.cursor, len(p.rows)-1)
-	p.move(0)
-	if w := p.builtWalk; picked != "" && w != nil && !w.Done {
-		p.picked = picked
-	}
+	w := p.builtWalk
+	p.repick(p.listHeight(), w != nil && !w.Done)
 }
 
 // Focus gives the pane the keys, or takes them.
@@ -237,75 +220,20 @@ func (p *toolsPane) Pending() bool {
 	return p.picked != "" && (t == nil || t.Name != p.picked)
 }
 
-// move moves the cursor by n tool rows (skipping separators).
-func (p *toolsPane) move(n int) {
-	if len(p.rows) == 0 {
-		p.cursor, p.offset = 0, 0
-		return
-	}
-	c := max(min(p.cursor, len(p.rows)-1), 0)
-	step := 1
-	if n < 0 {
-		step, n = -1, -n
-	}
-	for moved := 0; moved < n; {
-		next := c + step
-		for next >= 0 && next < len(p.rows) && p.rows[next].tool == nil {
-			next += step
-		}
-		if next < 0 || next >= len(p.rows) {
-			break
-		}
-		c = next
-		moved++
-	}
-	if p.rows[c].tool == nil { // on a separator: take the nearest tool
-		for i := c; i < len(p.rows); i++ {
-			if p.rows[i].tool != nil {
-				c = i
-				break
-			}
-		}
-	}
-	p.cursor = c
-	if t := p.rows[c].tool; t != nil {
-		p.picked = t.Name
-	}
-	p.follow()
-}
+// move moves the cursor by n tools (skipping separators).
+func (p *toolsPane) move(n int) { p.step(n, p.listHeight()) }
 
 func (p *toolsPane) moveBy(n int)  { p.move(n) }
 func (p *toolsPane) pageSize() int { return p.listHeight() }
 
 // Top moves the cursor to the first tool.
-func (p *toolsPane) Top() {
-	p.cursor = 0
-	p.move(0)
-}
+func (p *toolsPane) Top() { p.cursor = 0; p.move(0) }
 
 // Bottom moves the cursor to the last tool.
-func (p *toolsPane) Bottom() {
-	p.cursor = len(p.rows) - 1
-	p.move(0)
-}
+func (p *toolsPane) Bottom() { p.cursor = len(p.rows) - 1; p.move(0) }
 
 // follow scrolls so the cursor (and its page separator, near the top) shows.
-func (p *toolsPane) follow() {
-	h := p.listHeight()
-	if h <= 0 {
-		return
-	}
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-		if p.offset > 0 && p.rows[p.offset-1].tool == nil {
-			p.offset--
-		}
-	}
-	if p.cursor >= p.offset+h {
-		p.offset = p.cursor - h + 1
-	}
-	p.offset = max(min(p.offset, len(p.rows)-h), 0)
-}
+func (p *toolsPane) follow() { p.scroll(p.listHeight()) }
 
 func (p *toolsPane) clearFilter() {
 	p.clear()
