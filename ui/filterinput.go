@@ -59,6 +59,15 @@ func (f *filterInput) Filtering() bool { return f.typing }
 // Filtered says whether a filter is applied.
 func (f *filterInput) Filtered() bool { return f.query != "" }
 
+// listKey handles msg for a list pane m while the input does not have
+// the keys: a move key moves m, the filter key gives the input the keys.
+func (f *filterInput) listKey(msg tea.Msg, k *MoveKeyMap, filter key.Binding, m mover) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok && !moveKey(kp, k, m) && key.Matches(kp, filter) {
+		return f.startFilter()
+	}
+	return nil
+}
+
 // startFilter gives the input the keys.
 func (f *filterInput) startFilter() tea.Cmd {
 	f.typing = true

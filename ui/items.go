@@ -229,20 +229,10 @@ func (p *itemsPane) clearFilter() {
 // Update handles keys while the pane has focus, and what its filter
 // input is given.
 func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if p.typing {
-			return p.filterUpdate(msg)
-		}
-		if !moveKey(msg, &p.keys.MoveKeyMap, &p) && key.Matches(msg, p.keys.Filter) {
-			return p, p.startFilter()
-		}
-	default:
-		if p.typing {
-			return p.filterUpdate(msg)
-		}
+	if p.typing {
+		return p.filterUpdate(msg)
 	}
-	return p, nil
+	return p, p.listKey(msg, &p.keys.MoveKeyMap, p.keys.Filter, &p)
 }
 
 // filterUpdate gives msg to the filter input and filters for what it

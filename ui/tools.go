@@ -284,26 +284,18 @@ func (p *toolsPane) runFilter() tea.Cmd {
 
 // Update handles keys while the pane has focus and filter results.
 func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
-	switch msg := msg.(type) {
-	case filterDoneMsg:
-		if msg.seq == p.filterSeq && msg.query == p.query {
-			p.applyHits(msg.hits)
-			return p, p.Sync()
+	if msg, ok := msg.(filterDoneMsg); ok {
+		if msg.seq != p.filterSeq || msg.query != p.query {
+			return p, nil // a result for a query no longer asked
 		}
-	case tea.KeyPressMsg:
-		if p.typing {
-			return p.filterUpdate(msg)
-		}
-		if !moveKey(msg, &p.keys.MoveKeyMap, &p) && key.Matches(msg, p.keys.Filter) {
-			return p, p.startFilter()
-		}
-	default:
-		// A paste or another message for the filter input.
-		if p.typing {
-			return p.filterUpdate(msg)
-		}
+		p.applyHits(msg.hits)
+		return p, p.Sync()
 	}
-	return p, nil
+	if p.typing {
+		// A key, a paste or another message for the filter input.
+		return p.filterUpdate(msg)
+	}
+	return p, p.listKey(msg, &p.keys.MoveKeyMap, p.keys.Filter, &p)
 }
 
 // filterUpdate gives msg to the filter input and filters for what it
