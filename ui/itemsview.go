@@ -25,27 +25,11 @@ func (p *itemsPane) View() string {
 
 // draw renders the title and the visible rows.
 func (p *itemsPane) draw() string {
-	var b strings.Builder
-	b.WriteString(p.title())
-	h := p.listHeight()
-	if len(p.rows) == 0 && h > 0 {
-		b.WriteString("\n" + render.Fit(" "+p.sty.Muted.Render(p.emptyText()), p.w))
-		h--
-	}
-	for i := 0; i < h; i++ {
-		b.WriteByte('\n')
-		n := p.offset + i
-		switch {
-		case n >= len(p.rows):
-			b.WriteString(strings.Repeat(" ", p.w))
-		case p.rows[n].page != nil:
-			b.WriteString(p.separator(p.rows[n]))
-		default:
-			b.WriteString(p.itemLine(p.rows[n].item, n == p.cursor))
-		}
-	}
-	return b.String()
+	return p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
+		func(r itemRow, cur bool) string { return p.itemLine(r.item, cur) })
 }
+
+func (p *itemsPane) emptyLine() string { return " " + p.sty.Muted.Render(p.emptyText()) }
 
 // noun is what the list holds, one and many.
 func (p *itemsPane) noun() (one, many string) {
@@ -90,25 +74,12 @@ func (p *itemsPane) title() string {
 }
 
 func (p *itemsPane) separator(r itemRow) string {
-	pg := r.page
 	one, many := p.noun()
-	count := fmt.Sprintf("%d %s", pg.Count, render.Plural(pg.Count, one, many))
-	short := fmt.Sprint(pg.Count)
+	shown := -1
 	if p.hits != nil {
-		count = fmt.Sprintf("%d of %d %s", r.hits, pg.Count, many)
-		short = fmt.Sprintf("%d/%d", r.hits, pg.Count)
+		shown = r.hits
 	}
-	tail := " · " + render.Ms(pg.Ms)
-	if pg.HasTTL {
-		tail += " · " + render.TTL(pg.TTLMs)
-	}
-	num := fmt.Sprintf("page %d · ", pg.Number)
-	for _, text := range []string{num + count + tail, num + short + tail, fmt.Sprintf("p%d · ", pg.Number) + short + tail} {
-		if w := ansi.StringWidth(text); w+3 <= p.w {
-			return p.pt.sep.on("─ " + text + " " + strings.Repeat("─", p.w-w-3))
-		}
-	}
-	return render.Fit(p.sty.Separator.Render(num+short), p.w)
+	return p.pt.pageLine(r.page, shown, one, many, p.w, p.sty.Separator)
 }
 
 // badge is one badge of a row: its text and its drawing.

@@ -59,32 +59,14 @@ func (p *toolsPane) View() string {
 
 // draw renders the title and the visible rows.
 func (p *toolsPane) draw() string {
-	var b strings.Builder
-	b.WriteString(p.title())
-	h := p.listHeight()
-	if len(p.rows) == 0 && h > 0 {
-		b.WriteString("\n" + render.Fit(" "+p.sty.Muted.Render(p.emptyText()), p.w))
-		h--
-	}
 	held := p.st.Held(p.builtWalk)
 	stale := p.builtWalk.Stale()
 	done := p.builtWalk != nil && p.builtWalk.Done
-	for i := 0; i < h; i++ {
-		b.WriteByte('\n')
-		n := p.offset + i
-		if n >= len(p.rows) {
-			b.WriteString(strings.Repeat(" ", p.w))
-			continue
-		}
-		r := p.rows[n]
-		if r.page != nil {
-			b.WriteString(p.separator(r))
-			continue
-		}
-		b.WriteString(p.toolLine(r.tool, n == p.cursor, done, held, stale))
-	}
-	return b.String()
+	return p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
+		func(r toolRow, cur bool) string { return p.toolLine(r.tool, cur, done, held, stale) })
 }
+
+func (p *toolsPane) emptyLine() string { return " " + p.sty.Muted.Render(p.emptyText()) }
 
 func (p *toolsPane) emptyText() string {
 	w := p.st.LatestTools()
@@ -122,25 +104,11 @@ func (p *toolsPane) title() string {
 }
 
 func (p *toolsPane) separator(r toolRow) string {
-	pg := r.page
-	count := fmt.Sprintf("%d %s", pg.Count, render.Plural(pg.Count, "tool", "tools"))
-	short := fmt.Sprint(pg.Count)
+	shown := -1
 	if p.hits != nil {
-		count = fmt.Sprintf("%d of %d tools", r.hits, pg.Count)
-		short = fmt.Sprintf("%d/%d", r.hits, pg.Count)
+		shown = r.hits
 	}
-	tail := " · " + render.Ms(pg.Ms)
-	if pg.HasTTL {
-		tail += " · " + render.TTL(pg.TTLMs)
-	}
-	num := fmt.Sprintf("page %d · ", pg.Number)
-	// The longest form that fits: "page 2 · 10 tools · 4 ms · ttl 30 s".
-	for _, text := range []string{num + count + tail, num + short + tail, fmt.Sprintf("p%d · ", pg.Number) + short + tail} {
-		if w := ansi.StringWidth(text); w+3 <= p.w {
-			return p.pt.sep.on("─ " + text + " " + strings.Repeat("─", p.w-w-3))
-		}
-	}
-	return render.Fit(p.sty.Separator.Render(num+short), p.w)
+	return p.pt.pageLine(r.page, shown, "tool", "tools", p.w, p.sty.Separator)
 }
 
 // badges returns the badges of t, most important first, and their width.

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/fold"
+	"mcpwitness/render"
+)
+
+// drawList renders a list pane: its title, then the rows from the offset
+// in h lines w wide, each a separator (sep) or an entry (line, told
+// whether the cursor is on it), blank below the last row. With no rows
+// the first line says why (empty).
+func (l *pagedList[R]) drawList(title string, h, w int, empty func() string, sep func(R) string, line func(R, bool) string) string {
+	var b strings.Builder
+	b.WriteString(title)
+	if len(l.rows) == 0 && h > 0 {
+		b.WriteString("\n" + render.Fit(empty(), w))
+		h--
+	}
+	for i := 0; i < h; i++ {
+		b.WriteByte('\n')
+		n := l.offset + i
+		switch {
+		case n >= len(l.rows):
+			b.WriteString(strings.Repeat(" ", w))
+		case !l.isEntry(n):
+			b.WriteString(sep(l.rows[n]))
+		default:
+			b.WriteString(line(l.rows[n], n == l.cursor))
+		}
+	}
+	return b.String()
+}
+
+// pageLine draws the separator of page pg, w wide, for a list of one or
+// many entries; shown is how many of the page's entries the filter kept,
+// or -1 when no filter is applied. It takes the longest form that fits:
+// "page 2 · 10 tools · 4 ms · ttl 30 s", then shorter, then cut in style.
+func (pt *toolPaints) pageLine(pg *fold.Page, shown int, one, many string, w int, style lipgloss.Style) string {
+	count := fmt.Sprintf("%d %s", pg.Count, render.Plural(pg.Count, one, many))
+	short := fmt.Sprint(pg.Count)
+	if shown >= 0 {
+		count = fmt.Sprintf("%d of %d %s", shown, pg.Count, many)
+		short = fmt.Sprintf("%d/%d", shown, pg.Count)
+	}
+	tail := " · " + render.Ms(pg.Ms)
+	if pg.HasTTL {
+		tail += " · " + render.TTL(pg.TTLMs)
+	}
+	num := fmt.Sprintf("page %d · ", pg.Number)
+	for _, text := range []string{num + count + tail, num + short + tail, fmt.Sprintf("p%d · ", pg.Number) + short + tail} {
+		if tw := ansi.StringWidth(text); tw+3 <= w {
+			return pt.sep.on("─ " + text + " " + strings.Repeat("─", w-tw-3))
+		}
+	}
+	return render.Fit(style.Render(num+short), w)
+}
