@@ -73,10 +73,8 @@ func (p *itemsPane) restyle() {
 func (p *itemsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.setWidth(w)
-	p.follow()
+	p.setHeight(h - 1)
 }
-
-func (p *itemsPane) listHeight() int { return max(p.h-1, 0) }
 
 // Walk returns the walk shown: the newest of the list that accepted a
 // page, or the newest at all while none has.
@@ -200,23 +198,8 @@ func (p *itemsPane) Subscribed(uri string) bool { return p.subs[uri] }
 // reselect puts the cursor back on the picked item, or the nearest row.
 func (p *itemsPane) reselect() {
 	w := p.built.walk
-	p.repick(p.listHeight(), w != nil && !w.Done)
+	p.repick(w != nil && !w.Done)
 }
-
-// move moves the cursor by n item rows, skipping separators.
-func (p *itemsPane) move(n int) { p.step(n, p.listHeight()) }
-
-func (p *itemsPane) moveBy(n int)  { p.move(n) }
-func (p *itemsPane) pageSize() int { return p.listHeight() }
-
-// Top moves the cursor to the first item.
-func (p *itemsPane) Top() { p.cursor = 0; p.move(0) }
-
-// Bottom moves the cursor to the last item.
-func (p *itemsPane) Bottom() { p.cursor = len(p.rows) - 1; p.move(0) }
-
-// follow scrolls so the cursor (and its separator, near the top) shows.
-func (p *itemsPane) follow() { p.scroll(p.listHeight()) }
 
 // Focus gives the pane the keys, or takes them.
 func (p *itemsPane) Focus(on bool) { p.focused = on }
@@ -250,9 +233,6 @@ func (p itemsPane) filterUpdate(msg tea.Msg) (itemsPane, tea.Cmd) {
 	}
 	return p, cmd
 }
-
-// Wheel moves the cursor by n rows.
-func (p *itemsPane) Wheel(n int) { p.move(n) }
 
 // ShortHelp returns the bindings shown in the help line for this pane.
 func (p *itemsPane) ShortHelp() []key.Binding {

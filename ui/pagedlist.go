@@ -22,23 +22,44 @@ func (r itemRow) entryKey() (string, bool) {
 }
 
 // pagedList is the rows of a list pane, a separator per page before its
-// entries, and the cursor over them: the tools and items panes embed it
-// and pass it the height of their list.
+// entries, and the cursor over them; the tools and items panes embed it.
 type pagedList[R pagedRow] struct {
 	rows   []R
 	cursor int // index in rows; always an entry when there is one
 	offset int
 	picked string // key of the selected entry, kept across rebuilds
+	height int    // rows shown
 }
+
+// listHeight is the number of rows shown.
+func (l *pagedList[R]) listHeight() int { return l.height }
+
+// setHeight shows h rows, and scrolls to keep the cursor among them.
+func (l *pagedList[R]) setHeight(h int) {
+	l.height = max(h, 0)
+	l.follow()
+}
+
+func (l *pagedList[R]) moveBy(n int)  { l.move(n) }
+func (l *pagedList[R]) pageSize() int { return l.height }
+
+// Wheel moves the cursor by n rows.
+func (l *pagedList[R]) Wheel(n int) { l.move(n) }
+
+// Top moves the cursor to the first entry.
+func (l *pagedList[R]) Top() { l.cursor = 0; l.move(0) }
+
+// Bottom moves the cursor to the last entry.
+func (l *pagedList[R]) Bottom() { l.cursor = len(l.rows) - 1; l.move(0) }
 
 func (l *pagedList[R]) isEntry(i int) bool {
 	_, ok := l.rows[i].entryKey()
 	return ok
 }
 
-// step moves the cursor by n entries, skipping separators, and scrolls
-// the list h rows high to show it.
-func (l *pagedList[R]) step(n, h int) {
+// move moves the cursor by n entries, skipping separators, and scrolls
+// to show it.
+func (l *pagedList[R]) move(n int) {
 	if len(l.rows) == 0 {
 		l.cursor, l.offset = 0, 0
 		return
@@ -70,12 +91,13 @@ func (l *pagedList[R]) step(n, h int) {
 	if k, ok := l.rows[c].entryKey(); ok {
 		l.picked = k
 	}
-	l.scroll(h)
+	l.follow()
 }
 
-// scroll scrolls the list h rows high so the cursor (and its page
-// separator, near the top) shows.
-func (l *pagedList[R]) scroll(h int) {
+// follow scrolls so the cursor (and its page separator, near the top)
+// shows.
+func (l *pagedList[R]) follow() {
+	h := l.height
 	if h <= 0 {
 		return
 	}
@@ -94,19 +116,19 @@ func (l *pagedList[R]) scroll(h int) {
 // repick puts the cursor back on the picked entry. While the rows may
 // still grow (waiting) the picked entry may not have arrived yet: the
 // cursor waits on the nearest row and the pick is kept.
-func (l *pagedList[R]) repick(h int, waiting bool) {
+func (l *pagedList[R]) repick(waiting bool) {
 	if l.picked != "" {
 		for i, r := range l.rows {
 			if k, ok := r.entryKey(); ok && k == l.picked {
 				l.cursor = i
-				l.scroll(h)
+				l.follow()
 				return
 			}
 		}
 	}
 	picked := l.picked
 	l.cursor = min(l.cursor, len(l.rows)-1)
-	l.step(0, h)
+	l.move(0)
 	if picked != "" && waiting {
 		l.picked = picked
 	}

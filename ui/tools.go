@@ -95,11 +95,8 @@ func newToolPaints(st *themes.Styles) toolPaints {
 func (p *toolsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.setWidth(w)
-	p.follow()
+	p.setHeight(h - 1)
 }
-
-// listHeight is the number of rows below the title.
-func (p *toolsPane) listHeight() int { return max(p.h-1, 0) }
 
 // Selected returns the selected tool, or nil.
 func (p *toolsPane) Selected() *fold.Tool {
@@ -205,7 +202,7 @@ func (p *toolsPane) pageOrder(w *fold.Walk) []int {
 // still reading pages the pick is kept (see [toolsPane.Pending]).
 func (p *toolsPane) reselect() {
 	w := p.builtWalk
-	p.repick(p.listHeight(), w != nil && !w.Done)
+	p.repick(w != nil && !w.Done)
 }
 
 // Focus gives the pane the keys, or takes them.
@@ -219,21 +216,6 @@ func (p *toolsPane) Pending() bool {
 	t := p.Selected()
 	return p.picked != "" && (t == nil || t.Name != p.picked)
 }
-
-// move moves the cursor by n tools (skipping separators).
-func (p *toolsPane) move(n int) { p.step(n, p.listHeight()) }
-
-func (p *toolsPane) moveBy(n int)  { p.move(n) }
-func (p *toolsPane) pageSize() int { return p.listHeight() }
-
-// Top moves the cursor to the first tool.
-func (p *toolsPane) Top() { p.cursor = 0; p.move(0) }
-
-// Bottom moves the cursor to the last tool.
-func (p *toolsPane) Bottom() { p.cursor = len(p.rows) - 1; p.move(0) }
-
-// follow scrolls so the cursor (and its page separator, near the top) shows.
-func (p *toolsPane) follow() { p.scroll(p.listHeight()) }
 
 func (p *toolsPane) clearFilter() {
 	p.clear()
@@ -318,9 +300,6 @@ func (p toolsPane) filterUpdate(msg tea.Msg) (toolsPane, tea.Cmd) {
 	}
 	return p, cmd
 }
-
-// Wheel moves the cursor by n rows.
-func (p *toolsPane) Wheel(n int) { p.move(n) }
 
 // ShortHelp returns the bindings shown in the help line for this pane.
 func (p *toolsPane) ShortHelp() []key.Binding {
