@@ -184,19 +184,11 @@ func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
 	}
 	pad := strings.Repeat(" ", nameW-used)
 	if selected {
-		style := p.pt.selBlur
-		if p.focused {
-			style = p.pt.sel
-		}
-		marker := "▌"
-		if p.sty.Mono {
-			marker = ">"
-		}
 		text := name
 		if rest != "" {
 			text += "  " + rest
 		}
-		return p.pt.marker.on(marker) + style.on(" "+text+pad+" ") + " " + badges + " "
+		return p.pt.selectedLine(text+pad, badges, p.focused, p.sty.Mono)
 	}
 	styled := p.pt.text.on(name)
 	if h := p.hits[it]; len(h.Pos) > 0 {

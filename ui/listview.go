@@ -60,3 +60,17 @@ func (pt *toolPaints) pageLine(pg *fold.Page, shown int, one, many string, w int
 	}
 	return render.Fit(style.Render(num+short), w)
 }
+
+// selectedLine draws the row the cursor is on: the marker, text in the
+// selection (dimmer when the pane has not the keys), then badges.
+func (pt *toolPaints) selectedLine(text, badges string, focused, mono bool) string {
+	style := pt.selBlur
+	if focused {
+		style = pt.sel
+	}
+	marker := "▌"
+	if mono {
+		marker = ">"
+	}
+	return pt.marker.on(marker) + style.on(" "+text+" ") + " " + badges + " "
+}

@@ -164,15 +164,7 @@ func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) str
 	name := render.Trunc(t.Label, nameW)
 	pad := strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	if selected {
-		style := p.pt.selBlur
-		if p.focused {
-			style = p.pt.sel
-		}
-		marker := "▌"
-		if p.sty.Mono {
-			marker = ">"
-		}
-		return p.pt.marker.on(marker) + style.on(" "+name+pad+" ") + " " + badges + " "
+		return p.pt.selectedLine(name+pad, badges, p.focused, p.sty.Mono)
 	}
 	styled := p.pt.text.on(name)
 	if h := p.hits[t]; len(h.Pos) > 0 {
