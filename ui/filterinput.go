@@ -13,12 +13,15 @@ import (
 )
 
 // filterInput is the filter line of a list pane: the text input, whether
-// it has the keys, and the query it holds. The tools and items panes
-// embed it and act on what its Update reports.
+// it has the keys, and the query it holds; and the pane's keys outside
+// it. The tools and items panes embed it and act on what its Update
+// reports.
 type filterInput struct {
 	input  textinput.Model
 	typing bool // the filter input has the keys
 	query  string
+	moves  *MoveKeyMap  // the pane's movement keys
+	start  *key.Binding // the pane's key that starts filtering
 }
 
 // filterEvent is what a message given to the filter input did.
@@ -28,15 +31,16 @@ const (
 	filterNone    filterEvent = iota // nothing for the pane to do
 	filterCleared                    // esc: the input is empty and let go of the keys
 	filterChanged                    // the query changed
-	filterLeft                       // an arrow key let go of the keys: the pane moves
 )
 
-func newFilterInput() filterInput {
+// newFilterInput returns the filter line of a pane whose keys are moves
+// and start.
+func newFilterInput(moves *MoveKeyMap, start *key.Binding) filterInput {
 	in := textinput.New()
 	in.Prompt = "/"
 	in.Placeholder = "filter"
 	in.CharLimit = 200
-	return filterInput{input: in}
+	return filterInput{input: in, moves: moves, start: start}
 }
 
 func (f *filterInput) restyle(sty *themes.Styles) {
@@ -59,10 +63,10 @@ func (f *filterInput) Filtering() bool { return f.typing }
 // Filtered says whether a filter is applied.
 func (f *filterInput) Filtered() bool { return f.query != "" }
 
-// listKey handles msg for a list pane m while the input does not have
-// the keys: a move key moves m, the filter key gives the input the keys.
-func (f *filterInput) listKey(msg tea.Msg, k *MoveKeyMap, filter key.Binding, m mover) tea.Cmd {
-	if kp, ok := msg.(tea.KeyPressMsg); ok && !moveKey(kp, k, m) && key.Matches(kp, filter) {
+// listKey handles msg for the list m while the input does not have the
+// keys: a move key moves m, the filter key gives the input the keys.
+func (f *filterInput) listKey(msg tea.Msg, m mover) tea.Cmd {
+	if kp, ok := msg.(tea.KeyPressMsg); ok && !moveKey(kp, f.moves, m) && key.Matches(kp, *f.start) {
 		return f.startFilter()
 	}
 	return nil
@@ -86,10 +90,15 @@ func (f *filterInput) clear() {
 	f.query = ""
 }
 
-// Update gives msg to the input while it has the keys and says what it
-// did: esc clears, enter and tab keep the filter, an arrow keeps it and
-// is the pane's to move by; anything else is typed.
-func (f *filterInput) Update(msg tea.Msg) (filterEvent, tea.Cmd) {
+// Update handles msg for a list pane whose rows are m and says what the
+// pane is to do. While the input has the keys esc clears it, enter and
+// tab keep the filter, an arrow keeps it and moves m, and anything else
+// is typed; otherwise a move key moves m and the filter key gives the
+// input the keys.
+func (f *filterInput) Update(msg tea.Msg, m mover) (filterEvent, tea.Cmd) {
+	if !f.typing {
+		return filterNone, f.listKey(msg, m)
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch k.String() {
 		case "esc":
@@ -100,7 +109,7 @@ func (f *filterInput) Update(msg tea.Msg) (filterEvent, tea.Cmd) {
 			return filterNone, nil
 		case "down", "up":
 			f.stop()
-			return filterLeft, nil
+			return filterNone, f.listKey(msg, m)
 		}
 	}
 	var cmd tea.Cmd

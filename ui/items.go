@@ -56,7 +56,7 @@ type itemsPane struct {
 }
 
 func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {
-	p := itemsPane{common: c, keys: keys, method: method, filterInput: newFilterInput()}
+	p := itemsPane{common: c, keys: keys, method: method, filterInput: newFilterInput(&keys.MoveKeyMap, &keys.Filter)}
 	p.restyle()
 	return p
 }
@@ -210,23 +210,12 @@ func (p *itemsPane) clearFilter() {
 }
 
 // Update handles keys while the pane has focus, and what its filter
-// input is given.
+// input is given; a new query puts the cursor on the best match.
 func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
-	if p.typing {
-		return p.filterUpdate(msg)
-	}
-	return p, p.listKey(msg, &p.keys.MoveKeyMap, p.keys.Filter, &p)
-}
-
-// filterUpdate gives msg to the filter input and filters for what it
-// holds; a new query puts the cursor on the best match.
-func (p itemsPane) filterUpdate(msg tea.Msg) (itemsPane, tea.Cmd) {
-	ev, cmd := p.filterInput.Update(msg)
+	ev, cmd := p.filterInput.Update(msg, &p)
 	switch ev {
 	case filterCleared:
 		p.Sync()
-	case filterLeft:
-		return p.Update(msg)
 	case filterChanged:
 		p.picked, p.cursor = "", 0
 		p.Sync()

@@ -71,7 +71,7 @@ type filterAsk struct {
 }
 
 func newToolsPane(c *common, keys *ToolsKeyMap) toolsPane {
-	p := toolsPane{common: c, keys: keys, filterInput: newFilterInput()}
+	p := toolsPane{common: c, keys: keys, filterInput: newFilterInput(&keys.MoveKeyMap, &keys.Filter)}
 	p.restyle()
 	return p
 }
@@ -273,30 +273,13 @@ func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
 		p.applyHits(msg.hits)
 		return p, p.Sync()
 	}
-	if p.typing {
-		// A key, a paste or another message for the filter input.
-		return p.filterUpdate(msg)
-	}
-	return p, p.listKey(msg, &p.keys.MoveKeyMap, p.keys.Filter, &p)
-}
-
-// filterUpdate gives msg to the filter input and filters for what it
-// holds.
-func (p toolsPane) filterUpdate(msg tea.Msg) (toolsPane, tea.Cmd) {
-	ev, cmd := p.filterInput.Update(msg)
-	switch ev {
-	case filterCleared:
+	ev, cmd := p.filterInput.Update(msg, &p)
+	switch {
+	case ev == filterCleared, ev == filterChanged && p.query == "":
 		p.setHits(nil)
 		p.Sync()
-	case filterLeft:
-		return p.Update(msg)
-	case filterChanged:
-		if p.query == "" {
-			p.setHits(nil)
-			p.Sync()
-		} else {
-			cmd = tea.Batch(cmd, p.runFilter())
-		}
+	case ev == filterChanged:
+		cmd = tea.Batch(cmd, p.runFilter())
 	}
 	return p, cmd
 }
