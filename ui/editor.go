@@ -16,6 +16,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
+	"mcpwitness/themes"
 	"mcpwitness/tooldef"
 )
 
@@ -132,19 +133,25 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 func (e *editorPane) Tool() *fold.Tool { return e.tool }
 
 func (e *editorPane) restyle() {
-	for i := range e.inputs {
-		s := e.inputs[i].Styles()
-		s.Focused.Text, s.Blurred.Text = e.sty.Text, e.sty.Text
-		s.Focused.Placeholder, s.Blurred.Placeholder = e.sty.Subtle, e.sty.Subtle
-		s.Cursor.Blink = false
-		e.inputs[i].SetStyles(s)
-	}
+	styleFields(e.inputs, e.sty)
 	s := e.area.Styles()
 	s.Focused.Text, s.Blurred.Text = e.sty.Text, e.sty.Text
 	s.Focused.CursorLine = e.sty.Text
 	s.Focused.Base, s.Blurred.Base = e.sty.Text, e.sty.Text
 	s.Cursor.Blink = false
 	e.area.SetStyles(s)
+}
+
+// styleFields draws the inputs of a form or the editor in the styles
+// sty, with a steady cursor.
+func styleFields(inputs []textinput.Model, sty *themes.Styles) {
+	for i := range inputs {
+		s := inputs[i].Styles()
+		s.Focused.Text, s.Blurred.Text = sty.Text, sty.Text
+		s.Focused.Placeholder, s.Blurred.Placeholder = sty.Subtle, sty.Subtle
+		s.Cursor.Blink = false
+		inputs[i].SetStyles(s)
+	}
 }
 
 func (e *editorPane) SetSize(w, h int) {

@@ -41,12 +41,17 @@ func (e *editorPane) View() string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, check...)
+	return fitLines(lines, e.w, e.h)
+}
+
+// fitLines joins the first h lines, each fitted to w columns.
+func fitLines(lines []string, w, h int) string {
 	var b strings.Builder
-	for i, l := range lines[:min(len(lines), e.h)] {
+	for i, l := range lines[:min(len(lines), h)] {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(render.Fit(l, e.w))
+		b.WriteString(render.Fit(l, w))
 	}
 	return b.String()
 }

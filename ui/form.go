@@ -180,12 +180,8 @@ func newForm(c *common, keys *FormKeyMap, opts FormOptions) (formPane, tea.Cmd) 
 
 // restyle draws the fields in the current theme.
 func (f *formPane) restyle() {
-	for i := range f.inputs {
-		s := f.inputs[i].Styles()
-		s.Focused.Text, s.Blurred.Text = f.sty.Text, f.sty.Text
-		s.Focused.Placeholder, s.Blurred.Placeholder = f.sty.Subtle, f.sty.Subtle
-		s.Cursor.Blink = false
-		f.inputs[i].SetStyles(s)
+	if len(f.inputs) > 0 { // a form never opened has neither fields nor styles
+		styleFields(f.inputs, f.sty)
 	}
 }
 
@@ -415,14 +411,7 @@ func (f *formPane) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, foot...)
-	var b strings.Builder
-	for i, l := range lines[:min(len(lines), f.h)] {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(render.Fit(l, f.w))
-	}
-	return b.String()
+	return fitLines(lines, f.w, f.h)
 }
 
 // fieldLines draws field i: its label (required marked), its description,
