@@ -206,20 +206,6 @@ type itemSection struct {
 	row   func(p *printer, it itemDoc) []string
 }
 
-// verdicts prints the verdicts of a request, each error with its path.
-func (p *printer) verdicts(vs []checks.Verdict) {
-	for _, v := range vs {
-		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, p.line(v.Message))
-		for _, e := range v.Errors {
-			path := e.InstancePath
-			if path == "" {
-				path = "(root)"
-			}
-			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(p.line(path)), p.dim(p.line(e.Keyword)+":"), p.line(e.Message))
-		}
-	}
-}
-
 // failure prints why a request has no answer, if it has none.
 func (p *printer) failure(r *session.RequestResult) {
 	switch {

@@ -166,16 +166,7 @@ func (p *printer) call(doc callDoc, c *fold.Call) {
 		fmt.Fprintf(p.w, "%s %s\n", p.yellow("⚠"), p.line(f.Message))
 	}
 	fmt.Fprintln(p.w)
-	for _, v := range doc.Verdicts {
-		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, p.line(v.Message))
-		for _, e := range v.Errors {
-			path := e.InstancePath
-			if path == "" {
-				path = "(root)"
-			}
-			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(p.line(path)), p.dim(p.line(e.Keyword)+":"), p.line(e.Message))
-		}
-	}
+	p.verdicts(doc.Verdicts)
 	if !doc.Sent && c.Err == "" {
 		fmt.Fprintf(p.w, "\n%s\n", p.dim("Nothing was sent. --force sends it anyway, to see the server's own answer."))
 	}
@@ -340,4 +331,18 @@ func byteCount(n int) string {
 		return fmt.Sprintf("%.1f KiB (%d bytes)", float64(n)/1024, n)
 	}
 	return fmt.Sprintf("%.1f MiB (%d bytes)", float64(n)/(1<<20), n)
+}
+
+// verdicts prints the verdicts of a call or another request, each error with its path.
+func (p *printer) verdicts(vs []checks.Verdict) {
+	for _, v := range vs {
+		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, p.line(v.Message))
+		for _, e := range v.Errors {
+			path := e.InstancePath
+			if path == "" {
+				path = "(root)"
+			}
+			fmt.Fprintf(p.w, "    %s %s %s\n", p.bold(p.line(path)), p.dim(p.line(e.Keyword)+":"), p.line(e.Message))
+		}
+	}
 }
