@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -198,8 +199,11 @@ func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int,
 func (s *Session) callMeta(token string) mcp.Meta {
 	m := mcp.Meta{"progressToken": token}
 	if s.info.ProtocolVersion >= newProtocol {
+		s.mu.Lock()
+		level := cmp.Or(s.level, "debug")
+		s.mu.Unlock()
 		//lint:ignore SA1019 on 2026-07-28 the log level travels in each request's _meta; servers still log there
-		m[mcp.MetaKeyLogLevel] = "debug"
+		m[mcp.MetaKeyLogLevel] = level
 	}
 	return m
 }

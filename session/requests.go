@@ -166,15 +166,18 @@ func (s *Session) Ping(ctx context.Context) *RequestResult {
 }
 
 // SetLogLevel sends logging/setLevel with level, one of [LogLevels]. On
-// protocols from 2026-07-28 the method is gone (the level travels in each
-// request's _meta) and nothing is sent: Err says so.
+// protocols from 2026-07-28 the method is gone: nothing is sent (Err says
+// so) and the calls made from then on ask for level in their _meta.
 func (s *Session) SetLogLevel(ctx context.Context, level string) *RequestResult {
 	r := s.newRequest(MethodSetLevel, level, map[string]any{"level": level})
 	switch {
 	case !slices.Contains(LogLevels(), level):
 		r.Err = fmt.Errorf("unknown log level %q; the levels are %s", level, strings.Join(LogLevels(), ", "))
 	case s.info.ProtocolVersion >= newProtocol:
-		r.Err = fmt.Errorf("protocol %s has no logging/setLevel (the level travels in each request's _meta); nothing was sent", s.info.ProtocolVersion)
+		s.mu.Lock()
+		s.level = level
+		s.mu.Unlock()
+		r.Err = fmt.Errorf("protocol %s has no logging/setLevel; nothing was sent: calls from now on ask for %s in their _meta", s.info.ProtocolVersion, level)
 	}
 	if r.Err != nil {
 		s.finishRequest(r)

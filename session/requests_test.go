@@ -229,3 +229,41 @@ func TestSubscribeRecordsUpdates(t *testing.T) {
 		t.Errorf("unsubscribe: %+v", r)
 	}
 }
+
+// TestLogLevelTravelsInTheMetaOnNewProtocols: on 2026-07-28 there is no
+// logging/setLevel; the level asked for goes in each call's _meta instead.
+func TestLogLevelTravelsInTheMetaOnNewProtocols(t *testing.T) {
+	s := demoInMemory(t, nil)
+	ctx := context.Background()
+	if s.Info().ProtocolVersion < newProtocol {
+		t.Fatalf("the demo spoke %s", s.Info().ProtocolVersion)
+	}
+	metaLevel := func() string {
+		t.Helper()
+		s.Call(ctx, "add", json.RawMessage(`{"a":1,"b":2}`), nil)
+		level := ""
+		for _, ev := range s.Log().Events() {
+			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+				var f struct {
+					Params struct {
+						Meta map[string]any `json:"_meta"`
+					} `json:"params"`
+				}
+				_ = json.Unmarshal(ev.Frame, &f)
+				//lint:ignore SA1019 the test reads the key calls still send on 2026-07-28
+				level, _ = f.Params.Meta[mcp.MetaKeyLogLevel].(string)
+			}
+		}
+		return level
+	}
+	if got := metaLevel(); got != "debug" {
+		t.Errorf("before any level was set, a call asks for %q", got)
+	}
+	r := s.SetLogLevel(ctx, "warning")
+	if r.Sent || r.Err == nil || !strings.Contains(r.Err.Error(), "calls from now on ask for warning") {
+		t.Errorf("set level: sent %v, err %v", r.Sent, r.Err)
+	}
+	if got := metaLevel(); got != "warning" {
+		t.Errorf("after the level was set to warning, a call asks for %q", got)
+	}
+}

@@ -80,6 +80,9 @@ type Session struct {
 	tools  map[string]toolDef
 	tokens map[string]int64 // progress token → call id
 	closed bool
+	// level is the log level calls ask for in their _meta on protocols
+	// from 2026-07-28 ("" is debug); see [Session.SetLogLevel].
+	level string
 }
 
 type toolDef struct {
