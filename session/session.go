@@ -37,6 +37,10 @@ type Options struct {
 	Protocol string
 	// Roots are the file URIs (or paths) answered to roots/list.
 	Roots []string
+	// Elicit answers elicitation/create; nil declines it, undeclared.
+	Elicit *ElicitAnswer
+	// Sampling answers sampling/createMessage; nil rejects it, undeclared.
+	Sampling *SamplingReply
 	// MaxPages bounds each walk; 0 means 100.
 	MaxPages int
 	// MaxFrame bounds one frame from the server: a stdio line, an HTTP
@@ -68,7 +72,11 @@ type Session struct {
 	// endStream ends a legacy SSE stream, which lives as long as the session.
 	endStream context.CancelFunc
 	timeout   time.Duration
-	max       int
+	// elicit and sampling answer the server's requests headless (nil: not
+	// declared, refused).
+	elicit   *ElicitAnswer
+	sampling *SamplingReply
+	max      int
 
 	counter   *paging.Counter
 	validator *checks.Validator
@@ -190,6 +198,7 @@ func newSession(target Target, o Options) *Session {
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall
 	s.info.Target = target.Describe().String()
+	s.elicit, s.sampling = o.Elicit, o.Sampling
 	s.client = s.newClient(o)
 	return s
 }
@@ -290,8 +299,9 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 const codeUserRejected = -1
 
 // newClient builds the SDK client. It declares only what the session will
-// answer: roots when there are some to give, never sampling or elicitation
-// (a server waiting on a declared capability that is then refused hangs).
+// answer: roots when there are some to give, sampling and elicitation only
+// with an answer for them (a server waiting on a declared capability that
+// is then refused hangs).
 func (s *Session) newClient(o Options) *mcp.Client {
 	impl := &mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}
 	caps := &mcp.ClientCapabilities{}
@@ -299,16 +309,31 @@ func (s *Session) newClient(o Options) *mcp.Client {
 		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask roots/list; --root answers them
 		caps.RootsV2 = &mcp.RootCapabilities{}
 	}
-	c := mcp.NewClient(impl, &mcp.ClientOptions{
+	opts := &mcp.ClientOptions{
 		Capabilities: caps,
-		// No sampling or elicitation handler: either would make the SDK
-		// declare that capability.
+		// No sampling or elicitation handler unless answered: either makes
+		// the SDK declare that capability.
 		// Handlers make the SDK subscribe to list changes on newer protocols;
 		// the events themselves come from the tap.
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) {},
 		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) {},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {},
-	})
+	}
+	// The handlers only make the SDK declare the capability: serverRequests
+	// answers first, so that a schema the SDK would refuse is a finding
+	// rather than an error the server sees instead of the answer asked for.
+	if o.Elicit != nil {
+		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return s.answerElicit(o.Elicit, req.Params).res, nil
+		}
+	}
+	if o.Sampling != nil {
+		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask for sampling; --sampling-reply answers them
+		opts.CreateMessageHandler = func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return o.Sampling.Result, nil
+		}
+	}
+	c := mcp.NewClient(impl, opts)
 	for _, r := range o.Roots {
 		uri := r
 		if !strings.Contains(uri, "://") {
@@ -323,10 +348,14 @@ func (s *Session) newClient(o Options) *mcp.Client {
 }
 
 // serverRequests answers and records the server's own requests: roots/list
-// with the roots given, sampling as a user rejection (no model is attached),
-// elicitation as not supported.
+// with the roots given, sampling and elicitation with the answers given
+// (see [Session.answered]) or, without one, sampling as a user rejection (no
+// model is attached) and elicitation as not supported.
 func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if res, ok := s.answered(method, req); ok {
+			return res, nil
+		}
 		var res mcp.Result
 		var err error
 		if method == "sampling/createMessage" {

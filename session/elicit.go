@@ -1,0 +1,243 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ElicitAction is how the client answers elicitation/create without a
+// person (--elicit).
+type ElicitAction string
+
+// The answers --elicit can give.
+const (
+	// ElicitDecline declines every request.
+	ElicitDecline ElicitAction = "decline"
+	// ElicitCancel cancels every request (dismissed without a choice).
+	ElicitCancel ElicitAction = "cancel"
+	// ElicitAcceptDefaults accepts with each requested property's default;
+	// properties without one are left out.
+	ElicitAcceptDefaults ElicitAction = "accept-defaults"
+	// ElicitAcceptFile accepts with the content read from a file, checked
+	// against the requested schema first.
+	ElicitAcceptFile ElicitAction = "accept-file"
+)
+
+// ElicitAnswer is the client's headless answer to elicitation/create. A
+// non-nil one in [Options] makes the client declare elicitation (form mode).
+type ElicitAnswer struct {
+	Action ElicitAction
+	// Content is what [ElicitAcceptFile] accepts with; File names where it
+	// came from.
+	Content map[string]any
+	File    string
+}
+
+// ParseElicit reads --elicit's value: decline, cancel, accept-defaults or
+// @FILE, a JSON object to accept with.
+func ParseElicit(v string) (*ElicitAnswer, error) {
+	switch a := ElicitAction(v); a {
+	case ElicitDecline, ElicitCancel, ElicitAcceptDefaults:
+		return &ElicitAnswer{Action: a}, nil
+	}
+	file, ok := strings.CutPrefix(v, "@")
+	if !ok || file == "" {
+		return nil, fmt.Errorf("--elicit wants decline, cancel, accept-defaults or @FILE, not %q", v)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--elicit @%s: %w", file, err)
+	}
+	var content map[string]any
+	if err := json.Unmarshal(b, &content); err != nil || content == nil {
+		if err == nil {
+			err = fmt.Errorf("null")
+		}
+		return nil, fmt.Errorf("--elicit @%s is not a JSON object: %v", file, err)
+	}
+	return &ElicitAnswer{Action: ElicitAcceptFile, Content: content, File: file}, nil
+}
+
+// elicitAnswered is how the session answered one elicitation/create: the
+// result, what to say of it, and what the request did wrong.
+type elicitAnswered struct {
+	res      *mcp.ElicitResult
+	text     string
+	findings []string
+}
+
+// answerElicit answers p as a says. A form request's schema is checked
+// first; a schema the specification does not allow is a finding, and the
+// answer is still given as asked.
+func (s *Session) answerElicit(a *ElicitAnswer, p *mcp.ElicitParams) elicitAnswered {
+	if p == nil {
+		p = &mcp.ElicitParams{}
+	}
+	if p.Mode == "url" {
+		if a.Action == ElicitCancel {
+			return elicitAnswered{res: &mcp.ElicitResult{Action: "cancel"}, text: "cancel (URL mode)",
+				findings: []string{"the server asked for URL elicitation; mcpwitness declared form mode only"}}
+		}
+		return elicitAnswered{res: &mcp.ElicitResult{Action: "decline"}, text: "decline: headless answers form elicitation only",
+			findings: []string{"the server asked for URL elicitation; mcpwitness declared form mode only"}}
+	}
+	schema, _ := json.Marshal(p.RequestedSchema)
+	var out elicitAnswered
+	props, problems := flatSchema(schema)
+	for _, pr := range problems {
+		out.findings = append(out.findings, "requestedSchema is not a flat object of primitive properties: "+pr)
+	}
+	switch a.Action {
+	case ElicitDecline, ElicitCancel:
+		out.res = &mcp.ElicitResult{Action: string(a.Action)}
+		out.text = string(a.Action)
+	case ElicitAcceptDefaults:
+		content := map[string]any{}
+		for name, prop := range props {
+			if d, ok := prop["default"]; ok {
+				var v any
+				if json.Unmarshal(d, &v) == nil {
+					content[name] = v
+				}
+			}
+		}
+		out.res = &mcp.ElicitResult{Action: "accept", Content: content}
+		out.text = "accept with the defaults of " + fieldList(content)
+	case ElicitAcceptFile:
+		instance, _ := json.Marshal(a.Content)
+		errs, err := s.validator.Validate(schema, instance)
+		switch {
+		case err != nil:
+			out.res = &mcp.ElicitResult{Action: "decline"}
+			out.text = fmt.Sprintf("decline: the requested schema could not be checked (%v), so %s was not sent", err, a.File)
+		case len(errs) > 0:
+			out.res = &mcp.ElicitResult{Action: "decline"}
+			e := errs[0]
+			at := e.InstancePath
+			if at == "" {
+				at = "(root)"
+			}
+			out.text = fmt.Sprintf("decline: %s does not match the requested schema: %s: %s", a.File, at, e.Message)
+			if len(errs) > 1 {
+				out.text += fmt.Sprintf(" (and %d more)", len(errs)-1)
+			}
+		default:
+			out.res = &mcp.ElicitResult{Action: "accept", Content: a.Content}
+			out.text = "accept with " + a.File + ": " + fieldList(a.Content)
+		}
+	}
+	return out
+}
+
+// primitive reports whether t is a property type the specification allows
+// in an elicitation's requestedSchema.
+func primitive(t string) bool {
+	switch t {
+	case "string", "number", "integer", "boolean":
+		return true
+	}
+	return false
+}
+
+// flatSchema reads a requestedSchema's properties and says how it is not a
+// flat object of primitive properties, if it is not.
+func flatSchema(schema json.RawMessage) (map[string]map[string]json.RawMessage, []string) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &top); err != nil || top == nil {
+		return nil, []string{"it is not a JSON object"}
+	}
+	var problems []string
+	var typ string
+	if json.Unmarshal(top["type"], &typ) != nil || typ != "object" {
+		problems = append(problems, fmt.Sprintf("its type is %s, not \"object\"", orAbsent(top["type"])))
+	}
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(top["properties"], &raw)
+	props := map[string]map[string]json.RawMessage{}
+	names := make([]string, 0, len(raw))
+	for name := range raw {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		var prop map[string]json.RawMessage
+		if json.Unmarshal(raw[name], &prop) != nil || prop == nil {
+			problems = append(problems, fmt.Sprintf("property %q is not a schema object", name))
+			continue
+		}
+		props[name] = prop
+		var pt string
+		switch {
+		case prop["type"] == nil:
+			problems = append(problems, fmt.Sprintf("property %q has no type", name))
+		case json.Unmarshal(prop["type"], &pt) == nil && primitive(pt):
+		case pt == "array" && prop["items"] != nil:
+			// Multi-select enums (an array of enum strings) are allowed.
+		default:
+			problems = append(problems, fmt.Sprintf("property %q has type %s, not a primitive", name, orAbsent(prop["type"])))
+		}
+	}
+	return props, problems
+}
+
+// orAbsent shows a raw JSON value, or says it is absent.
+func orAbsent(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "absent"
+	}
+	return string(raw)
+}
+
+// fieldList names content's fields in order, or says there are none.
+func fieldList(content map[string]any) string {
+	if len(content) == 0 {
+		return "no fields"
+	}
+	names := make([]string, 0, len(content))
+	for n := range content {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// answered answers an elicitation or sampling request when the session
+// has an answer for it, and records the request, what it did wrong and the
+// answer, each as a [KindServerCall] event. It reports false when the
+// session has no answer, so the request is refused as before.
+func (s *Session) answered(method string, req mcp.Request) (mcp.Result, bool) {
+	var res mcp.Result
+	var text string
+	var findings []string
+	switch {
+	case method == "elicitation/create" && s.elicit != nil:
+		p, _ := req.GetParams().(*mcp.ElicitParams)
+		a := s.answerElicit(s.elicit, p)
+		res, text, findings = a.res, a.text, a.findings
+	case method == "sampling/createMessage" && s.sampling != nil:
+		res, text, findings = s.sampling.Result, s.sampling.text(), samplingFindings(req.GetParams())
+	default:
+		return nil, false
+	}
+	asked := Event{Kind: KindServerCall, Method: method, Text: "asked"}
+	if p := req.GetParams(); p != nil {
+		asked.Data, _ = json.Marshal(p)
+	}
+	s.log.Append(asked)
+	for _, f := range findings {
+		s.log.Append(Event{Kind: KindServerCall, Method: method, Level: LevelFinding, Text: "finding: " + f})
+	}
+	answer := Event{Kind: KindServerCall, Method: method, Text: text}
+	answer.Data, _ = json.Marshal(res)
+	s.log.Append(answer)
+	return res, true
+}
+
+// LevelFinding is the Level of a [KindServerCall] event that says what a
+// server's request did wrong.
+const LevelFinding = "finding"
