@@ -26,6 +26,8 @@ type config struct {
 	protocol string
 	theme    string
 	roots    []string
+	elicit   *session.ElicitAnswer  // --elicit: answer elicitation/create
+	sampling *session.SamplingReply // --sampling-reply: answer sampling/createMessage
 	force    bool
 	walkAll  bool // call: read every page of tools/list, not only up to the tool's
 	argsJSON string
@@ -135,6 +137,22 @@ func serverFlags() []flagSpec {
 		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
 		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
 		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},
+		{[]string{"--elicit"}, true, func(c *config, v string) error {
+			a, err := session.ParseElicit(v)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			c.elicit = a
+			return nil
+		}},
+		{[]string{"--sampling-reply"}, true, func(c *config, v string) error {
+			r, err := session.ParseSamplingReply(v)
+			if err != nil {
+				return usagef("%v", err)
+			}
+			c.sampling = r
+			return nil
+		}},
 		{[]string{"--config"}, true, func(c *config, v string) error { c.config = v; return nil }},
 		{[]string{"--server"}, true, func(c *config, v string) error { c.server = v; return nil }},
 	}

@@ -50,6 +50,11 @@ Server:
   --config FILE        take the server from an mcpServers JSON file (Claude
                        Desktop, Cursor, VS Code); --server NAME picks one
   --root PATH          answer roots/list with this root (repeatable; none by default)
+  --elicit ANSWER      declare elicitation (form) and answer each request: decline,
+                       cancel, accept-defaults (each property's default) or @FILE
+                       (accept with FILE's JSON object, declined on a schema mismatch)
+  --sampling-reply R   declare sampling and answer each request with R, an assistant
+                       text message, or @FILE (a JSON CreateMessageResult)
   --protocol VERSION   protocol version to ask for (default: newest)
   --log-level LEVEL    ask the server to log at LEVEL (logging/setLevel):
                        debug, info, notice, warning, error, critical, alert

@@ -170,6 +170,8 @@ func sessionOptions(cfg *config, log *session.Log) *session.Options {
 		Timeout:       cfg.timeout,
 		Protocol:      cfg.protocol,
 		Roots:         cfg.roots,
+		Elicit:        cfg.elicit,
+		Sampling:      cfg.sampling,
 		MaxPages:      cfg.maxPages,
 		MaxFrame:      cfg.maxFrame,
 		ClientName:    "mcpwitness",

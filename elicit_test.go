@@ -1,0 +1,95 @@
+//lint:file-ignore SA1019 servers on protocols before 2026-07-28 still ask for sampling; --sampling-reply answers them
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// elicitingServer serves, over Streamable HTTP on 127.0.0.1 port 0, a go-sdk
+// server whose tool "ask" elicits a form during the call and answers with
+// what the client said. Its message carries a screen clear.
+func elicitingServer(t *testing.T) string {
+	t.Helper()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "asking", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "who\x1b[2J?",
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"age":{"type":"integer","minimum":0}}}`)})
+			if err != nil {
+				return nil, err
+			}
+			b, _ := json.Marshal(res)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(b)}}}, nil
+		})
+	srv.AddTool(&mcp.Tool{Name: "sample", InputSchema: map[string]any{"type": "object"}}, sampleTool)
+	return serveHTTP(t, srv)
+}
+
+// sampleTool asks the client for a message with no maxTokens and answers
+// with what the client said.
+func sampleTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{
+		Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}})
+	if err != nil {
+		return nil, err
+	}
+	b, _ := json.Marshal(res)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(b)}}}, nil
+}
+
+func TestSamplingReplyFlagAnswersAHeadlessCall(t *testing.T) {
+	code, out, errs := runSafe(t, "call", "sample", "--ndjson", "--protocol", "2025-11-25", "--sampling-reply", "forty-two", "--url", elicitingServer(t))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	assertSays(t, "--sampling-reply", out, `"capabilities":{"sampling":{}}`, `"method":"sampling/createMessage"`,
+		`finding: sampling/createMessage has no maxTokens`, `answered with an assistant text message (9 bytes)`, `\"text\":\"forty-two\"`)
+}
+
+func TestElicitFlagAnswersAHeadlessCall(t *testing.T) {
+	url := elicitingServer(t)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"age":"old"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ elicit, answer, event string }{
+		{"accept-defaults", `got {"action":"accept","content":{"name":"Ada"}}`, `"text":"accept with the defaults of name"`},
+		{"cancel", `got {"action":"cancel"}`, `"text":"cancel"`},
+		{"@" + bad, `got {"action":"decline"}`, `does not match the requested schema: /age`},
+	} {
+		code, out, errs := runSafe(t, "call", "ask", "--ndjson", "--protocol", "2025-11-25", "--elicit", tc.elicit, "--url", url)
+		if code != exitOK {
+			t.Fatalf("--elicit %s: exit %d: %s", tc.elicit, code, errs)
+		}
+		assertSays(t, "--elicit "+tc.elicit, out, `"kind":"server-request"`, `"method":"elicitation/create"`, `"text":"asked"`, tc.event, strings.ReplaceAll(tc.answer, `"`, `\"`))
+		if u := unsafeAt(out); u != "" {
+			t.Errorf("--elicit %s: the output holds %s", tc.elicit, u)
+		}
+	}
+	// Without the flag nothing is declared, so this server does not ask.
+	code, out, _ := runSafe(t, "call", "ask", "--ndjson", "--protocol", "2025-11-25", "--url", url)
+	if code == exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "client does not support elicitation") {
+		t.Errorf("without --elicit: exit %d\n%s", code, out)
+	}
+}
+
+func TestElicitAndSamplingBadFilesAreUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--elicit", "@/nonexistent/answer.json"},
+		{"--elicit", "yes"},
+		{"--sampling-reply", "@/nonexistent/reply.json"},
+	} {
+		code, _, errs := runSafe(t, append([]string{"tools"}, args...)...)
+		if code != exitUsage || !strings.Contains(errs, args[0]) || !strings.Contains(errs, strings.TrimPrefix(args[1], "@")) {
+			t.Errorf("%q: exit %d, %s", args, code, errs)
+		}
+	}
+}
