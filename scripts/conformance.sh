@@ -60,7 +60,7 @@ export BROWSER='curl -sS -L -o /dev/null'
 case "${MCP_CONFORMANCE_SCENARIO:-}" in
 initialize) exec "$bin" tools --url "$url" ;;
 tools_call) exec "$bin" call add_numbers a=5 b=3 --url "$url" ;;
-elicitation-sep1034-client-defaults) exec "$bin" call test_client_elicitation_defaults --url "$url" ;;
+elicitation-sep1034-client-defaults) exec "$bin" call test_client_elicitation_defaults --elicit accept-defaults --url "$url" ;;
 sse-retry) exec "$bin" call test_reconnection --url "$url" ;;
 auth/client-credentials-*) exec "$bin" call test-tool --url "$url" --oauth client-credentials "${client[@]}" ;;
 auth/basic-cimd) exec "$bin" call test-tool --url "$url" --client-metadata-url https://conformance-test.local/client-metadata.json "${client[@]}" ;;
