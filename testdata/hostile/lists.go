@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // The modes of this file: the lists other than tools, and the requests
@@ -109,40 +108,14 @@ func listOther(s *server, req request, member string) {
 // locateOther maps a cursor to its page and the next cursor, as the mode
 // pages.
 func locateOther(cfg config, cursor string) (page int, next string, ok bool) {
+	style := pagesBounded
 	switch cfg.mode {
 	case modeListsLoop:
-		switch cursor {
-		case "":
-			return 1, "A", true
-		case "A":
-			return 2, "B", true
-		case "B":
-			return 3, "A", true
-		}
-		return 0, "", false
+		style = pagesLoop
 	case modeListsEndless:
-		page = 1
-		if cursor != "" {
-			n, err := strconv.Atoi(strings.TrimPrefix(cursor, "p"))
-			if err != nil || n < 1 || !strings.HasPrefix(cursor, "p") {
-				return 0, "", false
-			}
-			page = n + 1
-		}
-		return page, "p" + strconv.Itoa(page), true
+		style = pagesEndless
 	}
-	page = 1
-	if cursor != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(cursor, "c"))
-		if err != nil || n < 1 || n >= cfg.pages || !strings.HasPrefix(cursor, "c") {
-			return 0, "", false
-		}
-		page = n + 1
-	}
-	if page < cfg.pages {
-		next = "c" + strconv.Itoa(page)
-	}
-	return page, next, true
+	return pageOf(style, cfg.pages, cursor)
 }
 
 // badAnswer answers resources/read, prompts/get or completion/complete

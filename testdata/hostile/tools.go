@@ -47,10 +47,32 @@ func (s *server) listTools(req request) {
 }
 
 // locate maps a request cursor to the page it names and the cursor of the
-// page after it ("" on the last page).
+// page after it ("" on the last page), for tools/list in this mode.
 func (s *server) locate(cursor string) (page int, next string, ok bool) {
+	style := pagesBounded
 	switch s.cfg.mode {
 	case "cursor-loop":
+		style = pagesLoop
+	case "endless":
+		style = pagesEndless
+	}
+	return pageOf(style, s.cfg.pages, cursor)
+}
+
+// How a list pages: through a bounded run of pages, round a loop of
+// cursors, or without end.
+const (
+	pagesBounded = iota
+	pagesLoop
+	pagesEndless
+)
+
+// pageOf maps cursor to its page and the cursor of the page after it ("" on
+// the last page) in a list that pages as style says (of pages pages when
+// bounded).
+func pageOf(style, pages int, cursor string) (page int, next string, ok bool) {
+	switch style {
+	case pagesLoop:
 		switch cursor {
 		case "":
 			return 1, "A", true
@@ -60,7 +82,7 @@ func (s *server) locate(cursor string) (page int, next string, ok bool) {
 			return 3, "A", true
 		}
 		return 0, "", false
-	case "endless":
+	case pagesEndless:
 		page = 1
 		if cursor != "" {
 			n, err := strconv.Atoi(strings.TrimPrefix(cursor, "p"))
@@ -74,12 +96,12 @@ func (s *server) locate(cursor string) (page int, next string, ok bool) {
 	page = 1
 	if cursor != "" {
 		n, err := strconv.Atoi(strings.TrimPrefix(cursor, "c"))
-		if err != nil || n < 1 || n >= s.cfg.pages || !strings.HasPrefix(cursor, "c") {
+		if err != nil || n < 1 || n >= pages || !strings.HasPrefix(cursor, "c") {
 			return 0, "", false
 		}
 		page = n + 1
 	}
-	if page < s.cfg.pages {
+	if page < pages {
 		next = "c" + strconv.Itoa(page)
 	}
 	return page, next, true
