@@ -265,6 +265,32 @@ func TestHeldIsTheCountersRule(t *testing.T) {
 // one fold feeds live and replay.
 func TestLiveFoldEqualsRecorded(t *testing.T) {
 	ctx := context.Background()
+	live, path := foldLiveAndRecord(t, func(s *session.Session) {
+		s.Walk(ctx, paging.Tools())
+		for _, c := range []struct{ tool, args string }{{"weather", `{"city":"Lisbon"}`}, {"forecast_broken", `{"city":"Paris"}`},
+			{"render_video", `{"prompt":"x"}`}, {"fail_always", `{}`}, {"toggle_tools", `{}`}} {
+			s.Call(ctx, c.tool, json.RawMessage(c.args), nil)
+		}
+		s.Walk(ctx, paging.Tools())
+	})
+	replayed := foldFile(t, path)
+	if live.Applied() != replayed.Applied() || live.Applied() < 50 {
+		t.Fatalf("live folded %d events, the file %d", live.Applied(), replayed.Applied())
+	}
+	if diff := cmp.Diff(describe(live), describe(replayed)); diff != "" {
+		t.Errorf("live and recorded folds differ (-live +recorded):\n%s", diff)
+	}
+	if len(live.Walks()) != 2 || len(live.Calls()) != 5 {
+		t.Errorf("%d walks, %d calls", len(live.Walks()), len(live.Calls()))
+	}
+}
+
+// foldLiveAndRecord connects to the demo in memory, folds its events live
+// while recording them to a file, runs do on the session, closes it, and
+// returns the live fold and the file's path.
+func foldLiveAndRecord(t *testing.T, do func(s *session.Session)) (*fold.State, string) {
+	t.Helper()
+	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := demo.New(nil).Connect(ctx, st, nil)
 	if err != nil {
@@ -290,27 +316,13 @@ func TestLiveFoldEqualsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Walk(ctx, paging.Tools())
-	for _, c := range []struct{ tool, args string }{{"weather", `{"city":"Lisbon"}`}, {"forecast_broken", `{"city":"Paris"}`},
-		{"render_video", `{"prompt":"x"}`}, {"fail_always", `{}`}, {"toggle_tools", `{}`}} {
-		s.Call(ctx, c.tool, json.RawMessage(c.args), nil)
-	}
-	s.Walk(ctx, paging.Tools())
+	do(s)
 	s.Close()
 	log.Close()
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
 	}
-	replayed := foldFile(t, path)
-	if live.Applied() != replayed.Applied() || live.Applied() < 50 {
-		t.Fatalf("live folded %d events, the file %d", live.Applied(), replayed.Applied())
-	}
-	if diff := cmp.Diff(describe(live), describe(replayed)); diff != "" {
-		t.Errorf("live and recorded folds differ (-live +recorded):\n%s", diff)
-	}
-	if len(live.Walks()) != 2 || len(live.Calls()) != 5 {
-		t.Errorf("%d walks, %d calls", len(live.Walks()), len(live.Calls()))
-	}
+	return live, path
 }
 
 // describe is everything a state holds, in words, times as RFC 3339.

@@ -4,13 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/checks"
 	"mcpwitness/demo"
@@ -37,43 +33,15 @@ func describeOthers(s *fold.State) []string {
 
 func TestListsAndRequestsFoldLiveAsRecorded(t *testing.T) {
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := demo.New(nil).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	target := session.Target{Name: "demo"}
-	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := session.NewLog(nil)
-	live := fold.New(nil)
-	log.AddSink(live.Apply)
-	log.AddSink(rec.Write)
-	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []paging.Method{paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
-		s.Walk(ctx, m)
-	}
-	s.ReadResource(ctx, "demo://readme")
-	s.ReadResource(ctx, demo.BrokenResourceURI)
-	s.GetPrompt(ctx, "summarize", map[string]string{"text": "hello"}, nil)
-	s.Complete(ctx, session.CompleteRef{Prompt: "code_review"}, "language", "g", nil)
-	s.Close()
-	log.Close()
-	if err := rec.Err(); err != nil {
-		t.Fatal(err)
-	}
+	live, path := foldLiveAndRecord(t, func(s *session.Session) {
+		for _, m := range []paging.Method{paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
+			s.Walk(ctx, m)
+		}
+		s.ReadResource(ctx, "demo://readme")
+		s.ReadResource(ctx, demo.BrokenResourceURI)
+		s.GetPrompt(ctx, "summarize", map[string]string{"text": "hello"}, nil)
+		s.Complete(ctx, session.CompleteRef{Prompt: "code_review"}, "language", "g", nil)
+	})
 
 	res := live.Latest(paging.Resources().Name)
 	if items := live.Items(res); len(items) <= 2*demo.DefaultPageSize || items[0].Page != 1 || items[len(items)-1].Page < 3 {
