@@ -70,18 +70,15 @@ func TestWalkOtherListsAbort(t *testing.T) {
 	for _, m := range otherLists() {
 		t.Run(m.Name, func(t *testing.T) {
 			log := NewLog(&LogOptions{History: true})
-			sub := log.Subscribe()
-			defer sub.Close()
-			s := dial(t, hostile(t, hostiletest.ModeListsEndless), &Options{Log: log, MaxPages: 1000})
 			ctx, cancel := context.WithCancel(context.Background())
-			go func() {
-				for ev := range sub.C() {
-					if ev.Kind == KindPage && ev.Method == m.Name && ev.Page.Number == 3 {
-						cancel()
-						return
-					}
+			// A sink cancels on the walk's goroutine, before it asks for
+			// page 4 (see TestWalkAbortMidWalk).
+			log.AddSink(func(ev Event) {
+				if ev.Kind == KindPage && ev.Method == m.Name && ev.Page.Number == 3 {
+					cancel()
 				}
-			}()
+			})
+			s := dial(t, hostile(t, hostiletest.ModeListsEndless), &Options{Log: log, MaxPages: 1000})
 			_, res := s.Walk(ctx, m)
 			cancel()
 			if res.Incomplete != paging.Aborted || len(res.Pages) < 3 || len(res.Pages) > 4 {
