@@ -196,6 +196,8 @@ func (s *State) applyConnect(ev session.Event) {
 	}
 	srv := *ev.Server
 	s.server = &srv
+	// A connection after the end of one (a restart) is live again.
+	s.closed, s.closedWhy = false, ""
 	s.row(&Row{T: ev.T, Kind: RowConnect, Level: LevelInfo, Server: &srv})
 	if srv.Instructions != "" {
 		s.row(&Row{T: ev.T, Kind: RowInstructions, Text: srv.Instructions})
