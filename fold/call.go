@@ -111,6 +111,7 @@ func (s *State) call(id int64, tool string, t time.Time) *Call {
 	s.calls[id] = c
 	s.toolCalls[tool] = append(s.toolCalls[tool], c)
 	s.callOrder = append(s.callOrder, c)
+	s.countCall(tool)
 	s.forgetCalls()
 	return c
 }
@@ -143,6 +144,7 @@ func (s *State) applyCall(ev session.Event) {
 		}
 		c.IsError = session.IsErrorResult(info.Result)
 		s.stopped(c)
+		s.settleCall(c)
 		level := LevelNone
 		switch c.Outcome() {
 		case OutcomeFail, OutcomeError:

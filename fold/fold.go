@@ -70,6 +70,9 @@ type State struct {
 	// of callOrder's oldest calls had theirs dropped to stay in budget.
 	callBytes int
 	trimmed   int
+	// toolStats sums up each tool's calls (see toolstats.go); replaced,
+	// never changed in place.
+	toolStats map[string]ToolStats
 
 	// Frames and rows, once pushed, are never changed: a change replaces.
 	wire      Ring[*Frame]

@@ -1,0 +1,52 @@
+package fold_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"mcpwitness/checks"
+	"mcpwitness/fold"
+	"mcpwitness/session"
+)
+
+// call adds the events of one call of tool: its start, its verdicts and
+// its end.
+func (b *evs) call(id int64, tool string, sent bool, vs ...checks.Verdict) {
+	b.add(session.Event{Kind: session.KindCall, Method: "tools/call", Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseStart}})
+	for i := range vs {
+		b.add(session.Event{Kind: session.KindVerdict, Method: "tools/call", Verdict: &vs[i],
+			Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseVerdict}})
+	}
+	b.add(session.Event{Kind: session.KindCall, Method: "tools/call", Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseDone,
+		Sent: sent, Result: json.RawMessage(`{"content":[]}`)}})
+}
+
+func TestToolStatsFollowTheCalls(t *testing.T) {
+	var b evs
+	b.call(1, "echo", true, checks.Verdict{Check: checks.OutputSchema, Status: checks.Pass})
+	b.call(2, "echo", true, checks.Verdict{Check: checks.OutputSchema, Status: checks.Fail})
+	b.call(3, "task", false, checks.Verdict{Check: checks.TaskSupport, Status: checks.Refused})
+	s := fold.New(nil)
+	var snap *fold.State
+	for i, ev := range b.all {
+		s.Apply(ev)
+		if i == 2 { // the first call ended
+			snap = s.Clone()
+		}
+	}
+	for _, tt := range []struct {
+		st   *fold.State
+		tool string
+		want fold.ToolStats
+	}{
+		{s, "echo", fold.ToolStats{Calls: 2, Ended: 2, Last: fold.OutcomeFail, LastID: 2}},
+		{s, "task", fold.ToolStats{Calls: 1, Ended: 1, Last: fold.OutcomeRefused, LastID: 3}},
+		{s, "none", fold.ToolStats{}},
+		// A snapshot keeps what it had: later calls do not reach it.
+		{snap, "echo", fold.ToolStats{Calls: 1, Ended: 1, Last: fold.OutcomePass, LastID: 1}},
+	} {
+		if got := tt.st.ToolStats(tt.tool); got != tt.want {
+			t.Errorf("ToolStats(%s) = %+v, want %+v", tt.tool, got, tt.want)
+		}
+	}
+}
