@@ -17,6 +17,9 @@ const minScrub = 4
 // Redactor replaces secret values by their name and a short SHA-256 digest,
 // so a record shows which secret was used without holding it.
 type Redactor struct {
+	// key, when set, keys the digests (see [DigestKey]); without it they
+	// are plain SHA-256, as in files written before keys existed.
+	key     *DigestKey
 	secrets []secret
 	// plain and escaped replace every secret in one pass, so a placeholder
 	// written for one secret is never scanned again for another.
@@ -28,15 +31,30 @@ type secret struct {
 	placeholder string
 }
 
-// Placeholder is the text that stands for a secret value named name.
+// Placeholder is the text that stands for a secret value named name, with
+// an unkeyed digest; a [Redactor] with a key writes [KeyedPlaceholder].
 func Placeholder(name, value string) string {
 	sum := sha256.Sum256([]byte(value))
 	return "[REDACTED:" + name + ":sha256=" + hex.EncodeToString(sum[:4]) + "]"
 }
 
+// KeyedPlaceholder is the text that stands for a secret value named name,
+// its digest keyed with k (an HMAC-SHA-256, so a file holding it cannot be
+// used to test guesses of the value); with a nil k it is [Placeholder].
+func KeyedPlaceholder(k *DigestKey, name, value string) string {
+	if k == nil {
+		return Placeholder(name, value)
+	}
+	return "[REDACTED:" + name + ":sha256=" + k.Digest("redact", value, 4) + "]"
+}
+
+// NewRedactor returns a redactor with no secrets yet whose digests are
+// keyed with k (nil: unkeyed).
+func NewRedactor(k *DigestKey) *Redactor { return &Redactor{key: k} }
+
 // Add registers value as a secret named name and returns its placeholder.
 func (r *Redactor) Add(name, value string) string {
-	p := Placeholder(name, value)
+	p := KeyedPlaceholder(r.key, name, value)
 	if value == "" {
 		return p
 	}

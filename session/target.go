@@ -40,6 +40,11 @@ type Target struct {
 	// Transport connects in some other way (in-memory, tests); Name labels it.
 	Transport mcp.Transport
 	Name      string
+
+	// DigestKey keys the digests of the target's secrets (nil: unkeyed);
+	// Identity is its configuration identity, if known. See [Target.Identify].
+	DigestKey *DigestKey
+	Identity  *Identity
 }
 
 // TargetInfo describes a target with its secrets replaced, as the session
@@ -52,6 +57,8 @@ type TargetInfo struct {
 	URL       string            `json:"url,omitempty"`
 	Headers   map[string]string `json:"headers,omitempty"`
 	Name      string            `json:"name,omitempty"`
+	// Config is the target's configuration identity, when known.
+	Config *Identity `json:"config,omitempty"`
 }
 
 // Validate reports a target that names no server or more than one,
@@ -129,14 +136,16 @@ func (t Target) validateOAuth() error {
 // Secrets returns a [Redactor] that knows every secret of the target:
 // environment values, header values, URL credentials and query values.
 func (t Target) Secrets() *Redactor {
-	r := &Redactor{}
+	r := NewRedactor(t.DigestKey)
 	t.describe(r)
 	return r
 }
 
 // Describe returns the target with its secrets replaced.
 func (t Target) Describe() TargetInfo {
-	return t.describe(&Redactor{})
+	info := t.describe(NewRedactor(t.DigestKey))
+	info.Config = t.Identity
+	return info
 }
 
 func (t Target) describe(r *Redactor) TargetInfo {
