@@ -19,6 +19,10 @@ type Difference struct {
 	Equal  bool `json:"equal"`
 	Before Side `json:"before"`
 	After  Side `json:"after"`
+	// Config says whether the two sessions talked to the same server
+	// configuration (nil when neither file knows its configuration's
+	// hash); a different one does not make them unequal.
+	Config *ConfigChange `json:"config,omitempty"`
 	// Added are the tools only the second walk listed, Removed those only
 	// the first did, each where its walk had it.
 	Added   []PlacedTool `json:"added"`
@@ -111,7 +115,8 @@ func Compare(a, b *session.File) (*Difference, error) {
 	d := paging.DiffWalks(paging.Tools(), toolPages(wa), toolPages(wb))
 	out := &Difference{Before: side(sa, wa), After: side(sb, wb),
 		Added: placed(d.Added), Removed: placed(d.Removed), Changed: []ChangedTool{},
-		Moved: moved(d.Moved), Repaged: moved(d.Repaged), Verdicts: verdictChanges(sa, sb)}
+		Moved: moved(d.Moved), Repaged: moved(d.Repaged), Verdicts: verdictChanges(sa, sb),
+		Config: compareConfig(a.Header().Target.Config, b.Header().Target.Config)}
 	for _, c := range d.Changed {
 		out.Changed = append(out.Changed, ChangedTool{Name: c.Key, Parts: parts(c.Fields), Fields: c.Fields})
 	}

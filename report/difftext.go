@@ -30,6 +30,9 @@ func (d *Difference) WriteText(w io.Writer) error {
 			s.side.Walk.ID, plural(s.side.Walk.Tools, "tool"), plural(s.side.Walk.Pages, "page"), s.side.Walk.Generation)
 	}
 	tw.Flush()
+	if d.Config != nil {
+		fmt.Fprintf(&b, "%s\n", d.Config)
+	}
 	if d.Equal {
 		fmt.Fprintf(&b, "\nno differences: the same %s in the same order on the same pages, and the same verdicts\n", plural(d.After.Walk.Tools, "tool"))
 		_, err := io.WriteString(w, Scrub(b.String()))

@@ -103,6 +103,9 @@ func (s *Summary) session(b *bytes.Buffer) {
 	if len(t.Headers) > 0 {
 		row("Headers", guarded(t.Headers))
 	}
+	if t.Config != nil {
+		row("Config hash", code(t.Config.Hash))
+	}
 	if s.Server != nil {
 		row("Server", text(s.serverName()))
 		row("Protocol", code(s.Server.ProtocolVersion))
