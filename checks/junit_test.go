@@ -1,0 +1,91 @@
+package checks_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"strings"
+	"testing"
+
+	"mcpwitness/checks"
+	"mcpwitness/finding"
+)
+
+// parsedJUnit is what a CI system reads of a JUnit report.
+type parsedJUnit struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Errors   int    `xml:"errors,attr"`
+		Props    []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			Error *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func TestWriteJUnit(t *testing.T) {
+	var b bytes.Buffer
+	err := checks.WriteJUnit(&b, []checks.JUnitSuite{
+		{Name: "demo", Properties: [][2]string{{"configHash", "abc"}}, Findings: []finding.Finding{
+			{Check: "cursor-repeated", Severity: finding.SeverityError, Message: "tools/list: page 3 repeats a cursor"},
+			{Check: "tool-name", Severity: finding.SeverityWarning, Message: "Tool name \"a b\x1b[31m\" should be …"},
+			{Check: checks.TaskSupport, Severity: finding.SeverityInfo, Message: "Tool render requires task-based execution"},
+		}},
+		{Name: "broken", Err: errors.New("connecting to /no/such: no such file")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
+		t.Error("an escape sequence reached the XML")
+	}
+	var got parsedJUnit
+	if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, b.String())
+	}
+	if got.Tests != 6 || got.Failures != 2 || got.Errors != 1 || len(got.Suites) != 2 {
+		t.Fatalf("totals %+v\n%s", got, b.String())
+	}
+	demo := got.Suites[0]
+	if demo.Name != "demo" || demo.Tests != 5 || demo.Failures != 2 || len(demo.Props) != 1 || demo.Props[0].Value != "abc" {
+		t.Errorf("demo suite %+v", demo)
+	}
+	byName := map[string]int{}
+	for i, c := range demo.Cases {
+		byName[c.Name] = i
+	}
+	walks, names, tasks, schemas := demo.Cases[byName[checks.CaseWalks]], demo.Cases[byName[checks.CaseNames]],
+		demo.Cases[byName[checks.CaseTasks]], demo.Cases[byName[checks.CaseSchemas]]
+	if walks.Failure == nil || !strings.Contains(walks.Failure.Message, "repeats a cursor") {
+		t.Errorf("walks case %+v", walks)
+	}
+	if names.Failure == nil || !strings.Contains(names.Failure.Text, "tool-name") {
+		t.Errorf("tool names case %+v", names)
+	}
+	if tasks.Failure != nil || !strings.Contains(tasks.SystemOut, "task-based") {
+		t.Errorf("a note failed the task case: %+v", tasks)
+	}
+	if schemas.Failure != nil {
+		t.Errorf("schemas failed with no finding: %+v", schemas)
+	}
+	broken := got.Suites[1]
+	if broken.Errors != 1 || len(broken.Cases) != 1 || broken.Cases[0].Error == nil || !strings.Contains(broken.Cases[0].Error.Message, "no such file") {
+		t.Errorf("broken suite %+v", broken)
+	}
+}
