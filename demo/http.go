@@ -18,7 +18,7 @@ const Endpoint = "/mcp"
 // done or the client goes away. Either way it returns nil; it returns an
 // error only when the session could not start or broke.
 func ServeStdio(ctx context.Context, opts *Options) error {
-	return serve(ctx, New(opts), &mcp.StdioTransport{})
+	return serve(ctx, New(opts), Tasks(&mcp.StdioTransport{}))
 }
 
 // serve runs one session of s over t until ctx is done or the peer goes.
@@ -36,7 +36,8 @@ func serve(ctx context.Context, s *mcp.Server, t mcp.Transport) error {
 // them.
 func Handler(opts *Options) http.Handler {
 	s := New(opts)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	return &taskHandler{server: s, next: sdk, stores: map[string]*taskStore{}}
 }
 
 // ServeHTTP serves Streamable HTTP on addr (e.g. "127.0.0.1:0"); once

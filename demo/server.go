@@ -135,6 +135,10 @@ func (st *state) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		switch method {
+		case "initialize":
+			if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil {
+				return withTasksCapability(ir), nil
+			}
 		case "tools/list":
 			if lt, ok := res.(*mcp.ListToolsResult); ok && lt != nil {
 				return withExecution(lt), nil

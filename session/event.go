@@ -30,6 +30,7 @@ const (
 	KindClosed       Kind = "closed"  // the connection ended
 	KindHTTP         Kind = "http"    // an HTTP exchange, a throttle retry or vended headers (HTTP)
 	KindAuth         Kind = "auth"    // a step of OAuth (Auth); never a token or a secret
+	KindTask         Kind = "task"    // a task's status as the server told it (Task; Data the raw task)
 )
 
 // Direction of a wire frame.
@@ -73,6 +74,7 @@ type Event struct {
 	Request  *RequestInfo      `json:"request,omitempty"`
 	HTTP     *HTTPInfo         `json:"http,omitempty"`
 	Auth     *AuthInfo         `json:"auth,omitempty"`
+	Task     *TaskInfo         `json:"task,omitempty"`
 	// Data holds the params of a notification or server request.
 	Data json.RawMessage `json:"data,omitempty"`
 }
@@ -153,6 +155,12 @@ type CallInfo struct {
 	Cancelled bool            `json:"cancelled,omitempty"`
 	// Ms is how long the call was out, in milliseconds.
 	Ms float64 `json:"ms,omitempty"`
+	// AsTask says the call was made as a task (tools/call with a task
+	// parameter); TaskID is the task the server made for it and TaskStatus
+	// its last status (see [TaskInfo] for the history).
+	AsTask     bool       `json:"asTask,omitempty"`
+	TaskID     string     `json:"taskId,omitempty"`
+	TaskStatus TaskStatus `json:"taskStatus,omitempty"`
 }
 
 // RequestInfo describes a request other than a list or a tool call —

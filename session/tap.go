@@ -30,6 +30,12 @@ type tap struct {
 	watched map[string]*watcher
 	sent    map[string]sentCall // our requests awaiting an answer, by id
 	recvReq map[string]string   // the server's requests we have not answered, id → method
+	// own are the requests the session sends itself (the task methods,
+	// which the SDK has none of), by id: each answer closes its channel
+	// and never reaches the SDK. conn is the tapped connection they go out
+	// on (stdio and in-memory; HTTP posts them).
+	own  map[string]chan struct{}
+	conn mcp.Connection
 }
 
 type sentCall struct {
@@ -38,7 +44,7 @@ type sentCall struct {
 }
 
 func newTap(log *Log) *tap {
-	return &tap{log: log, watched: map[string]*watcher{}, sent: map[string]sentCall{}, recvReq: map[string]string{}}
+	return &tap{log: log, watched: map[string]*watcher{}, sent: map[string]sentCall{}, recvReq: map[string]string{}, own: map[string]chan struct{}{}}
 }
 
 // envelope is the part of a JSON-RPC frame the tap needs.
@@ -253,6 +259,9 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 			fwd = emptyPage(env.ID, w.items)
 		}
 	}
+	if dir == Recv && env.Method == "" && t.settleOwn(id) {
+		return false, nil
+	}
 	if dir == Recv && env.Method != "" && id == "" {
 		t.notification(env.Method, env.Params, now)
 	}
@@ -394,7 +403,9 @@ func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tapConn{inner: c, tap: t.tap, record: t.record}, nil
+	tc := &tapConn{inner: c, tap: t.tap, record: t.record}
+	t.tap.setConn(tc)
+	return tc, nil
 }
 
 type tapConn struct {

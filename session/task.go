@@ -1,0 +1,329 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"mcpwitness/checks"
+	"mcpwitness/finding"
+)
+
+// TaskOptions tune a [Session.CallTask]. nil means defaults.
+type TaskOptions struct {
+	// Force sends the call as a task even when a check refuses it (the
+	// tool's taskSupport forbids tasks, or the arguments fail the input
+	// schema).
+	Force bool
+	// TTL is the ttl asked for in the task parameter; 0 asks for none and
+	// leaves it to the server.
+	TTL time.Duration
+}
+
+// The bounds of the polling interval: the server's pollInterval is obeyed
+// within them, and defaultPoll is used when it gives none.
+const (
+	minPoll     = 100 * time.Millisecond
+	maxPoll     = 5 * time.Second
+	defaultPoll = time.Second
+)
+
+// TaskStatusMethod is the notification a server may send when a task's
+// status changes.
+const TaskStatusMethod = "notifications/tasks/status"
+
+// CallTask calls the tool name as a task, as the specification's tasks
+// section (protocol 2025-11-25) says: tools/call goes out with a task
+// parameter, the CreateTaskResult is recorded, tasks/get is polled at the
+// server's pollInterval (bounded to 100 ms–5 s) and notifications/tasks/status
+// is taken when the server sends it; each new status is a [KindTask] event.
+// When the task completes or fails its result is fetched with tasks/result
+// and checked as a plain call's answer is. While the task waits for input
+// (input_required), tasks/result is asked for at once, and the server's
+// requests are answered by the session's handlers (see [Options.Elicit]).
+//
+// The whole task is bounded by the session's timeout; past it, or when ctx
+// is cancelled, tasks/cancel is sent and the call ends cancelled. The SDK
+// has no tasks support: these requests are the session's own (see
+// [Session.request]), recorded on the wire like any other.
+func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessage, opts *TaskOptions) *CallResult {
+	var o TaskOptions
+	if opts != nil {
+		o = *opts
+	}
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	def, gen, listed := s.Tool(name)
+	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: gen, AsTask: true}}
+	if !listed {
+		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
+			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
+	}
+	_, outAtStart := s.counter.Snapshot()
+	sentAtStart := s.listsSent.Load()
+	start := r.CallInfo
+	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &start})
+
+	r.Verdicts = s.validator.BeforeTask(name, def, args)
+	if checks.Blocks(r.Verdicts) && !o.Force {
+		s.finishCall(r, def, outAtStart, sentAtStart)
+		return r
+	}
+	r.Forced = checks.Blocks(r.Verdicts)
+	r.Sent = true
+	if s.info.ProtocolVersion >= newProtocol {
+		r.Findings = append(r.Findings, finding.Finding{Check: "task-protocol", Severity: finding.SeverityInfo,
+			Message: "the task was run as protocol 2025-11-25 defines tasks; on " + s.info.ProtocolVersion +
+				" tasks are the io.modelcontextprotocol/tasks extension, which a server may answer differently (use --protocol 2025-11-25)"})
+	}
+	token, untrack := s.trackProgress(r.ID)
+	defer untrack()
+	sub := s.log.Subscribe()
+	defer sub.Close()
+	t0 := time.Now()
+	s.createTask(ctx, r, def, token, o.TTL, sub)
+	r.Ms = ms(time.Since(t0))
+	s.finishCall(r, def, outAtStart, sentAtStart)
+	return r
+}
+
+// createTask sends r's task-augmented tools/call and follows the task it
+// makes to its end.
+func (s *Session) createTask(ctx context.Context, r *CallResult, def json.RawMessage, token string, ttl time.Duration, sub *Subscription) {
+	task := map[string]any{}
+	if ttl > 0 {
+		task["ttl"] = ttl.Milliseconds()
+	}
+	params := map[string]any{"name": r.Tool, "arguments": r.Args, "_meta": s.callMeta(token), "task": task}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	rep, err := s.request(cctx, "tools/call", params)
+	cancel()
+	r.RequestID = rep.id
+	switch {
+	case err != nil:
+		r.Err, r.Cancelled = err, ctx.Err() != nil
+		return
+	case len(rep.rpcErr) > 0:
+		r.RPCError = rep.rpcErr
+		return
+	}
+	var created struct {
+		Task json.RawMessage `json:"task"`
+	}
+	if json.Unmarshal(rep.result, &created) != nil || len(created.Task) == 0 || string(created.Task) == "null" {
+		// The server ran it as a plain call: what it answered is checked
+		// as such.
+		r.Result = rep.result
+		r.Findings = append(r.Findings, finding.Finding{Check: "task-not-created", Severity: finding.SeverityWarning,
+			Message: "the server answered the task-augmented tools/call with a plain result, not a CreateTaskResult; it was checked as the call's answer"})
+		r.Verdicts = append(r.Verdicts, s.checkAnswer(r.Tool, def, r.Result, false)...)
+		return
+	}
+	info, err := ReadTask(created.Task)
+	if err != nil {
+		r.Err = fmt.Errorf("the answer to tools/call is no CreateTaskResult a client can follow: %w", err)
+		return
+	}
+	r.TaskID = info.TaskID
+	s.taskEvent(r, info, TaskCreated, created.Task)
+	s.followTask(ctx, r, def, info, sub)
+}
+
+// taskEvent records status info of r's task, learnt from source.
+func (s *Session) taskEvent(r *CallResult, info TaskInfo, source TaskSource, raw json.RawMessage) {
+	info.Call, info.Source = r.ID, source
+	r.TaskStatus = info.Status
+	s.log.Append(Event{Kind: KindTask, Method: "tasks", ID: info.TaskID, Task: &info, Text: taskText(info), Data: raw})
+}
+
+// taskText is a task event's line: "task t-1 working: scene 2 of 4".
+func taskText(info TaskInfo) string {
+	text := "task " + info.TaskID + " " + string(info.Status)
+	if info.StatusMessage != "" {
+		text += ": " + info.StatusMessage
+	}
+	return text
+}
+
+// pollEvery is how long to wait before the next tasks/get, given the
+// server's pollInterval in milliseconds.
+func pollEvery(ms int64) time.Duration {
+	if ms <= 0 {
+		return defaultPoll
+	}
+	return min(max(time.Duration(ms)*time.Millisecond, minPoll), maxPoll)
+}
+
+// followTask polls r's task (cur is its last known status) until it ends,
+// then fetches its result.
+func (s *Session) followTask(ctx context.Context, r *CallResult, def json.RawMessage, cur TaskInfo, sub *Subscription) {
+	tctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	var fetched chan taskResult // tasks/result in flight, asked for once
+	var got *taskResult
+	notes := sub.C()
+	update := func(next TaskInfo, source TaskSource, raw json.RawMessage) {
+		if next.Status != cur.Status || next.StatusMessage != cur.StatusMessage || source == TaskNotified {
+			s.taskEvent(r, next, source, raw)
+		}
+		if next.PollInterval == 0 {
+			next.PollInterval = cur.PollInterval
+		}
+		cur = next
+	}
+	for !cur.Status.Terminal() {
+		if cur.Status == TaskInputRequired && fetched == nil {
+			// The server sends the requests the task waits on (elicitation,
+			// sampling) once tasks/result is asked for; the session's
+			// handlers answer them.
+			fetched = s.fetchResult(tctx, cur.TaskID)
+		}
+		timer := time.NewTimer(pollEvery(cur.PollInterval))
+		select {
+		case <-tctx.Done():
+			timer.Stop()
+			s.cancelTask(ctx, r, cur.TaskID)
+			return
+		case ev, ok := <-notes:
+			timer.Stop()
+			if !ok {
+				notes = nil
+				continue
+			}
+			if ev.Kind == KindNotification && ev.Method == TaskStatusMethod {
+				if next, err := ReadTask(ev.Data); err == nil && next.TaskID == cur.TaskID {
+					update(next, TaskNotified, ev.Data)
+				}
+			}
+		case res := <-fetched:
+			timer.Stop()
+			got, fetched = &res, nil
+			// tasks/result answers once the task has ended; its status
+			// is asked for next.
+			s.pollTask(tctx, r, cur, update)
+		case <-timer.C:
+			s.pollTask(tctx, r, cur, update)
+		}
+		if r.Err != nil {
+			return
+		}
+	}
+	if cur.Status == TaskCancelled {
+		r.Cancelled = true
+		r.Err = fmt.Errorf("the server cancelled task %s%s", cur.TaskID, colonMessage(cur.StatusMessage))
+		return
+	}
+	if got == nil {
+		if fetched == nil {
+			fetched = s.fetchResult(tctx, cur.TaskID)
+		}
+		select {
+		case res := <-fetched:
+			got = &res
+		case <-tctx.Done():
+			s.cancelTask(ctx, r, cur.TaskID)
+			return
+		}
+	}
+	s.taskOutcome(r, def, cur, *got)
+}
+
+func colonMessage(msg string) string {
+	if msg == "" {
+		return ""
+	}
+	return ": " + msg
+}
+
+// pollTask asks for the status of task cur with tasks/get and passes what
+// came to update; a failure ends the call.
+func (s *Session) pollTask(ctx context.Context, r *CallResult, cur TaskInfo, update func(TaskInfo, TaskSource, json.RawMessage)) {
+	gctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	rep, err := s.request(gctx, "tasks/get", map[string]string{"taskId": cur.TaskID})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return // the loop sees ctx done and cancels the task
+	case err != nil:
+		r.Err = err
+	case len(rep.rpcErr) > 0:
+		r.RPCError = rep.rpcErr
+		r.Err = fmt.Errorf("tasks/get for task %s: the server answered with an error: %s", cur.TaskID, RPCErrorText(rep.rpcErr))
+	default:
+		next, err := ReadTask(rep.result)
+		if err != nil {
+			r.Err = fmt.Errorf("tasks/get for task %s: %w", cur.TaskID, err)
+			return
+		}
+		update(next, TaskPolled, rep.result)
+	}
+}
+
+// taskResult is what tasks/result came to.
+type taskResult struct {
+	rep ownReply
+	err error
+}
+
+// fetchResult asks for the result of task id; the channel gets the answer.
+func (s *Session) fetchResult(ctx context.Context, id string) chan taskResult {
+	ch := make(chan taskResult, 1)
+	go func() {
+		rep, err := s.request(ctx, "tasks/result", map[string]string{"taskId": id})
+		ch <- taskResult{rep: rep, err: err}
+	}()
+	return ch
+}
+
+// taskOutcome fills r from the result of its ended task (status cur): the
+// tool's answer, checked as a plain call's, or the error the task failed
+// with.
+func (s *Session) taskOutcome(r *CallResult, def json.RawMessage, cur TaskInfo, res taskResult) {
+	switch {
+	case res.err != nil:
+		r.Err = fmt.Errorf("tasks/result for task %s (%s): %w", cur.TaskID, cur.Status, res.err)
+	case len(res.rep.rpcErr) > 0:
+		r.RPCError = res.rep.rpcErr
+	case len(res.rep.result) > 0:
+		r.Result = res.rep.result
+		r.Verdicts = append(r.Verdicts, s.checkAnswer(r.Tool, def, r.Result, false)...)
+		if cur.Status == TaskFailed && !IsErrorResult(r.Result) {
+			r.Findings = append(r.Findings, finding.Finding{Check: "task-failed-result", Severity: finding.SeverityWarning,
+				Message: fmt.Sprintf("task %s failed%s, yet tasks/result gave a result that is no error", cur.TaskID, colonMessage(cur.StatusMessage))})
+		}
+	default:
+		r.Err = fmt.Errorf("tasks/result for task %s gave neither a result nor an error", cur.TaskID)
+	}
+}
+
+// cancelTask sends tasks/cancel for r's task id after ctx (the caller's)
+// was cancelled or the task outlived the session's timeout, and records
+// what the server said.
+func (s *Session) cancelTask(ctx context.Context, r *CallResult, id string) {
+	why := fmt.Sprintf("no result within %s", s.timeout)
+	if ctx.Err() != nil {
+		why = "cancelled"
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), min(s.timeout, 5*time.Second))
+	defer cancel()
+	r.Cancelled = true
+	rep, err := s.request(cctx, "tasks/cancel", map[string]string{"taskId": id})
+	switch {
+	case err != nil:
+		r.Err = fmt.Errorf("task %s: %s; tasks/cancel failed: %w", id, why, err)
+	case len(rep.rpcErr) > 0:
+		r.Err = fmt.Errorf("task %s: %s; tasks/cancel was answered with an error: %s", id, why, RPCErrorText(rep.rpcErr))
+	default:
+		r.Err = fmt.Errorf("task %s: %s; tasks/cancel sent", id, why)
+		if info, rerr := ReadTask(rep.result); rerr == nil {
+			s.taskEvent(r, info, TaskCancel, rep.result)
+		}
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		r.Err = fmt.Errorf("%w (%w)", r.Err, context.Canceled)
+	}
+}

@@ -1,0 +1,186 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"mcpwitness/checks"
+	"mcpwitness/paging"
+)
+
+// taskTargets are the demo server over stdio and over Streamable HTTP on
+// 127.0.0.1: the task methods are the session's own on both.
+func taskTargets(t *testing.T) map[string]Target {
+	return map[string]Target{"stdio": demoStdio(t), "http": {URL: demoHTTP(t)}}
+}
+
+// taskEvents returns the statuses the log's task events recorded for call
+// id, in order.
+func taskEvents(l *Log, id int64) []TaskStatus {
+	var out []TaskStatus
+	for _, ev := range l.Events() {
+		if ev.Kind == KindTask && ev.Task != nil && ev.Task.Call == id {
+			out = append(out, ev.Task.Status)
+		}
+	}
+	return out
+}
+
+// sentOwn reports how many frames of method went out with one of the
+// session's own ids.
+func sentOwn(l *Log, method string) int {
+	n := 0
+	for _, ev := range wireFrames(l, Send, method) {
+		if strings.HasPrefix(ev.ID, `"`+ownIDPrefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func verdictOf(vs []checks.Verdict, check string) checks.Status {
+	for _, v := range vs {
+		if v.Check == check {
+			return v.Status
+		}
+	}
+	return ""
+}
+
+func TestCallTaskCompletes(t *testing.T) {
+	for name, target := range taskTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			s := dial(t, target, &Options{Protocol: "2025-11-25"})
+			s.Walk(context.Background(), paging.Tools())
+			r := s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"title\nsunrise"}`), nil)
+			if r.Err != nil || len(r.RPCError) > 0 {
+				t.Fatalf("task: %v %s", r.Err, r.RPCError)
+			}
+			if r.TaskID == "" || r.TaskStatus != TaskCompleted || !r.AsTask {
+				t.Errorf("task %q status %q asTask %v, want a completed task", r.TaskID, r.TaskStatus, r.AsTask)
+			}
+			if !strings.Contains(string(r.Result), "Rendered 2 scenes") {
+				t.Errorf("result %s, want the rendered video", r.Result)
+			}
+			if st := verdictOf(r.Verdicts, checks.TaskSupport); st != checks.Pass {
+				t.Errorf("task-support verdict %q, want pass", st)
+			}
+			if st := verdictOf(r.Verdicts, checks.StructuredContent); st == "" {
+				t.Error("no structured-content verdict: the result was not checked")
+			}
+			statuses := taskEvents(s.Log(), r.ID)
+			if len(statuses) < 2 || statuses[0] != TaskWorking || statuses[len(statuses)-1] != TaskCompleted {
+				t.Errorf("status history %v, want working … completed", statuses)
+			}
+			for _, m := range []string{"tools/call", "tasks/get", "tasks/result"} {
+				if sentOwn(s.Log(), m) == 0 {
+					t.Errorf("no %s went out with the session's own id", m)
+				}
+			}
+			// The SDK saw none of it: the session still works.
+			if res := s.Ping(context.Background()); res.Err != nil {
+				t.Errorf("ping after the task: %v", res.Err)
+			}
+		})
+	}
+}
+
+func TestCallTaskFails(t *testing.T) {
+	for name, target := range taskTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			s := dial(t, target, nil)
+			s.Walk(context.Background(), paging.Tools())
+			r := s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"a\nb","resolution":"2160p"}`), nil)
+			if r.TaskStatus != TaskFailed {
+				t.Fatalf("status %q (err %v), want failed", r.TaskStatus, r.Err)
+			}
+			if !r.IsError() || !strings.Contains(string(r.Result), "GPU encoder") {
+				t.Errorf("result %s, want the isError result tasks/result gave", r.Result)
+			}
+		})
+	}
+}
+
+func TestCallTaskCancelSendsTasksCancel(t *testing.T) {
+	for name, target := range taskTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			log := NewLog(&LogOptions{History: true})
+			s := dial(t, target, &Options{Log: log})
+			s.Walk(context.Background(), paging.Tools())
+			ctx, cancel := context.WithCancel(context.Background())
+			// Cancel once the first status after creation arrives.
+			log.AddSink(func(ev Event) {
+				if ev.Kind == KindTask && ev.Task != nil && ev.Task.Source != TaskCreated {
+					cancel()
+				}
+			})
+			r := s.CallTask(ctx, "render_video", json.RawMessage(`{"storyboard":"1\n2\n3\n4\n5\n6"}`), nil)
+			if !r.Cancelled || r.TaskStatus != TaskCancelled || !errors.Is(r.Err, context.Canceled) {
+				t.Fatalf("cancelled %v status %q err %v, want cancelled by tasks/cancel", r.Cancelled, r.TaskStatus, r.Err)
+			}
+			if sentOwn(log, "tasks/cancel") != 1 {
+				t.Errorf("%d tasks/cancel sent, want 1", sentOwn(log, "tasks/cancel"))
+			}
+		})
+	}
+}
+
+func TestCallTaskTimeoutCancels(t *testing.T) {
+	s := dial(t, demoStdio(t), &Options{Timeout: 700 * time.Millisecond})
+	s.Walk(context.Background(), paging.Tools())
+	r := s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"1\n2\n3\n4\n5\n6"}`), nil)
+	if !r.Cancelled || r.Err == nil || !strings.Contains(r.Err.Error(), "tasks/cancel sent") || errors.Is(r.Err, context.Canceled) {
+		t.Fatalf("cancelled %v err %v, want the timeout to send tasks/cancel", r.Cancelled, r.Err)
+	}
+}
+
+func TestCallTaskInputRequiredAnsweredByElicit(t *testing.T) {
+	for name, target := range taskTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			s := dial(t, target, &Options{Protocol: "2025-11-25", Elicit: &ElicitAnswer{Action: ElicitAcceptDefaults}})
+			s.Walk(context.Background(), paging.Tools())
+			r := s.CallTask(context.Background(), "transcribe_audio", json.RawMessage(`{"url":"https://example.com/a.mp3"}`), nil)
+			if r.TaskStatus != TaskCompleted {
+				t.Fatalf("status %q err %v, want completed", r.TaskStatus, r.Err)
+			}
+			if !strings.Contains(string(r.Result), "[en]") {
+				t.Errorf("result %s, want the language the elicitation accepted (en, its default)", r.Result)
+			}
+			if n := len(wireFrames(s.Log(), Recv, "elicitation/create")); n != 1 {
+				t.Errorf("%d elicitation requests, want 1", n)
+			}
+			if !containsStatus(taskEvents(s.Log(), r.ID), TaskInputRequired) && name == "stdio" {
+				t.Errorf("status history %v has no input_required", taskEvents(s.Log(), r.ID))
+			}
+		})
+	}
+}
+
+func containsStatus(list []TaskStatus, st TaskStatus) bool {
+	for _, x := range list {
+		if x == st {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCallTaskForbiddenIsRefused(t *testing.T) {
+	s := dial(t, demoStdio(t), nil)
+	s.Walk(context.Background(), paging.Tools())
+	r := s.CallTask(context.Background(), "add", json.RawMessage(`{"a":1,"b":2}`), nil)
+	if r.Sent || verdictOf(r.Verdicts, checks.TaskSupport) != checks.Refused {
+		t.Fatalf("sent %v verdicts %+v, want a refusal before sending", r.Sent, r.Verdicts)
+	}
+	if sentOwn(s.Log(), "tools/call") != 0 {
+		t.Error("a refused task call reached the wire")
+	}
+	forced := s.CallTask(context.Background(), "add", json.RawMessage(`{"a":1,"b":2}`), &TaskOptions{Force: true})
+	if !forced.Sent || !forced.Forced || len(forced.RPCError) == 0 {
+		t.Errorf("forced: sent %v forced %v rpcError %s, want the server's own error", forced.Sent, forced.Forced, forced.RPCError)
+	}
+}

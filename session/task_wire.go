@@ -1,0 +1,181 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ownIDPrefix starts the id of every request the session sends itself. The
+// SDK numbers its requests, so a string id never collides with one of
+// them.
+const ownIDPrefix = "mcpwitness-task-"
+
+// setConn keeps the tapped connection the SDK uses, for the session's own
+// requests.
+func (t *tap) setConn(c mcp.Connection) {
+	t.mu.Lock()
+	t.conn = c
+	t.mu.Unlock()
+}
+
+// connection returns the tapped connection, nil before the handshake or on
+// HTTP.
+func (t *tap) connection() mcp.Connection {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.conn
+}
+
+// expectOwn registers id (canonical) as one of the session's own requests
+// and returns the channel its answer closes.
+func (t *tap) expectOwn(id string) <-chan struct{} {
+	ch := make(chan struct{})
+	t.mu.Lock()
+	t.own[id] = ch
+	t.mu.Unlock()
+	return ch
+}
+
+// forgetOwn stops waiting for the answer to id.
+func (t *tap) forgetOwn(id string) {
+	t.mu.Lock()
+	delete(t.own, id)
+	t.mu.Unlock()
+}
+
+// settleOwn reports whether id is one of the session's own requests, and
+// if so signals its answer: the SDK must not see it.
+func (t *tap) settleOwn(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ch, ok := t.own[id]
+	if ok {
+		close(ch)
+		delete(t.own, id)
+	}
+	return ok
+}
+
+// ownReply is the answer to one of the session's own requests: its id and
+// the raw result or JSON-RPC error.
+type ownReply struct {
+	id             string
+	result, rpcErr json.RawMessage
+}
+
+// request sends method with params as a request of the session's own, not
+// the SDK's, through the tap (so it is recorded like any frame), and waits
+// for its answer until ctx is done; then the server is told the request is
+// cancelled. The answer never reaches the SDK. It works on stdio, in-memory
+// and Streamable HTTP; legacy SSE answers on its stream, which the SDK
+// owns, so it is refused there.
+func (s *Session) request(ctx context.Context, method string, params any) (ownReply, error) {
+	rawParams, err := json.Marshal(params)
+	if err != nil {
+		return ownReply{}, fmt.Errorf("%s: encoding the params: %w", method, err)
+	}
+	idStr := fmt.Sprintf("%s%d", ownIDPrefix, s.ownIDs.Add(1))
+	rawID, _ := json.Marshal(idStr)
+	key := canonicalID(rawID)
+	w := &watcher{}
+	s.tap.watch(key, w)
+	defer s.tap.unwatch(w)
+	done := s.tap.expectOwn(key)
+	defer s.tap.forgetOwn(key)
+	id, err := jsonrpc.MakeID(idStr)
+	if err != nil {
+		return ownReply{}, err
+	}
+	req := &jsonrpc.Request{ID: id, Method: method, Params: rawParams}
+	ended, err := s.post(ctx, req)
+	if err != nil {
+		return ownReply{id: key}, s.failure(ctx, method, err)
+	}
+	select {
+	case <-done:
+	case <-ended:
+		select {
+		case <-done:
+		default:
+			return ownReply{id: key}, fmt.Errorf("%s: the server ended the answer's event stream without answering", method)
+		}
+	case <-ctx.Done():
+		s.cancelOwn(id, method)
+		return ownReply{id: key}, s.failure(ctx, method, ctx.Err())
+	}
+	_, result, rpcErr, _ := w.answer()
+	return ownReply{id: key, result: result, rpcErr: rpcErr}, nil
+}
+
+// cancelOwn tells the server the session no longer waits for its request
+// id (notifications/cancelled), within a second.
+func (s *Session) cancelOwn(id jsonrpc.ID, method string) {
+	params, _ := json.Marshal(map[string]any{"requestId": id.Raw(), "reason": "the client stopped waiting for " + method})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if _, err := s.post(ctx, &jsonrpc.Request{Method: "notifications/cancelled", Params: params}); err != nil {
+		s.log.Append(Event{Kind: KindError, Method: "notifications/cancelled", Text: "telling the server to cancel " + method + " failed: " + s.redact(err).Error()})
+	}
+}
+
+// post writes one message of the session's own: on the SDK's tapped
+// connection, or as an HTTP POST to the endpoint. ended is closed when an
+// HTTP answer's body is read to its end (never on a connection).
+func (s *Session) post(ctx context.Context, msg *jsonrpc.Request) (ended <-chan struct{}, err error) {
+	if s.cs == nil {
+		return nil, errors.New("not connected")
+	}
+	if s.httpClient == nil {
+		if s.info.Transport == "sse" {
+			return nil, errors.New("the task methods are not supported on legacy SSE (its answers come on the SDK's own stream); use Streamable HTTP or stdio")
+		}
+		conn := s.tap.connection()
+		if conn == nil {
+			return nil, errors.New("no connection to send on")
+		}
+		return nil, conn.Write(ctx, msg)
+	}
+	body, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, err
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, s.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json, text/event-stream")
+	if sid := s.cs.ID(); sid != "" {
+		hreq.Header.Set("Mcp-Session-Id", sid)
+	}
+	if v := s.info.ProtocolVersion; v != "" {
+		hreq.Header.Set("Mcp-Protocol-Version", v)
+	}
+	resp, err := s.httpClient.Do(hreq)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= 300 {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		resp.Body.Close()
+		return nil, fmt.Errorf("HTTP %s for POST %s: %s", resp.Status, hreq.URL.Path, bytes.TrimSpace(b))
+	}
+	end := make(chan struct{})
+	// The tap routes the answer as the body is read; reading it to its end
+	// is all that is left to do.
+	go func() {
+		defer close(end)
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+	}()
+	return end, nil
+}
