@@ -36,6 +36,10 @@ type config struct {
 	version  bool
 	config   string
 	server   string
+	// digestKey is --digest-key FILE: the key of the digests of secret
+	// values ("" for the one in the user's config directory).
+	digestKey string
+	junit     string // check --junit FILE: JUnit XML of the findings
 
 	// resources, read, prompts, prompt, complete, ping
 	logLevel string // --log-level: logging/setLevel right after connecting
@@ -54,6 +58,10 @@ type config struct {
 	// Set by resolve: the target above with --config's server, ${env:…}
 	// and the demo-server default filled in; NO_COLOR.
 	noColor bool
+	// servers are the servers of --config that the TUI and check open
+	// when --server names none or several (nil otherwise): entries with one
+	// config hash merged into one server with all their names.
+	servers []configServer
 }
 
 type flagSpec struct {
@@ -155,6 +163,7 @@ func serverFlags() []flagSpec {
 		}},
 		{[]string{"--config"}, true, func(c *config, v string) error { c.config = v; return nil }},
 		{[]string{"--server"}, true, func(c *config, v string) error { c.server = v; return nil }},
+		{[]string{"--digest-key"}, true, func(c *config, v string) error { c.digestKey = v; return nil }},
 	}
 }
 
@@ -171,6 +180,7 @@ func commandFlags() []flagSpec {
 		{[]string{"--page-size"}, true, intFlag("--page-size", func(c *config) *int { return &c.pageSize })},
 		{[]string{"--filler"}, true, intFlag("--filler", func(c *config) *int { return &c.filler })},
 		{[]string{"--ttl-ms"}, true, intFlag("--ttl-ms", func(c *config) *int { return &c.ttlMs })},
+		{[]string{"--junit"}, true, func(c *config, v string) error { c.junit = v; return nil }},
 	}
 }
 
@@ -301,6 +311,9 @@ func (c *config) check() error {
 func (c *config) checkOutput() error {
 	if c.json && c.ndjson {
 		return usagef("--json and --ndjson do not go together: pick one")
+	}
+	if c.junit != "" && c.cmd != "check" {
+		return usagef("--junit FILE is for check: mcpwitness check --junit FILE [server | --config FILE]")
 	}
 	return nil
 }

@@ -4,17 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/paging"
+	"mcpwitness/session"
 )
 
-// checkDoc is the --json document of `check`.
+// checkDoc is the --json document of `check`: one per server.
 type checkDoc struct {
-	Server   serverDoc         `json:"server"`
-	Lists    []listDoc         `json:"lists"`
-	Findings []finding.Finding `json:"findings"`
+	Server serverDoc `json:"server"`
+	// Names are the names a --config file gives the server (several when
+	// entries are one server), and ConfigHash its configuration's hash.
+	Names      []string          `json:"names,omitempty"`
+	ConfigHash string            `json:"configHash,omitempty"`
+	Lists      []listDoc         `json:"lists"`
+	Findings   []finding.Finding `json:"findings"`
+	// Error is why the server could not be checked (check --config).
+	Error string `json:"error,omitempty"`
 }
 
 type listDoc struct {
@@ -26,38 +34,79 @@ type listDoc struct {
 	Generation int64  `json:"generation"`
 }
 
+// checked is what checking one server found: its document, whether a list
+// could not be read, the error that kept it from connecting, and how long
+// it took.
+type checked struct {
+	doc    checkDoc
+	failed bool
+	err    error
+	took   time.Duration
+}
+
+// outcome is the exit a checked server asks for: 1 when it could not be
+// reached or a list could not be read, 3 when it has errors or warnings.
+func (c checked) outcome() int {
+	switch {
+	case c.err != nil || c.failed:
+		return exitConnect
+	case finding.Count(c.doc.Findings, finding.SeverityError)+finding.Count(c.doc.Findings, finding.SeverityWarning) > 0:
+		return exitCheck
+	}
+	return 0
+}
+
 // runCheck walks every list the server offers and lints what it lists:
 // mcpwitness check. Cursor health, tool names, schemas that do not describe
 // objects or do not compile, task eligibility, unsafe text. Errors and
-// warnings exit 3; a list that could not be read exits 1.
+// warnings exit 3; a list that could not be read exits 1. With several
+// servers (check --config) see [runCheckServers]; --junit FILE writes the
+// findings as JUnit XML either way.
 func runCheck(ctx context.Context, a *app) error {
+	if a.cfg.servers != nil {
+		return runCheckServers(ctx, a)
+	}
+	start := time.Now()
 	sess, err := a.dial(ctx)
 	if err != nil {
+		c := checked{err: err, took: time.Since(start)}
+		return joinExit(err, a.writeJUnit([]checked{c}, []string{a.cfg.target.Describe().String()}))
+	}
+	c := checkSession(ctx, sess, a.cfg.target)
+	sess.Close()
+	c.took = time.Since(start)
+	a.show(c.doc, func() { a.pr.check(c.doc) })
+	if err := a.writeJUnit([]checked{c}, []string{c.doc.Server.Name}); err != nil {
 		return err
 	}
-	defer sess.Close()
-	info := sess.Info()
-	doc := checkDoc{Server: serverDocument(info), Lists: []listDoc{},
-		Findings: checks.LintServerText(info.Name, info.Version, info.Instructions)}
-	failed := false
-	v := checks.NewValidator()
-	for _, m := range offeredLists(info.Capabilities) {
-		_, res := sess.Walk(ctx, m)
-		doc.Lists = append(doc.Lists, listDocument(m, res))
-		doc.Findings = append(doc.Findings, lintList(v, m, res)...)
-		failed = failed || res.Incomplete == paging.Failed
-	}
-	if doc.Findings == nil {
-		doc.Findings = []finding.Finding{}
-	}
-	a.show(doc, func() { a.pr.check(doc) })
-	switch {
-	case failed:
+	switch c.outcome() {
+	case exitConnect:
 		return exitWith(exitConnect) // the walk finding says why
-	case finding.Count(doc.Findings, finding.SeverityError)+finding.Count(doc.Findings, finding.SeverityWarning) > 0:
+	case exitCheck:
 		return exitWith(exitCheck)
 	}
 	return nil
+}
+
+// checkSession lints every list sess's server offers.
+func checkSession(ctx context.Context, sess *session.Session, t session.Target) checked {
+	info := sess.Info()
+	c := checked{doc: checkDoc{Server: serverDocument(info), Lists: []listDoc{},
+		Findings: checks.LintServerText(info.Name, info.Version, info.Instructions)}}
+	if t.Identity != nil {
+		c.doc.ConfigHash = t.Identity.Hash
+	}
+	v := checks.NewValidator()
+	for _, m := range offeredLists(info.Capabilities) {
+		_, res := sess.Walk(ctx, m)
+		c.doc.Lists = append(c.doc.Lists, listDocument(m, res))
+		c.doc.Findings = append(c.doc.Findings, lintList(v, m, res)...)
+		c.failed = c.failed || res.Incomplete == paging.Failed
+	}
+	if c.doc.Findings == nil {
+		c.doc.Findings = []finding.Finding{}
+	}
+	return c
 }
 
 // offeredLists are the lists a server with these capabilities offers:

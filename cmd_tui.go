@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"mcpwitness/ui"
 )
@@ -32,6 +33,13 @@ func runTUI(ctx context.Context, a *app) error {
 
 // checkTUI says what on the command line the terminal UI does not take.
 func checkTUI(cfg *config) error {
+	if cfg.servers != nil {
+		names := make([]string, len(cfg.servers))
+		for i, s := range cfg.servers {
+			names[i] = s.name()
+		}
+		return usagef("--config %s has %d servers; pick one with --server (%s)", cfg.config, len(cfg.servers), strings.Join(names, ", "))
+	}
 	if cfg.json || cfg.ndjson {
 		return usagef("--json and --ndjson are for the headless commands (tools, call, check)")
 	}

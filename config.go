@@ -17,6 +17,9 @@ import (
 type environ struct {
 	lookup     func(name string) (string, bool)
 	executable func() (string, error)
+	// digestKey loads the digest key at a path ("" for the user's);
+	// nil is [session.LoadDigestKey].
+	digestKey func(path string) (*session.DigestKey, error)
 }
 
 func osEnviron() environ { return environ{lookup: os.LookupEnv, executable: os.Executable} }
@@ -39,7 +42,20 @@ func resolve(c *config, env environ) (*config, error) {
 	if r.cmd != "" && !dialsHere(r.cmd) {
 		return &r, nil // no server: the command says so if one was named
 	}
-	if r.config != "" {
+	switch {
+	case r.config != "" && opensSeveral(&r):
+		servers, err := loadConfigServers(&r, env)
+		if err != nil {
+			return nil, err
+		}
+		if len(servers) > 1 {
+			r.servers = servers
+			if r.record != "" || r.ndjson {
+				return nil, usagef("--record and --ndjson follow one server; %s has %d: pick one with --server", r.config, len(servers))
+			}
+		}
+		r.target = servers[0].target
+	case r.config != "":
 		t, err := loadConfigTarget(r.config, r.server, env.lookup)
 		if err != nil {
 			return nil, err
@@ -51,6 +67,9 @@ func resolve(c *config, env environ) (*config, error) {
 	if r.cmd != "" {
 		// Headless: the authorization URL goes to stderr as well as the events.
 		r.target.Notice = os.Stderr
+		for i := range r.servers {
+			r.servers[i].target.Notice = os.Stderr
+		}
 	}
 	if r.target.URL == "" && len(r.target.Command) == 0 {
 		self, err := env.executable()
@@ -58,6 +77,11 @@ func resolve(c *config, env environ) (*config, error) {
 			return nil, connectFailed(fmt.Errorf("finding this program to start the demo server: %w", err))
 		}
 		r.target.Command = []string{self, "demo-server"}
+	}
+	if r.servers == nil {
+		if err := identify(&r, &r.target, env); err != nil {
+			return nil, err
+		}
 	}
 	return &r, nil
 }
@@ -235,4 +259,92 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// configServer is one server of a config file that the terminal UI or
+// check opens among others: the names the file gives it (several when
+// entries have one config hash) and its target.
+type configServer struct {
+	names  []string
+	target session.Target
+}
+
+// name is the server's names joined, as lists show it.
+func (s configServer) name() string { return strings.Join(s.names, " = ") }
+
+// opensSeveral reports whether the command line opens every server of its
+// --config (or those --server lists): the terminal UI and check do.
+func opensSeveral(c *config) bool {
+	return (c.cmd == "" || c.cmd == "check") && (c.server == "" || strings.Contains(c.server, ","))
+}
+
+// loadConfigServers reads the servers of c.config that --server picks (all
+// when it names none), each with the command line's -e, -H, --cwd and
+// --sse added and its identity known, entries of one config hash merged
+// into one server with all their names, sorted by their first name.
+func loadConfigServers(c *config, env environ) ([]configServer, error) {
+	servers, err := readServers(c.config)
+	if err != nil {
+		return nil, err
+	}
+	names := sortedKeys(servers)
+	if c.server != "" {
+		names = nil
+		for _, n := range strings.Split(c.server, ",") {
+			if n = strings.TrimSpace(n); n == "" || slices.Contains(names, n) {
+				continue
+			}
+			if _, err := pickServer(servers, c.config, n); err != nil {
+				return nil, err
+			}
+			names = append(names, n)
+		}
+		slices.Sort(names)
+	}
+	var out []configServer
+	byHash := map[string]int{}
+	for _, name := range names {
+		t, err := loadConfigTarget(c.config, name, env.lookup)
+		if err != nil {
+			return nil, err
+		}
+		if t, err = mergeTarget(t, c.target); err != nil {
+			return nil, usagef("server %q in %s: %v", name, c.config, err)
+		}
+		if err := identify(c, &t, env); err != nil {
+			return nil, err
+		}
+		if i, ok := byHash[t.Identity.Hash]; ok {
+			out[i].names = append(out[i].names, name)
+			continue
+		}
+		byHash[t.Identity.Hash] = len(out)
+		out = append(out, configServer{names: []string{name}, target: t})
+	}
+	if len(out) == 0 {
+		return nil, usagef("--server %q names no server of %s", c.server, c.config)
+	}
+	return out, nil
+}
+
+// clientName is the name mcpwitness gives itself at initialize.
+const clientName = "mcpwitness"
+
+// identify gives t its digest key (when it has secrets to digest, or
+// --digest-key names one) and its configuration identity.
+func identify(c *config, t *session.Target, env environ) error {
+	if c.digestKey != "" || t.HasSecrets() {
+		load := env.digestKey
+		if load == nil {
+			load = session.LoadDigestKey
+		}
+		k, err := load(c.digestKey)
+		if err != nil {
+			return connectFailed(err)
+		}
+		t.DigestKey = k
+	}
+	id := t.Identify(session.IdentityOptions{Protocol: c.protocol, ClientName: clientName, ClientVersion: version()})
+	t.Identity = &id
+	return nil
 }

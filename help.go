@@ -7,7 +7,7 @@ Usage:
   mcpwitness [flags]                    the embedded demo server
   mcpwitness [flags] -- CMD [ARGS...]   a stdio server (its stderr is captured)
   mcpwitness [flags] --url URL          a Streamable HTTP server (--sse for legacy SSE)
-  mcpwitness [flags] --config FILE --server NAME   a server from an mcpServers file
+  mcpwitness [flags] --config FILE [--server A,B]  servers from an mcpServers file
   mcpwitness tools [flags] [server]     walk every page of tools/list and print them
   mcpwitness call TOOL [k=v ...] [flags] [server]
                                         call a tool and print its verdicts
@@ -47,8 +47,11 @@ Server:
   --client-metadata-url URL   an OAuth Client ID Metadata Document; without these
                        the client registers dynamically. The authorization URL is
                        shown and opened with $BROWSER or the system opener
-  --config FILE        take the server from an mcpServers JSON file (Claude
+  --config FILE        take the servers from an mcpServers JSON file (Claude
                        Desktop, Cursor, VS Code); --server NAME picks one
+                       (--server A,B some); the TUI and check open them all
+  --digest-key FILE    the key of the digests of secret values (default: made
+                       once in the user config dir, mcpwitness/digest.key, 0600)
   --root PATH          answer roots/list with this root (repeatable; none by default)
   --elicit ANSWER      declare elicitation (form) and answer each request: decline,
                        cancel, accept-defaults (each property's default) or @FILE
@@ -80,7 +83,12 @@ Exit codes: 0 all good · 1 connection or protocol error · 2 usage error ·
 
 Secrets (header values, -e values, URL credentials and query values) never
 reach a record, --json, --ndjson or the screen: they appear as
-[REDACTED:NAME:sha256=…]. What a server sends is shown safely: control
+[REDACTED:NAME:sha256=…], a digest keyed with a per-user key (see
+--digest-key), so a shared file cannot be used to test guesses of a
+secret, while one secret matches across this user's sessions. Each server
+has a config hash (SHA-256 of its transport's comparable parts, secret
+values as keyed digests), in the header, --json, records and reports;
+diff names the parts that differ. What a server sends is shown safely: control
 characters and escape sequences visibly (␛[2J, \r, \x9b), bidi and
 zero-width characters as \u202e and the like; --json and --ndjson are
 strict UTF-8 JSON. Session files keep the raw bytes.
@@ -156,7 +164,8 @@ a tool that adds and removes tools, resources, prompts and logging.
 const helpCheck = `mcpwitness check — lint a server without calling anything
 
 Usage:
-  mcpwitness check [--json] [--max-pages N] [server]
+  mcpwitness check [--json] [--max-pages N] [--junit FILE] [server]
+  mcpwitness check --config FILE [--server A,B] [--json] [--junit FILE]
 
 Walks every list the server offers (tools, and prompts, resources and
 resource templates when it declares them) and reports:
@@ -172,11 +181,22 @@ resource templates when it declares them) and reports:
                        error), a title, a description, schema text or the
                        server's version and instructions (warnings)
 
+With --config and no --server (or --server A,B), every server of the file
+is checked, four at once: one summary line per server (its config hash,
+lists, counts, and its errors and warnings under it); entries with the same
+config hash are checked once, named together. --json prints one document
+per server. --junit FILE writes JUnit XML for CI: one testsuite per server,
+one testcase per kind of check (walks, tool names, schemas, task
+eligibility, text safety), a server that could not be reached as an error.
+
 Examples:
   mcpwitness check -- node server.js
   mcpwitness check --json --url http://127.0.0.1:8080/mcp
+  mcpwitness check --config .cursor/mcp.json --junit mcp-check.xml
 
-Exit: 0 no errors or warnings · 1 could not connect or list · 3 findings.
+Exit: 0 no errors or warnings · 1 could not connect or list (any server:
+it wins over findings, since what it would have found is unknown) · 3
+findings.
 `
 
 const helpReport = `mcpwitness report — a Markdown report of a session file, for an issue tracker

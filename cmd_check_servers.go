@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"mcpwitness/checks"
+	"mcpwitness/finding"
+	"mcpwitness/session"
+)
+
+// checkParallel bounds how many servers check --config lints at once.
+const checkParallel = 4
+
+// runCheckServers lints every server of --config (those --server names),
+// at most [checkParallel] at once, each with a log of its own: one summary
+// line per server (and its errors and warnings under it), or with --json
+// one document per server. The exit is 1 when any server could not be
+// reached or had a list that could not be read — its findings are then
+// unknown, which CI must not take for a pass — else 3 when any has errors
+// or warnings, else 0.
+func runCheckServers(ctx context.Context, a *app) error {
+	servers := a.cfg.servers
+	results := make([]checked, len(servers))
+	sem := make(chan struct{}, checkParallel)
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = checkServer(ctx, a.cfg, s)
+		}()
+	}
+	wg.Wait()
+	exit := 0
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = s.name()
+		red := s.target.Secrets()
+		c := results[i]
+		switch {
+		case a.cfg.json:
+			_ = writeJSON(a.stdout, c.doc, red)
+		default:
+			a.pr.checkSummary(s, c, red)
+		}
+		if o := c.outcome(); o == exitConnect || (o == exitCheck && exit == 0) {
+			exit = o
+		}
+	}
+	if !a.cfg.json {
+		a.pr.checkTotals(results)
+	}
+	if err := a.writeJUnit(results, names); err != nil {
+		return err
+	}
+	if exit != 0 {
+		return exitWith(exit)
+	}
+	return nil
+}
+
+// checkServer connects to one server of --config and lints it.
+func checkServer(ctx context.Context, cfg *config, s configServer) checked {
+	start := time.Now()
+	log := session.NewLog(nil)
+	defer log.Close()
+	doc := checkDoc{Server: serverDoc{Name: s.name()}, Names: s.names, Lists: []listDoc{}, Findings: []finding.Finding{}}
+	if s.target.Identity != nil {
+		doc.ConfigHash = s.target.Identity.Hash
+	}
+	sess, err := session.Dial(ctx, s.target, sessionOptions(cfg, log))
+	if err != nil {
+		doc.Error = err.Error()
+		return checked{doc: doc, err: err, took: time.Since(start)}
+	}
+	c := checkSession(ctx, sess, s.target)
+	sess.Close()
+	c.doc.Names = s.names
+	c.took = time.Since(start)
+	return c
+}
+
+// writeJUnit writes --junit FILE, if asked for: one suite per server,
+// named by names.
+func (a *app) writeJUnit(results []checked, names []string) error {
+	path := a.cfg.junit
+	if path == "" {
+		return nil
+	}
+	suites := make([]checks.JUnitSuite, len(results))
+	for i, c := range results {
+		s := checks.JUnitSuite{Name: names[i], Findings: c.doc.Findings, Err: c.err, Duration: c.took}
+		if c.doc.ConfigHash != "" {
+			s.Properties = append(s.Properties, [2]string{"configHash", c.doc.ConfigHash})
+		}
+		if c.doc.Server.Version != "" {
+			s.Properties = append(s.Properties, [2]string{"serverVersion", c.doc.Server.Version})
+		}
+		suites[i] = s
+	}
+	// Written whole to a temporary file and renamed, so CI never reads half.
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".junit-*.xml")
+	if err != nil {
+		return connectFailed(fmt.Errorf("--junit %s: %w", path, err))
+	}
+	defer os.Remove(tmp.Name())
+	err = checks.WriteJUnit(tmp, suites)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			err = fmt.Errorf("%w (is the directory writable?)", err)
+		}
+		return connectFailed(fmt.Errorf("--junit %s: %w", path, err))
+	}
+	return nil
+}
+
+// checkSummary prints one server's line of check --config, and its errors
+// and warnings indented under it. red holds that server's secrets.
+func (p *printer) checkSummary(s configServer, c checked, red *session.Redactor) {
+	safe := func(text string) string { return p.line(red.String(text)) }
+	name := p.bold(safe(s.name()))
+	hash := ""
+	if c.doc.ConfigHash != "" {
+		hash = " · config " + c.doc.ConfigHash[:12]
+	}
+	if c.err != nil {
+		fmt.Fprintf(p.w, "%s %s%s · could not connect: %s\n", p.red("✗"), name, hash, safe(c.err.Error()))
+		return
+	}
+	mark := p.green("✓")
+	switch c.outcome() {
+	case exitConnect:
+		mark = p.red("✗")
+	case exitCheck:
+		mark = p.red("⚠")
+	}
+	items := 0
+	incomplete := []string{}
+	for _, l := range c.doc.Lists {
+		items += l.Items
+		if !l.Complete {
+			incomplete = append(incomplete, l.Method+" "+l.Incomplete)
+		}
+	}
+	server := strings.TrimSpace(safe(c.doc.Server.Name + " " + c.doc.Server.Version))
+	line := fmt.Sprintf("%s %s%s · %s · %s in %s · %s · %s · %s", mark, name, hash, server,
+		nouns(items, "item"), nouns(len(c.doc.Lists), "list"),
+		nouns(finding.Count(c.doc.Findings, finding.SeverityError), "error"),
+		nouns(finding.Count(c.doc.Findings, finding.SeverityWarning), "warning"),
+		nouns(finding.Count(c.doc.Findings, finding.SeverityInfo), "note"))
+	if len(incomplete) > 0 {
+		line += " · incomplete: " + strings.Join(incomplete, ", ")
+	}
+	fmt.Fprintln(p.w, line)
+	for _, f := range c.doc.Findings {
+		if f.Severity != finding.SeverityInfo {
+			fmt.Fprintf(p.w, "    %s %-18s %s\n", p.severity(f.Severity), f.Check, safe(f.Message))
+		}
+	}
+}
+
+// checkTotals closes check --config's output with a count of servers.
+func (p *printer) checkTotals(results []checked) {
+	var ok, findings, unreachable int
+	for _, c := range results {
+		switch c.outcome() {
+		case 0:
+			ok++
+		case exitCheck:
+			findings++
+		default:
+			unreachable++
+		}
+	}
+	fmt.Fprintf(p.w, "\n%s · %d clean · %d with findings · %d not reached or not read whole\n",
+		nouns(len(results), "server"), ok, findings, unreachable)
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"mcpwitness/internal/hostiletest"
+)
+
+// junitDoc is what a CI system reads of --junit's file.
+type junitDoc struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Suites   []struct {
+		Name  string `xml:"name,attr"`
+		Props []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Cases []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+			Error   *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnit(t *testing.T, path string) junitDoc {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("--junit wrote no valid XML: %v\n%s", err, b)
+	}
+	return doc
+}
+
+// checkConfig is a config of the demo server twice, a server with a cursor
+// loop, and a server that fails at start.
+func checkConfig(t *testing.T) string {
+	t.Helper()
+	entry := func(cmd string, args ...string) map[string]any { return map[string]any{"command": cmd, "args": args} }
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"demo":    entry(testBinary(t), "demo-server"),
+		"copy":    entry(testBinary(t), "demo-server"),
+		"loop":    entry(hostiletest.Build(t), "-mode", "cursor-loop"),
+		"missing": entry("/nonexistent/mcp-server"),
+	}})
+	return writeConfig(t, string(b))
+}
+
+func TestCheckConfigEveryServer(t *testing.T) {
+	file := checkConfig(t)
+	junit := filepath.Join(t.TempDir(), "check.xml")
+	code, out, stderr := runCLI(t, "check", "--config", file, "--junit", junit)
+	if code != exitConnect {
+		t.Fatalf("exit %d, want 1 (one server fails at start)\n%s%s", code, out, stderr)
+	}
+	var summary []string
+	for _, l := range strings.Split(out, "\n") {
+		if l != "" && !strings.HasPrefix(l, " ") {
+			summary = append(summary, l)
+		}
+	}
+	if len(summary) != 4 || !strings.HasPrefix(summary[3], "3 servers") {
+		t.Fatalf("want one line per server and a total, got:\n%s", out)
+	}
+	for i, want := range []string{"✗ missing", "⚠ copy = demo", "⚠ loop"} {
+		// The lines are in the order of the servers' names.
+		found := false
+		for _, l := range summary[:3] {
+			found = found || strings.HasPrefix(l, want)
+		}
+		if !found {
+			t.Errorf("line %d: no line starts %q:\n%s", i, want, out)
+		}
+	}
+	if !strings.Contains(out, "could not connect") || !strings.Contains(out, "cursor-repeated") || !strings.Contains(out, "config ") {
+		t.Errorf("summary lacks the cause, the finding or the hash:\n%s", out)
+	}
+
+	doc := readJUnit(t, junit)
+	if len(doc.Suites) != 3 || doc.Errors != 1 || doc.Failures < 2 {
+		t.Fatalf("junit: %+v", doc)
+	}
+	suites := map[string]int{}
+	for i, s := range doc.Suites {
+		suites[s.Name] = i
+	}
+	missing, loop, demo := doc.Suites[suites["missing"]], doc.Suites[suites["loop"]], doc.Suites[suites["copy = demo"]]
+	if len(missing.Cases) != 1 || missing.Cases[0].Error == nil || !strings.Contains(missing.Cases[0].Error.Message, "nonexistent") {
+		t.Errorf("missing suite: %+v", missing)
+	}
+	if loop.Cases[0].Name != "walks" || loop.Cases[0].Failure == nil {
+		t.Errorf("loop suite's walks case did not fail: %+v", loop)
+	}
+	if len(demo.Props) == 0 || demo.Props[0].Name != "configHash" || len(demo.Props[0].Value) != 64 {
+		t.Errorf("demo suite has no config hash: %+v", demo)
+	}
+
+	// --json: one document per server, each with its hash and names.
+	code, out, _ = runCLI(t, "check", "--json", "--config", file)
+	if code != exitConnect {
+		t.Errorf("--json: exit %d, want 1", code)
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	var docs []checkDoc
+	for {
+		var d checkDoc
+		if err := dec.Decode(&d); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("--json: %v\n%s", err, out)
+		}
+		docs = append(docs, d)
+	}
+	if len(docs) != 3 {
+		t.Fatalf("--json wrote %d documents, want 3", len(docs))
+	}
+	for _, d := range docs {
+		if len(d.ConfigHash) != 64 || len(d.Names) == 0 {
+			t.Errorf("document without hash or names: %+v", d)
+		}
+		if d.Names[0] == "missing" && !strings.Contains(d.Error, "nonexistent") {
+			t.Errorf("the failed server's document has no error: %+v", d)
+		}
+	}
+}
+
+func TestCheckJUnitOneServer(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "check.xml")
+	code, _, stderr := runCLI(t, "check", "--junit", junit)
+	if code != exitCheck {
+		t.Fatalf("exit %d, want 3 (the demo's unresolved $ref)\n%s", code, stderr)
+	}
+	doc := readJUnit(t, junit)
+	if len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != 5 {
+		t.Fatalf("junit: %+v", doc)
+	}
+	for _, c := range doc.Suites[0].Cases {
+		if (c.Name == "schemas") != (c.Failure != nil) {
+			t.Errorf("case %s failed = %v; only schemas should fail", c.Name, c.Failure != nil)
+		}
+	}
+	code, _, stderr = runCLI(t, "check", "--junit", junit, "--", "/nonexistent/mcp-server")
+	if code != exitConnect {
+		t.Errorf("unreachable: exit %d, want 1", code)
+	}
+	if doc := readJUnit(t, junit); doc.Errors != 1 {
+		t.Errorf("unreachable: junit %+v\n%s", doc, stderr)
+	}
+	if code, _, stderr := runCLI(t, "tools", "--junit", junit); code != exitUsage || !strings.Contains(stderr, "--junit FILE is for check") {
+		t.Errorf("tools --junit: exit %d %s", code, stderr)
+	}
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"mcpwitness/session"
+)
+
+// keyedEnviron is testEnviron(vars) with its digest key at a temporary
+// path, so no test writes the user's own key.
+func keyedEnviron(t *testing.T, vars map[string]string) environ {
+	env := testEnviron(vars)
+	dir := t.TempDir()
+	env.digestKey = func(path string) (*session.DigestKey, error) {
+		if path == "" {
+			path = filepath.Join(dir, "digest.key")
+		}
+		return session.LoadDigestKey(path)
+	}
+	return env
+}
+
+func TestConfigServersMergeDuplicates(t *testing.T) {
+	file := writeConfig(t, `{"mcpServers": {
+		"demo": {"command": "mcpwitness", "args": ["demo-server"], "env": {"K": "${env:TOKEN}"}},
+		"demo-again": {"args": ["demo-server"], "command": "mcpwitness", "env": {"K": "${env:TOKEN}"}},
+		"broken": {"command": "/no/such/server"},
+		"remote": {"url": "https://example.test/mcp", "headers": {"Authorization": "Bearer ${env:TOKEN}"}}}}`)
+	env := keyedEnviron(t, map[string]string{"TOKEN": "tok-123456"})
+	for _, cmd := range [][]string{{"--config", file}, {"check", "--config", file}} {
+		cfg, err := parseArgs(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := resolve(cfg, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range r.servers {
+			names = append(names, s.name())
+			if s.target.Identity == nil || len(s.target.Identity.Hash) != 64 {
+				t.Errorf("%s has no identity", s.name())
+			}
+		}
+		if want := []string{"broken", "demo = demo-again", "remote"}; !reflect.DeepEqual(names, want) {
+			t.Errorf("%q: servers %q, want %q", cmd, names, want)
+		}
+	}
+
+	// --server picks some; one picked is the single-server path.
+	cfg, _ := parseArgs([]string{"--config", file, "--server", "remote,demo"})
+	r, err := resolve(cfg, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.servers) != 2 || r.servers[0].name() != "demo" || r.servers[1].name() != "remote" {
+		t.Errorf("--server remote,demo: %+v", r.servers)
+	}
+	cfg, _ = parseArgs([]string{"--config", file, "--server", "remote"})
+	if r, err = resolve(cfg, env); err != nil || r.servers != nil || r.target.URL == "" || r.target.Identity == nil {
+		t.Errorf("--server remote: servers %v, target %+v, err %v", r.servers, r.target, err)
+	}
+	cfg, _ = parseArgs([]string{"--config", file, "--server", "demo,nope"})
+	if _, err := resolve(cfg, env); err == nil || !strings.Contains(err.Error(), `no server "nope"`) {
+		t.Errorf("--server demo,nope: err = %v", err)
+	}
+	// A command that talks to one server still wants one.
+	cfg, _ = parseArgs([]string{"tools", "--config", file})
+	if _, err := resolve(cfg, env); err == nil || !strings.Contains(err.Error(), "pick one with --server") {
+		t.Errorf("tools with several servers: err = %v", err)
+	}
+}
+
+func TestConfigHashStableAcrossFileOrder(t *testing.T) {
+	env := keyedEnviron(t, map[string]string{"TOKEN": "tok-123456"})
+	one := writeConfig(t, `{"mcpServers": {"a": {"command": "srv", "args": ["x", "y"], "env": {"A": "1", "B": "${env:TOKEN}"}}, "b": {"command": "other"}}}`)
+	two := writeConfig(t, `{"mcpServers": {"b": {"command": "other"}, "a": {"env": {"B": "${env:TOKEN}", "A": "1"}, "args": ["x", "y"], "command": "srv"}}}`)
+	hash := func(file string) string {
+		cfg, _ := parseArgs([]string{"tools", "--config", file, "--server", "a"})
+		r, err := resolve(cfg, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.target.Identity.Hash
+	}
+	if h1, h2 := hash(one), hash(two); h1 != h2 {
+		t.Errorf("one server in two orders of the file: %s vs %s", h1, h2)
+	}
+}
