@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,48 +17,69 @@ import (
 const codeUserRejected = -1
 
 // newClient builds the SDK client. It declares only what the session will
-// answer: roots when there are some to give, sampling and elicitation only
-// with an answer for them (a server waiting on a declared capability that
-// is then refused hangs).
+// answer: roots when there are some to give (or a person to edit them),
+// sampling and elicitation as the answerer declares (a server waiting on a
+// declared capability that is then refused hangs).
 func (s *Session) newClient(o Options) *mcp.Client {
 	impl := &mcp.Implementation{Name: o.ClientName, Version: o.ClientVersion}
 	caps := &mcp.ClientCapabilities{}
-	if len(o.Roots) > 0 {
+	if len(o.Roots) > 0 || o.EditRoots {
 		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask roots/list; --root answers them
-		caps.RootsV2 = &mcp.RootCapabilities{}
+		caps.RootsV2 = &mcp.RootCapabilities{ListChanged: o.EditRoots}
+	}
+	decl := s.answerer.Declares()
+	if decl.Sampling {
+		// Declared without tools: a person answers with text.
+		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask for sampling
+		caps.Sampling = &mcp.SamplingCapabilities{}
+	}
+	if decl.ElicitForm || decl.ElicitURL {
+		caps.Elicitation = &mcp.ElicitationCapabilities{}
+		if decl.ElicitForm {
+			caps.Elicitation.Form = &mcp.FormElicitationCapabilities{}
+		}
+		if decl.ElicitURL {
+			caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+		}
 	}
 	opts := &mcp.ClientOptions{
 		Capabilities: caps,
-		// No sampling or elicitation handler unless answered: either makes
-		// the SDK declare that capability.
 		// Handlers make the SDK subscribe to list changes on newer protocols;
 		// the events themselves come from the tap.
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) {},
 		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) {},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {},
 	}
-	// The handlers only make the SDK declare the capability: serverRequests
-	// answers first, so that a schema the SDK would refuse is a finding
-	// rather than an error the server sees instead of the answer asked for.
-	if o.Elicit != nil {
-		opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return s.answerElicit(o.Elicit, req.Params).res, nil
+	// A request on the wire is answered by serverRequests before the SDK
+	// sees it, so that a schema the SDK would refuse is a finding rather
+	// than an error the server sees instead of the answer asked for. The
+	// SDK calls these handlers itself for the input requests of a result
+	// (multi round-trip): the same path answers both.
+	if decl.ElicitForm || decl.ElicitURL {
+		opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			raw, _ := json.Marshal(req.Params)
+			res, err := s.answerAsk(ctx, MethodElicit, raw, true)
+			if err != nil {
+				return nil, err
+			}
+			return res.(*mcp.ElicitResult), nil
 		}
 	}
-	if o.Sampling != nil {
-		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask for sampling; --sampling-reply answers them
-		opts.CreateMessageHandler = func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			return o.Sampling.Result, nil
+	if decl.Sampling {
+		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask for sampling
+		opts.CreateMessageWithToolsHandler = func(ctx context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
+			raw, _ := json.Marshal(req.Params)
+			res, err := s.answerAsk(ctx, MethodSampling, raw, true)
+			if err != nil {
+				return nil, err
+			}
+			return withTools(res)
 		}
 	}
 	c := mcp.NewClient(impl, opts)
 	for _, r := range o.Roots {
-		uri := r
-		if !strings.Contains(uri, "://") {
-			uri = "file://" + uri
-		}
 		//lint:ignore SA1019 servers on protocols before 2026-07-28 still ask roots/list; --root answers them
-		c.AddRoots(&mcp.Root{URI: uri})
+		c.AddRoots(&mcp.Root{URI: rootURI(r)})
 	}
 	c.AddReceivingMiddleware(s.serverRequests)
 	c.AddSendingMiddleware(noListCache)
@@ -68,39 +87,32 @@ func (s *Session) newClient(o Options) *mcp.Client {
 }
 
 // serverRequests answers and records the server's own requests: roots/list
-// with the roots given, sampling and elicitation with the answers given
-// (see [Session.answered]) or, without one, sampling as a user rejection (no
-// model is attached) and elicitation as not supported.
+// with the roots given, sampling and elicitation through
+// [Session.answerAsk].
 func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if res, ok := s.answered(method, req); ok {
-			return res, nil
-		}
-		var res mcp.Result
-		var err error
-		if method == "sampling/createMessage" {
-			err = &jsonrpc.Error{Code: codeUserRejected,
-				Message: "User rejected sampling request: mcpwitness has no model attached and did not declare sampling"}
-		} else {
-			res, err = next(ctx, method, req)
-		}
 		switch method {
-		case "roots/list", "sampling/createMessage", "elicitation/create":
+		case MethodSampling, MethodElicit:
+			var raw json.RawMessage
+			if p := req.GetParams(); p != nil {
+				raw, _ = json.Marshal(p)
+			}
+			return s.answerAsk(ctx, method, raw, false)
+		case MethodListRoots:
+			res, err := next(ctx, method, req)
 			ev := Event{Kind: KindServerCall, Method: method}
 			if p := req.GetParams(); p != nil {
 				ev.Data, _ = json.Marshal(p)
 			}
-			switch {
-			case method == "elicitation/create":
-				ev.Text = "declined: mcpwitness did not declare elicitation and does not answer it"
-			case err != nil:
+			if err != nil {
 				ev.Text = "declined: " + err.Error()
-			case method == "roots/list":
+			} else {
 				ev.Text = rootsAnswered(res)
 			}
 			s.log.Append(ev)
+			return res, err
 		}
-		return res, err
+		return next(ctx, method, req)
 	}
 }
 

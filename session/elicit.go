@@ -206,38 +206,6 @@ func fieldList(content map[string]any) string {
 	return strings.Join(names, ", ")
 }
 
-// answered answers an elicitation or sampling request when the session
-// has an answer for it, and records the request, what it did wrong and the
-// answer, each as a [KindServerCall] event. It reports false when the
-// session has no answer, so the request is refused as before.
-func (s *Session) answered(method string, req mcp.Request) (mcp.Result, bool) {
-	var res mcp.Result
-	var text string
-	var findings []string
-	switch {
-	case method == "elicitation/create" && s.elicit != nil:
-		p, _ := req.GetParams().(*mcp.ElicitParams)
-		a := s.answerElicit(s.elicit, p)
-		res, text, findings = a.res, a.text, a.findings
-	case method == "sampling/createMessage" && s.sampling != nil:
-		res, text, findings = s.sampling.Result, s.sampling.text(), samplingFindings(req.GetParams())
-	default:
-		return nil, false
-	}
-	asked := Event{Kind: KindServerCall, Method: method, Text: "asked"}
-	if p := req.GetParams(); p != nil {
-		asked.Data, _ = json.Marshal(p)
-	}
-	s.log.Append(asked)
-	for _, f := range findings {
-		s.log.Append(Event{Kind: KindServerCall, Method: method, Level: LevelFinding, Text: "finding: " + f})
-	}
-	answer := Event{Kind: KindServerCall, Method: method, Text: text}
-	answer.Data, _ = json.Marshal(res)
-	s.log.Append(answer)
-	return res, true
-}
-
 // LevelFinding is the Level of a [KindServerCall] event that says what a
 // server's request did wrong.
 const LevelFinding = "finding"

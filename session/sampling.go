@@ -67,8 +67,7 @@ func ParseSamplingReply(v string) (*SamplingReply, error) {
 
 // samplingFindings says what a sampling/createMessage request did wrong.
 // The SDK reads a missing maxTokens as 0, and 0 is no bound either.
-func samplingFindings(p mcp.Params) []string {
-	raw, _ := json.Marshal(p)
+func samplingFindings(raw json.RawMessage) []string {
 	var f struct {
 		MaxTokens *int64 `json:"maxTokens"`
 	}

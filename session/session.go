@@ -40,6 +40,13 @@ type Options struct {
 	Elicit *ElicitAnswer
 	// Sampling answers sampling/createMessage; nil rejects it, undeclared.
 	Sampling *SamplingReply
+	// Answerer, when set, answers sampling and elicitation in place of
+	// Elicit and Sampling, and declares what it answers (see
+	// [Interactive] for a person).
+	Answerer Answerer
+	// EditRoots declares roots (with listChanged) even with none given:
+	// someone may add some later with [Session.SetRoots].
+	EditRoots bool
 	// MaxPages bounds each walk; 0 means 100.
 	MaxPages int
 	// MaxFrame bounds one frame from the server: a stdio line, an HTTP
@@ -62,11 +69,6 @@ type Session struct {
 	// httpBase is the session's own HTTP transport, so closing the session
 	// closes its connections.
 	httpBase *http.Transport
-	// httpClient and endpoint post the session's own requests (the task
-	// methods) on Streamable HTTP; nil on other transports.
-	httpClient *http.Client
-	endpoint   string
-	ownIDs     atomic.Int64
 	// limit caps each frame and remembers when the cap ended the connection.
 	limit *frameLimit
 	// secrets redact every error the session returns or logs.
@@ -76,11 +78,16 @@ type Session struct {
 	// endStream ends a legacy SSE stream, which lives as long as the session.
 	endStream context.CancelFunc
 	timeout   time.Duration
-	// elicit and sampling answer the server's requests headless (nil: not
-	// declared, refused).
-	elicit   *ElicitAnswer
-	sampling *SamplingReply
-	max      int
+	// answerer answers the server's sampling and elicitation requests;
+	// asks numbers them; roots are the URIs answered to roots/list.
+	answerer Answerer
+	asks     asks
+	roots    []string
+	// life ends when the session closes, releasing requests that wait on
+	// an answer.
+	life    context.Context
+	endLife context.CancelFunc
+	max     int
 
 	counter   *paging.Counter
 	validator *checks.Validator
@@ -202,7 +209,14 @@ func newSession(target Target, o Options) *Session {
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall
 	s.info.Target = target.Describe().String()
-	s.elicit, s.sampling = o.Elicit, o.Sampling
+	s.answerer = o.Answerer
+	if s.answerer == nil {
+		s.answerer = flagAnswerer{elicit: o.Elicit, sampling: o.Sampling, s: s}
+	}
+	for _, r := range o.Roots {
+		s.roots = append(s.roots, rootURI(r))
+	}
+	s.life, s.endLife = context.WithCancel(context.Background())
 	s.client = s.newClient(o)
 	return s
 }
@@ -262,7 +276,6 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 			return &streamTransport{inner: sse, life: life}, nil
 		}
 		s.info.Transport = "http"
-		s.httpClient, s.endpoint = hc, t.URL
 		st := &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, MaxEventSize: -1}
 		if oa != nil {
 			st.OAuthHandler = oa
@@ -362,6 +375,7 @@ func (s *Session) Close() error {
 }
 
 func (s *Session) shutdown() {
+	s.endLife()
 	if s.endStream != nil {
 		s.endStream()
 	}

@@ -1,0 +1,319 @@
+//lint:file-ignore SA1019 servers on protocols before 2026-07-28 still ask for roots and sampling; a person or a flag answers them
+
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The server's own requests that a person or a flag answers: sampling and
+// elicitation. Every one goes through [Session.answerAsk], whether it came
+// as a request on the wire or as an input request in a result (multi
+// round-trip, protocols from 2026-07-28).
+
+// Methods of the server's requests a client answers.
+const (
+	MethodSampling    = "sampling/createMessage"
+	MethodElicit      = "elicitation/create"
+	MethodListRoots   = "roots/list"
+	MethodRootsChange = "notifications/roots/list_changed"
+)
+
+// Declared is what a client declares it answers at initialize, besides
+// roots.
+type Declared struct {
+	Sampling   bool
+	ElicitForm bool
+	ElicitURL  bool
+}
+
+// Asked is one request of the server's for the client to answer.
+type Asked struct {
+	// Seq numbers the session's asks from 1; its events carry ID "ask-Seq".
+	Seq    int64
+	Method string
+	// Params are the request's params as the server sent them.
+	Params json.RawMessage
+	// Call is the id of the call in flight that asked (0 when none is
+	// known): the one whose progress token the request carries, or the
+	// only call in flight.
+	Call int64
+	// RoundTrip says the request came as an input request in a result
+	// rather than as a request of its own.
+	RoundTrip bool
+	// Findings say what the request did wrong.
+	Findings []string
+}
+
+// Reply is a client's answer to an [Asked]: a result, or an error the
+// server gets instead.
+type Reply struct {
+	// Result is a *mcp.CreateMessageResult or a *mcp.ElicitResult.
+	Result mcp.Result
+	// Err, when set, is answered instead of Result.
+	Err *jsonrpc.Error
+	// Text says what the answer was, for the record.
+	Text string
+}
+
+// Answerer answers the server's sampling and elicitation requests: the
+// --elicit and --sampling-reply flags headless, a person in the UI (see
+// [Interactive]). Answer blocks until there is an answer or ctx is done
+// (the server cancelled, the request timed out, the session closed).
+type Answerer interface {
+	// Declares says what the client declares at initialize.
+	Declares() Declared
+	// Answer answers a.
+	Answer(ctx context.Context, a *Asked) (Reply, error)
+}
+
+// flagAnswerer answers with what the flags gave.
+type flagAnswerer struct {
+	elicit   *ElicitAnswer
+	sampling *SamplingReply
+	s        *Session
+}
+
+func (f flagAnswerer) Declares() Declared {
+	return Declared{Sampling: f.sampling != nil, ElicitForm: f.elicit != nil}
+}
+
+func (f flagAnswerer) Answer(_ context.Context, a *Asked) (Reply, error) {
+	switch a.Method {
+	case MethodElicit:
+		if f.elicit == nil {
+			break
+		}
+		var p mcp.ElicitParams
+		_ = json.Unmarshal(a.Params, &p)
+		e := f.s.answerElicit(f.elicit, &p)
+		return Reply{Result: e.res, Text: e.text}, nil
+	case MethodSampling:
+		if f.sampling == nil {
+			break
+		}
+		return Reply{Result: f.sampling.Result, Text: f.sampling.text()}, nil
+	}
+	return Reply{}, fmt.Errorf("no answer for %s", a.Method)
+}
+
+// Interactive is an [Answerer] for a person: it declares sampling,
+// elicitation (form and URL) and waits for [Interactive.Reply] to each
+// request, which it learns of from the session's "asked" event (ID
+// "ask-Seq").
+type Interactive struct {
+	mu      sync.Mutex
+	pending map[int64]chan Reply
+}
+
+// NewInteractive returns an answerer that waits for a person.
+func NewInteractive() *Interactive { return &Interactive{pending: map[int64]chan Reply{}} }
+
+// Declares says the person answers everything.
+func (ia *Interactive) Declares() Declared {
+	return Declared{Sampling: true, ElicitForm: true, ElicitURL: true}
+}
+
+// expect makes ask seq wait for its reply before anyone hears of it.
+func (ia *Interactive) expect(seq int64) {
+	ia.mu.Lock()
+	defer ia.mu.Unlock()
+	ia.pending[seq] = make(chan Reply, 1)
+}
+
+// Answer waits for the reply to a, or for ctx.
+func (ia *Interactive) Answer(ctx context.Context, a *Asked) (Reply, error) {
+	ia.mu.Lock()
+	ch, ok := ia.pending[a.Seq]
+	if !ok {
+		ch = make(chan Reply, 1)
+		ia.pending[a.Seq] = ch
+	}
+	ia.mu.Unlock()
+	defer func() {
+		ia.mu.Lock()
+		delete(ia.pending, a.Seq)
+		ia.mu.Unlock()
+	}()
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		return Reply{}, ctx.Err()
+	}
+}
+
+// Reply answers the request numbered seq; false when it is no longer
+// waiting (answered, cancelled by the server, timed out).
+func (ia *Interactive) Reply(seq int64, r Reply) bool {
+	ia.mu.Lock()
+	ch, ok := ia.pending[seq]
+	delete(ia.pending, seq)
+	ia.mu.Unlock()
+	if ok {
+		ch <- r
+	}
+	return ok
+}
+
+// Reply answers the server's request numbered seq (see [Asked]) when the
+// session's answerer is an [Interactive]; false when nothing waits for it.
+func (s *Session) Reply(seq int64, r Reply) bool {
+	ia, ok := s.answerer.(*Interactive)
+	return ok && ia.Reply(seq, r)
+}
+
+// userRejected is the error the specification gives for a sampling
+// request the user rejected, saying why.
+func userRejected(why string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: codeUserRejected, Message: "User rejected sampling request: " + why}
+}
+
+// RejectSampling is the reply of a person who declines a sampling request.
+func RejectSampling(why string) Reply {
+	return Reply{Err: userRejected(why), Text: "declined: " + why}
+}
+
+// asks numbers the session's asks.
+type asks struct{ n atomic.Int64 }
+
+// askID is the ID of the events of ask seq.
+func askID(seq int64) string { return fmt.Sprintf("ask-%d", seq) }
+
+// answerAsk is the one path of a sampling or elicitation request, from
+// the wire or from a result's input requests: it records the request and
+// what it did wrong, asks the answerer within the request timeout (the
+// server's cancel or the session's close ends it too), and records the
+// answer. A request the client did not declare is refused, as a finding.
+func (s *Session) answerAsk(ctx context.Context, method string, params json.RawMessage, roundTrip bool) (mcp.Result, error) {
+	a := &Asked{Seq: s.asks.n.Add(1), Method: method, Params: params, Call: s.askingCall(params), RoundTrip: roundTrip}
+	id := askID(a.Seq)
+	var call *CallInfo
+	if a.Call != 0 {
+		call = &CallInfo{ID: a.Call}
+	}
+	decl := s.answerer.Declares()
+	var refuse *jsonrpc.Error
+	switch method {
+	case MethodSampling:
+		a.Findings = samplingFindings(params)
+		if !decl.Sampling {
+			refuse = userRejected("mcpwitness has no model attached and did not declare sampling")
+		}
+	case MethodElicit:
+		var p struct {
+			Mode            string          `json:"mode"`
+			RequestedSchema json.RawMessage `json:"requestedSchema"`
+		}
+		_ = json.Unmarshal(params, &p)
+		switch {
+		case !decl.ElicitForm && !decl.ElicitURL:
+			refuse = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "mcpwitness did not declare elicitation and does not answer it"}
+		case p.Mode == "url" && !decl.ElicitURL:
+			a.Findings = append(a.Findings, "the server asked for URL elicitation; mcpwitness declared form mode only")
+		case p.Mode != "url":
+			_, problems := flatSchema(p.RequestedSchema)
+			for _, pr := range problems {
+				a.Findings = append(a.Findings, "requestedSchema is not a flat object of primitive properties: "+pr)
+			}
+		}
+	}
+	if refuse != nil {
+		s.log.Append(Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Level: LevelFinding, Data: params,
+			Text: "declined: " + refuse.Message})
+		return nil, refuse
+	}
+	if e, ok := s.answerer.(interface{ expect(int64) }); ok {
+		// A reply may come as soon as the event is out.
+		e.expect(a.Seq)
+	}
+	asked := Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Text: "asked", Data: params}
+	if roundTrip {
+		asked.Text = "asked (an input request in a result)"
+	}
+	s.log.Append(asked)
+	for _, f := range a.Findings {
+		s.log.Append(Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Level: LevelFinding, Text: "finding: " + f})
+	}
+	actx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	stop := context.AfterFunc(s.life, cancel)
+	defer stop()
+	r, err := s.answerer.Answer(actx, a)
+	if err != nil {
+		why := err.Error()
+		switch {
+		case s.life.Err() != nil || s.closing():
+			why = "the session closed before an answer"
+		case ctx.Err() != nil:
+			why = "the server cancelled the request"
+		case errors.Is(actx.Err(), context.DeadlineExceeded):
+			why = fmt.Sprintf("no answer within %s", s.timeout)
+		}
+		s.log.Append(Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Text: "unanswered: " + why})
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwitness: " + why}
+	}
+	answer := Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Text: r.Text}
+	if r.Err != nil {
+		answer.Data, _ = json.Marshal(r.Err)
+		if answer.Text == "" {
+			answer.Text = "declined: " + r.Err.Message
+		}
+		s.log.Append(answer)
+		return nil, r.Err
+	}
+	answer.Data, _ = json.Marshal(r.Result)
+	s.log.Append(answer)
+	return r.Result, nil
+}
+
+// closing says whether Close has begun (it cancels the requests in
+// flight before the session's life ends).
+func (s *Session) closing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// askingCall finds the call a request came during: the one whose progress
+// token it carries, else the only call in flight.
+func (s *Session) askingCall(params json.RawMessage) int64 {
+	var p struct {
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(params, &p)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := s.tokens[string(p.Meta.Token)]; ok {
+		return id
+	}
+	if len(s.tokens) == 1 {
+		for _, id := range s.tokens {
+			return id
+		}
+	}
+	return 0
+}
+
+// AnswerInput answers one input request of the server's (an
+// elicitation/create or sampling/createMessage, its params raw) through
+// the same path as a request on the wire, for requests that reach the
+// client inside a result: a task's input_required, a multi round-trip.
+// It returns the raw result to send back.
+func (s *Session) AnswerInput(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	res, err := s.answerAsk(ctx, method, params, true)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(res)
+}
