@@ -29,7 +29,9 @@ type config struct {
 	elicit   *session.ElicitAnswer  // --elicit: answer elicitation/create
 	sampling *session.SamplingReply // --sampling-reply: answer sampling/createMessage
 	force    bool
-	walkAll  bool // call: read every page of tools/list, not only up to the tool's
+	walkAll  bool          // call: read every page of tools/list, not only up to the tool's
+	task     bool          // call --task: run the tool as a task
+	taskTTL  time.Duration // call --task-ttl: the ttl the task asks for
 	argsJSON string
 	argsSet  bool
 	help     bool
@@ -171,6 +173,15 @@ func serverFlags() []flagSpec {
 func commandFlags() []flagSpec {
 	return []flagSpec{
 		{[]string{"--args"}, true, func(c *config, v string) error { c.argsJSON, c.argsSet = v, true; return nil }},
+		{[]string{"--task"}, false, func(c *config, _ string) error { c.task = true; return nil }},
+		{[]string{"--task-ttl"}, true, func(c *config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < time.Millisecond {
+				return usagef("--task-ttl wants a duration of at least 1ms such as 60s or 10m, not %q", v)
+			}
+			c.taskTTL = d
+			return nil
+		}},
 		{[]string{"--follow"}, false, func(c *config, _ string) error { c.follow = true; return nil }},
 		{[]string{"--count"}, true, intFlag("--count", func(c *config) *int { return &c.count })},
 		{[]string{"--prompt"}, true, func(c *config, v string) error { c.prompt = v; return nil }},
@@ -345,8 +356,14 @@ func (c *config) checkServer() error {
 
 // checkArgs checks the positional arguments of the command.
 func (c *config) checkArgs() error {
+	if (c.task || c.taskTTL > 0) && c.cmd != "call" {
+		return usagef("--task and --task-ttl are for call: mcpwitness call TOOL --task [--task-ttl D]")
+	}
 	switch c.cmd {
 	case "call":
+		if c.taskTTL > 0 && !c.task {
+			return usagef("--task-ttl is the ttl of a task: give --task too")
+		}
 		if len(c.args) == 0 {
 			return usagef("call needs a tool name: mcpwitness call TOOL [k=v ...] [--args JSON]")
 		}
@@ -360,7 +377,7 @@ func (c *config) checkArgs() error {
 		}
 	case "read", "prompt", "complete":
 		return c.checkRequestArgs()
-	case "tools", "check", "resources", "prompts", "ping":
+	case "tools", "check", "resources", "prompts", "ping", "tasks":
 		if len(c.args) > 0 {
 			return usagef("%s takes no arguments (got %q); put the server's command after --", c.cmd, c.args[0])
 		}

@@ -21,6 +21,10 @@ import (
 // as the UI and the report read it. The exit code says how it went: see
 // [callExit].
 func runCall(ctx context.Context, a *app) error {
+	if a.cfg.task && a.cfg.protocol == "" {
+		// Tasks as protocol 2025-11-25 defines them (see session.CallTask).
+		a.cfg.protocol = taskProtocol
+	}
 	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
@@ -34,19 +38,32 @@ func runCall(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	res := sess.Call(ctx, name, args, &session.CallOptions{Force: a.cfg.force})
+	var res *session.CallResult
+	if a.cfg.task {
+		a.liveTaskLines()
+		res = sess.CallTask(ctx, name, args, &session.TaskOptions{Force: a.cfg.force, TTL: a.cfg.taskTTL})
+	} else {
+		res = sess.Call(ctx, name, args, &session.CallOptions{Force: a.cfg.force})
+	}
 	var c *fold.Call
+	var task *fold.Task
 	folded.read(func(st *fold.State) {
 		if fc := st.Call(res.ID); fc != nil {
 			cc := *fc
 			c = &cc
+			task = st.Task(fc.TaskID)
 		}
 	})
 	if c == nil || !c.Done {
 		return fmt.Errorf("call %d of %s: the session's record of it has no end", res.ID, name)
 	}
 	doc := callDocument(c, res.Findings, page)
-	a.show(doc, func() { a.pr.call(doc, c) })
+	if c.AsTask {
+		tdoc := taskCallDoc{callDoc: doc, Task: taskDocument(task)}
+		a.show(tdoc, func() { a.pr.call(doc, c); a.pr.taskCall(tdoc) })
+	} else {
+		a.show(doc, func() { a.pr.call(doc, c); a.pr.offerTask(c, def) })
+	}
 	return exitWith(callExit(c))
 }
 

@@ -17,6 +17,7 @@ Usage:
   mcpwitness read URI [--follow] [flags] [server]
                                         read a resource and check its contents
   mcpwitness prompts [flags] [server]   walk every page of prompts/list
+  mcpwitness tasks [flags] [server]     walk every page of tasks/list
   mcpwitness prompt NAME [k=v ...] [flags] [server]
                                         get a prompt and check its arguments and messages
   mcpwitness complete (--prompt NAME | --template URI) ARG=PARTIAL [flags] [server]
@@ -117,7 +118,7 @@ const helpCall = `mcpwitness call — call one tool and check it as a client wou
 
 Usage:
   mcpwitness call TOOL [NAME=VALUE ...] [--args JSON] [--force] [--walk-all]
-                  [--json] [server]
+                  [--task [--task-ttl D]] [--json] [server]
 
 Lists the tools first, so the checks use the definition a client would hold,
 up to the page that lists the tool (the output says which; --walk-all reads
@@ -130,6 +131,15 @@ every page):
                       every failing instance path
 A tool the server did not list is still sent, as a deliberate probe.
 
+--task runs the tool as a task (protocol 2025-11-25, asked for unless
+--protocol says otherwise), for a tool whose taskSupport is "required" or
+"optional"; any other is refused (--force sends it anyway). tools/call goes
+out with the task parameter (--task-ttl D asks for a ttl), tasks/get is
+polled at the server's pollInterval and each status is printed as it comes;
+on completion tasks/result is checked as a plain answer. --timeout (the whole
+task) or Ctrl-C sends tasks/cancel. While the task is input_required, the
+server's requests are answered by --elicit and --sampling-reply.
+
 NAME=VALUE values follow the input schema's types: a=2 is a number when the
 schema says number, flag=true a boolean, tags='["x"]' JSON.
 
@@ -137,6 +147,7 @@ Examples:
   mcpwitness call add a=2 b=3
   mcpwitness call weather --args '{"city":"Oslo"}' --json --record session.jsonl
   mcpwitness call render_video --force -- node server.js
+  mcpwitness call render_video storyboard='title card' --task --task-ttl 10m
 
 Exit: 0 all checks passed · 1 connection or protocol error · 3 refused, failed
 or unchecked verdict · 4 the tool answered isError: true, checks passed.
@@ -376,4 +387,19 @@ Sends ping N times (default 1), one after another, and prints each round
 trip. --json: {"ms": [...]}.
 
 Exit: 0 every ping answered · 1 one failed.
+`
+
+const helpTasks = `mcpwitness tasks — walk every page of tasks/list
+
+Usage:
+  mcpwitness tasks [--json|--ndjson] [--max-pages N] [server]
+
+Walks tasks/list (protocol 2025-11-25's tasks; asked for unless --protocol
+says otherwise) as tools walks tools/list: bounded, page by page, with
+generations and cursor findings. Each task with its status, ttl, age, the
+page that listed it and its status message.
+
+--json: {"server", "walks", "tasks": [...], "findings": [...]}.
+Exit codes: 0 complete, 1 the walk failed (a server without tasks answers
+with an error), 3 incomplete or cursor errors.
 `

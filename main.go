@@ -110,6 +110,7 @@ func commands() []command {
 		{"read", runRead, helpRead},
 		{"prompts", runPrompts, helpPrompts},
 		{"prompt", runPrompt, helpPrompt},
+		{"tasks", runTasks, helpTasks},
 		{"complete", runComplete, helpComplete},
 		{"ping", runPing, helpPing},
 		{"report", runReport, helpReport},
@@ -134,7 +135,7 @@ func lookupCommand(name string) command {
 // server.
 func dialsHere(cmd string) bool {
 	switch cmd {
-	case "tools", "call", "check", "resources", "read", "prompts", "prompt", "complete", "ping":
+	case "tools", "call", "check", "resources", "read", "prompts", "prompt", "complete", "ping", "tasks":
 		return true
 	}
 	return false

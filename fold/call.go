@@ -32,6 +32,12 @@ type Call struct {
 	ProgressMsg string
 	Updates     int
 
+	// TaskMessage is the last status message of the call's task, and
+	// TaskSteps counts its statuses (see [State.Task] for them); the task's
+	// id and last status are in CallInfo.
+	TaskMessage string
+	TaskSteps   int
+
 	// ArgsSrc and ResultSrc are the 1-based numbers in the session file of
 	// the events holding the arguments and the answer when they are not
 	// kept (see [Options.Lean]), else 0.

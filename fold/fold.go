@@ -101,6 +101,8 @@ type State struct {
 	// others holds the items of the lists other than tools and the
 	// requests about them; never changed in place (see items.go).
 	others *others
+	// tasks holds the tasks; never changed in place (see task.go).
+	tasks *taskBook
 }
 
 // Options tune [New]. nil means defaults.
@@ -162,6 +164,7 @@ func (s *State) Apply(ev session.Event) {
 		s.gen, s.out = ev.Gen, ev.Out
 		s.applyPage(ev)
 		s.applyItems(ev)
+		s.applyTaskPage(ev)
 	case session.KindWalk:
 		s.applyWalk(ev)
 	case session.KindCall:
@@ -176,6 +179,8 @@ func (s *State) Apply(ev session.Event) {
 		s.applyRequest(ev)
 	case session.KindProgress:
 		s.applyProgress(ev)
+	case session.KindTask:
+		s.applyTask(ev)
 	case session.KindNotification:
 		s.applyUpdated(ev)
 		s.applyNotification(ev)

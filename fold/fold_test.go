@@ -292,7 +292,7 @@ func foldLiveAndRecord(t *testing.T, do func(s *session.Session)) (*fold.State, 
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := demo.New(nil).Connect(ctx, st, nil)
+	ss, err := demo.New(nil).Connect(ctx, demo.Tasks(st), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,9 +46,15 @@ func ResourceTemplates() Method {
 	return Method{Name: "resources/templates/list", ItemsField: "resourceTemplates", KeyField: "uriTemplate"}
 }
 
+// Tasks returns the tasks/list method (protocol 2025-11-25): a task is
+// named by its taskId.
+func Tasks() Method {
+	return Method{Name: "tasks/list", ItemsField: "tasks", KeyField: "taskId"}
+}
+
 // MethodByName returns the list method named name ("tools/list", …) or false.
 func MethodByName(name string) (Method, bool) {
-	for _, m := range []Method{Tools(), Prompts(), Resources(), ResourceTemplates()} {
+	for _, m := range []Method{Tools(), Prompts(), Resources(), ResourceTemplates(), Tasks()} {
 		if m.Name == name {
 			return m, true
 		}

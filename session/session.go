@@ -69,6 +69,11 @@ type Session struct {
 	// httpBase is the session's own HTTP transport, so closing the session
 	// closes its connections.
 	httpBase *http.Transport
+	// httpClient and endpoint post the session's own requests (the task
+	// methods) on Streamable HTTP; nil on other transports.
+	httpClient *http.Client
+	endpoint   string
+	ownIDs     atomic.Int64
 	// limit caps each frame and remembers when the cap ended the connection.
 	limit *frameLimit
 	// secrets redact every error the session returns or logs.
@@ -276,6 +281,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 			return &streamTransport{inner: sse, life: life}, nil
 		}
 		s.info.Transport = "http"
+		s.httpClient, s.endpoint = hc, t.URL
 		st := &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxRetries: 1, MaxEventSize: -1}
 		if oa != nil {
 			st.OAuthHandler = oa

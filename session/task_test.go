@@ -184,3 +184,39 @@ func TestCallTaskForbiddenIsRefused(t *testing.T) {
 		t.Errorf("forced: sent %v forced %v rpcError %s, want the server's own error", forced.Sent, forced.Forced, forced.RPCError)
 	}
 }
+
+func TestTasksListIsWalkedLikeTheOtherLists(t *testing.T) {
+	for name, target := range taskTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			s := dial(t, target, &Options{Protocol: "2025-11-25"})
+			s.Walk(context.Background(), paging.Tools())
+			done := make(chan *CallResult)
+			for range 7 {
+				go func() {
+					done <- s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"x","resolution":"2160p"}`), nil)
+				}()
+			}
+			for range 7 {
+				if r := <-done; r.TaskStatus != TaskFailed {
+					t.Fatalf("task status %q (%v), want failed", r.TaskStatus, r.Err)
+				}
+			}
+			_, res := s.Walk(context.Background(), paging.Tasks())
+			if res.Incomplete != paging.Complete || len(res.Pages) != 2 || res.Count() != 7 {
+				t.Fatalf("walk: %s, %d pages, %d tasks; want complete, 2 pages (5 a page), 7 tasks", res.Incomplete, len(res.Pages), res.Count())
+			}
+			if items := res.Pages[1].Items; len(items) != 2 {
+				t.Errorf("second page has %d items, want 2", len(items))
+			} else if info, err := ReadTask(items[0]); err != nil || info.Status != TaskFailed {
+				t.Errorf("second page's first task %+v (%v), want a failed task", info, err)
+			}
+			if sentOwn(s.Log(), "tasks/list") != 2 {
+				t.Errorf("%d tasks/list requests with the session's own id, want 2", sentOwn(s.Log(), "tasks/list"))
+			}
+			s.max = 1
+			if _, res := s.Walk(context.Background(), paging.Tasks()); res.Incomplete != paging.PageLimit {
+				t.Errorf("walk bounded to one page: %q, want %q", res.Incomplete, paging.PageLimit)
+			}
+		})
+	}
+}

@@ -79,6 +79,12 @@ type ownReply struct {
 // and Streamable HTTP; legacy SSE answers on its stream, which the SDK
 // owns, so it is refused there.
 func (s *Session) request(ctx context.Context, method string, params any) (ownReply, error) {
+	return s.requestWatched(ctx, &watcher{}, method, params)
+}
+
+// requestWatched is [Session.request] whose answer is also delivered to w
+// (a walk's list watcher).
+func (s *Session) requestWatched(ctx context.Context, w *watcher, method string, params any) (ownReply, error) {
 	rawParams, err := json.Marshal(params)
 	if err != nil {
 		return ownReply{}, fmt.Errorf("%s: encoding the params: %w", method, err)
@@ -86,7 +92,6 @@ func (s *Session) request(ctx context.Context, method string, params any) (ownRe
 	idStr := fmt.Sprintf("%s%d", ownIDPrefix, s.ownIDs.Add(1))
 	rawID, _ := json.Marshal(idStr)
 	key := canonicalID(rawID)
-	w := &watcher{}
 	s.tap.watch(key, w)
 	defer s.tap.unwatch(w)
 	done := s.tap.expectOwn(key)

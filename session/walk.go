@@ -101,6 +101,8 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 			_, err = s.cs.ListResources(rctx, &mcp.ListResourcesParams{Cursor: cursor})
 		case "resources/templates/list":
 			_, err = s.cs.ListResourceTemplates(rctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+		case paging.Tasks().Name:
+			err = s.listTasks(rctx, w, cursor)
 		default:
 			return nil, fmt.Errorf("%s is not a paginated list method", m.Name)
 		}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"mcpwitness/checks"
+	"mcpwitness/finding"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+	"mcpwitness/tooldef"
+)
+
+// taskProtocol is the protocol version asked for by the commands that use
+// tasks when --protocol names none: the version whose tasks section they
+// follow.
+const taskProtocol = "2025-11-25"
+
+// taskDoc is a task in the documents of call --task and tasks.
+type taskDoc struct {
+	TaskID        string             `json:"taskId"`
+	Status        session.TaskStatus `json:"status"`
+	StatusMessage string             `json:"statusMessage,omitempty"`
+	CreatedAt     string             `json:"createdAt,omitempty"`
+	LastUpdatedAt string             `json:"lastUpdatedAt,omitempty"`
+	// TTL is in milliseconds, null when the server said none or null.
+	TTL          *int64 `json:"ttl"`
+	PollInterval int64  `json:"pollInterval,omitempty"`
+	AgeMs        int64  `json:"ageMs"`
+	// Call is the call of this session that made the task, if one did.
+	Call *taskCallRef `json:"call,omitempty"`
+	// Page and Generation say which tasks/list page listed it (0: none).
+	Page       int           `json:"page,omitempty"`
+	Generation int64         `json:"generation,omitempty"`
+	History    []taskStepDoc `json:"history"`
+}
+
+type taskCallRef struct {
+	ID   int64  `json:"id"`
+	Tool string `json:"tool"`
+}
+
+type taskStepDoc struct {
+	T       time.Time          `json:"t"`
+	Status  session.TaskStatus `json:"status"`
+	Message string             `json:"statusMessage,omitempty"`
+	Source  session.TaskSource `json:"source"`
+}
+
+// taskCallDoc is the --json document of call --task: the call's, and its
+// task (null when none was made).
+type taskCallDoc struct {
+	callDoc
+	Task *taskDoc `json:"task"`
+}
+
+// taskDocument is what the documents say of t (nil: no task).
+func taskDocument(t *fold.Task) *taskDoc {
+	if t == nil {
+		return nil
+	}
+	d := &taskDoc{TaskID: t.ID, Status: t.Status, StatusMessage: t.StatusMessage, CreatedAt: t.CreatedAt,
+		LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL, PollInterval: t.PollInterval, AgeMs: t.Age(time.Now()).Milliseconds(),
+		History: []taskStepDoc{}}
+	if t.Call != 0 {
+		d.Call = &taskCallRef{ID: t.Call, Tool: t.Tool}
+	}
+	if t.Listed {
+		d.Page, d.Generation = t.Page, t.Gen
+	}
+	for _, st := range t.Steps {
+		d.History = append(d.History, taskStepDoc{T: st.T, Status: st.Status, Message: st.Message, Source: st.Source})
+	}
+	return d
+}
+
+// liveTaskLines prints each new status of a task as it comes, for people
+// (not with --json or --ndjson, whose events say it).
+func (a *app) liveTaskLines() {
+	if a.cfg.json || a.cfg.ndjson {
+		return
+	}
+	p := a.pr
+	a.log.AddSink(func(ev session.Event) {
+		if ev.Kind == session.KindTask && ev.Task != nil {
+			fmt.Fprintf(p.w, "%s %s\n", p.dim("task"), p.line(taskLine(ev.Task.TaskID, ev.Task.Status, ev.Task.StatusMessage)))
+		}
+	})
+}
+
+// taskLine is "t-1 working: scene 2 of 4".
+func taskLine(id string, st session.TaskStatus, msg string) string {
+	s := id + " " + string(st)
+	if msg != "" {
+		s += ": " + msg
+	}
+	return s
+}
+
+// taskCall prints the task of a call --task after the call.
+func (p *printer) taskCall(doc taskCallDoc) {
+	if doc.Task == nil {
+		if !doc.Sent && refusedTaskSupport(doc.Verdicts) {
+			fmt.Fprintf(p.w, "%s\n", p.dim("The tool does not allow tasks; call it without --task."))
+		}
+		return
+	}
+	t := doc.Task
+	ttl := "ttl none"
+	if t.TTL != nil {
+		ttl = "ttl " + (time.Duration(*t.TTL) * time.Millisecond).String()
+	}
+	fmt.Fprintf(p.w, "\n%s %s · %s · %d statuses\n", p.bold("task"), p.line(taskLine(t.TaskID, t.Status, t.StatusMessage)), ttl, len(t.History))
+}
+
+// offerTask says, under a plain call refused for its task support, that
+// --task runs it.
+func (p *printer) offerTask(c *fold.Call, def json.RawMessage) {
+	if c.Sent || !refusedTaskSupport(c.Verdicts) {
+		return
+	}
+	if d, _ := tooldef.Parse(def); d.TaskSupport == "required" || d.TaskSupport == "optional" {
+		fmt.Fprintf(p.w, "%s\n", p.dim("--task runs it as a task."))
+	}
+}
+
+func refusedTaskSupport(vs []checks.Verdict) bool {
+	for _, v := range vs {
+		if v.Check == checks.TaskSupport && v.Status == checks.Refused {
+			return true
+		}
+	}
+	return false
+}
+
+// tasksDoc is the --json document of `tasks`.
+type tasksDoc struct {
+	Server   serverDoc         `json:"server"`
+	Walks    []listDoc         `json:"walks"`
+	Tasks    []*taskDoc        `json:"tasks"`
+	Findings []finding.Finding `json:"findings"`
+}
+
+// runTasks walks every page of tasks/list: mcpwitness tasks. Exit codes as
+// tools: 1 when the walk failed (a server without tasks answers
+// tasks/list with an error), 3 when it was incomplete.
+func runTasks(ctx context.Context, a *app) error {
+	if a.cfg.protocol == "" {
+		a.cfg.protocol = taskProtocol
+	}
+	sess, err := a.dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	info := sess.Info()
+	l, exit := a.walkLists(ctx, sess, true, "tasks", paging.Tasks())
+	doc := tasksDoc{Server: serverDocument(info), Walks: l.walks, Tasks: []*taskDoc{}, Findings: l.findings}
+	foldLog(a.log).read(func(st *fold.State) {
+		w := st.Latest(paging.Tasks().Name)
+		for _, t := range st.Tasks() {
+			if w != nil && t.Listed && t.Walk == w.ID {
+				doc.Tasks = append(doc.Tasks, taskDocument(t))
+			}
+		}
+	})
+	a.show(doc, func() { a.pr.tasks(doc) })
+	return exit
+}
+
+// tasks prints the tasks document.
+func (p *printer) tasks(doc tasksDoc) {
+	p.server(doc.Server)
+	fmt.Fprintln(p.w)
+	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.dim(strings.Join([]string{"TASK", "STATUS", "TTL", "AGE", "CALL", "PAGE", "MESSAGE"}, "\t")))
+	for _, t := range doc.Tasks {
+		ttl := "none"
+		if t.TTL != nil {
+			ttl = (time.Duration(*t.TTL) * time.Millisecond).String()
+		}
+		call := "-"
+		if t.Call != nil {
+			call = fmt.Sprintf("#%d %s", t.Call.ID, p.line(t.Call.Tool))
+		}
+		age := (time.Duration(t.AgeMs) * time.Millisecond).Round(time.Second).String()
+		fmt.Fprintln(tw, strings.Join([]string{short(p.line(t.TaskID), 28), string(t.Status), ttl, age, call,
+			fmt.Sprint(t.Page), orDash(short(p.line(t.StatusMessage), 48))}, "\t"))
+	}
+	tw.Flush()
+	for _, f := range doc.Findings {
+		fmt.Fprintf(p.w, "%s %s: %s\n", p.severity(f.Severity), f.Check, p.line(f.Message))
+	}
+	for _, w := range doc.Walks {
+		state := p.green("✓ complete")
+		if !w.Complete {
+			state = p.red("⚠ incomplete: " + w.Incomplete)
+		}
+		fmt.Fprintf(p.w, "\n%s %s · %s · %s · gen %d\n", w.Method, state, nouns(w.Items, "task"), nouns(w.Pages, "page"), w.Generation)
+	}
+}

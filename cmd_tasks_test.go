@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// taskCallOut is what the tests read of call --task --json.
+type taskCallOut struct {
+	Sent     bool
+	Verdicts []struct{ Check, Status string }
+	Result   json.RawMessage
+	Error    json.RawMessage
+	Task     *struct {
+		TaskID  string
+		Status  string
+		TTL     *int64
+		History []struct{ Status, Source string }
+	}
+}
+
+func readTaskCall(t *testing.T, out string) taskCallOut {
+	t.Helper()
+	var doc taskCallOut
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+func verdictStatus(doc taskCallOut, check string) string {
+	for _, v := range doc.Verdicts {
+		if v.Check == check {
+			return v.Status
+		}
+	}
+	return ""
+}
+
+func TestCallTaskCommand(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		status string // the task's last status; "" for no task
+		sent   bool
+	}{
+		{"completes", []string{"render_video", "storyboard=a", "--task", "--task-ttl", "90s"}, exitOK, "completed", true},
+		{"fails with an isError result", []string{"render_video", "storyboard=a", "resolution=2160p", "--task"}, exitToolError, "failed", true},
+		{"optional runs as a task", []string{"transcribe_audio", "url=x", "language=de", "--task"}, exitOK, "completed", true},
+		{"forbidden is refused", []string{"add", "a=1", "b=2", "--task"}, exitCheck, "", false},
+		{"forbidden forced gets the server's error", []string{"add", "a=1", "b=2", "--task", "--force"}, exitConnect, "", true},
+		{"timeout cancels", []string{"render_video", "storyboard=1\n2\n3\n4\n5\n6\n7\n8", "--task", "--timeout", "1s"}, exitConnect, "cancelled", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, append([]string{"call", "--json"}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, stderr)
+			}
+			doc := readTaskCall(t, out)
+			if doc.Sent != tc.sent {
+				t.Errorf("sent %v, want %v", doc.Sent, tc.sent)
+			}
+			switch {
+			case tc.status == "" && doc.Task != nil:
+				t.Errorf("a task %+v, want none", doc.Task)
+			case tc.status != "" && (doc.Task == nil || doc.Task.Status != tc.status || len(doc.Task.History) == 0):
+				t.Fatalf("task %+v, want one with status %s and its history", doc.Task, tc.status)
+			}
+			if !tc.sent && verdictStatus(doc, "task-support") != "refused" {
+				t.Errorf("task-support %q, want refused", verdictStatus(doc, "task-support"))
+			}
+			if tc.status == "cancelled" && !strings.Contains(string(doc.Error), "tasks/cancel sent") {
+				t.Errorf("error %s, want it to say tasks/cancel was sent", doc.Error)
+			}
+			if tc.name == "completes" && (doc.Task.TTL == nil || *doc.Task.TTL != 90000) {
+				t.Errorf("ttl %v, want the 90000 ms asked for", doc.Task.TTL)
+			}
+		})
+	}
+}
+
+func TestCallTaskAnswersInputRequiredWithElicit(t *testing.T) {
+	code, out, stderr := runCLI(t, "call", "--json", "transcribe_audio", "url=x", "--task", "--elicit", "accept-defaults")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc := readTaskCall(t, out)
+	if !strings.Contains(string(doc.Result), "[en]") {
+		t.Errorf("result %s, want the language accepted by --elicit accept-defaults", doc.Result)
+	}
+	var sawInput bool
+	for _, h := range doc.Task.History {
+		sawInput = sawInput || h.Status == "input_required"
+	}
+	if !sawInput {
+		t.Errorf("history %+v has no input_required", doc.Task.History)
+	}
+}
+
+func TestCallTaskPrintsStatusLive(t *testing.T) {
+	code, out, stderr := runCLI(t, "call", "render_video", "storyboard=a\nb", "--task")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	assertSays(t, "call --task", out, "task task-1 working: rendering scene 1 of 2", "task task-1 completed", "Rendered 2 scenes")
+	code, out, _ = runCLI(t, "call", "render_video", "storyboard=a")
+	if code != exitCheck || !strings.Contains(out, "--task runs it as a task") {
+		t.Errorf("a refused plain call (exit %d) does not offer --task:\n%s", code, out)
+	}
+}
+
+func TestTaskFlagsAreForCall(t *testing.T) {
+	for _, args := range [][]string{{"tools", "--task"}, {"call", "add", "--task-ttl", "5s"}, {"call", "add", "--task", "--task-ttl", "soon"}} {
+		if code, _, _ := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+func TestTasksCommandWalksTasksList(t *testing.T) {
+	code, out, stderr := runCLI(t, "tasks", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Walks []struct {
+			Method   string
+			Complete bool
+			Pages    int
+		}
+		Tasks []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(doc.Walks) != 1 || doc.Walks[0].Method != "tasks/list" || !doc.Walks[0].Complete || doc.Walks[0].Pages != 1 || doc.Tasks == nil {
+		t.Errorf("walks %+v tasks %v, want one complete tasks/list walk of a page", doc.Walks, doc.Tasks)
+	}
+}
