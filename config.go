@@ -348,3 +348,13 @@ func identify(c *config, t *session.Target, env environ) error {
 	t.Identity = &id
 	return nil
 }
+
+// secrets is a redactor that knows the secrets of every server the command
+// line opens: the target's, and with several servers each one's.
+func (c *config) secrets() *session.Redactor {
+	red := c.target.Secrets()
+	for _, s := range c.servers {
+		red.Merge(s.target.Secrets())
+	}
+	return red
+}

@@ -91,3 +91,17 @@ func TestConfigHashStableAcrossFileOrder(t *testing.T) {
 		t.Errorf("one server in two orders of the file: %s vs %s", h1, h2)
 	}
 }
+
+func TestConfigSecretsOfEveryServer(t *testing.T) {
+	file := writeConfig(t, `{"mcpServers": {
+		"a": {"command": "srv", "env": {"A_TOKEN": "alpha-secret-1"}},
+		"b": {"url": "https://example.test/mcp", "headers": {"X-Key": "beta-secret-2"}}}}`)
+	cfg, _ := parseArgs([]string{"--config", file})
+	r, err := resolve(cfg, keyedEnviron(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.secrets().String("alpha-secret-1 beta-secret-2"); strings.Contains(got, "secret-") {
+		t.Errorf("a secret of one of the servers is left: %s", got)
+	}
+}

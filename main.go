@@ -69,7 +69,7 @@ func (a *app) run(args []string) error {
 	if cfg, err = resolve(cfg, osEnviron()); err != nil {
 		return err
 	}
-	a.cfg, a.red = cfg, cfg.target.Secrets()
+	a.cfg, a.red = cfg, cfg.secrets()
 	a.pr = newPrinter(a.stdout, !cfg.noColor && isTTY(a.stdout.w), a.red)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

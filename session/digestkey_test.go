@@ -72,3 +72,18 @@ func TestKeyedPlaceholders(t *testing.T) {
 		t.Errorf("the redactor wrote %s, want %s in it", got, pa)
 	}
 }
+
+func TestRedactorMerge(t *testing.T) {
+	k, _ := NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
+	a := Target{Command: []string{"a"}, Env: []string{"A_KEY=alpha-secret-1"}, DigestKey: k}
+	b := Target{URL: "http://127.0.0.1:9/mcp", Headers: []string{"Authorization: Bearer beta-secret-22"}, DigestKey: k}
+	red := a.Secrets()
+	red.Merge(b.Secrets())
+	got := red.String("alpha-secret-1 and beta-secret-22 and Bearer beta-secret-22")
+	if strings.Contains(got, "alpha-secret") || strings.Contains(got, "beta-secret") {
+		t.Errorf("a merged redactor left a secret: %s", got)
+	}
+	if !strings.Contains(got, b.Describe().Headers["Authorization"]) && !strings.Contains(got, "[REDACTED:Authorization:") {
+		t.Errorf("the second target's placeholder is not used: %s", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -172,4 +173,20 @@ func (r *Redactor) redactURL(raw string) string {
 		b.WriteString("#" + u.EscapedFragment())
 	}
 	return b.String()
+}
+
+// Merge adds every secret o knows to r, with o's placeholders: a session of
+// several servers redacts what any of them holds.
+func (r *Redactor) Merge(o *Redactor) {
+	if o == nil || len(o.secrets) == 0 {
+		return
+	}
+	for _, s := range o.secrets {
+		if !slices.ContainsFunc(r.secrets, func(k secret) bool { return k.value == s.value }) {
+			r.secrets = append(r.secrets, s)
+		}
+	}
+	// build sorts by one pass of insertion; sort whole after a merge.
+	slices.SortStableFunc(r.secrets, func(a, b secret) int { return len(b.value) - len(a.value) })
+	r.build()
 }
