@@ -191,6 +191,8 @@ func (s *State) Apply(ev session.Event) {
 	case session.KindClosed:
 		s.closed, s.closedWhy = true, ev.Text
 		s.row(&Row{T: ev.T, Kind: RowClosed, Text: ev.Text})
+	case session.KindHTTP:
+		s.applyHTTP(ev)
 	default:
 		s.row(&Row{T: ev.T, Kind: RowOther, Method: string(ev.Kind), Text: ev.Text})
 	}

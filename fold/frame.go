@@ -26,6 +26,10 @@ type Frame struct {
 	// Src is the 1-based number in the session file of the event holding
 	// the frame when its bytes are not kept (Frame and Text empty), else 0.
 	Src int
+	// HTTP is the exchange that carried the frame on Streamable HTTP: the
+	// POST of a sent frame, the answer to that POST for the frame that
+	// answers it (see [State.applyHTTP]); nil on other transports.
+	HTTP *session.HTTPInfo
 }
 
 func (s *State) applyWire(ev session.Event) {
@@ -44,6 +48,7 @@ func (s *State) applyWire(ev session.Event) {
 	}
 	if ev.Dir == session.Recv {
 		s.lastAnswer = ev.T
+		f.HTTP = s.exchangeOf(f.ID, f.Method)
 	}
 	if s.wire.Len() == MaxFrames {
 		s.wireBytes -= frameBytes(s.wire.At(0))

@@ -9,6 +9,7 @@ const (
 	HTTPRetry    HTTPStep = "retry"    // a 429 answer is retried after a wait
 	HTTPGiveUp   HTTPStep = "give-up"  // a 429 answer is not retried (attempts or budget spent)
 	HTTPVended   HTTPStep = "vended"   // --header-cmd gave headers to a request (names only)
+	HTTPLost     HTTPStep = "lost"     // a 404 to a request carrying an Mcp-Session-Id: the server lost that session
 )
 
 // HTTPInfo is the evidence of one HTTP step, in the [KindHTTP] event. In
@@ -24,6 +25,9 @@ type HTTPInfo struct {
 	Method string   `json:"method,omitempty"`
 	URL    string   `json:"url,omitempty"`
 	Status int      `json:"status,omitempty"`
+	// RequestID is the JSON-RPC id of the message a POST carried, so the
+	// exchange stands beside its frame.
+	RequestID string `json:"requestId,omitempty"`
 	// Ms is the time from sending the request to the response's head.
 	Ms              float64 `json:"ms,omitempty"`
 	SessionID       string  `json:"sessionId,omitempty"`

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"mcpwitness/jsonscan"
 )
 
 // httpTap is the raw tap on Streamable HTTP and legacy SSE: an
@@ -39,6 +41,9 @@ type httpTap struct {
 	// challenge makes a 401 or 403 fail with a [*ChallengeError] (OAuth is
 	// off, so the SDK would only say "Unauthorized").
 	challenge bool
+	// lost is told of a 404 to a request that carried an Mcp-Session-Id:
+	// the server lost that session.
+	lost func(req *http.Request, id, url string)
 }
 
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -48,15 +53,20 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	req, err := h.send(req)
+	req, id, err := h.send(req)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	resp, err := h.base.RoundTrip(req)
-	h.evidence(req, resp, err, time.Since(start))
+	h.evidence(req, id, resp, err, time.Since(start))
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusNotFound && h.lost != nil {
+		if id := req.Header.Get("Mcp-Session-Id"); id != "" {
+			h.lost(req, id, h.url(req))
+		}
 	}
 	if h.challenge && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
 		drain(resp)
@@ -107,11 +117,13 @@ func eventURL(u *url.URL, secrets *Redactor) string {
 	return secrets.String(c.String())
 }
 
-// evidence records one exchange: the request, and the head of its
-// response (status, time, session id, content type, Retry-After,
-// WWW-Authenticate) or why there is none.
-func (h *httpTap) evidence(req *http.Request, resp *http.Response, err error, took time.Duration) {
-	info := &HTTPInfo{Step: HTTPExchange, Method: req.Method, URL: h.url(req), Ms: float64(took) / float64(time.Millisecond)}
+// evidence records one exchange: the request (id is the JSON-RPC id it
+// carried), and the head of its response (status, time, session id,
+// content type, Retry-After, WWW-Authenticate) or why there is none. The
+// header values pass the target's secrets through the redactor, as every
+// event does.
+func (h *httpTap) evidence(req *http.Request, id string, resp *http.Response, err error, took time.Duration) {
+	info := &HTTPInfo{Step: HTTPExchange, Method: req.Method, URL: h.url(req), RequestID: id, Ms: float64(took) / float64(time.Millisecond)}
 	text := fmt.Sprintf("%s %s", req.Method, req.URL.Path)
 	if err != nil {
 		info.Error = err.Error()
@@ -121,19 +133,27 @@ func (h *httpTap) evidence(req *http.Request, resp *http.Response, err error, to
 		text += ": " + info.Error
 	} else {
 		info.Status = resp.StatusCode
-		info.SessionID = resp.Header.Get("Mcp-Session-Id")
+		info.SessionID = h.secrets.String(resp.Header.Get("Mcp-Session-Id"))
+		if info.SessionID == "" {
+			// The server names a session only when it makes it; the
+			// request carries it from then on.
+			info.SessionID = h.secrets.String(req.Header.Get("Mcp-Session-Id"))
+		}
 		info.ContentType = resp.Header.Get("Content-Type")
-		info.RetryAfter = resp.Header.Get("Retry-After")
-		info.WWWAuthenticate = strings.Join(resp.Header.Values("WWW-Authenticate"), ", ")
+		info.RetryAfter = h.secrets.String(resp.Header.Get("Retry-After"))
+		if auth := resp.Header.Values("WWW-Authenticate"); len(auth) > 0 {
+			info.WWWAuthenticate = h.secrets.String(strings.Join(auth, ", "))
+		}
 		text += fmt.Sprintf(" → %d in %.1f ms", resp.StatusCode, info.Ms)
 	}
 	h.tap.log.Append(Event{Kind: KindHTTP, HTTP: info, Text: text})
 }
 
-// send returns a copy of req carrying the configured headers. A POST's
-// body is read whole, recorded as a sent frame and given back to the
-// request, and a watcher in its context is registered for it.
-func (h *httpTap) send(req *http.Request) (*http.Request, error) {
+// send returns a copy of req carrying the configured headers, and the
+// JSON-RPC id of the message it posts ("" for none). A POST's body is read
+// whole, recorded as a sent frame and given back to the request, and a
+// watcher in its context is registered for it.
+func (h *httpTap) send(req *http.Request) (*http.Request, string, error) {
 	req = req.Clone(req.Context())
 	for name, values := range h.headers {
 		req.Header.Del(name)
@@ -146,17 +166,17 @@ func (h *httpTap) send(req *http.Request) (*http.Request, error) {
 		b, err := io.ReadAll(req.Body)
 		req.Body.Close()
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		body = b
 	}
 	if h.headerCmd != "" {
 		if err := h.vend(req, body); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
 	if req.Body == nil || req.Method != http.MethodPost {
-		return req, nil
+		return req, "", nil
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
@@ -164,7 +184,11 @@ func (h *httpTap) send(req *http.Request) (*http.Request, error) {
 		h.claimRaw(w, body)
 	}
 	h.tap.frame(Send, bytes.TrimSpace(body))
-	return req, nil
+	var id string
+	if raw, ok := jsonscan.Member(body, "id"); ok {
+		id = canonicalID(raw)
+	}
+	return req, id, nil
 }
 
 // receive taps the body of resp, the answer to req: an event stream is
