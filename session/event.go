@@ -30,6 +30,7 @@ const (
 	KindClosed       Kind = "closed"  // the connection ended
 	KindHTTP         Kind = "http"    // an HTTP exchange, a throttle retry or vended headers (HTTP)
 	KindAuth         Kind = "auth"    // a step of OAuth (Auth); never a token or a secret
+	KindRestart      Kind = "restart" // the connection is restarted (Restart); a connect event follows when it succeeds
 	KindTask         Kind = "task"    // a task's status as the server told it (Task; Data the raw task)
 )
 
@@ -74,6 +75,7 @@ type Event struct {
 	Request  *RequestInfo      `json:"request,omitempty"`
 	HTTP     *HTTPInfo         `json:"http,omitempty"`
 	Auth     *AuthInfo         `json:"auth,omitempty"`
+	Restart  *RestartInfo      `json:"restart,omitempty"`
 	Task     *TaskInfo         `json:"task,omitempty"`
 	// Data holds the params of a notification or server request.
 	Data json.RawMessage `json:"data,omitempty"`

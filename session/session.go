@@ -107,6 +107,12 @@ type Session struct {
 	// level is the log level calls ask for in their _meta on protocols
 	// from 2026-07-28 ("" is debug); see [Session.SetLogLevel].
 	level string
+	// opts are the options the session was made with, for a restart;
+	// next is the session a restart made, which Close closes too.
+	opts Options
+	next *Session
+	// lost is the HTTP session id the server answered 404 to ("" if none).
+	lost atomic.Pointer[string]
 }
 
 type toolDef struct {
@@ -146,18 +152,27 @@ func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
 		return nil, err
 	}
 	s := newSession(target, o)
-	transport, err := s.transport(target)
-	if err != nil {
-		return nil, s.redact(err)
+	if err := s.connect(ctx); err != nil {
+		return nil, err
 	}
-	dctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	return s, nil
+}
+
+// connect makes the session's transport and completes the handshake
+// within the timeout; a failure is logged and stops what was started.
+func (s *Session) connect(ctx context.Context) error {
+	transport, err := s.transport(s.target)
+	if err != nil {
+		return s.redact(err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	cs, err := s.client.Connect(dctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: o.Protocol})
+	cs, err := s.client.Connect(dctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: s.opts.Protocol})
 	if err != nil {
 		err = s.dialError(dctx, err)
 		s.log.Append(Event{Kind: KindError, Text: err.Error()})
 		s.shutdown()
-		return nil, err
+		return err
 	}
 	s.cs = cs
 	res := cs.InitializeResult()
@@ -165,7 +180,7 @@ func Dial(ctx context.Context, target Target, opts *Options) (*Session, error) {
 	info := s.info
 	s.log.Append(Event{Kind: KindConnect, Server: &info})
 	s.askForLogs(ctx, res)
-	return s, nil
+	return nil
 }
 
 // dialOptions checks target and opts (nil means defaults) and returns the
@@ -210,6 +225,7 @@ func newSession(target Target, o Options) *Session {
 		tokens:    map[string]int64{},
 		limit:     newFrameLimit(o.MaxFrame, o.Log),
 		secrets:   target.Secrets(),
+		opts:      o,
 	}
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall
@@ -266,7 +282,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		s.oauth = oa
 		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit,
-			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd}
+			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd, lost: s.noteLost}
 		if !t.NoRetry {
 			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
 		}
@@ -297,6 +313,9 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 // first and what became of a stdio server second.
 func (s *Session) dialError(ctx context.Context, err error) error {
 	what := "connecting to " + s.info.Target
+	if lost := s.lostError(what, err); lost != nil {
+		return lost
+	}
 	var ce *ChallengeError
 	if errors.As(err, &ce) {
 		return s.redact(&sessionError{what: what, text: ce.Error(), err: err})
@@ -341,15 +360,29 @@ func (s *Session) Tool(name string) (def json.RawMessage, gen int64, ok bool) {
 
 // Close ends the session within about a second, whatever the server
 // does: the SDK session closes and a stdio child is stopped (stdin closed,
-// then SIGTERM, then SIGKILL). The log is not closed.
+// then SIGTERM, then SIGKILL). The log is not closed. After a
+// [Session.Restart] it closes the session the restart made.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	if s.closed {
+		next := s.next
 		s.mu.Unlock()
+		if next != nil {
+			// Restarted: the session that continues the record ends.
+			return next.Close()
+		}
 		return nil
 	}
 	s.closed = true
 	s.mu.Unlock()
+	err := s.end()
+	s.log.Append(Event{Kind: KindClosed, Text: "session closed"})
+	return err
+}
+
+// end closes the SDK session and stops the server's connection (see
+// [Session.Close]) without saying so in the log.
+func (s *Session) end() error {
 	var err error
 	if s.cs != nil {
 		// A stdio child is stopped below whatever the SDK does; an HTTP
@@ -369,7 +402,6 @@ func (s *Session) Close() error {
 		timer.Stop()
 	}
 	s.shutdown()
-	s.log.Append(Event{Kind: KindClosed, Text: "session closed"})
 	if err != nil && s.child != nil {
 		// A stdio server that exits when we close stdin is not an error.
 		err = nil
@@ -397,6 +429,9 @@ func (s *Session) shutdown() {
 // failure explains a request that failed, adding what became of a stdio
 // server.
 func (s *Session) failure(ctx context.Context, what string, err error) error {
+	if lost := s.lostError(what, err); lost != nil {
+		return lost
+	}
 	if s.timedOut(ctx) {
 		return s.redact(&sessionError{what: what, text: fmt.Sprintf("no answer within %s; the request was cancelled", s.timeout), err: err})
 	}
