@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -19,6 +20,7 @@ func TestTuneGCLowersGOGCOnceTheHeapIsLarge(t *testing.T) {
 	}
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	percent := func() int { // read, not set: the tuner may set it meanwhile
 		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 		metrics.Read(s)
@@ -56,5 +58,101 @@ func TestTuneGCLeavesAGOGCTheUserSet(t *testing.T) {
 	}
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("GOGC %d although the environment sets it, want 100", p)
+	}
+}
+
+// unsetGCEnv unsets GOGC and GOMEMLIMIT for the test, and restores them,
+// the memory limit and GOGC after it.
+func unsetGCEnv(t *testing.T) {
+	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Setenv(v, "") // restored after the test; unset for it
+		if err := os.Unsetenv(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	limit, percent := debug.SetMemoryLimit(-1), debug.SetGCPercent(100)
+	t.Cleanup(func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	})
+}
+
+// TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt: tuneGC sets the soft
+// memory limit of a small heap, and a collection that finds more than
+// liftLimitAt live lifts it (while GOGC stays as it is below the large
+// heap's threshold).
+func TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt(t *testing.T) {
+	unsetGCEnv(t)
+	tuneGC(1<<40, 37)
+	if got := debug.SetMemoryLimit(-1); got != smallHeapLimit {
+		t.Fatalf("memory limit %d after tuneGC, want %d", got, smallHeapLimit)
+	}
+	live := make([]byte, 2*liftLimitAt)
+	for i := range live {
+		live[i] = byte(i)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		if time.Now().After(deadline) {
+			t.Fatalf("memory limit still %d after collections with %d MiB live, want it lifted", debug.SetMemoryLimit(-1), len(live)>>20)
+		}
+		runtime.GC()
+		runtime.Gosched()
+	}
+	runtime.KeepAlive(live)
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("GOGC %d below the large heap's threshold, want 100", p)
+	}
+}
+
+// TestTuneGCForTheCommand: after tuneGC, a headless command keeps the
+// small heap's limit and the terminal UI trades it for uiHeapGC; where
+// tuneGC set no limit (a test running the command), nothing changes.
+func TestTuneGCForTheCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		tuned    bool // tuneGC ran first
+		headless bool
+		limit    int64
+		percent  int
+	}{
+		{"headless", true, true, smallHeapLimit, 100},
+		{"ui", true, false, math.MaxInt64, uiHeapGC},
+		{"ui in a test", false, false, math.MaxInt64, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			unsetGCEnv(t)
+			debug.SetMemoryLimit(math.MaxInt64)
+			if tc.tuned {
+				tuneGC(1<<40, 37)
+			}
+			tuneGCFor(tc.headless)
+			if got := debug.SetMemoryLimit(-1); got != tc.limit {
+				t.Errorf("memory limit %d, want %d", got, tc.limit)
+			}
+			if got := debug.SetGCPercent(100); got != tc.percent {
+				t.Errorf("GOGC %d, want %d", got, tc.percent)
+			}
+		})
+	}
+}
+
+// TestTuneGCLeavesWhatTheUserSet: with GOMEMLIMIT or GOGC in the
+// environment, tuneGC sets no memory limit and tuneGCFor leaves GOGC.
+func TestTuneGCLeavesWhatTheUserSet(t *testing.T) {
+	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Run(v, func(t *testing.T) {
+			unsetGCEnv(t)
+			t.Setenv(v, "off")
+			debug.SetMemoryLimit(math.MaxInt64)
+			tuneGC(1<<40, 37)
+			tuneGCFor(false)
+			if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+				t.Errorf("memory limit %d with %s set, want none", got, v)
+			}
+			if got := debug.SetGCPercent(100); got != 100 {
+				t.Errorf("GOGC %d with %s set, want 100", got, v)
+			}
+		})
 	}
 }

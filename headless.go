@@ -24,6 +24,7 @@ import (
 // its error.
 func (a *app) openLog() (closeRecord func() error, err error) {
 	cfg := a.cfg
+	tuneGCFor(cfg.cmd != "")
 	h := session.NewHeader(toolName(), cfg.target.Describe())
 	a.log = session.NewLog(nil)
 	rec, closeRecord, err := openRecord(cfg.record, h, a.red, a.log)
