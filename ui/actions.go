@@ -81,7 +81,7 @@ func (m *model) unable(what string) (tea.Cmd, bool) {
 	case m.backend == nil:
 		return m.setStatus("no live server: cannot "+what, levelError), true
 	case m.st.Closed():
-		return m.setStatus("cannot "+what+": the session is closed ("+m.closedText()+"); start mcpwitness again to reconnect", levelWarn), true
+		return m.setStatus("cannot "+what+": the session is closed ("+m.closedText()+"); press R to restart the server", levelWarn), true
 	}
 	return nil, false
 }

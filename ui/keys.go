@@ -35,6 +35,7 @@ type GlobalKeyMap struct {
 	Tabs     key.Binding
 	Ping     key.Binding
 	LogLevel key.Binding // pick the level the server logs at
+	Restart  key.Binding // restart the server: a new process or a new HTTP session
 	Theme    key.Binding
 	Help     key.Binding
 	Quit     key.Binding
@@ -163,6 +164,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		Tabs:      binding("1-4", "tabs", "1", "2", "3", "4"),
 		Ping:      binding("p", "ping", "p"),
 		LogLevel:  binding("L", "log level", "L"),
+		Restart:   binding("R", "restart server", "R"),
 		Theme:     binding("t", "theme", "t"),
 		Help:      binding("?", "help", "?"),
 		Quit:      binding("q", "quit", "q", "ctrl+c"),

@@ -192,6 +192,8 @@ type model struct {
 	scrub  scrubber       // a replay's control
 
 	status status // the status line's message
+	// restarts is a restart in flight and a lost HTTP session (R).
+	restarts restartState
 
 	memo  memo  // drawings of unchanged parts
 	drawn drawn // what View puts together

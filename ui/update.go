@@ -33,6 +33,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.opDone(msg)
 	case requestDoneMsg:
 		cmd = m.requestDone(msg)
+	case restartDoneMsg:
+		cmd = m.restartDone(msg)
 	case foldedMsg:
 		cmd = m.folded(msg.job)
 	case statusMsg:
@@ -40,11 +42,16 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpiredMsg:
 		if msg.id == m.status.id {
 			m.status.text = ""
+			cmd = m.keepLost()
 		}
 	case spinner.TickMsg:
 		cmd = m.tick(msg)
 	case tea.KeyPressMsg:
-		cmd = m.key(msg)
+		if c, ok := m.restartKey(msg); ok {
+			cmd = c
+		} else {
+			cmd = m.key(msg)
+		}
 	case tea.MouseWheelMsg:
 		cmd = m.wheel(msg.Mouse())
 	default:
@@ -146,6 +153,9 @@ func (m *model) tick(msg spinner.TickMsg) tea.Cmd {
 // any).
 func (m *model) applyEvent(ev session.Event) tea.Cmd {
 	m.st.Apply(ev)
+	if cmd := m.noteConnection(ev); cmd != nil {
+		return cmd
+	}
 	switch {
 	case ev.Kind == session.KindNotification && fold.ListChangedOf(ev.Method) != "" && m.backend != nil:
 		return m.walkAgain(ev.Method)

@@ -95,7 +95,7 @@ func (p *wirePane) Sync() tea.Cmd {
 		return nil
 	}
 	ff, st, loc, w := *f, p.sty, p.loc, max(p.w-2, 10)
-	build := func() []string { return render.FrameDoc(&ff, w, st, loc) }
+	build := func() []string { return append(httpLines(ff.HTTP, w, st), render.FrameDoc(&ff, w, st, loc)...) }
 	if load := p.load; ff.Src > 0 && load != nil {
 		p.building = k
 		p.frame.SetLines([]string{st.Muted.Render("reading the frame…")})
@@ -206,7 +206,7 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 	if f.Dir == session.Recv {
 		dir, ds = "←", s.Recv
 	}
-	text := render.FrameRow(f, p.w, p.loc)
+	text := withHTTP(f.HTTP, p.w, func(w int) string { return render.FrameRow(f, w, p.loc) })
 	if selected {
 		style := s.SelectedBlurred
 		if p.focused && !p.onFrame {

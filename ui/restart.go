@@ -1,0 +1,145 @@
+package ui
+
+import (
+	"context"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/session"
+)
+
+// restarter is a backend whose server can be restarted: a new process on
+// stdio, a new HTTP session ([session.Session.Restart]).
+type restarter interface {
+	Restart(ctx context.Context) (*session.Session, error)
+}
+
+// restartDoneMsg says a restart returned: the session that continues the
+// record, or why there is none.
+type restartDoneMsg struct {
+	backend Backend
+	err     error
+}
+
+// restartState is what the model knows of its server's connection beyond
+// the fold: a restart in flight, and the HTTP session the server lost.
+type restartState struct {
+	running bool
+	// connects counts the connect events folded in; a restart's walks
+	// start once its own (number want) is, so none is refused as walking
+	// a closed session.
+	connects, want int
+	walk           bool
+	// lost is the Mcp-Session-Id the server answered 404 to, until a
+	// restart replaces the session.
+	lost string
+}
+
+// lostText is the status line while the server's HTTP session is lost.
+func lostText(id string) string {
+	return "the server lost HTTP session " + session.ShortSessionID(id) + "; press R to start a new one"
+}
+
+// restartKey restarts the server on R, in the modes that browse.
+func (m *model) restartKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.mode != modeNormal && m.mode != modeWire || !key.Matches(msg, m.keys.Global.Restart) {
+		return nil, false
+	}
+	return m.restart(), true
+}
+
+// restart ends the connection to the server and makes a new one, in the
+// same record: whatever is in flight is cancelled; once connected again,
+// every list is walked again, and what was listed before stays shown
+// until its walk replaces it.
+func (m *model) restart() tea.Cmd {
+	switch {
+	case m.replay != nil:
+		return m.setStatus("a replay has no server to restart", levelInfo)
+	case m.restarts.running:
+		return m.setStatus("already restarting the server…", levelInfo)
+	case m.backend == nil && m.link == linkDialing:
+		return m.setStatus("still connecting; restart once the server answers or the attempt fails", levelInfo)
+	case m.backend == nil:
+		return m.setStatus("no server to restart: the first connection failed; check the command or URL and start mcpwitness again", levelError)
+	}
+	r, ok := m.backend.(restarter)
+	if !ok {
+		return m.setStatus("this server cannot be restarted", levelWarn)
+	}
+	m.ops.cancelAll()
+	for _, w := range m.ops.walks {
+		w.again = false
+	}
+	m.queued = nil
+	m.restarts.running = true
+	m.restarts.want = m.restarts.connects + 1
+	ctx := m.o.Ctx
+	return tea.Batch(m.setStatus("restarting the server…", levelInfo), m.o.Tasks.cmd(func() tea.Msg {
+		n, err := r.Restart(ctx)
+		if err != nil {
+			return restartDoneMsg{err: err}
+		}
+		return restartDoneMsg{backend: n}
+	}))
+}
+
+// restartDone takes the new session and walks every list again, or says
+// why the restart failed.
+func (m *model) restartDone(msg restartDoneMsg) tea.Cmd {
+	m.restarts.running = false
+	if msg.err != nil {
+		return m.setStatus("restart failed: "+msg.err.Error()+"; press R to try again", levelError)
+	}
+	m.backend, m.link = msg.backend, linkUp
+	m.restarts.lost = ""
+	status := m.setStatus("restarted: the lists shown come from the old connection until each is walked again (walking now)", levelOK)
+	if m.restarts.connects < m.restarts.want {
+		m.restarts.walk = true // once the new connect event is folded
+		return status
+	}
+	return tea.Batch(status, m.connected())
+}
+
+// noteConnection reacts to an event about the connection itself: a lost
+// HTTP session or the end of the connection offers R.
+func (m *model) noteConnection(ev session.Event) tea.Cmd {
+	if ev.Kind == session.KindConnect {
+		m.restarts.connects++
+		if m.restarts.walk && m.restarts.connects >= m.restarts.want {
+			m.restarts.walk = false
+			return m.connected()
+		}
+	}
+	if m.replay != nil || m.backend == nil || m.restarts.running {
+		return nil
+	}
+	switch {
+	case ev.Kind == session.KindHTTP && ev.HTTP != nil && ev.HTTP.Step == session.HTTPLost:
+		m.restarts.lost = ev.HTTP.SessionID
+		return m.setStatus(lostText(ev.HTTP.SessionID), levelWarn)
+	case ev.Kind == session.KindClosed && ev.Text != "session closed":
+		return m.setStatus(closedOffer(ev.Text), levelWarn)
+	}
+	return nil
+}
+
+// closedOffer is the status line once the server's connection ended
+// (why): what can still be done, R first.
+func closedOffer(why string) string {
+	return why + " · the session is closed · R restarts the server; q quit, e export, w wire"
+}
+
+// keepLost says again, when the status line is free, that the server's
+// connection ended or its HTTP session is lost, and that R restarts it.
+func (m *model) keepLost() tea.Cmd {
+	switch {
+	case m.replay != nil || m.backend == nil || m.restarts.running || m.status.text != "":
+	case m.st.Closed() && m.st.ClosedWhy() != "session closed":
+		return m.setStatus(closedOffer(m.st.ClosedWhy()), levelWarn)
+	case m.restarts.lost != "":
+		return m.setStatus(lostText(m.restarts.lost), levelWarn)
+	}
+	return nil
+}

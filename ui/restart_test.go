@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/demo"
+	"mcpwitness/fold"
+	"mcpwitness/internal/hostiletest"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// statusText is the status line of the screen.
+func (h *harness) statusText() string {
+	lines := strings.Split(h.screen(), "\n")
+	return lines[len(lines)-2]
+}
+
+// toolsWalks counts the walks of tools/list the state holds.
+func toolsWalks(st *fold.State) int {
+	n := 0
+	for _, w := range st.Walks() {
+		if w.Method == paging.Tools().Name {
+			n++
+		}
+	}
+	return n
+}
+
+// A server that exited is offered R, and R starts it again as a new
+// process in the same session: the state is live again, the lists are
+// walked again and the generation goes on.
+func TestRestartAfterTheServerExits(t *testing.T) {
+	h, s, _ := hostileHarness(t, hostiletest.ModeDieOnCall, 120, 40)
+	h.key("enter")
+	h.key("ctrl+s")
+	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
+	h.drain()
+	if st := h.statusText(); !strings.Contains(st, "R restarts the server") {
+		t.Errorf("after the server exited the status line does not offer R: %q", st)
+	}
+	h.key("r")
+	if st := h.statusText(); !strings.Contains(st, "press R to restart") {
+		t.Errorf("r on a closed session does not offer R: %q", st)
+	}
+	gen, walks := h.m.st.Gen(), toolsWalks(h.m.st)
+
+	h.key("R")
+	h.until("the restart and a new walk of the tools", func() bool {
+		return !h.m.restarts.running && !h.m.st.Closed() && toolsWalks(h.m.st) > walks && !h.m.ops.walking()
+	})
+	if h.m.backend == Backend(s) {
+		t.Error("the UI still talks to the session that ended")
+	}
+	if h.m.st.Gen() <= gen {
+		t.Errorf("generation %d after the restart, want more than %d", h.m.st.Gen(), gen)
+	}
+	if len(h.m.st.Shown().Tools) == 0 {
+		t.Error("no tools shown after the restart")
+	}
+}
+
+// forgettingDemo serves the demo over Streamable HTTP on 127.0.0.1 and
+// answers 404 to every session id it gave once forget is called.
+func forgettingDemo(t *testing.T) (url string, forget func()) {
+	var mu sync.Mutex
+	given, forgotten := map[string]bool{}, map[string]bool{}
+	inner := demo.Handler(nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("Mcp-Session-Id")
+		mu.Lock()
+		lost := forgotten[id]
+		if id != "" {
+			given[id] = true
+		}
+		mu.Unlock()
+		if lost {
+			http.Error(w, "session not found", http.StatusNotFound)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for id := range given {
+			forgotten[id] = true
+		}
+	}
+}
+
+// httpHarness dials the Streamable HTTP server at url and opens the UI on
+// it, after its first walks.
+func httpHarness(t *testing.T, url string) *harness {
+	t.Helper()
+	log := session.NewLog(nil)
+	sub := log.Subscribe()
+	t.Cleanup(sub.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := session.Dial(ctx, session.Target{URL: url}, &session.Options{Log: log, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	h := newHarness(t, options{Backend: s, Theme: "mono"})
+	h.update(tea.WindowSizeMsg{Width: 140, Height: 40})
+	go func() {
+		for ev := range sub.C() {
+			select {
+			case h.msgs <- eventMsg(ev):
+			case <-h.done:
+				return
+			}
+		}
+	}()
+	h.firstWalks()
+	return h
+}
+
+// A server that loses the HTTP session: the status line names it and
+// offers R; R starts a new session (a new initialize) whose walks replace
+// the lists, and the status line says so.
+func TestLostHTTPSessionOffersRestart(t *testing.T) {
+	url, forget := forgettingDemo(t)
+	h := httpHarness(t, url)
+	walks := toolsWalks(h.m.st)
+
+	forget()
+	h.key("r")
+	h.until("the lost session", func() bool { return h.m.restarts.lost != "" && !h.m.ops.walking() })
+	h.drain()
+	want := "the server lost HTTP session " + session.ShortSessionID(h.m.restarts.lost) + "; press R to start a new one"
+	if st := h.statusText(); !strings.Contains(st, want) {
+		t.Errorf("status line %q, want %q", st, want)
+	}
+	// The status line keeps saying it once its time is up.
+	h.update(statusExpiredMsg{id: h.m.status.id})
+	if st := h.statusText(); !strings.Contains(st, want) {
+		t.Errorf("after the message expired the status line is %q, want %q", st, want)
+	}
+
+	h.key("R")
+	h.until("a new session and its walks", func() bool {
+		return !h.m.restarts.running && toolsWalks(h.m.st) > walks+1 && !h.m.ops.walking()
+	})
+	if h.m.restarts.lost != "" {
+		t.Errorf("the lost session %q is still shown after the restart", h.m.restarts.lost)
+	}
+	if st := h.statusText(); strings.Contains(st, "lost HTTP session") {
+		t.Errorf("status line after the restart: %q", st)
+	}
+	if w := h.m.st.Latest(paging.Tools().Name); w == nil || !w.Done || w.Err != "" || len(h.m.st.Shown().Tools) == 0 {
+		t.Errorf("the walk after the restart: %+v", w)
+	}
+}
