@@ -30,6 +30,7 @@ const (
 	KindClosed       Kind = "closed"  // the connection ended
 	KindHTTP         Kind = "http"    // an HTTP exchange, a throttle retry or vended headers (HTTP)
 	KindAuth         Kind = "auth"    // a step of OAuth (Auth); never a token or a secret
+	KindServer       Kind = "server"  // a server of a session of several: Source its names, Target it (redacted)
 	KindRestart      Kind = "restart" // the connection is restarted (Restart); a connect event follows when it succeeds
 	KindTask         Kind = "task"    // a task's status as the server told it (Task; Data the raw task)
 )
@@ -79,6 +80,13 @@ type Event struct {
 	Task     *TaskInfo         `json:"task,omitempty"`
 	// Data holds the params of a notification or server request.
 	Data json.RawMessage `json:"data,omitempty"`
+	// Source names the server the event came from, by the names its
+	// config entries give it, in a session of several servers (each
+	// announced by a [KindServer] event); nil with one.
+	Source []string `json:"source,omitempty"`
+	// Target is the server a [KindServer] event announces, redacted, with
+	// its config identity.
+	Target *TargetInfo `json:"target,omitempty"`
 }
 
 // ServerInfo is what the handshake told about the server.
