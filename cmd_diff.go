@@ -12,7 +12,8 @@ import (
 
 // runDiff compares the last complete tools walk of two session files:
 // mcpwitness diff BEFORE AFTER [--json]. It exits 0 when they are equal
-// and 3 when they differ.
+// and 3 when they differ. Sessions of several servers are compared server
+// by server, paired by name.
 func runDiff(_ context.Context, a *app) error {
 	if err := fileCommand(a.cfg, 2, "diff needs two session files: mcpwitness diff BEFORE AFTER [--json]"); err != nil {
 		return err
@@ -28,6 +29,21 @@ func runDiff(_ context.Context, a *app) error {
 		}
 		defer f.Close()
 		files[i] = f
+	}
+	var split [2][]report.ServerFile
+	for i, f := range files {
+		var err error
+		if split[i], err = report.SplitServers(f); err != nil {
+			return connectFailed(err)
+		}
+	}
+	if split[0] != nil || split[1] != nil {
+		for i, f := range files {
+			if split[i] == nil {
+				split[i] = []report.ServerFile{{Names: []string{f.Header().Target.String()}, File: f}}
+			}
+		}
+		return writeServersDiff(a, report.CompareServers(split[0], split[1]))
 	}
 	d, err := report.Compare(files[0], files[1])
 	if err != nil {
@@ -56,6 +72,27 @@ func writeDiff(w io.Writer, d *report.Difference, asJSON bool) error {
 	}
 	if _, err := io.WriteString(w, report.Scrub(b.String())); err != nil {
 		return fmt.Errorf("writing the difference: %w", err)
+	}
+	return nil
+}
+
+// writeServersDiff writes the difference of sessions of several servers,
+// as text or one JSON document; 3 when anything differs.
+func writeServersDiff(a *app, d *report.ServersDifference) error {
+	var err error
+	if a.cfg.json {
+		var b bytes.Buffer
+		if err = writeJSON(&b, d, nil); err == nil {
+			_, err = io.WriteString(a.stdout, report.Scrub(b.String()))
+		}
+	} else {
+		err = d.WriteText(a.stdout)
+	}
+	if err != nil {
+		return connectFailed(fmt.Errorf("writing the difference: %w", err))
+	}
+	if !d.Equal {
+		return exitWith(exitCheck)
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // runReport writes the Markdown report of a session file to stdout:
-// mcpwitness report FILE.
+// mcpwitness report FILE. A session of several servers reports each.
 func runReport(_ context.Context, a *app) error {
 	if err := fileCommand(a.cfg, 1, "report needs one session file: mcpwitness report FILE > report.md"); err != nil {
 		return err
@@ -24,6 +24,16 @@ func runReport(_ context.Context, a *app) error {
 		return err
 	}
 	defer f.Close()
+	servers, err := report.SplitServers(f)
+	if err != nil {
+		return connectFailed(err)
+	}
+	if len(servers) > 0 {
+		if err := report.MarkdownServers(a.stdout, f.Name(), servers, nil); err != nil {
+			return connectFailed(fmt.Errorf("writing the report: %w", err))
+		}
+		return nil
+	}
 	s, err := report.Summarize(f, nil)
 	if err != nil {
 		return connectFailed(err)
