@@ -37,6 +37,11 @@ func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) er
 		return err
 	}
 	defer r.File().Close()
+	if servers, files, err := r.File().Servers(); err != nil {
+		return err
+	} else if len(servers) > 0 {
+		return openServers(ctx, cfg, servers, files, progOpts...)
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/replay"
+	"mcpwitness/session"
+)
+
+// openServers replays a session file of several servers: each server's
+// events (see [session.File.Servers]) in a replay and a model of its own,
+// under the root that lists them, as the live session showed them.
+func openServers(ctx context.Context, cfg OpenConfig, servers []session.FileServer, files []*session.File, progOpts ...tea.ProgramOption) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	tasks := newTasks()
+	var size int64
+	if st, err := os.Stat(cfg.Path); err == nil {
+		size = st.Size()
+	}
+	views := make([]*serverView, len(servers))
+	for i, srv := range servers {
+		// The snapshots of all the replays share the file's budget.
+		r := replay.New(files[i], &replay.Options{Size: size / int64(len(servers))})
+		views[i] = &serverView{names: srv.Names, m: newModel(replayOptions(ctx, cfg, tasks, r))}
+		if t := srv.Target; t != nil && t.Config != nil {
+			views[i].hash = t.Config.Short()
+		}
+	}
+	p := tea.NewProgram(newServersModel(views), append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	_, runErr := p.Run()
+	cancel()
+	tasks.closeAndWait()
+	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {
+		runErr = nil
+	}
+	return runErr
+}

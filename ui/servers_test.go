@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// serversHarness runs a [serversModel] as a program does, on the test
+// goroutine, as [harness] runs one model.
+type serversHarness struct {
+	t    *testing.T
+	r    *serversModel
+	msgs chan tea.Msg
+	done chan struct{}
+}
+
+// newServersHarness opens the root over servers, each dialled by its
+// function, every server's log bridged as RunServers bridges it.
+func newServersHarness(t *testing.T, names [][]string, dials []func(context.Context, *session.Log) (Backend, error)) *serversHarness {
+	t.Helper()
+	h := &serversHarness{t: t, msgs: make(chan tea.Msg, 4096), done: make(chan struct{})}
+	t.Cleanup(func() { close(h.done) })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	views := make([]*serverView, len(dials))
+	for i, dial := range dials {
+		log := session.NewLog(nil)
+		sub := log.Subscribe()
+		t.Cleanup(sub.Close)
+		go func() {
+			for ev := range sub.C() {
+				select {
+				case h.msgs <- serverMsg{i: i, msg: eventMsg(ev)}:
+				case <-h.done:
+					return
+				}
+			}
+		}()
+		m := newModel(options{Ctx: ctx, Theme: "dark", Loc: time.UTC,
+			Dial: func(ctx context.Context) (Backend, error) { return dial(ctx, log) }})
+		views[i] = &serverView{names: names[i], m: m, hash: "0123456789ab"}
+	}
+	h.r = newServersModel(views)
+	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.exec(h.r.Init())
+	return h
+}
+
+func (h *serversHarness) update(msg tea.Msg) {
+	_, cmd := h.r.Update(msg)
+	h.exec(cmd)
+}
+
+func (h *serversHarness) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if msg == nil {
+			return
+		}
+		select {
+		case h.msgs <- msg:
+		case <-h.done:
+		}
+	}()
+}
+
+func (h *serversHarness) until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.After(2 * time.Minute)
+	for !cond() {
+		select {
+		case msg := <-h.msgs:
+			switch msg := msg.(type) {
+			case tea.BatchMsg:
+				for _, c := range msg {
+					h.exec(c)
+				}
+			case tea.QuitMsg:
+			default:
+				h.update(msg)
+			}
+		case <-deadline:
+			h.t.Fatalf("timed out waiting for %s; screen:\n%s", what, h.screen())
+		}
+	}
+}
+
+func (h *serversHarness) key(k string) { h.update(keyMsg(k)) }
+
+func (h *serversHarness) typeText(s string) {
+	for _, r := range s {
+		h.update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (h *serversHarness) screen() string { return ansi.Strip(h.r.View().Content) }
+
+// demoDial dials a demo server of its own, in-process.
+func demoDial(t *testing.T) func(context.Context, *session.Log) (Backend, error) {
+	target := demoTarget(t)
+	return func(ctx context.Context, log *session.Log) (Backend, error) {
+		s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: time.Minute})
+		if err == nil {
+			t.Cleanup(func() { s.Close() })
+		}
+		return s, err
+	}
+}
+
+func TestServersSwitchKeepsEachServer(t *testing.T) {
+	failing := func(context.Context, *session.Log) (Backend, error) {
+		return nil, errors.New(`cannot start "/nonexistent/server": program not found`)
+	}
+	h := newServersHarness(t, [][]string{{"alpha", "alpha-copy"}, {"broken"}, {"beta"}},
+		[]func(context.Context, *session.Log) (Backend, error){demoDial(t), failing, demoDial(t)})
+	h.until("both demos listed and the broken one failed", func() bool {
+		a, b, c := h.r.servers[0].m, h.r.servers[1].m, h.r.servers[2].m
+		return a.toolCount() > 0 && c.toolCount() > 0 && !a.ops.walking() && !c.ops.walking() && b.link == linkFailed
+	})
+	scr := h.screen()
+	last := scr[strings.LastIndex(scr, "\n")+1:]
+	for _, want := range []string{"1 alpha = alpha-copy", "2 broken", "3 beta", "S servers", "config 0123456789ab"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("servers line lacks %q: %s", want, last)
+		}
+	}
+
+	// Filter on alpha and pick a tool there.
+	h.key("/")
+	h.typeText("echo")
+	// S while typing is a letter of the query, not the picker.
+	h.typeText("S")
+	if h.r.picking || h.r.servers[0].m.tools.filterInput.input.Value() != "echoS" {
+		t.Fatalf("S while filtering: picking %v, query %q", h.r.picking, h.r.servers[0].m.tools.filterInput.input.Value())
+	}
+	h.key("backspace")
+	h.key("enter")
+	if sel := h.r.servers[0].m.tools.Selected(); sel == nil || sel.Name != "echo" {
+		t.Fatalf("alpha selected %v", sel)
+	}
+
+	// The picker lists every server with its state, and switches.
+	h.key("S")
+	if !h.r.picking {
+		t.Fatal("S did not open the picker")
+	}
+	picker := h.screen()
+	for _, want := range []string{"alpha = alpha-copy", "● ready", "✗ failed", "program not found", "gen ", "tools", "0 failing"} {
+		if !strings.Contains(picker, want) {
+			t.Errorf("picker lacks %q:\n%s", want, picker)
+		}
+	}
+	h.key("down")
+	h.key("down")
+	h.key("enter")
+	if h.r.cur != 2 || h.r.picking {
+		t.Fatalf("after down, down, enter: current %d, picking %v", h.r.cur, h.r.picking)
+	}
+	if !strings.Contains(h.screen(), "add_duration") {
+		t.Errorf("beta's screen does not list its tools unfiltered:\n%s", h.screen())
+	}
+	// Keys go to beta now: moving there leaves alpha's selection alone.
+	h.key("down")
+	if sel := h.r.servers[0].m.tools.Selected(); sel == nil || sel.Name != "echo" {
+		t.Errorf("a key on beta moved alpha's selection to %v", sel)
+	}
+	h.key("S")
+	h.key("1")
+	if h.r.cur != 0 {
+		t.Fatalf("S 1: current %d", h.r.cur)
+	}
+	if q := h.r.servers[0].m.tools.filterInput.query; q != "echo" {
+		t.Errorf("alpha's filter is %q after switching back, want echo", q)
+	}
+	if sel := h.r.servers[0].m.tools.Selected(); sel == nil || sel.Name != "echo" {
+		t.Errorf("alpha's selection is %v after switching back", sel)
+	}
+}
+
+func TestForwardTagsAndRenumbersFrames(t *testing.T) {
+	shared := session.NewLog(&session.LogOptions{History: true})
+	defer shared.Close()
+	var logs []*session.Log
+	for _, names := range [][]string{{"a"}, {"b", "b2"}} {
+		log := session.NewLog(nil)
+		log.AddSink(session.Forward(shared, names))
+		logs = append(logs, log)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, log := range logs {
+		s, err := session.Dial(ctx, demoTarget(t), &session.Options{Log: log, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if _, res := s.Walk(ctx, paging.Tools()); res.Err != nil {
+			t.Fatal(res.Err)
+		}
+	}
+	for _, log := range logs {
+		log.Close()
+	}
+	wire := map[int64][]string{}
+	pages := 0
+	for _, ev := range shared.Events() {
+		if len(ev.Source) == 0 {
+			t.Fatalf("event %d (%s) has no source", ev.Seq, ev.Kind)
+		}
+		if ev.Kind == session.KindWire {
+			wire[ev.Seq] = ev.Source
+		}
+	}
+	for _, ev := range shared.Events() {
+		if ev.Kind == session.KindPage && ev.Page != nil && ev.Page.Frame != 0 {
+			pages++
+			if src, ok := wire[ev.Page.Frame]; !ok || strings.Join(src, ",") != strings.Join(ev.Source, ",") {
+				t.Errorf("page event %d of %v names frame %d, a frame of %v", ev.Seq, ev.Source, ev.Page.Frame, src)
+			}
+		}
+	}
+	if pages == 0 {
+		t.Error("no page named its frame")
+	}
+}
