@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"slices"
@@ -171,20 +173,53 @@ func readServers(path string) (map[string]serverEntry, error) {
 		return nil, usagef("--config: %v", err)
 	}
 	var file struct {
-		MCPServers map[string]serverEntry `json:"mcpServers"`
-		Servers    map[string]serverEntry `json:"servers"`
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		Servers    map[string]json.RawMessage `json:"servers"`
 	}
 	if err := json.Unmarshal(data, &file); err != nil {
 		return nil, usagef("--config %s is not valid JSON: %v", path, err)
 	}
-	servers := file.MCPServers
-	if len(servers) == 0 {
-		servers = file.Servers
+	raw := file.MCPServers
+	if len(raw) == 0 {
+		raw = file.Servers
 	}
-	if len(servers) == 0 {
+	if len(raw) == 0 {
 		return nil, usagef("--config %s has no servers: want {\"mcpServers\": {\"NAME\": {...}}} or VS Code's {\"servers\": {...}}", path)
 	}
+	// Each entry on its own, so that a bad value is named by its entry
+	// and field.
+	servers := make(map[string]serverEntry, len(raw))
+	for _, name := range sortedKeys(raw) {
+		var e serverEntry
+		if err := json.Unmarshal(raw[name], &e); err != nil {
+			return nil, usagef("server %q in %s: %s", name, path, entryJSONError(err))
+		}
+		servers[name] = e
+	}
 	return servers, nil
+}
+
+// entryJSONError says what is wrong with a config entry's JSON: which
+// field has a value of the wrong type, and what it should be.
+func entryJSONError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("%s holds a JSON %s where a %s belongs", te.Field, te.Value, jsonKind(te.Type.String()))
+	}
+	return "not a valid entry: " + err.Error()
+}
+
+// jsonKind names the JSON value a Go type of a config entry is read from.
+func jsonKind(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "map["):
+		return "JSON object of strings"
+	case strings.HasPrefix(goType, "[]"):
+		return "JSON array of strings"
+	case goType == "string":
+		return "JSON string"
+	}
+	return "JSON object"
 }
 
 // pickServer returns the name of the server --server picks: name, or the
@@ -220,6 +255,9 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 	case e.Command != "" && e.URL != "":
 		return t, nil, fmt.Errorf("has both a command and a url")
 	case e.Command != "":
+		if field := e.httpField(); field != "" {
+			return t, nil, fmt.Errorf("has a command and %s, which applies to a url server only", field)
+		}
 		t.Command = append([]string{expand(e.Command)}, mapStrings(e.Args, expand)...)
 		t.Dir = expand(e.Cwd)
 		for _, k := range sortedKeys(e.Env) {
@@ -238,10 +276,71 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 			}
 			t.ClientID, t.ClientSecret, t.ClientMetadataURL = expand(o.ClientID), expand(o.ClientSecret), expand(o.ClientMetadataURL)
 		}
+		if err := checkHTTPEntry(e, t); err != nil {
+			return t, nil, err
+		}
 	default:
 		return t, nil, fmt.Errorf("has neither a command nor a url")
 	}
 	return t, missing, nil
+}
+
+// httpField names a field of e that only a url server takes ("" when it
+// has none).
+func (e serverEntry) httpField() string {
+	switch {
+	case len(e.Headers) > 0:
+		return "headers"
+	case e.HeaderCmd != "":
+		return "headerCmd"
+	case e.OAuth != nil:
+		return "oauth"
+	}
+	return ""
+}
+
+// checkHTTPEntry reports a bad value among the HTTP fields of entry e (t
+// is what it gives, ${env:…} filled in), naming the field: a header name
+// that is not a token, an unknown oauth.mode, client credentials without
+// their id and secret, a clientMetadataUrl that cannot name a Client ID
+// Metadata Document.
+func checkHTTPEntry(e serverEntry, t session.Target) error {
+	for _, k := range sortedKeys(e.Headers) {
+		if !validHeaderName(k) {
+			return fmt.Errorf("has headers.%s, which is not a header name (letters, digits and !#$%%&'*+-.^_`|~ only)", k)
+		}
+	}
+	o := e.OAuth
+	if o == nil {
+		return nil
+	}
+	if o.Mode != "" && !slices.Contains(session.OAuthModes(), o.Mode) {
+		return fmt.Errorf("has oauth.mode %q, which is not one of %s", o.Mode, strings.Join(session.OAuthModes(), ", "))
+	}
+	if t.OAuth == session.OAuthClientCredentials && (t.ClientID == "" || t.ClientSecret == "") {
+		return fmt.Errorf("has oauth.mode \"client-credentials\", which needs oauth.clientId and oauth.clientSecret too")
+	}
+	if u := t.ClientMetadataURL; u != "" {
+		p, err := url.Parse(u)
+		if err != nil || p.Scheme != "https" || p.Host == "" || p.Path == "" || p.Path == "/" {
+			return fmt.Errorf("has oauth.clientMetadataUrl %q, which is not an https URL with a path, as a Client ID Metadata Document's must be", u)
+		}
+	}
+	return nil
+}
+
+// validHeaderName reports whether name is an HTTP header name (an RFC 9110
+// token).
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if c > 0x7e || !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", c)) {
+			return false
+		}
+	}
+	return true
 }
 
 func mapStrings(in []string, f func(string) string) []string {

@@ -1,11 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+
+	"mcpwitness/demo"
+	"mcpwitness/session"
 )
 
 func writeConfig(t *testing.T, body string) string {
@@ -145,5 +155,114 @@ func TestResolveFillsTheRest(t *testing.T) {
 		if !reflect.DeepEqual(cfg.target.Command, tc.command) || cfg.noColor != tc.noColor {
 			t.Errorf("%s: command %q, noColor %v; want %q, %v", tc.name, cfg.target.Command, cfg.noColor, tc.command, tc.noColor)
 		}
+	}
+}
+
+// A config entry's headerCmd and oauth settings give the target the same
+// flags would; a flag still wins over the entry.
+func TestConfigEntryHTTPSettingsAreTheFlags(t *testing.T) {
+	env := map[string]string{"MCPW_TEST_SECRET": "s3cret-from-env"}
+	file := writeConfig(t, `{"mcpServers": {
+		"signed": {"url": "https://example.test/mcp", "headers": {"X-Team": "a"}, "headerCmd": "sign --key ${env:MCPW_TEST_SECRET}"},
+		"pre": {"url": "https://example.test/mcp", "oauth": {"mode": "auto", "clientId": "cid", "clientSecret": "${env:MCPW_TEST_SECRET}"}},
+		"cimd": {"url": "https://example.test/mcp", "oauth": {"clientMetadataUrl": "https://app.example/oauth/client.json"}},
+		"m2m": {"url": "https://example.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc", "clientSecret": "pw"}},
+		"off": {"url": "https://example.test/mcp", "oauth": {"mode": "off"}}}}`)
+	tests := []struct {
+		server string
+		flags  []string
+	}{
+		{"signed", []string{"-H", "X-Team: a", "--header-cmd", "sign --key s3cret-from-env"}},
+		{"pre", []string{"--client-id", "cid", "--client-secret", "s3cret-from-env"}},
+		{"cimd", []string{"--client-metadata-url", "https://app.example/oauth/client.json"}},
+		{"m2m", []string{"--oauth", "client-credentials", "--client-id", "svc", "--client-secret", "pw"}},
+		{"off", []string{"--oauth", "off"}},
+	}
+	for _, tc := range tests {
+		fromFile, err := parseAndResolve(env, "tools", "--config", file, "--server", tc.server)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.server, err)
+		}
+		fromFlags, err := parseAndResolve(env, append([]string{"tools", "--url", "https://example.test/mcp"}, tc.flags...)...)
+		if err != nil {
+			t.Fatalf("%s flags: %v", tc.server, err)
+		}
+		got, want := httpSettings(fromFile.target), httpSettings(fromFlags.target)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the entry gives %+v, the flags %+v", tc.server, got, want)
+		}
+	}
+	cfg, err := parseAndResolve(env, "tools", "--config", file, "--server", "pre", "--client-id", "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.target.ClientID != "other" || cfg.target.ClientSecret != "s3cret-from-env" {
+		t.Errorf("--client-id over the entry: id %q, secret kept %v", cfg.target.ClientID, cfg.target.ClientSecret == "s3cret-from-env")
+	}
+}
+
+// httpSettings are the HTTP fields of a target that flags and config
+// entries both set.
+func httpSettings(t session.Target) []string {
+	return append([]string{t.URL, t.HeaderCmd, string(t.OAuth), t.ClientID, t.ClientSecret, t.ClientMetadataURL}, t.Headers...)
+}
+
+// A bad value in an entry is a usage error naming the entry and the field.
+func TestConfigEntryBadValuesNameEntryAndField(t *testing.T) {
+	tests := []struct {
+		entry string
+		want  string
+	}{
+		{`{"url": "https://x.test/mcp", "oauth": {"mode": "implicit"}}`, `server "s" in CONFIG has oauth.mode "implicit", which is not one of auto, off, client-credentials`},
+		{`{"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc"}}`, `server "s" in CONFIG has oauth.mode "client-credentials", which needs oauth.clientId and oauth.clientSecret too`},
+		{`{"url": "https://x.test/mcp", "oauth": {"clientMetadataUrl": "http://app.example/client.json"}}`, `server "s" in CONFIG has oauth.clientMetadataUrl "http://app.example/client.json", which is not an https URL with a path`},
+		{`{"url": "https://x.test/mcp", "oauth": {"clientMetadataUrl": "https://app.example"}}`, `oauth.clientMetadataUrl "https://app.example", which is not an https URL with a path`},
+		{`{"url": "https://x.test/mcp", "headers": {"Bad Name": "v"}}`, `server "s" in CONFIG has headers.Bad Name, which is not a header name`},
+		{`{"url": "https://x.test/mcp", "headers": {"X-Count": 5}}`, `server "s" in CONFIG: headers holds a JSON number where a JSON string belongs`},
+		{`{"url": "https://x.test/mcp", "headerCmd": ["sign"]}`, `server "s" in CONFIG: headerCmd holds a JSON array where a JSON string belongs`},
+		{`{"url": "https://x.test/mcp", "oauth": "yes"}`, `server "s" in CONFIG: oauth holds a JSON string where a JSON object belongs`},
+		{`{"command": "node", "headerCmd": "sign"}`, `server "s" in CONFIG has a command and headerCmd, which applies to a url server only`},
+		{`{"command": "node", "oauth": {"clientId": "x"}}`, `server "s" in CONFIG has a command and oauth, which applies to a url server only`},
+	}
+	for _, tc := range tests {
+		file := writeConfig(t, `{"mcpServers": {"s": `+tc.entry+`}}`)
+		_, err := parseAndResolve(nil, "tools", "--config", file)
+		want := strings.ReplaceAll(tc.want, "CONFIG", file)
+		if err == nil || !strings.Contains(err.Error(), want) || exitCode(err) != exitUsage {
+			t.Errorf("%s: err = %v (exit %d), want a usage error saying %q", tc.entry, err, exitCode(err), want)
+		}
+	}
+}
+
+// A headerCmd from a config entry runs for every request of a real HTTP
+// server, as --header-cmd does: the server sees its header on each POST.
+func TestConfigHeaderCmdReachesTheServer(t *testing.T) {
+	var mu sync.Mutex
+	var posts, signed int
+	inner := demo.Handler(nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			sum := sha256.Sum256(body)
+			mu.Lock()
+			posts++
+			if r.Header.Get("X-Body-Digest") == hex.EncodeToString(sum[:]) {
+				signed++
+			}
+			mu.Unlock()
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	file := writeConfig(t, `{"mcpServers": {"signed": {"url": "`+srv.URL+`", "headerCmd": "echo \"X-Body-Digest: $MCPWITNESS_BODY_SHA256\""}}}`)
+	code, _, stderr := runCLI(t, "tools", "--config", file)
+	if code != 0 {
+		t.Fatalf("tools exited %d: %s", code, stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if posts == 0 || signed != posts {
+		t.Errorf("%d of %d POSTs carried the entry's vended header", signed, posts)
 	}
 }
