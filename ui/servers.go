@@ -218,11 +218,15 @@ func (m *model) serverState() serverState {
 		return serverState{word: "failed", why: why, mark: "✗", bad: true}
 	case m.link == linkDialing:
 		return serverState{word: "connecting", mark: "◌"}
-	case m.st.Closed():
-		return serverState{word: "closed", why: m.st.ClosedWhy(), mark: "○", bad: true}
 	case m.replay != nil && m.replay.Loaded() && m.st.Server() == nil:
 		// A replay of a server that never answered the handshake.
-		return serverState{word: "failed", why: "no handshake in the file", mark: "✗", bad: true}
+		why := m.st.ClosedWhy()
+		if why == "" {
+			why = "no handshake in the file"
+		}
+		return serverState{word: "failed", why: why, mark: "✗", bad: true}
+	case m.st.Closed():
+		return serverState{word: "closed", why: m.st.ClosedWhy(), mark: "○", bad: true}
 	}
 	return serverState{word: "ready", mark: "●"}
 }

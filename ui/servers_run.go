@@ -54,12 +54,14 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 		conns[i] = &conn{}
 		opts := cfg.Session
 		opts.Log = logs[i]
-		target, c := srv.Target, conns[i]
+		target, c, log := srv.Target, conns[i], logs[i]
 		one := cfg
 		one.Target = target
 		m := newModel(liveOptions(ctx, one, tasks, func(ctx context.Context) (Backend, error) {
 			s, err := session.Dial(ctx, target, &opts)
 			if err != nil {
+				// Recorded, so that a replay says why the server failed.
+				log.Append(session.Event{Kind: session.KindClosed, Text: "could not connect: " + err.Error()})
 				return nil, err
 			}
 			if !c.set(s) {
