@@ -16,11 +16,10 @@ import (
 type checkDoc struct {
 	Server serverDoc `json:"server"`
 	// Names are the names a --config file gives the server (several when
-	// entries are one server), and ConfigHash its configuration's hash.
-	Names      []string          `json:"names,omitempty"`
-	ConfigHash string            `json:"configHash,omitempty"`
-	Lists      []listDoc         `json:"lists"`
-	Findings   []finding.Finding `json:"findings"`
+	// entries are one server); its config hash is Server.ConfigHash.
+	Names    []string          `json:"names,omitempty"`
+	Lists    []listDoc         `json:"lists"`
+	Findings []finding.Finding `json:"findings"`
 	// Error is why the server could not be checked (check --config).
 	Error string `json:"error,omitempty"`
 }
@@ -72,7 +71,7 @@ func runCheck(ctx context.Context, a *app) error {
 		c := checked{err: err, took: time.Since(start)}
 		return joinExit(err, a.writeJUnit([]checked{c}, []string{a.cfg.target.Describe().String()}))
 	}
-	c := checkSession(ctx, sess, a.cfg.target)
+	c := checkSession(ctx, sess)
 	sess.Close()
 	c.took = time.Since(start)
 	a.show(c.doc, func() { a.pr.check(c.doc) })
@@ -89,13 +88,10 @@ func runCheck(ctx context.Context, a *app) error {
 }
 
 // checkSession lints every list sess's server offers.
-func checkSession(ctx context.Context, sess *session.Session, t session.Target) checked {
+func checkSession(ctx context.Context, sess *session.Session) checked {
 	info := sess.Info()
 	c := checked{doc: checkDoc{Server: serverDocument(info), Lists: []listDoc{},
 		Findings: checks.LintServerText(info.Name, info.Version, info.Instructions)}}
-	if t.Identity != nil {
-		c.doc.ConfigHash = t.Identity.Hash
-	}
 	v := checks.NewValidator()
 	for _, m := range offeredLists(info.Capabilities) {
 		_, res := sess.Walk(ctx, m)

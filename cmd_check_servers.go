@@ -76,14 +76,14 @@ func checkServer(ctx context.Context, cfg *config, s configServer) checked {
 	defer log.Close()
 	doc := checkDoc{Server: serverDoc{Name: s.name()}, Names: s.names, Lists: []listDoc{}, Findings: []finding.Finding{}}
 	if s.target.Identity != nil {
-		doc.ConfigHash = s.target.Identity.Hash
+		doc.Server.ConfigHash = s.target.Identity.Hash
 	}
 	sess, err := session.Dial(ctx, s.target, sessionOptions(cfg, log))
 	if err != nil {
 		doc.Error = err.Error()
 		return checked{doc: doc, err: err, took: time.Since(start)}
 	}
-	c := checkSession(ctx, sess, s.target)
+	c := checkSession(ctx, sess)
 	sess.Close()
 	c.doc.Names = s.names
 	c.took = time.Since(start)
@@ -100,8 +100,8 @@ func (a *app) writeJUnit(results []checked, names []string) error {
 	suites := make([]checks.JUnitSuite, len(results))
 	for i, c := range results {
 		s := checks.JUnitSuite{Name: names[i], Findings: c.doc.Findings, Err: c.err, Duration: c.took}
-		if c.doc.ConfigHash != "" {
-			s.Properties = append(s.Properties, [2]string{"configHash", c.doc.ConfigHash})
+		if c.doc.Server.ConfigHash != "" {
+			s.Properties = append(s.Properties, [2]string{"configHash", c.doc.Server.ConfigHash})
 		}
 		if c.doc.Server.Version != "" {
 			s.Properties = append(s.Properties, [2]string{"serverVersion", c.doc.Server.Version})
@@ -136,8 +136,8 @@ func (p *printer) checkSummary(s configServer, c checked, red *session.Redactor)
 	safe := func(text string) string { return p.line(red.String(text)) }
 	name := p.bold(safe(s.name()))
 	hash := ""
-	if c.doc.ConfigHash != "" {
-		hash = " · config " + c.doc.ConfigHash[:12]
+	if c.doc.Server.ConfigHash != "" {
+		hash = " · config " + c.doc.Server.ConfigHash[:12]
 	}
 	if c.err != nil {
 		fmt.Fprintf(p.w, "%s %s%s · could not connect: %s\n", p.red("✗"), name, hash, safe(c.err.Error()))

@@ -130,7 +130,7 @@ func TestCheckConfigEveryServer(t *testing.T) {
 		t.Fatalf("--json wrote %d documents, want 3", len(docs))
 	}
 	for _, d := range docs {
-		if len(d.ConfigHash) != 64 || len(d.Names) == 0 {
+		if len(d.Server.ConfigHash) != 64 || len(d.Names) == 0 {
 			t.Errorf("document without hash or names: %+v", d)
 		}
 		if d.Names[0] == "missing" && !strings.Contains(d.Error, "nonexistent") {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -103,5 +104,34 @@ func TestConfigSecretsOfEveryServer(t *testing.T) {
 	}
 	if got := r.secrets().String("alpha-secret-1 beta-secret-2"); strings.Contains(got, "secret-") {
 		t.Errorf("a secret of one of the servers is left: %s", got)
+	}
+}
+
+func TestJSONDocumentsCarryTheConfigHash(t *testing.T) {
+	hash := func(args ...string) string {
+		t.Helper()
+		code, out, stderr := runCLI(t, append([]string{"tools", "--json"}, args...)...)
+		if code != exitOK {
+			t.Fatalf("tools --json %q: exit %d: %s", args, code, stderr)
+		}
+		var doc struct {
+			Server struct {
+				ConfigHash string `json:"configHash"`
+			} `json:"server"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Server.ConfigHash) != 64 {
+			t.Fatalf("server.configHash = %q", doc.Server.ConfigHash)
+		}
+		return doc.Server.ConfigHash
+	}
+	a, b := hash(), hash()
+	if a != b {
+		t.Errorf("two runs of one target: %s, %s", a, b)
+	}
+	if c := hash("--protocol", "2025-06-18"); c == a {
+		t.Error("another protocol version gave the same config hash")
 	}
 }

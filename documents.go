@@ -33,6 +33,8 @@ type (
 		Version         string `json:"version"`
 		ProtocolVersion string `json:"protocolVersion"`
 		Transport       string `json:"transport,omitempty"`
+		// ConfigHash is the hash of the server's configuration identity.
+		ConfigHash string `json:"configHash,omitempty"`
 	}
 	walkDoc struct {
 		Complete   bool   `json:"complete"`
@@ -106,7 +108,7 @@ func (f *logFold) read(fn func(st *fold.State)) {
 
 // serverDocument is what the documents say of the server.
 func serverDocument(info session.ServerInfo) serverDoc {
-	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport}
+	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport, ConfigHash: info.ConfigHash}
 }
 
 // toolsDocument is the document of the newest tools walk st folded.

@@ -98,6 +98,9 @@ type ServerInfo struct {
 	Target          string          `json:"target"`
 	Capabilities    json.RawMessage `json:"capabilities,omitempty"`
 	Instructions    string          `json:"instructions,omitempty"`
+	// ConfigHash is the hash of the target's configuration identity
+	// (see [Identity]), when known.
+	ConfigHash string `json:"configHash,omitempty"`
 }
 
 // Phase says where in its life a walk or a call was when an event was

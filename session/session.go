@@ -230,6 +230,9 @@ func newSession(target Target, o Options) *Session {
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall
 	s.info.Target = target.Describe().String()
+	if target.Identity != nil {
+		s.info.ConfigHash = target.Identity.Hash
+	}
 	s.answerer = o.Answerer
 	if s.answerer == nil {
 		s.answerer = flagAnswerer{elicit: o.Elicit, sampling: o.Sampling, s: s}
@@ -255,6 +258,11 @@ func (s *Session) keepServerInfo(res *mcp.InitializeResult) {
 	s.info.Instructions = res.Instructions
 	if res.Capabilities != nil {
 		s.info.Capabilities, _ = json.Marshal(res.Capabilities)
+	}
+	if raw := s.tap.initialized(); raw != nil {
+		// As the server wrote them: the SDK's struct drops tasks and
+		// whatever else it does not know.
+		s.info.Capabilities = raw
 	}
 }
 
