@@ -52,8 +52,8 @@ func resolve(c *config, env environ) (*config, error) {
 		}
 		if len(servers) > 1 {
 			r.servers = servers
-			if r.record != "" || r.ndjson {
-				return nil, usagef("--record and --ndjson follow one server; %s has %d: pick one with --server", r.config, len(servers))
+			if r.cmd == "check" && (r.record != "" || r.ndjson) {
+				return nil, usagef("check --record and --ndjson follow one server; %s has %d: pick one with --server", r.config, len(servers))
 			}
 		}
 		r.target = servers[0].target

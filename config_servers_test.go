@@ -135,3 +135,16 @@ func TestJSONDocumentsCarryTheConfigHash(t *testing.T) {
 		t.Error("another protocol version gave the same config hash")
 	}
 }
+
+func TestConfigServersRecord(t *testing.T) {
+	file := writeConfig(t, `{"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}`)
+	env := keyedEnviron(t, nil)
+	cfg, _ := parseArgs([]string{"check", "--config", file, "--record", "r.jsonl"})
+	if _, err := resolve(cfg, env); err == nil || !strings.Contains(err.Error(), "pick one with --server") {
+		t.Errorf("check --record with two servers: err = %v", err)
+	}
+	cfg, _ = parseArgs([]string{"--config", file, "--record", "r.jsonl"})
+	if r, err := resolve(cfg, env); err != nil || len(r.servers) != 2 {
+		t.Errorf("the UI records several servers: %v", err)
+	}
+}
