@@ -18,7 +18,7 @@ const Endpoint = "/mcp"
 // done or the client goes away. Either way it returns nil; it returns an
 // error only when the session could not start or broke.
 func ServeStdio(ctx context.Context, opts *Options) error {
-	return serve(ctx, New(opts), Tasks(&mcp.StdioTransport{}))
+	return serve(ctx, New(withTasks(opts)), Tasks(&mcp.StdioTransport{}))
 }
 
 // serve runs one session of s over t until ctx is done or the peer goes.
@@ -35,7 +35,7 @@ func serve(ctx context.Context, s *mcp.Server, t mcp.Transport) error {
 // one demo server, so a tool list changed by toggle_tools changes for all of
 // them.
 func Handler(opts *Options) http.Handler {
-	s := New(opts)
+	s := New(withTasks(opts))
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
 	return &taskHandler{server: s, next: sdk, stores: map[string]*taskStore{}}
 }

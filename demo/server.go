@@ -41,6 +41,10 @@ type Options struct {
 	// Auth puts the HTTP endpoint behind OAuth, with a small authorization
 	// server on the same address (see [AuthHandler]).
 	Auth bool
+	// Tasks declares the tasks capability. The SDK has no tasks support:
+	// a connection wrapped by [Tasks] answers the task methods, so set it
+	// only with that (ServeStdio and Handler set it and wrap).
+	Tasks bool
 }
 
 const instructions = `mcpwitness demo server. Every check the inspector makes has a tool here:
@@ -62,6 +66,8 @@ type state struct {
 	extras bool   // whether toggle_tools has added the extra tools
 	notes  []note // the notepad behind note_add, note_list and notes_clear
 	clock  clock  // demo://clock's subscribers and ticks
+	// tasks says the task methods are answered (see [Options.Tasks]).
+	tasks bool
 }
 
 // New returns a new demo server. Each call returns an independent server (no
@@ -74,7 +80,7 @@ func New(opts *Options) *mcp.Server {
 	if o.PageSize <= 0 {
 		o.PageSize = DefaultPageSize
 	}
-	st := &state{started: time.Now()}
+	st := &state{started: time.Now(), tasks: o.Tasks}
 	var s *mcp.Server
 
 	so := &mcp.ServerOptions{
@@ -136,7 +142,7 @@ func (st *state) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch method {
 		case "initialize":
-			if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil {
+			if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil && st.tasks {
 				return withTasksCapability(ir), nil
 			}
 		case "tools/list":

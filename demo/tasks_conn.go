@@ -203,3 +203,13 @@ type initializedWithTasks struct {
 func withTasksCapability(ir *mcp.InitializeResult) *initializedWithTasks {
 	return &initializedWithTasks{InitializeResult: ir, Capabilities: capsWithTasks{ServerCapabilities: ir.Capabilities, Tasks: tasksCapability()}}
 }
+
+// withTasks returns a copy of opts (nil: defaults) with Tasks set.
+func withTasks(opts *Options) *Options {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.Tasks = true
+	return &o
+}

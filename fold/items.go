@@ -83,6 +83,8 @@ func ReadItem(method string, raw json.RawMessage) *Item {
 		it.Key = d.URI
 	case paging.ResourceTemplates().Name:
 		it.Key = d.URITemplate
+	case paging.Tasks().Name:
+		readTaskItem(it, raw)
 	}
 	return it
 }

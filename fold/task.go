@@ -199,3 +199,45 @@ func (s *State) applyTaskPage(ev session.Event) {
 	}
 	s.tasks = b
 }
+
+// TaskCaps is what a server declared of tasks (protocol 2025-11-25's
+// capabilities.tasks).
+type TaskCaps struct {
+	// Declared says capabilities.tasks is there; List, Cancel and
+	// ToolsCall that it lists tasks, cancels them and takes task-augmented
+	// tools/call.
+	Declared, List, Cancel, ToolsCall bool
+}
+
+// ReadTaskCaps reads capabilities.tasks out of the raw capabilities.
+func ReadTaskCaps(raw json.RawMessage) TaskCaps {
+	var c struct {
+		Tasks *struct {
+			List, Cancel json.RawMessage
+			Requests     struct {
+				Tools struct {
+					Call json.RawMessage
+				}
+			}
+		}
+	}
+	if json.Unmarshal(raw, &c) != nil || c.Tasks == nil {
+		return TaskCaps{}
+	}
+	set := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
+	return TaskCaps{Declared: true, List: set(c.Tasks.List), Cancel: set(c.Tasks.Cancel), ToolsCall: set(c.Tasks.Requests.Tools.Call)}
+}
+
+// readTaskItem fills it, an item of tasks/list, from the task raw: its
+// key and name are the task id, its description its status and message.
+func readTaskItem(it *Item, raw json.RawMessage) {
+	info, err := session.ReadTask(raw)
+	it.Key, it.Name = info.TaskID, info.TaskID
+	it.Description = string(info.Status)
+	if info.StatusMessage != "" {
+		it.Description += ": " + info.StatusMessage
+	}
+	if err != nil && it.Bad == "" {
+		it.Bad = err.Error()
+	}
+}

@@ -36,6 +36,8 @@ type tap struct {
 	// on (stdio and in-memory; HTTP posts them).
 	own  map[string]chan struct{}
 	conn mcp.Connection
+	// init is the raw result of the initialize answer.
+	init json.RawMessage
 }
 
 type sentCall struct {
@@ -258,6 +260,9 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 		if rec != nil && w.items != "" && method == w.list && env.JSONRPC == "2.0" && len(env.Result) > 0 && len(env.Error) == 0 {
 			fwd = emptyPage(env.ID, w.items)
 		}
+	}
+	if dir == Recv && method == "initialize" && len(env.Result) > 0 {
+		t.keepInit(env.Result)
 	}
 	if dir == Recv && env.Method == "" && t.settleOwn(id) {
 		return false, nil

@@ -108,11 +108,15 @@ func (d *detailPane) fit() { d.sc.SetSize(d.w, d.h-1-d.liveRows()) }
 // liveRows is the number of lines [detailPane.liveLines] draws.
 func (d *detailPane) liveRows() int {
 	c := d.Call()
+	task := 0
+	if taskRunning(c) {
+		task = 1
+	}
 	switch {
 	case c != nil && !c.Done && c.HasProgress:
-		return 3
+		return 3 + task
 	case c != nil && !c.Done:
-		return 2
+		return 2 + task
 	case d.confirm && c != nil:
 		return 3
 	}
@@ -397,6 +401,13 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 		}
 		out := []string{render.Fit(" "+s.Spinner.Render(spin)+" "+s.Text.Render("calling "+sanitize.Line(c.Tool)+"…")+" "+
 			s.Muted.Render(render.Dur(el)+hint), d.w)}
+		if taskRunning(c) {
+			style := s.Info
+			if c.TaskStatus == session.TaskInputRequired {
+				style = s.Warn
+			}
+			out = append(out, render.Fit("   "+style.Render(taskLine(c)), d.w))
+		}
 		if c.HasProgress {
 			pct := 0.0
 			if c.Total > 0 {
@@ -437,6 +448,9 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		out := []key.Binding{k.Call, k.PrevCall, k.NextCall, g.Back}
 		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
+			if mayRunAsTask(d.tool) {
+				out = append([]key.Binding{k.Task}, out...)
+			}
 		}
 		return out
 	}

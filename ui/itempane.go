@@ -115,7 +115,8 @@ func (p *itemPane) find() *fold.Request {
 		switch {
 		case it.Method == paging.Resources().Name && r.Method == session.MethodRead && r.About == it.URI,
 			it.Method == paging.Prompts().Name && r.Method == session.MethodGetPrompt && r.About == it.Name,
-			it.Method == paging.ResourceTemplates().Name && r.Method == session.MethodRead && p.tmpl != nil && p.tmpl.Matches(r.About):
+			it.Method == paging.ResourceTemplates().Name && r.Method == session.MethodRead && p.tmpl != nil && p.tmpl.Matches(r.About),
+			it.Method == paging.Tasks().Name && r.Method == session.MethodTaskResult && r.About == it.Key:
 			return r
 		}
 	}
@@ -141,6 +142,8 @@ func (p *itemPane) listing() render.ItemListing {
 			l.Verb = "reads it (resources/read)"
 		case paging.ResourceTemplates().Name:
 			l.Verb = "fills its variables, then reads the uri"
+		case paging.Tasks().Name:
+			l.Verb = "fetches its result or error (tasks/result)"
 		case paging.Prompts().Name:
 			l.Verb = "gets it (prompts/get)"
 			if len(p.it.Arguments) > 0 {

@@ -249,6 +249,8 @@ func (p *itemsPane) verb() string {
 		return "read"
 	case tabTemplates.method().Name:
 		return "fill & read"
+	case tabTasks.method().Name:
+		return "result"
 	}
 	return "get"
 }

@@ -82,6 +82,7 @@ type DetailKeyMap struct {
 	PrevCall key.Binding
 	NextCall key.Binding
 	Force    key.Binding // send a refused call anyway (asks first)
+	Task     key.Binding // run the refused call's tool as a task
 	Confirm  key.Binding
 }
 
@@ -161,7 +162,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		Walk:      binding("r", "walk again", "r"),
 		Wire:      binding("w", "wire", "w"),
 		Export:    binding("e", "export", "e"),
-		Tabs:      binding("1-4", "tabs", "1", "2", "3", "4"),
+		Tabs:      binding("1-5", "tabs", "1", "2", "3", "4", "5"),
 		Ping:      binding("p", "ping", "p"),
 		LogLevel:  binding("L", "log level", "L"),
 		Restart:   binding("R", "restart server", "R"),
@@ -199,6 +200,7 @@ func DefaultDetailKeyMap() DetailKeyMap {
 		PrevCall:   binding("[", "older call", "["),
 		NextCall:   binding("]", "newer call", "]"),
 		Force:      binding("f", "send anyway", "f"),
+		Task:       binding("T", "run as task", "T"),
 		Confirm:    binding("enter", "confirm", "enter"),
 	}
 }
@@ -230,7 +232,7 @@ func DefaultScrubberKeyMap() ScrubberKeyMap {
 // calling (the editor's keys with it), sending anyway, exporting.
 func disableLiveKeys(k *KeyMap) {
 	for _, b := range []*key.Binding{&k.Global.Walk, &k.Global.Export, &k.Global.Ping, &k.Global.LogLevel, &k.Items.Open,
-		&k.Items.Subscribe, &k.Item.Open, &k.Tools.Call, &k.Detail.Call, &k.Detail.Force,
+		&k.Items.Subscribe, &k.Item.Open, &k.Tools.Call, &k.Detail.Call, &k.Detail.Force, &k.Detail.Task,
 		&k.Detail.Confirm, &k.Editor.Send, &k.Editor.NextField, &k.Editor.PrevField, &k.Editor.Choice, &k.Editor.Raw} {
 		b.SetEnabled(false)
 	}

@@ -296,7 +296,7 @@ func (m *model) body() string {
 			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then start mcpwitness again; q quits.")
 		return m.block(lipgloss.NewStyle().Width(m.w-4).Render(msg), m.w, l.bodyH)
 	case m.st.Server() == nil && m.o.Dial != nil:
-		return m.block(m.sty.Spinner.Render(m.spin.View())+" "+m.sty.Text.Render(m.connectText()), m.w, l.bodyH)
+		return m.connectingBody()
 	}
 	if l.stacked && m.mode != modeEditor && m.mode != modeForm && m.focus != paneDetail {
 		return m.listView()

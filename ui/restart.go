@@ -34,6 +34,9 @@ type restartState struct {
 	// lost is the Mcp-Session-Id the server answered 404 to, until a
 	// restart replaces the session.
 	lost string
+	// authURL is the authorization URL of an OAuth flow waiting on the
+	// browser ("" when none is).
+	authURL string
 }
 
 // lostText is the status line while the server's HTTP session is lost.
@@ -105,6 +108,9 @@ func (m *model) restartDone(msg restartDoneMsg) tea.Cmd {
 // noteConnection reacts to an event about the connection itself: a lost
 // HTTP session or the end of the connection offers R.
 func (m *model) noteConnection(ev session.Event) tea.Cmd {
+	if cmd := m.noteAuth(ev); cmd != nil {
+		return cmd
+	}
 	if ev.Kind == session.KindConnect {
 		m.restarts.connects++
 		if m.restarts.walk && m.restarts.connects >= m.restarts.want {

@@ -24,6 +24,7 @@ const (
 	tabResources
 	tabTemplates
 	tabPrompts
+	tabTasks
 	numTabs
 )
 
@@ -40,6 +41,8 @@ func (t tab) method() paging.Method {
 		return paging.ResourceTemplates()
 	case tabPrompts:
 		return paging.Prompts()
+	case tabTasks:
+		return paging.Tasks()
 	}
 	return paging.Tools()
 }
@@ -53,6 +56,8 @@ func (t tab) name() (long, short string) {
 		return "Templates", "Tmpl"
 	case tabPrompts:
 		return "Prompts", "Prm"
+	case tabTasks:
+		return "Tasks", "Tsk"
 	}
 	return "Tools", "Tools"
 }
@@ -100,6 +105,9 @@ func (m *model) syncDeclared() {
 			d.tabs = append(d.tabs, t)
 		}
 	}
+	if srv != nil && fold.ReadTaskCaps(srv.Capabilities).List {
+		d.tabs = append(d.tabs, tabTasks)
+	}
 	m.declared = d
 }
 
@@ -133,8 +141,8 @@ func (m *model) tabCount(t tab) int {
 // tabStripDrawn is the tab strip drawn for the list pane's width, cached
 // in Update (see [model.predraw]).
 func (m *model) tabStripDrawn() string {
-	key := fmt.Sprintf("%d %p %d %v %d %d %d %d %v", m.lay.leftW, m.sty, m.tab, m.focus == paneTools,
-		m.tabCount(tabTools), m.tabCount(tabResources), m.tabCount(tabTemplates), m.tabCount(tabPrompts), m.ops.walks)
+	key := fmt.Sprintf("%d %p %d %v %d %d %d %d %d %v", m.lay.leftW, m.sty, m.tab, m.focus == paneTools,
+		m.tabCount(tabTools), m.tabCount(tabResources), m.tabCount(tabTemplates), m.tabCount(tabPrompts), m.tabCount(tabTasks), m.ops.walks)
 	return m.memo.get("tabs", key, func() string { return m.tabStrip(m.lay.leftW) })
 }
 
@@ -255,6 +263,8 @@ func (t tab) nouns() (one, many string) {
 		return "template", "templates"
 	case tabPrompts:
 		return "prompt", "prompts"
+	case tabTasks:
+		return "task", "tasks"
 	}
 	return "tool", "tools"
 }

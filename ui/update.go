@@ -49,6 +49,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if c, ok := m.restartKey(msg); ok {
 			cmd = c
+		} else if c, ok := m.taskKey(msg); ok {
+			cmd = c
 		} else {
 			cmd = m.key(msg)
 		}
@@ -81,6 +83,7 @@ func (m *model) opDone(msg tea.Msg) tea.Cmd {
 		return m.nextQueued()
 	case callDoneMsg:
 		m.callDone(msg)
+		return m.afterTaskCall(msg)
 	case exportDoneMsg:
 		m.ops.export = false
 		if msg.err != nil {

@@ -1,0 +1,97 @@
+package ui
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/demo"
+	"mcpwitness/session"
+)
+
+// While OAuth waits on the browser, the screen shows the authorization
+// URL whole (wrapped, not cut); a person who opens it gets the session
+// connected, and the URL goes away.
+func TestAuthorizationURLShownWhole(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	srv := httptest.NewUnstartedServer(demo.AuthHandler(nil, base))
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	t.Setenv("BROWSER", "true") // opens nothing: the person opens the URL shown
+
+	log := session.NewLog(nil)
+	sub := log.Subscribe()
+	t.Cleanup(sub.Close)
+	target := session.Target{URL: base + demo.Endpoint}
+	var sess *session.Session
+	t.Cleanup(func() {
+		if sess != nil {
+			sess.Close()
+		}
+	})
+	dial := func(ctx context.Context) (Backend, error) {
+		s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: time.Minute})
+		if err != nil {
+			return nil, err
+		}
+		sess = s
+		return s, nil
+	}
+	h := newHarness(t, options{Dial: dial, Theme: "mono", Target: target.Describe().String()})
+	h.update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	go func() {
+		for ev := range sub.C() {
+			select {
+			case h.msgs <- eventMsg(ev):
+			case <-h.done:
+				return
+			}
+		}
+	}()
+	h.until("the authorization URL", func() bool { return h.m.restarts.authURL != "" })
+	want := h.m.restarts.authURL
+	if len(want) < 100 {
+		t.Fatalf("the authorization URL %q is too short to need wrapping", want)
+	}
+	screen := h.screen()
+	var shown strings.Builder
+	in := false
+	for _, line := range strings.Split(screen, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "The server asks for authorization"):
+			in = true
+		case in && strings.HasPrefix(line, "mcpwitness listens"):
+			in = false
+		case in:
+			shown.WriteString(line)
+		}
+	}
+	if shown.String() != want {
+		t.Fatalf("the screen shows the URL as\n%s\nwant\n%s\nscreen:\n%s", shown.String(), want, screen)
+	}
+
+	// The person opens it: the authorization server redirects to the
+	// loopback listener, and the session connects.
+	resp, err := http.Get(shown.String())
+	if err != nil {
+		t.Fatalf("opening the URL shown: %v", err)
+	}
+	resp.Body.Close()
+	h.until("the connection", func() bool { return h.m.backend != nil && h.m.st.Server() != nil })
+	if h.m.restarts.authURL != "" || strings.Contains(h.screen(), "asks for authorization") {
+		t.Errorf("the URL is still shown once connected:\n%s", h.screen())
+	}
+}

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/demo"
+	"mcpwitness/fold"
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// taskHarness dials the demo server with its task methods (in-process,
+// the connection wrapped as stdio and HTTP are) and opens the UI on it.
+func taskHarness(t *testing.T) *harness {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New(&demo.Options{Tasks: true}).Connect(context.Background(), demo.Tasks(st), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	log := session.NewLog(nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	h := newHarness(t, options{Backend: s})
+	h.bridge(log)
+	info := s.Info()
+	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.firstWalks()
+	return h
+}
+
+// refusedRender calls render_video plainly with a storyboard of n scenes,
+// which the checks refuse.
+func (h *harness) refusedRender(n int) *fold.Call {
+	h.t.Helper()
+	h.key("/")
+	h.typeText("render_video")
+	h.key("enter")
+	h.key("esc")
+	h.key("enter")
+	h.key("ctrl+r")
+	board, _ := json.Marshal(strings.TrimSpace(strings.Repeat("scene\n", n)))
+	h.m.editor.area.SetValue(`{"storyboard":` + string(board) + `}`)
+	h.key("ctrl+s")
+	h.until("the refused call", func() bool {
+		c := h.m.detail.Call()
+		return h.m.ops.call == nil && c != nil && c.Done
+	})
+	c := h.m.detail.Call()
+	if c.Outcome() != fold.OutcomeRefused {
+		h.t.Fatalf("render_video: %v, want refused", c.Outcome())
+	}
+	return c
+}
+
+func TestTaskKeyRunsTheRefusedCallAsATask(t *testing.T) {
+	h := taskHarness(t)
+	refused := h.refusedRender(3)
+	if !strings.Contains(h.screen(), "run as task") {
+		h.key("tab") // the detail pane's help names T
+	}
+	h.key("T")
+	h.until("the task's live status", func() bool {
+		return strings.Contains(h.screen(), "rendering scene")
+	})
+	if s := h.screen(); !strings.Contains(s, "calling render_video…") || !strings.Contains(s, "task task-1 working") {
+		t.Errorf("running task screen:\n%s", s)
+	}
+	h.until("the task's end", func() bool { c := h.m.detail.Call(); return c != nil && c.Done && c.ID != refused.ID })
+	c := h.m.detail.Call()
+	if !c.AsTask || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
+		t.Fatalf("task call: asTask %v status %q outcome %v", c.AsTask, c.TaskStatus, c.Outcome())
+	}
+	if string(c.Args) != string(refused.Args) {
+		t.Errorf("args %s, want the refused call's %s", c.Args, refused.Args)
+	}
+	if task := h.m.st.Task(c.TaskID); task == nil || len(task.Steps) < 3 || task.Call != c.ID {
+		t.Errorf("task %+v: want its statuses, tied to call %d", task, c.ID)
+	}
+}
+
+func TestTaskKeyOnAToolThatForbidsTasksSays(t *testing.T) {
+	h := taskHarness(t)
+	// A tool whose input the checks refuse, without taskSupport.
+	h.key("/")
+	h.typeText("add")
+	h.key("enter")
+	h.key("esc")
+	h.key("enter")
+	h.key("ctrl+r")
+	h.m.editor.area.SetValue(`{"a":"not a number"}`)
+	h.key("ctrl+s")
+	h.until("the refused call", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
+	h.key("T")
+	if h.m.ops.call != nil || !strings.Contains(h.m.status.text, "does not allow tasks") {
+		t.Errorf("T on add: call %v, status %q", h.m.ops.call, h.m.status.text)
+	}
+}
+
+func TestEscCancelsARunningTask(t *testing.T) {
+	h := taskHarness(t)
+	h.refusedRender(10)
+	h.key("T")
+	h.until("the task working", func() bool { c := h.m.detail.Call(); return taskRunning(c) && c.TaskStatus == session.TaskWorking })
+	h.key("esc")
+	h.until("the cancelled task", func() bool { c := h.m.detail.Call(); return c != nil && c.AsTask && c.Done })
+	c := h.m.detail.Call()
+	if !c.Cancelled || c.TaskStatus != session.TaskCancelled {
+		t.Errorf("after esc: cancelled %v status %q", c.Cancelled, c.TaskStatus)
+	}
+	h.until("tasks/cancel on the wire", func() bool {
+		for i := 0; i < h.m.st.Frames().Len(); i++ {
+			if h.m.st.Frames().At(i).Method == "tasks/cancel" {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestTasksTabListsTasksAndShowsAResult(t *testing.T) {
+	h := taskHarness(t)
+	if tabs := h.m.tabs(); len(tabs) != 5 || tabs[4] != tabTasks {
+		t.Fatalf("tabs %v, want Tasks fifth (the demo declares tasks.list)", tabs)
+	}
+	h.refusedRender(1)
+	h.key("T")
+	h.until("the task's end", func() bool { c := h.m.detail.Call(); return c != nil && c.AsTask && c.Done })
+	h.key("5")
+	if h.m.tab != tabTasks {
+		t.Fatalf("tab %v after 5, want Tasks", h.m.tab)
+	}
+	h.until("tasks/list walked", func() bool {
+		w := h.m.st.Latest(paging.Tasks().Name)
+		return w != nil && w.Done && h.m.items[tabTasks.item()].Count() == 1 && !h.m.ops.walking()
+	})
+	if s := h.screen(); !strings.Contains(s, "Tasks 1") || !strings.Contains(s, "task-1") || !strings.Contains(s, "completed") {
+		t.Errorf("Tasks tab:\n%s", s)
+	}
+	h.key("enter")
+	h.until("tasks/result", func() bool { return h.m.ops.request == nil && strings.Contains(h.screen(), "Rendered 1 scenes") })
+}
+
+// TestGoldenRunningTask draws a call running as a task, its live status
+// under the spinner, from synthetic events.
+func TestGoldenRunningTask(t *testing.T) {
+	h := newHarness(t, options{})
+	h.update(tea.WindowSizeMsg{Width: 90, Height: 24})
+	b := &evs{}
+	def := tool("render_video", `"execution":{"taskSupport":"required"}`)
+	h.feed(b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""))
+	h.feed(b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "render_video", State: session.PhaseStart,
+		Args: json.RawMessage(`{"storyboard":"a\nb\nc\nd"}`), Listed: true, Generation: 1, AsTask: true}}))
+	ttl := int64(300000)
+	for _, msg := range []string{"starting", "rendering scene 2 of 4: b"} {
+		h.feed(b.ev(session.Event{Kind: session.KindTask, Task: &session.TaskInfo{Call: 1, TaskID: "task-7", Status: session.TaskWorking,
+			StatusMessage: msg, TTL: &ttl, PollInterval: 250, Source: session.TaskPolled}}))
+	}
+	h.feed(b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 1, Total: 4, Message: "rendering scene 2 of 4: b"}}))
+	h.m.detail.ShowCall(h.m.tools.Selected(), 1)
+	h.update(tea.WindowSizeMsg{Width: 90, Height: 24})
+	golden.RequireEqual(t, h.screen())
+}
