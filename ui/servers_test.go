@@ -176,6 +176,17 @@ func TestServersSwitchKeepsEachServer(t *testing.T) {
 	if sel := h.r.servers[0].m.tools.Selected(); sel == nil || sel.Name != "echo" {
 		t.Errorf("a key on beta moved alpha's selection to %v", sel)
 	}
+	// E: the events of every server, each with its server.
+	h.key("E")
+	all := h.screen()
+	if !strings.Contains(all, "Events of every server") || !strings.Contains(all, "1 alpha = alpha-c") || !strings.Contains(all, "3 beta") ||
+		!strings.Contains(all, "/list") {
+		t.Errorf("all servers' events:\n%s", all)
+	}
+	h.key("esc")
+	if h.r.showAll || strings.Contains(h.screen(), "Events of every server") {
+		t.Error("esc did not close the events of every server")
+	}
 	h.key("S")
 	h.key("1")
 	if h.r.cur != 0 {
