@@ -49,7 +49,12 @@ func newServersHarness(t *testing.T, names [][]string, dials []func(context.Cont
 			Dial: func(ctx context.Context) (Backend, error) { return dial(ctx, log) }})
 		views[i] = &serverView{names: names[i], m: m, hash: "0123456789ab"}
 	}
-	h.r = newServersModel(views)
+	return h.start(newServersModel(views))
+}
+
+// start runs r in h.
+func (h *serversHarness) start(r *serversModel) *serversHarness {
+	h.r = r
 	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	h.exec(h.r.Init())
 	return h
