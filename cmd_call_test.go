@@ -23,9 +23,9 @@ func TestCallStopsWalkingAtTheToolsPage(t *testing.T) {
 		pagesRead int
 	}{
 		{"first page", []string{"add", "a=2", "b=3"}, 1, 1},
-		{"first page, --walk-all", []string{"add", "a=2", "b=3", "--walk-all"}, 1, 5},
-		{"last page", []string{"uuid_v4"}, 5, 5},
-		{"not listed", []string{"no_such_tool"}, 0, 5},
+		{"first page, --walk-all", []string{"add", "a=2", "b=3", "--walk-all"}, 1, 6},
+		{"last page", []string{"uuid_v4"}, 6, 6},
+		{"not listed", []string{"no_such_tool"}, 0, 6},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "call.jsonl")
@@ -88,7 +88,7 @@ func TestCallSaysOnWhichPageTheToolWasListed(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	assertSays(t, "the output", out, "uuid_v4 · sent · listed in gen 5 on page 5 · ")
+	assertSays(t, "the output", out, "uuid_v4 · sent · listed in gen 6 on page 6 · ")
 }
 
 // pagesIn counts the pages a session file's walks accepted and the

@@ -46,7 +46,7 @@ func TestReportCommand(t *testing.T) {
 	}
 	assertSays(t, "the report", out,
 		"# mcpwitness session: mcpwitness-demo 1.0.0",
-		"| 1 | `tools/list` | 5 | 49 | 1–5 | ✅ complete |",
+		"| 1 | `tools/list` | 6 | 53 | 1–6 | ✅ complete |",
 		"| 1 | `forecast_broken` | yes | ✅ pass | ✅ pass | ✅ pass | ❌ **fail** |",
 		"`/days/1/high` type",
 		"<summary>Call 1 · <code>forecast_broken</code> · output-schema failed</summary>",
@@ -108,12 +108,12 @@ func TestDiffCommandExitCodes(t *testing.T) {
 	c := recordCLI(t, "tools", "--", exe, "demo-server", "--page-size", "7")
 
 	code, out, stderr := runFileCommand(t, "diff", false, a, b)
-	if code != exitOK || !strings.Contains(out, "no differences: the same 49 tools") {
+	if code != exitOK || !strings.Contains(out, "no differences: the same 53 tools") {
 		t.Errorf("diff of two walks of one server: exit %d\n%s%s", code, out, stderr)
 	}
 	code, out, stderr = runFileCommand(t, "diff", false, a, c)
 	if code != exitCheck || !strings.Contains(out, "0 added · 0 removed · 0 changed · 0 moved · ") ||
-		!strings.Contains(out, "tools on 7 pages") {
+		!strings.Contains(out, "tools on 8 pages") {
 		t.Errorf("diff across page sizes: exit %d\n%s%s", code, out, stderr)
 	}
 	code, out, _ = runFileCommand(t, "diff", true, a, c)
@@ -129,7 +129,7 @@ func TestDiffCommandExitCodes(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("--json is not one document: %v\n%s", err, out)
 	}
-	if code != exitCheck || doc.Equal || doc.Before.Walk.Pages != 5 || doc.After.Walk.Pages != 7 || doc.After.Walk.Tools != 49 || len(doc.Repaged) == 0 {
+	if code != exitCheck || doc.Equal || doc.Before.Walk.Pages != 6 || doc.After.Walk.Pages != 8 || doc.After.Walk.Tools != 53 || len(doc.Repaged) == 0 {
 		t.Errorf("exit %d, document %+v", code, doc)
 	}
 	for _, r := range doc.Repaged {

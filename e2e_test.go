@@ -166,7 +166,7 @@ func TestEndToEnd(t *testing.T) {
 		x.keys("Escape")
 		x.wait(title + ` \d+ +walk #`)
 	}
-	x.wait(`Tools 49 · Res(ources)? 30 · T(e)?mpl(ates)? 3 · Pr(o)?m(pts)? 3`)
+	x.wait(`Tools 53 · Res(ources)? 30 · T(e)?mpl(ates)? 3 · Pr(o)?m(pts)? 3`)
 	pick("2", "Resources", "changelog", "changelog  demo://changelog")
 	x.keys("Enter")
 	x.wait(`(?s)Latest resources/read.*✓ pass\s+resource-contents.*Contents \(1\).*demo://changelog  text/plain`)

@@ -79,11 +79,11 @@ func TestToolsJSONDocument(t *testing.T) {
 	if doc.Server.Name != "mcpwitness-demo" || doc.Server.ProtocolVersion == "" {
 		t.Errorf("server = %+v", doc.Server)
 	}
-	if !doc.Walk.Complete || doc.Walk.Pages != 5 || len(doc.Pages) != 5 || doc.Walk.Generation != 5 {
+	if !doc.Walk.Complete || doc.Walk.Pages != 6 || len(doc.Pages) != 6 || doc.Walk.Generation != 6 {
 		t.Errorf("walk = %+v with %d pages", doc.Walk, len(doc.Pages))
 	}
-	if len(doc.Tools) != 49 {
-		t.Errorf("%d tools, want 49", len(doc.Tools))
+	if len(doc.Tools) != 53 {
+		t.Errorf("%d tools, want 53", len(doc.Tools))
 	}
 	byName := map[string]int{}
 	for i, tool := range doc.Tools {

@@ -38,12 +38,12 @@ func Example() {
 	// 10 tools, more to come: true
 	// add
 	// add_duration
+	// ask_form
+	// ask_sampling
+	// ask_url
 	// base64_decode
 	// base64_encode
 	// change_case
 	// color_convert
 	// convert_units
-	// csv_to_json
-	// current_time
-	// divide
 }

@@ -113,6 +113,7 @@ func New(opts *Options) *mcp.Server {
 	s.AddReceivingMiddleware(st.middleware)
 
 	addShowcaseTools(s, st)
+	addAskers(s)
 	addBrokenTools(s)
 	addTextTools(s)
 	addDataTools(s)
@@ -144,10 +145,6 @@ func (st *state) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "initialize":
 			if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil && st.tasks {
 				return withTasksCapability(ir), nil
-			}
-		case "server/discover":
-			if dr, ok := res.(*mcp.DiscoverResult); ok && dr != nil && st.tasks {
-				return discoveredWithTasks(dr), nil
 			}
 		case "tools/list":
 			if lt, ok := res.(*mcp.ListToolsResult); ok && lt != nil {

@@ -51,6 +51,14 @@ type Asked struct {
 	RoundTrip bool
 	// Findings say what the request did wrong.
 	Findings []string
+	// owner is the session asked, so one answerer may serve several.
+	owner *Session
+}
+
+// askKey names one ask of one session.
+type askKey struct {
+	s   *Session
+	seq int64
 }
 
 // Reply is a client's answer to an [Asked]: a result, or an error the
@@ -106,41 +114,42 @@ func (f flagAnswerer) Answer(_ context.Context, a *Asked) (Reply, error) {
 }
 
 // Interactive is an [Answerer] for a person: it declares sampling,
-// elicitation (form and URL) and waits for [Interactive.Reply] to each
-// request, which it learns of from the session's "asked" event (ID
-// "ask-Seq").
+// elicitation (form and URL) and waits for [Session.Reply] to each
+// request, which the person learns of from the session's "asked" event
+// (ID "ask-Seq"). One may serve several sessions.
 type Interactive struct {
 	mu      sync.Mutex
-	pending map[int64]chan Reply
+	pending map[askKey]chan Reply
 }
 
 // NewInteractive returns an answerer that waits for a person.
-func NewInteractive() *Interactive { return &Interactive{pending: map[int64]chan Reply{}} }
+func NewInteractive() *Interactive { return &Interactive{pending: map[askKey]chan Reply{}} }
 
 // Declares says the person answers everything.
 func (ia *Interactive) Declares() Declared {
 	return Declared{Sampling: true, ElicitForm: true, ElicitURL: true}
 }
 
-// expect makes ask seq wait for its reply before anyone hears of it.
-func (ia *Interactive) expect(seq int64) {
+// expect makes ask k wait for its reply before anyone hears of it.
+func (ia *Interactive) expect(k askKey) {
 	ia.mu.Lock()
 	defer ia.mu.Unlock()
-	ia.pending[seq] = make(chan Reply, 1)
+	ia.pending[k] = make(chan Reply, 1)
 }
 
 // Answer waits for the reply to a, or for ctx.
 func (ia *Interactive) Answer(ctx context.Context, a *Asked) (Reply, error) {
+	k := askKey{a.owner, a.Seq}
 	ia.mu.Lock()
-	ch, ok := ia.pending[a.Seq]
+	ch, ok := ia.pending[k]
 	if !ok {
 		ch = make(chan Reply, 1)
-		ia.pending[a.Seq] = ch
+		ia.pending[k] = ch
 	}
 	ia.mu.Unlock()
 	defer func() {
 		ia.mu.Lock()
-		delete(ia.pending, a.Seq)
+		delete(ia.pending, k)
 		ia.mu.Unlock()
 	}()
 	select {
@@ -151,12 +160,12 @@ func (ia *Interactive) Answer(ctx context.Context, a *Asked) (Reply, error) {
 	}
 }
 
-// Reply answers the request numbered seq; false when it is no longer
-// waiting (answered, cancelled by the server, timed out).
-func (ia *Interactive) Reply(seq int64, r Reply) bool {
+// reply answers ask k; false when it is no longer waiting (answered,
+// cancelled by the server, timed out).
+func (ia *Interactive) reply(k askKey, r Reply) bool {
 	ia.mu.Lock()
-	ch, ok := ia.pending[seq]
-	delete(ia.pending, seq)
+	ch, ok := ia.pending[k]
+	delete(ia.pending, k)
 	ia.mu.Unlock()
 	if ok {
 		ch <- r
@@ -168,7 +177,7 @@ func (ia *Interactive) Reply(seq int64, r Reply) bool {
 // session's answerer is an [Interactive]; false when nothing waits for it.
 func (s *Session) Reply(seq int64, r Reply) bool {
 	ia, ok := s.answerer.(*Interactive)
-	return ok && ia.Reply(seq, r)
+	return ok && ia.reply(askKey{s, seq}, r)
 }
 
 // userRejected is the error the specification gives for a sampling
@@ -194,7 +203,7 @@ func askID(seq int64) string { return fmt.Sprintf("ask-%d", seq) }
 // server's cancel or the session's close ends it too), and records the
 // answer. A request the client did not declare is refused, as a finding.
 func (s *Session) answerAsk(ctx context.Context, method string, params json.RawMessage, roundTrip bool) (mcp.Result, error) {
-	a := &Asked{Seq: s.asks.n.Add(1), Method: method, Params: params, Call: s.askingCall(params), RoundTrip: roundTrip}
+	a := &Asked{Seq: s.asks.n.Add(1), Method: method, Params: params, Call: s.askingCall(params), RoundTrip: roundTrip, owner: s}
 	id := askID(a.Seq)
 	var call *CallInfo
 	if a.Call != 0 {
@@ -231,9 +240,9 @@ func (s *Session) answerAsk(ctx context.Context, method string, params json.RawM
 			Text: "declined: " + refuse.Message})
 		return nil, refuse
 	}
-	if e, ok := s.answerer.(interface{ expect(int64) }); ok {
+	if ia, ok := s.answerer.(*Interactive); ok {
 		// A reply may come as soon as the event is out.
-		e.expect(a.Seq)
+		ia.expect(askKey{s, a.Seq})
 	}
 	asked := Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Text: "asked", Data: params}
 	if roundTrip {
@@ -317,3 +326,8 @@ func (s *Session) AnswerInput(ctx context.Context, method string, params json.Ra
 	}
 	return json.Marshal(res)
 }
+
+// OpenURL opens u (an elicitation's URL) with $BROWSER if set, else the
+// system opener, as the OAuth flow opens its authorization URL. It
+// returns the command used.
+func OpenURL(ctx context.Context, u string) (string, error) { return openBrowser(ctx, u) }

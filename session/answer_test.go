@@ -315,20 +315,28 @@ func TestInputRequestsAreAnsweredByTheSameAnswerer(t *testing.T) {
 	t.Cleanup(func() { hs.Close() })
 	s := dial(t, Target{URL: "http://" + ln.Addr().String() + "/mcp"}, &Options{Answerer: NewInteractive(), Protocol: "2026-07-28"})
 	sub := s.Log().Subscribe()
-	callAsync(t, s, "ask_in_result")
+	got := callAsync(t, s, "ask_in_result")
 	seq, call := nextAsk(t, sub, MethodElicit)
 	sub.Close()
 	if call == 0 {
 		t.Error("the input request names no call")
 	}
 	s.Reply(seq, Reply{Result: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, Text: "accept"})
-	// The server's handler, called again, holds the answer.
-	if g := receive(t, answered); g != `{"action":"accept","content":{"name":"Ada"}}` {
+	// The server's handler, called again, holds the answer, and the call
+	// reports the last answer, not the one that asked.
+	want := `{"action":"accept","content":{"name":"Ada"}}`
+	if g := receive(t, answered); g != want {
 		t.Errorf("the server got %s", g)
+	}
+	if g := receive(t, got); g != want {
+		t.Errorf("the call answered %s, want the retry's %s", g, want)
 	}
 	texts := serverCalls(s.Log(), MethodElicit)
 	if len(texts) != 2 || texts[0] != "asked (an input request in a result)" || texts[1] != "accept" {
 		t.Errorf("events %q", texts)
+	}
+	if rounds := serverCalls(s.Log(), "tools/call"); len(rounds) != 1 || rounds[0] != "round trip 1: the result asks for input (who)" {
+		t.Errorf("round trip events %q", rounds)
 	}
 	var calls int
 	for _, f := range wireFrames(s.Log(), Send, "tools/call") {

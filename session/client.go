@@ -44,6 +44,9 @@ func (s *Session) newClient(o Options) *mcp.Client {
 	}
 	opts := &mcp.ClientOptions{
 		Capabilities: caps,
+		// Input requests in a result are answered by roundTrips, which
+		// records each round trip and reads the call's last answer.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		// Handlers make the SDK subscribe to list changes on newer protocols;
 		// the events themselves come from the tap.
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) {},
@@ -52,9 +55,9 @@ func (s *Session) newClient(o Options) *mcp.Client {
 	}
 	// A request on the wire is answered by serverRequests before the SDK
 	// sees it, so that a schema the SDK would refuse is a finding rather
-	// than an error the server sees instead of the answer asked for. The
-	// SDK calls these handlers itself for the input requests of a result
-	// (multi round-trip): the same path answers both.
+	// than an error the server sees instead of the answer asked for; the
+	// input requests of a result, by roundTrips. The handlers make the SDK
+	// declare the capabilities, and answer by the same path if called.
 	if decl.ElicitForm || decl.ElicitURL {
 		opts.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			raw, _ := json.Marshal(req.Params)
@@ -82,7 +85,7 @@ func (s *Session) newClient(o Options) *mcp.Client {
 		c.AddRoots(&mcp.Root{URI: rootURI(r)})
 	}
 	c.AddReceivingMiddleware(s.serverRequests)
-	c.AddSendingMiddleware(noListCache)
+	c.AddSendingMiddleware(noListCache, s.roundTrips)
 	return c
 }
 

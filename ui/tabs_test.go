@@ -50,7 +50,7 @@ func TestTabsShowEveryListTheDemoDeclares(t *testing.T) {
 		t.Fatalf("tabs %v", got)
 	}
 	strip := strings.Split(h.screen(), "\n")[3]
-	if !strings.Contains(strip, "Tools 49") || !strings.Contains(strip, "3") {
+	if !strings.Contains(strip, "Tools 53") || !strings.Contains(strip, "3") {
 		t.Errorf("the tab strip: %q", strip)
 	}
 	// One walk each, tools first, every one complete.
