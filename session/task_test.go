@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 )
 
@@ -218,5 +219,26 @@ func TestTasksListIsWalkedLikeTheOtherLists(t *testing.T) {
 				t.Errorf("walk bounded to one page: %q, want %q", res.Incomplete, paging.PageLimit)
 			}
 		})
+	}
+}
+
+func TestCallTaskBadAnswersNameTheCause(t *testing.T) {
+	force := &TaskOptions{Force: true}
+	s := dial(t, hostile(t, hostiletest.ModeTasksNoID), nil)
+	if r := s.CallTask(context.Background(), "echo", nil, force); r.Err == nil || !strings.Contains(r.Err.Error(), "no taskId") {
+		t.Errorf("a CreateTaskResult without taskId: err %v, want it named", r.Err)
+	}
+	s = dial(t, hostile(t, hostiletest.ModeTasksOddStatus), nil)
+	r := s.CallTask(context.Background(), "echo", nil, force)
+	if r.Err == nil || !strings.Contains(r.Err.Error(), `status "paused"`) || r.TaskID != "t1" {
+		t.Errorf("tasks/get with status paused: task %q err %v, want the status named", r.TaskID, r.Err)
+	}
+}
+
+func TestTasksListCursorLoopIsAFinding(t *testing.T) {
+	s := dial(t, hostile(t, hostiletest.ModeTasksLoop), nil)
+	_, res := s.Walk(context.Background(), paging.Tasks())
+	if res.Incomplete != paging.CursorRepeated || len(res.Pages) != 3 {
+		t.Errorf("walk: %q after %d pages, want cursor-repeated after 3", res.Incomplete, len(res.Pages))
 	}
 }

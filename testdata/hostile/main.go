@@ -96,7 +96,9 @@ type theme struct {
 }
 
 // themes lists the theme files' modes; each file returns its own value.
-func themes() []theme { return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme()} }
+func themes() []theme {
+	return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme(), tasksTheme()}
+}
 
 // allModes is every mode: the base ones and each theme's.
 func allModes() []string {
