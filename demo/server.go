@@ -146,6 +146,10 @@ func (st *state) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil && st.tasks {
 				return withTasksCapability(ir), nil
 			}
+		case "server/discover":
+			if dr, ok := res.(*mcp.DiscoverResult); ok && dr != nil && st.tasks {
+				return discoveredWithTasks(dr), nil
+			}
 		case "tools/list":
 			if lt, ok := res.(*mcp.ListToolsResult); ok && lt != nil {
 				return withExecution(lt), nil

@@ -261,7 +261,7 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 			fwd = emptyPage(env.ID, w.items)
 		}
 	}
-	if dir == Recv && method == "initialize" && len(env.Result) > 0 {
+	if dir == Recv && (method == "initialize" || method == "server/discover") && len(env.Result) > 0 {
 		t.keepInit(env.Result)
 	}
 	if dir == Recv && env.Method == "" && t.settleOwn(id) {
