@@ -213,3 +213,16 @@ func withTasks(opts *Options) *Options {
 	o.Tasks = true
 	return &o
 }
+
+// discoveredWithTasksResult is a server/discover answer (protocol
+// 2026-07-28's handshake) declaring the tasks the demo answers, as
+// [initializedWithTasks] is for initialize.
+type discoveredWithTasksResult struct {
+	*mcp.DiscoverResult
+	Capabilities capsWithTasks `json:"capabilities"`
+}
+
+// discoveredWithTasks returns dr declaring the tasks capability.
+func discoveredWithTasks(dr *mcp.DiscoverResult) *discoveredWithTasksResult {
+	return &discoveredWithTasksResult{DiscoverResult: dr, Capabilities: capsWithTasks{ServerCapabilities: dr.Capabilities, Tasks: tasksCapability()}}
+}

@@ -132,6 +132,7 @@ func (s *State) applyCall(ev session.Event) {
 	switch info.State {
 	case session.PhaseStart:
 		c.State, c.Args, c.Listed, c.Generation = info.State, info.Args, info.Listed, info.Generation
+		c.AsTask = info.AsTask
 		if s.lean && s.src > 0 && len(c.Args) > 0 {
 			c.Args, c.ArgsSrc = nil, s.src
 		}

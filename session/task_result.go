@@ -24,15 +24,15 @@ func (s *Session) TaskResult(ctx context.Context, id string) *RequestResult {
 	return r
 }
 
-// keepInit keeps the raw result of the initialize answer (see
-// [tap.initialized]).
+// keepInit keeps the raw result of the handshake's answer, to initialize
+// or to server/discover (see [tap.initialized]).
 func (t *tap) keepInit(result json.RawMessage) {
 	t.mu.Lock()
 	t.init = result
 	t.mu.Unlock()
 }
 
-// initialized returns the capabilities of the raw initialize answer, as
+// initialized returns the capabilities of the raw handshake answer, as
 // the server wrote them (the SDK's struct drops what it does not know,
 // such as tasks), or nil.
 func (t *tap) initialized() json.RawMessage {

@@ -167,8 +167,8 @@ func TestGoldenRunningTask(t *testing.T) {
 		Args: json.RawMessage(`{"storyboard":"a\nb\nc\nd"}`), Listed: true, Generation: 1, AsTask: true}}))
 	ttl := int64(300000)
 	for _, msg := range []string{"starting", "rendering scene 2 of 4: b"} {
-		h.feed(b.ev(session.Event{Kind: session.KindTask, Task: &session.TaskInfo{Call: 1, TaskID: "task-7", Status: session.TaskWorking,
-			StatusMessage: msg, TTL: &ttl, PollInterval: 250, Source: session.TaskPolled}}))
+		h.feed(b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: "task-7", Text: "task task-7 working: " + msg,
+			Task: &session.TaskInfo{Call: 1, TaskID: "task-7", Status: session.TaskWorking, StatusMessage: msg, TTL: &ttl, PollInterval: 250, Source: session.TaskPolled}}))
 	}
 	h.feed(b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 1, Total: 4, Message: "rendering scene 2 of 4: b"}}))
 	h.m.detail.ShowCall(h.m.tools.Selected(), 1)
