@@ -41,6 +41,17 @@ type Doc struct {
 	width int
 	st    *themes.Styles
 	cut   int // lines left out past maxDocLines
+	// wide keeps JSON lines whole, wider than the width, for a view that
+	// scrolls sideways (see [NewWideDoc]).
+	wide bool
+}
+
+// NewWideDoc is [NewDoc] for a view that scrolls sideways: prose wraps to
+// width, JSON keeps each line whole.
+func NewWideDoc(width int, st *themes.Styles) *Doc {
+	d := NewDoc(width, st)
+	d.wide = true
+	return d
 }
 
 // NewDoc starts a document wrapped to width cells (at least 8), drawn
@@ -90,16 +101,21 @@ func (d *Doc) Segs(ss []Seg, hang int) {
 		ss[i].Text = sanitize.Line(ss[i].Text)
 	}
 	for _, line := range wrapSegs(ss, d.width, hang) {
-		var b strings.Builder
-		for _, s := range line {
-			if s.Plain {
-				b.WriteString(s.Text)
-			} else {
-				b.WriteString(s.Style.Render(s.Text))
-			}
-		}
-		d.Add(b.String())
+		d.Add(segsLine(line))
 	}
+}
+
+// segsLine draws segments on one line.
+func segsLine(line []Seg) string {
+	var b strings.Builder
+	for _, s := range line {
+		if s.Plain {
+			b.WriteString(s.Text)
+		} else {
+			b.WriteString(s.Style.Render(s.Text))
+		}
+	}
+	return b.String()
 }
 
 // Heading starts a section: a blank line, then its title.
@@ -126,6 +142,13 @@ func (d *Doc) JSON(raw []byte, indent int) {
 			continue
 		}
 		ss := append([]Seg{{Text: pad, Plain: true}}, jsonSegs(line, d.st)...)
+		if d.wide {
+			for i := range ss {
+				ss[i].Text = sanitize.Line(ss[i].Text)
+			}
+			d.Add(segsLine(ss))
+			continue
+		}
 		lead := len(line) - len(strings.TrimLeft(line, " "))
 		d.Segs(ss, indent+lead+2)
 	}

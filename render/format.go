@@ -175,3 +175,23 @@ func Thousands(n int64) string {
 	}
 	return string(out)
 }
+
+// OutcomeMark is the one-cell mark of what a call came to, as a tool's
+// row shows its newest call: ✓ passed, ✗ failed (a check, the transport
+// or JSON-RPC), ! the tool said isError with every check passing, ⊘
+// refused or cancelled (no answer to check), ? unchecked, ⋯ running.
+func OutcomeMark(o fold.Outcome) string {
+	switch o {
+	case fold.OutcomePass:
+		return "✓"
+	case fold.OutcomeFail, fold.OutcomeError:
+		return "✗"
+	case fold.OutcomeIsError:
+		return "!"
+	case fold.OutcomeRefused, fold.OutcomeCancelled:
+		return "⊘"
+	case fold.OutcomeUnchecked:
+		return "?"
+	}
+	return "⋯"
+}

@@ -157,20 +157,18 @@ func verdictLines(d *Doc, v checks.Verdict, forced bool, width int, s *themes.St
 	// The message goes on the same line when it fits there whole, else
 	// below, indented.
 	quiet := v.Status == checks.Pass || v.Status == checks.Skipped
+	style := s.Text
+	if quiet {
+		style = s.Muted
+	}
 	switch room := d.width - (14 + width + 2); {
-	case ansi.StringWidth(v.Message) <= room || quiet:
-		// A passing or skipped check keeps to one line.
-		msg, style := Trunc(v.Message, room), s.Text
-		if quiet {
-			style = s.Muted
-		}
-		if room >= 12 {
-			head = append(head, Seg{Text: strings.Repeat(" ", width-len(v.Check)+2), Plain: true}, Seg{Text: msg, Style: style})
-		}
+	case ansi.StringWidth(v.Message) <= room:
+		head = append(head, Seg{Text: strings.Repeat(" ", width-len(v.Check)+2), Plain: true}, Seg{Text: v.Message, Style: style})
 		d.Segs(head, 0)
 	default:
+		// Never cut: a message that does not fit goes below, wrapped.
 		d.Segs(head, 0)
-		d.Text(s.Text, v.Message, 6)
+		d.Text(style, v.Message, 6)
 	}
 	pw := 0
 	for _, e := range v.Errors {
