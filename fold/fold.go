@@ -72,7 +72,7 @@ type State struct {
 	trimmed   int
 	// toolStats sums up each tool's calls (see toolstats.go); replaced,
 	// never changed in place.
-	toolStats map[string]ToolStats
+	toolStats toolStatsTable
 
 	// Frames and rows, once pushed, are never changed: a change replaces.
 	wire      Ring[*Frame]

@@ -14,30 +14,39 @@ type ToolStats struct {
 	LastID int64
 }
 
+// toolStatsTable holds the [ToolStats] of every tool called. Its map is
+// never changed in place (a clone of the state shares it): a change makes
+// a new one. Calls are rare next to frames, and few tools are called.
+type toolStatsTable struct {
+	rev int
+	m   map[string]ToolStats
+}
+
 // ToolStats returns the summary of the calls of the tool named name: a
 // lookup, kept up to date as calls start and end, never a scan of calls.
-func (s *State) ToolStats(name string) ToolStats { return s.toolStats[name] }
+func (s *State) ToolStats(name string) ToolStats { return s.toolStats.m[name] }
 
-// setToolStats records st for the tool named name. The map is never
-// changed in place (a clone of the state shares it): a change makes a new
-// one. Calls are rare next to frames, and few tools are called.
+// ToolStatsRev changes whenever any tool's [ToolStats] changes.
+func (s *State) ToolStatsRev() int { return s.toolStats.rev }
+
+// setToolStats records st for the tool named name.
 func (s *State) setToolStats(name string, st ToolStats) {
-	next := make(map[string]ToolStats, len(s.toolStats)+1)
-	maps.Copy(next, s.toolStats)
+	next := make(map[string]ToolStats, len(s.toolStats.m)+1)
+	maps.Copy(next, s.toolStats.m)
 	next[name] = st
-	s.toolStats = next
+	s.toolStats = toolStatsTable{rev: s.toolStats.rev + 1, m: next}
 }
 
 // countCall counts a call of tool seen for the first time.
 func (s *State) countCall(tool string) {
-	st := s.toolStats[tool]
+	st := s.toolStats.m[tool]
 	st.Calls++
 	s.setToolStats(tool, st)
 }
 
 // settleCall records how c ended as its tool's newest outcome.
 func (s *State) settleCall(c *Call) {
-	st := s.toolStats[c.Tool]
+	st := s.toolStats.m[c.Tool]
 	if st.LastID != c.ID {
 		st.Ended++
 	}
