@@ -22,6 +22,10 @@ func (m *model) bindings() []key.Binding {
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
 		short = append([]key.Binding{m.keys.Detail.Force}, short...)
 	}
+	if m.replay == nil && m.backend != nil && (m.st.Closed() || m.restarts.lost != "") && (m.mode == modeNormal || m.mode == modeWire) {
+		// The server is gone: restarting it is what there is to do.
+		short = append([]key.Binding{m.keys.Global.Restart}, short...)
+	}
 	if r := m.replay; r != nil && r.Loaded() && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
 		short = append(m.scrub.ShortHelp(), short...)
 	}
@@ -136,7 +140,7 @@ func (m *model) keyGroups() [][]key.Binding {
 	it := &k.Items
 	groups := [][]key.Binding{
 		append(t.Bindings(), g.NextPane, g.PrevPane, g.Tabs),
-		{t.Call, e.Send, g.Back, t.Filter, g.Walk, d.PrevCall, d.NextCall, d.Force},
+		{t.Call, e.Send, g.Back, t.Filter, g.Walk, g.Restart, d.PrevCall, d.NextCall, d.Force},
 		{it.Open, it.Subscribe, g.Ping, g.LogLevel, k.Events.Level, g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
 		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force},
 	}

@@ -163,3 +163,24 @@ func TestLostHTTPSessionOffersRestart(t *testing.T) {
 		t.Errorf("the walk after the restart: %+v", w)
 	}
 }
+
+// The help line offers R first once the server is gone, and the full
+// help lists it.
+func TestHelpOffersRestartWhenClosed(t *testing.T) {
+	h, _, _ := hostileHarness(t, hostiletest.ModeDieOnCall, 120, 40)
+	if strings.Contains(h.screen(), "R restart server") {
+		t.Error("the help line offers R while the server runs")
+	}
+	h.key("enter")
+	h.key("ctrl+s")
+	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
+	h.drain()
+	lines := strings.Split(h.screen(), "\n")
+	if help := lines[len(lines)-1]; !strings.HasPrefix(strings.TrimSpace(help), "R restart server") {
+		t.Errorf("the help line of a closed session does not start with R: %q", help)
+	}
+	h.key("?")
+	if !strings.Contains(h.screen(), "restart server") {
+		t.Errorf("the full help does not list R:\n%s", h.screen())
+	}
+}

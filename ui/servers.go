@@ -12,6 +12,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
+	"mcpwitness/session"
 )
 
 // serversModel is the root of the UI over several servers: one [model]
@@ -29,6 +30,10 @@ type serversModel struct {
 	// row under its cursor.
 	picking bool
 	pick    int
+	// showAll: the events of every server have the screen (E); all keeps
+	// the newest of them.
+	showAll bool
+	all     []taggedEvent
 }
 
 // serverView is one server of a [serversModel]: its names and its model.
@@ -47,6 +52,7 @@ type serverMsg struct {
 // ServersKeyMap are the keys of the several-server root.
 type ServersKeyMap struct {
 	Pick   key.Binding // open the server picker
+	All    key.Binding // the events of every server, or the current one's screen
 	Up     key.Binding
 	Down   key.Binding
 	Choose key.Binding
@@ -57,6 +63,7 @@ type ServersKeyMap struct {
 func DefaultServersKeyMap() ServersKeyMap {
 	return ServersKeyMap{
 		Pick:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "servers")),
+		All:    key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "all servers' events")),
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "switch")),
@@ -88,6 +95,12 @@ func (r *serversModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.i < 0 || msg.i >= len(r.servers) {
 			return r, nil
 		}
+		switch evs := msg.msg.(type) {
+		case eventsMsg:
+			r.keep(msg.i, evs...)
+		case eventMsg:
+			r.keep(msg.i, session.Event(evs))
+		}
 		return r, r.to(msg.i, msg.msg)
 	case tea.WindowSizeMsg:
 		r.w, r.h = msg.Width, msg.Height
@@ -100,13 +113,25 @@ func (r *serversModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if r.picking {
 			return r, r.pickerKey(msg)
 		}
-		if key.Matches(msg, r.keys.Pick) && r.current().m.mode.free() {
+		if r.showAll {
+			// Any key closes the view; E and esc only close it.
+			r.showAll = false
+			if key.Matches(msg, r.keys.All, r.keys.Close) {
+				return r, nil
+			}
+		}
+		free := r.current().m.mode.free()
+		switch {
+		case free && key.Matches(msg, r.keys.Pick):
 			r.picking, r.pick = true, r.cur
+			return r, nil
+		case free && key.Matches(msg, r.keys.All):
+			r.showAll = true
 			return r, nil
 		}
 		return r, r.to(r.cur, msg)
 	case tea.MouseMsg, tea.PasteMsg, tea.PasteStartMsg, tea.PasteEndMsg:
-		if r.picking {
+		if r.picking || r.showAll {
 			return r, nil
 		}
 		return r, r.to(r.cur, msg)
@@ -191,8 +216,11 @@ func isRuntimeMsg(msg tea.Msg) bool {
 func (r *serversModel) View() tea.View {
 	v := r.current().m.View()
 	body := v.Content
-	if r.picking {
+	switch {
+	case r.picking:
 		body = r.pickerView()
+	case r.showAll:
+		body = r.allEventsView()
 	}
 	v.SetContent(body + "\n" + r.stripView())
 	return v
@@ -279,7 +307,7 @@ func (r *serversModel) stripView() string {
 		parts = append(parts, mark+" "+label)
 	}
 	line := strings.Join(parts, "  ")
-	hint := sty.Muted.Render("S servers")
+	hint := sty.Muted.Render("S servers · E all events")
 	return joinEnds(line, hint, max(r.w, 1))
 }
 

@@ -22,16 +22,8 @@ func openServers(ctx context.Context, cfg OpenConfig, servers []session.FileServ
 	if st, err := os.Stat(cfg.Path); err == nil {
 		size = st.Size()
 	}
-	views := make([]*serverView, len(servers))
-	for i, srv := range servers {
-		// The snapshots of all the replays share the file's budget.
-		r := replay.New(files[i], &replay.Options{Size: size / int64(len(servers))})
-		views[i] = &serverView{names: srv.Names, m: newModel(replayOptions(ctx, cfg, tasks, r))}
-		if t := srv.Target; t != nil && t.Config != nil {
-			views[i].hash = t.Config.Short()
-		}
-	}
-	p := tea.NewProgram(newServersModel(views), append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
+	root := replayServers(ctx, cfg, tasks, size, servers, files)
+	p := tea.NewProgram(root, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 	_, runErr := p.Run()
 	cancel()
 	tasks.closeAndWait()
@@ -39,4 +31,18 @@ func openServers(ctx context.Context, cfg OpenConfig, servers []session.FileServ
 		runErr = nil
 	}
 	return runErr
+}
+
+// replayServers is the root over a replay of each server of a file of
+// size bytes, whose snapshots share the file's budget.
+func replayServers(ctx context.Context, cfg OpenConfig, tasks *tasks, size int64, servers []session.FileServer, files []*session.File) *serversModel {
+	views := make([]*serverView, len(servers))
+	for i, srv := range servers {
+		r := replay.New(files[i], &replay.Options{Size: size / int64(len(servers))})
+		views[i] = &serverView{names: srv.Names, m: newModel(replayOptions(ctx, cfg, tasks, r))}
+		if t := srv.Target; t != nil && t.Config != nil {
+			views[i].hash = t.Config.Short()
+		}
+	}
+	return newServersModel(views)
 }

@@ -49,7 +49,12 @@ func newServersHarness(t *testing.T, names [][]string, dials []func(context.Cont
 			Dial: func(ctx context.Context) (Backend, error) { return dial(ctx, log) }})
 		views[i] = &serverView{names: names[i], m: m, hash: "0123456789ab"}
 	}
-	h.r = newServersModel(views)
+	return h.start(newServersModel(views))
+}
+
+// start runs r in h.
+func (h *serversHarness) start(r *serversModel) *serversHarness {
+	h.r = r
 	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	h.exec(h.r.Init())
 	return h
@@ -175,6 +180,17 @@ func TestServersSwitchKeepsEachServer(t *testing.T) {
 	h.key("down")
 	if sel := h.r.servers[0].m.tools.Selected(); sel == nil || sel.Name != "echo" {
 		t.Errorf("a key on beta moved alpha's selection to %v", sel)
+	}
+	// E: the events of every server, each with its server.
+	h.key("E")
+	all := h.screen()
+	if !strings.Contains(all, "Events of every server") || !strings.Contains(all, "1 alpha = alpha-c") || !strings.Contains(all, "3 beta") ||
+		!strings.Contains(all, "/list") {
+		t.Errorf("all servers' events:\n%s", all)
+	}
+	h.key("esc")
+	if h.r.showAll || strings.Contains(h.screen(), "Events of every server") {
+		t.Error("esc did not close the events of every server")
 	}
 	h.key("S")
 	h.key("1")
