@@ -22,7 +22,7 @@ func (m *model) bindings() []key.Binding {
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
 		short = append([]key.Binding{m.keys.Detail.Force}, short...)
 	}
-	if m.replay == nil && m.backend != nil && (m.st.Closed() || m.restarts.lost != "") && (m.mode == modeNormal || m.mode == modeWire) {
+	if m.offersRestart() && (m.mode == modeNormal || m.mode == modeWire) {
 		// The server is gone: restarting it is what there is to do.
 		short = append([]key.Binding{m.keys.Global.Restart}, short...)
 	}

@@ -293,7 +293,7 @@ func (m *model) body() string {
 		return m.wire.View()
 	case m.st.Server() == nil && m.link == linkFailed:
 		msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
-			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then start mcpwitness again; q quits.")
+			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then press R to try again; q quits.")
 		return m.block(lipgloss.NewStyle().Width(m.w-4).Render(msg), m.w, l.bodyH)
 	case m.st.Server() == nil && m.o.Dial != nil:
 		return m.connectingBody()

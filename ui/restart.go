@@ -20,6 +20,9 @@ type restarter interface {
 type restartDoneMsg struct {
 	backend Backend
 	err     error
+	// redial says it was the first connection, made again after it
+	// failed.
+	redial bool
 }
 
 // restartState is what the model knows of its server's connection beyond
@@ -64,8 +67,10 @@ func (m *model) restart() tea.Cmd {
 		return m.setStatus("already restarting the server…", levelInfo)
 	case m.backend == nil && m.link == linkDialing:
 		return m.setStatus("still connecting; restart once the server answers or the attempt fails", levelInfo)
+	case m.backend == nil && m.link == linkFailed && m.o.Dial != nil:
+		return m.redial()
 	case m.backend == nil:
-		return m.setStatus("no server to restart: the first connection failed; check the command or URL and start mcpwitness again", levelError)
+		return m.setStatus("no server to restart", levelError)
 	}
 	r, ok := m.backend.(restarter)
 	if !ok {
@@ -88,16 +93,35 @@ func (m *model) restart() tea.Cmd {
 	}))
 }
 
+// redial makes the first connection again, after it failed.
+func (m *model) redial() tea.Cmd {
+	m.link, m.dialErr = linkDialing, nil
+	m.restarts.running = true
+	m.restarts.want = m.restarts.connects + 1
+	d, ctx := m.o.Dial, m.o.Ctx
+	return tea.Batch(m.setStatus("connecting again…", levelInfo), m.ensureSpin(), m.o.Tasks.cmd(func() tea.Msg {
+		b, err := d(ctx)
+		return restartDoneMsg{backend: b, err: err, redial: true}
+	}))
+}
+
 // restartDone takes the new session and walks every list again, or says
 // why the restart failed.
 func (m *model) restartDone(msg restartDoneMsg) tea.Cmd {
 	m.restarts.running = false
+	if msg.err != nil && msg.redial {
+		m.dialErr, m.link = msg.err, linkFailed
+		return m.setStatus("could not connect again; press R to try once more", levelError)
+	}
 	if msg.err != nil {
 		return m.setStatus("restart failed: "+msg.err.Error()+"; press R to try again", levelError)
 	}
 	m.backend, m.link = msg.backend, linkUp
 	m.restarts.lost = ""
 	status := m.setStatus("restarted: the lists shown come from the old connection until each is walked again (walking now)", levelOK)
+	if msg.redial {
+		status = m.setStatus("connected", levelOK)
+	}
 	if m.restarts.connects < m.restarts.want {
 		m.restarts.walk = true // once the new connect event is folded
 		return status
@@ -148,4 +172,17 @@ func (m *model) keepLost() tea.Cmd {
 		return m.setStatus(lostText(m.restarts.lost), levelWarn)
 	}
 	return nil
+}
+
+// offersRestart says whether R is what there is to do: the server is gone
+// (its connection ended, its HTTP session lost) or the first connection
+// failed.
+func (m *model) offersRestart() bool {
+	switch {
+	case m.replay != nil || m.restarts.running:
+		return false
+	case m.backend != nil:
+		return m.st.Closed() || m.restarts.lost != ""
+	}
+	return m.link == linkFailed && m.o.Dial != nil
 }

@@ -184,3 +184,58 @@ func TestHelpOffersRestartWhenClosed(t *testing.T) {
 		t.Errorf("the full help does not list R:\n%s", h.screen())
 	}
 }
+
+// When the first connection fails, R makes it again: the screen said how
+// it failed and offered R, and the second attempt connects and walks.
+func TestRedialAfterAFailedStart(t *testing.T) {
+	log := session.NewLog(nil)
+	sub := log.Subscribe()
+	t.Cleanup(sub.Close)
+	var mu sync.Mutex
+	attempts := 0
+	var opened []*session.Session
+	t.Cleanup(func() {
+		for _, s := range opened {
+			s.Close()
+		}
+	})
+	good := demoTarget(t)
+	dial := func(ctx context.Context) (Backend, error) {
+		mu.Lock()
+		attempts++
+		first := attempts == 1
+		mu.Unlock()
+		target := good
+		if first {
+			target = session.Target{Command: []string{"/nonexistent/mcp-server"}}
+		}
+		s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: time.Minute})
+		if err != nil {
+			return nil, err
+		}
+		opened = append(opened, s)
+		return s, nil
+	}
+	h := newHarness(t, options{Dial: dial, Theme: "mono"})
+	go func() {
+		for ev := range sub.C() {
+			select {
+			case h.msgs <- eventMsg(ev):
+			case <-h.done:
+				return
+			}
+		}
+	}()
+	h.until("the failed dial", func() bool { return h.m.link == linkFailed })
+	screen := h.screen()
+	if !strings.Contains(screen, "press R to try again") {
+		t.Errorf("the failed start does not offer R:\n%s", screen)
+	}
+	h.key("R")
+	h.until("the second attempt's walks", func() bool {
+		return h.m.link == linkUp && h.m.st.Server() != nil && toolsWalks(h.m.st) > 0 && !h.m.ops.walking()
+	})
+	if len(h.m.st.Shown().Tools) == 0 {
+		t.Error("no tools after connecting again")
+	}
+}
