@@ -16,12 +16,14 @@ import (
 // MiB; the rest is what is live when the document is built.
 //
 // A headless walk of a small list (10,000 tools: some 6 MiB live at the
-// end) is capped instead by a soft memory limit (see [tuneGC]):
+// end) is capped instead by a soft memory limit (see [tuneGCFor]):
 // the heap grows at GOGC 100 until the runtime's memory nears the limit,
 // and only then is collected more often. That brings the peak RSS of
-// tools --json at 10k tools from 27-29 to 24-25 MiB, for more collections
-// at the end of the walk (some 15% more wall time, still well under the
-// bare go-sdk lister's). The limit is lifted once the live heap outgrows
+// tools --json at 10k tools from 27-29 to 23.5-24.5 MiB, for some 35 more
+// collections at the end of the walk: its CPU time doubles (70 -> 140 ms),
+// its wall time grows by some 25% (0.67 -> 0.85 times the bare go-sdk
+// lister's). A looser limit costs less and keeps less: 15 MiB gives 25
+// MiB for 30% more CPU. The limit is lifted once the live heap outgrows
 // it, so that a large list is not collected over and over against a limit
 // it cannot meet.
 const (
@@ -39,19 +41,23 @@ const (
 	liftLimitAt = 8 << 20
 	// uiHeapGC is the terminal UI's GOGC while its heap is small.
 	uiHeapGC = 200
+	// tunedNoLimit is the memory limit of a process [tuneGC] looks after
+	// while nothing is limited: as good as none (Go's default is
+	// math.MaxInt64), and distinct from it.
+	tunedNoLimit = math.MaxInt64 - 1
 )
 
 // tuneGC sets the collector up for the process, unless GOGC or GOMEMLIMIT
-// is set in the environment: the soft memory limit of a small heap at
-// once ([smallHeapLimit]; [tuneGCFor] lifts it for the terminal UI), and,
-// after each collection until the live heap passes threshold bytes, a look
-// at the live heap: past [liftLimitAt] the limit is lifted, and past
-// threshold GOGC is set to percent, for good. It is called once, by main.
+// is set in the environment: after each collection until the live heap
+// passes threshold bytes it looks at the live heap, lifts the small heap's
+// limit past [liftLimitAt] (see [tuneGCFor]), and past threshold sets GOGC
+// to percent, for good. It is called once, by main; it marks the process
+// as tuned with a memory limit of [tunedNoLimit], which limits nothing.
 func tuneGC(threshold uint64, percent int) {
 	if userTuned() {
 		return
 	}
-	debug.SetMemoryLimit(smallHeapLimit)
+	debug.SetMemoryLimit(tunedNoLimit)
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var arm func()
 	arm = func() {
@@ -64,7 +70,7 @@ func tuneGC(threshold uint64, percent int) {
 			}
 			n := live[0].Value.Uint64()
 			if n > liftLimitAt && debug.SetMemoryLimit(-1) == smallHeapLimit {
-				debug.SetMemoryLimit(math.MaxInt64)
+				debug.SetMemoryLimit(tunedNoLimit)
 			}
 			if n > threshold {
 				debug.SetGCPercent(percent)
@@ -76,20 +82,26 @@ func tuneGC(threshold uint64, percent int) {
 	arm()
 }
 
-// tuneGCFor adapts what [tuneGC] set to the command about to run: a
-// headless command keeps the small heap's limit; the terminal UI gets a
-// higher GOGC instead ([uiHeapGC]), until [tuneGC] lowers it for a large
-// heap. The UI keeps more than a walk's pages (the fold with their frames,
-// the screen) and runs its loop beside the walk, so that collecting less
-// often while the heap is small is worth more to it than a few MiB (at
-// 10k tools it spends some 10% less CPU up to the walk's end). Where
-// tuneGC set nothing (the environment said, or a test runs the command),
-// it does nothing either.
+// tuneGCFor adapts what [tuneGC] set to a command that has a session,
+// about to run: a headless command gets the small heap's soft memory limit
+// ([smallHeapLimit]), which tuneGC lifts when the heap outgrows it; the
+// terminal UI a higher GOGC instead ([uiHeapGC]), until tuneGC lowers it
+// for a large heap. The UI keeps more than a walk's pages (the fold with
+// their frames, the screen) and runs its loop beside the walk, so that
+// collecting less often while the heap is small is worth more to it than a
+// few MiB (at 10k tools it spends some 10% less CPU up to the walk's end).
+// The other commands (demo-server, open, report, diff) keep Go's defaults
+// until their heap is large. Where tuneGC set nothing (the environment
+// said, or a test runs the command in its own process), it does nothing
+// either.
 func tuneGCFor(headless bool) {
-	if headless || debug.SetMemoryLimit(-1) != smallHeapLimit || userTuned() {
+	if debug.SetMemoryLimit(-1) != tunedNoLimit {
 		return
 	}
-	debug.SetMemoryLimit(math.MaxInt64)
+	if headless {
+		debug.SetMemoryLimit(smallHeapLimit)
+		return
+	}
 	debug.SetGCPercent(uiHeapGC)
 }
 

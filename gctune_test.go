@@ -77,22 +77,23 @@ func unsetGCEnv(t *testing.T) {
 	})
 }
 
-// TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt: tuneGC sets the soft
-// memory limit of a small heap, and a collection that finds more than
-// liftLimitAt live lifts it (while GOGC stays as it is below the large
-// heap's threshold).
+// TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt: a headless command
+// gets the soft memory limit of a small heap, and a collection that finds
+// more than liftLimitAt live lifts it (while GOGC stays as it is below the
+// large heap's threshold).
 func TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt(t *testing.T) {
 	unsetGCEnv(t)
 	tuneGC(1<<40, 37)
+	tuneGCFor(true)
 	if got := debug.SetMemoryLimit(-1); got != smallHeapLimit {
-		t.Fatalf("memory limit %d after tuneGC, want %d", got, smallHeapLimit)
+		t.Fatalf("memory limit %d after tuneGCFor(headless), want %d", got, smallHeapLimit)
 	}
 	live := make([]byte, 2*liftLimitAt)
 	for i := range live {
 		live[i] = byte(i)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for debug.SetMemoryLimit(-1) != math.MaxInt64 {
+	for debug.SetMemoryLimit(-1) != tunedNoLimit {
 		if time.Now().After(deadline) {
 			t.Fatalf("memory limit still %d after collections with %d MiB live, want it lifted", debug.SetMemoryLimit(-1), len(live)>>20)
 		}
@@ -105,9 +106,9 @@ func TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt(t *testing.T) {
 	}
 }
 
-// TestTuneGCForTheCommand: after tuneGC, a headless command keeps the
-// small heap's limit and the terminal UI trades it for uiHeapGC; where
-// tuneGC set no limit (a test running the command), nothing changes.
+// TestTuneGCForTheCommand: after tuneGC, a headless command gets the small
+// heap's limit and the terminal UI uiHeapGC; where tuneGC did not run (a
+// test running the command), nothing changes.
 func TestTuneGCForTheCommand(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -117,7 +118,8 @@ func TestTuneGCForTheCommand(t *testing.T) {
 		percent  int
 	}{
 		{"headless", true, true, smallHeapLimit, 100},
-		{"ui", true, false, math.MaxInt64, uiHeapGC},
+		{"ui", true, false, tunedNoLimit, uiHeapGC},
+		{"headless in a test", false, true, math.MaxInt64, 100},
 		{"ui in a test", false, false, math.MaxInt64, 100},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,7 +140,7 @@ func TestTuneGCForTheCommand(t *testing.T) {
 }
 
 // TestTuneGCLeavesWhatTheUserSet: with GOMEMLIMIT or GOGC in the
-// environment, tuneGC sets no memory limit and tuneGCFor leaves GOGC.
+// environment, neither tuneGC nor tuneGCFor sets a memory limit or GOGC.
 func TestTuneGCLeavesWhatTheUserSet(t *testing.T) {
 	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
 		t.Run(v, func(t *testing.T) {
@@ -146,6 +148,7 @@ func TestTuneGCLeavesWhatTheUserSet(t *testing.T) {
 			t.Setenv(v, "off")
 			debug.SetMemoryLimit(math.MaxInt64)
 			tuneGC(1<<40, 37)
+			tuneGCFor(true)
 			tuneGCFor(false)
 			if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 				t.Errorf("memory limit %d with %s set, want none", got, v)

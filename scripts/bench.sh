@@ -214,11 +214,13 @@ tui_bench() {
 	tui() {
 		local server t0 ms="" i sock="$work/tmux.sock"
 		serve "$2"
-		t0=$(date +%s%N)
+		# The pane says when it launches the UI: tmux's own start (some 7
+		# ms) is not the UI's.
+		rm -f "$work/t0"
 		tmux -S "$sock" new-session -d -x 160 -y 45 \
-			"/usr/bin/time -f %M -o $work/rss $bin --record $work/rec.jsonl --max-pages $3 --protocol $proto -- $relay 2>/dev/null"
+			"date +%s%N >$work/t0; exec /usr/bin/time -f %M -o $work/rss $bin --record $work/rec.jsonl --max-pages $3 --protocol $proto -- $relay 2>/dev/null"
 		for ((i = 0; i < 1200; i++)); do
-			ms=$(walkdone "$work/rec.jsonl" "$t0") && [[ -n $ms ]] && break
+			[[ -s $work/t0 ]] && t0=$(<"$work/t0") && ms=$(walkdone "$work/rec.jsonl" "$t0") && [[ -n $ms ]] && break
 			sleep 0.05
 		done
 		tmux -S "$sock" send-keys q
