@@ -226,3 +226,42 @@ func TestRestartInMemoryRefused(t *testing.T) {
 		t.Errorf("Restart of an in-memory session: %v", err)
 	}
 }
+
+// Restarting a live HTTP session ends it (a DELETE, as a close does) and
+// starts a new one with a new initialize.
+func TestRestartLiveHTTPSession(t *testing.T) {
+	var mu sync.Mutex
+	var deleted []string
+	inner := demo.Handler(nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			mu.Lock()
+			deleted = append(deleted, r.Header.Get("Mcp-Session-Id"))
+			mu.Unlock()
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	s := dial(t, Target{URL: srv.URL}, nil)
+	ctx := context.Background()
+	old := sessionIDs(s.Log())
+	n, err := s.Restart(ctx)
+	if err != nil {
+		t.Fatalf("Restart: %v", err)
+	}
+	if _, res := n.Walk(ctx, paging.Tools()); res.Err != nil {
+		t.Fatalf("walk after the restart: %v", res.Err)
+	}
+	ids := sessionIDs(n.Log())
+	if len(old) != 1 || len(ids) != 2 || ids[1] == old[0] {
+		t.Errorf("session ids before %q and after %q the restart", old, ids)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(deleted) != 1 || deleted[0] != old[0] {
+		t.Errorf("DELETEs %q, want one for the old session %s", deleted, old[0])
+	}
+	if !hasEvent(n.Log(), KindRestart, "in a new HTTP session") {
+		t.Error("no restart event says a new HTTP session")
+	}
+}
