@@ -155,6 +155,19 @@ func TestEndToEnd(t *testing.T) {
 	call("render_video", "a storyboard")
 	x.wait(`(?s)⊘ Refused before sending: nothing was sent`)
 
+	// The refused call's event opened whole, and its verdict copied: tmux,
+	// with set-clipboard on, takes the OSC 52 sequence into a buffer.
+	x.run("set-option", "-g", "set-clipboard", "on")
+	x.keys("1", "Tab", "Tab", "G", "Enter")
+	x.wait(`(?s)Event whole.*render_video.*⊘ refused\s+task-support`)
+	x.keys("y")
+	x.wait(`copied verdicts · \d+ B · OSC 52`)
+	if buf := x.run("show-buffer"); !strings.Contains(buf, `⊘ refused task-support: Tool "render_video" requires task-based execution`) {
+		t.Errorf("the clipboard (tmux's buffer) holds %q, not the refused call's verdict", buf)
+	}
+	x.keys("Escape")
+	x.wait(`Call #3 +\[ \] call 1 of 1`)
+
 	// The other lists' tabs: pick an item as a tool is picked.
 	pick := func(tab, title, query, row string) {
 		x.keys(tab)

@@ -347,6 +347,7 @@ func (d *detailPane) View(spin string, now time.Time) string {
 type detailHead struct {
 	call    int64 // the call shown, 0 for the tool
 	calls   int   // the shown tool's calls
+	nth     int   // which of them the call shown is, from 1 (oldest); 0 when not among them
 	w       int
 	focused bool
 	sty     *themes.Styles
@@ -356,6 +357,11 @@ func (d *detailPane) headKey() detailHead {
 	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.sty}
 	if c := d.Call(); c != nil {
 		k.call = c.ID
+		for i, hc := range d.history() {
+			if hc.ID == c.ID {
+				k.nth = i + 1
+			}
+		}
 	}
 	return k
 }
@@ -365,7 +371,10 @@ func (d *detailPane) drawHead(k detailHead) string {
 	if k.call != 0 {
 		title = fmt.Sprintf("Call #%d", k.call)
 	}
-	if k.calls > 0 {
+	switch {
+	case k.nth > 0:
+		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] call %d of %d", k.nth, k.calls))
+	case k.calls > 0:
 		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] %d %s", k.calls, render.Plural(k.calls, "call", "calls")))
 	}
 	head := d.titleStyle(k.focused).Render(title)
@@ -445,7 +454,7 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		if !c.Done {
 			return []key.Binding{g.Back}
 		}
-		out := []key.Binding{k.Call, k.PrevCall, k.NextCall, g.Back}
+		out := []key.Binding{k.Call, g.Copy, k.PrevCall, k.NextCall, g.Back}
 		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
 			if mayRunAsTask(d.tool) {
@@ -454,5 +463,5 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		}
 		return out
 	}
-	return []key.Binding{k.Call, k.Up, k.Down, k.PrevCall, g.NextPane}
+	return []key.Binding{k.Call, g.Copy, k.Up, k.Down, k.PrevCall, g.NextPane}
 }

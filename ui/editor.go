@@ -23,10 +23,13 @@ import (
 // argsCheckedMsg is the live check of the editor's arguments against the
 // tool's input schema, run in a command.
 type argsCheckedMsg struct {
-	seq       int
-	jsonErr   string
-	unchecked string
-	errs      []checks.SchemaError
+	seq     int
+	jsonErr string
+	// jsonLine and jsonCol are where the JSON stops parsing, from 1; 0
+	// when it is not known.
+	jsonLine, jsonCol int
+	unchecked         string
+	errs              []checks.SchemaError
 }
 
 // checkArgsCmd validates args against schema off the UI goroutine. The
@@ -38,8 +41,15 @@ func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) te
 			var x any
 			err := json.Unmarshal(args, &x)
 			msg.jsonErr = "not valid JSON"
-			if err != nil {
-				msg.jsonErr += ": " + err.Error()
+			var se *json.SyntaxError
+			switch {
+			case errors.As(err, &se):
+				msg.jsonLine, msg.jsonCol = lineCol(args, se.Offset)
+				msg.jsonErr += fmt.Sprintf(" at line %d, column %d: %s", msg.jsonLine, msg.jsonCol, se.Error())
+			case err != nil:
+				// The input ends too soon: the last line.
+				msg.jsonLine, msg.jsonCol = lineCol(args, int64(len(args)))
+				msg.jsonErr += fmt.Sprintf(" at line %d: %s", msg.jsonLine, err.Error())
 			}
 			return msg
 		}
@@ -79,6 +89,11 @@ type editorPane struct {
 	checkSeq int
 	checked  *argsCheckedMsg // the newest check result
 	note     string          // why the last send did not happen
+
+	// hideSchema hides the input schema shown beside (or under) the raw
+	// JSON; schemaLines is it drawn for the width, in SetSize.
+	hideSchema  bool
+	schemaLines []string
 }
 
 func newEditorPane(c *common, keys *EditorKeyMap, v *checks.Validator) editorPane {
@@ -120,7 +135,8 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 		e.inputs[i] = in
 	}
 	e.area = textarea.New()
-	e.area.ShowLineNumbers = false
+	// Numbered, so a syntax error's line can be found and marked.
+	e.area.ShowLineNumbers = true
 	e.area.Prompt = ""
 	e.area.SetValue(render.SafeJSON(string(tooldef.Skeleton(t.Input))))
 	e.raw = !e.canForm
@@ -140,6 +156,9 @@ func (e *editorPane) restyle() {
 	s.Focused.Base, s.Blurred.Base = e.sty.Text, e.sty.Text
 	s.Cursor.Blink = false
 	e.area.SetStyles(s)
+	if e.tool != nil {
+		e.SetSize(e.w, e.h) // the schema, drawn in the new styles
+	}
 }
 
 // styleFields draws the inputs of a form or the editor in the styles
@@ -159,8 +178,20 @@ func (e *editorPane) SetSize(w, h int) {
 	for i := range e.inputs {
 		e.inputs[i].SetWidth(max(w-e.labelWidth()-6, 8))
 	}
-	e.area.SetWidth(max(w-2, 10))
-	e.area.SetHeight(max(h-e.reserved(), 3))
+	aw, ah := e.areaSize()
+	e.area.SetWidth(aw)
+	e.area.SetHeight(ah)
+	e.schemaLines = nil
+	if e.tool != nil && e.sty != nil {
+		sw, _ := e.schemaSize()
+		d := render.NewDoc(max(sw-1, 8), e.sty)
+		if render.IsNull(e.tool.Input) {
+			d.Text(e.sty.Muted, "no input schema", 0)
+		} else {
+			d.JSON(e.tool.Input, 0)
+		}
+		e.schemaLines = d.Lines()
+	}
 }
 
 // reserved is the rows the raw editor leaves for the title and the check.
@@ -224,6 +255,18 @@ func (e *editorPane) Ready() bool {
 	return false
 }
 
+// lineCol says where byte offset off of text is: line and column, from 1.
+func lineCol(text []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(text)))
+	before := text[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	if col == 0 && off > 0 {
+		col = 1 // the offset is just past the bad byte
+	}
+	return line, col
+}
+
 func (e *editorPane) recheck() tea.Cmd {
 	e.checkSeq++
 	return checkArgsCmd(e.checkSeq, e.v, e.tool.Input, e.Args())
@@ -269,6 +312,15 @@ func (e *editorPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := e.keys
 	if key.Matches(msg, k.Raw) {
 		return e.toggleRaw()
+	}
+	if e.raw && key.Matches(msg, k.Schema) {
+		e.hideSchema = !e.hideSchema
+		e.SetSize(e.w, e.h)
+		return nil
+	}
+	if e.raw && key.Matches(msg, k.Skeleton) {
+		e.insertSkeleton()
+		return nil
 	}
 	if e.raw {
 		var cmd tea.Cmd
@@ -354,6 +406,103 @@ func (e *editorPane) fillForm(args json.RawMessage) error {
 	return nil
 }
 
+// insertSkeleton puts in place of the value on the cursor's line (a
+// property, "name": value) the skeleton of that property's schema: its
+// required members, defaults and first enum values ([tooldef.Skeleton]).
+// The property is found in the input schema by the names of the members
+// that enclose the line, read from the indentation.
+func (e *editorPane) insertSkeleton() {
+	lines := strings.Split(e.area.Value(), "\n")
+	row := e.area.Line()
+	if row >= len(lines) {
+		return
+	}
+	path, ok := propertyPath(lines, row)
+	if !ok {
+		e.note = `put the cursor on a property's line ("name": …) to insert its skeleton`
+		return
+	}
+	sub := e.tool.Input
+	for _, name := range path {
+		s := tooldef.ReadSchema(sub)
+		if s.MainType() == "array" && len(s.Items) > 0 {
+			s = tooldef.ReadSchema(s.Items)
+		}
+		sub = nil
+		for _, p := range s.Props() {
+			if p.Name == name {
+				sub = p.Schema
+			}
+		}
+		if sub == nil {
+			e.note = "the input schema has no property " + sanitize.Line(strings.Join(path, "."))
+			return
+		}
+	}
+	skel := strings.TrimSpace(string(tooldef.Skeleton(sub)))
+	if s := tooldef.ReadSchema(sub); s.MainType() == "array" && len(s.Items) > 0 {
+		skel = "[\n  " + strings.ReplaceAll(strings.TrimSpace(string(tooldef.Skeleton(s.Items))), "\n", "\n  ") + "\n]"
+	}
+	line := lines[row]
+	colon := strings.Index(line, ":")
+	indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+	comma := ""
+	if strings.HasSuffix(strings.TrimSpace(line), ",") {
+		comma = ","
+	}
+	lines[row] = line[:colon+1] + " " + strings.ReplaceAll(render.SafeJSON(skel), "\n", "\n"+indent) + comma
+	e.area.SetValue(strings.Join(lines, "\n"))
+	e.area.MoveToBegin()
+	for range row {
+		e.area.CursorDown()
+	}
+	e.area.CursorEnd()
+	e.note = ""
+}
+
+// propertyPath names the property on line row of pretty JSON and the
+// members enclosing it, outermost first: each is the nearest line above,
+// less indented, that opens an object or array as a member's value.
+func propertyPath(lines []string, row int) ([]string, bool) {
+	name, ok := memberName(lines[row])
+	if !ok {
+		return nil, false
+	}
+	path := []string{name}
+	depth := indentOf(lines[row])
+	for i := row - 1; i >= 0 && depth > 0; i-- {
+		d := indentOf(lines[i])
+		t := strings.TrimSpace(lines[i])
+		if d >= depth || !strings.HasSuffix(t, "{") && !strings.HasSuffix(t, "[") {
+			continue
+		}
+		depth = d
+		if n, ok := memberName(lines[i]); ok {
+			path = append([]string{n}, path...)
+		}
+	}
+	return path, true
+}
+
+// memberName is the name of the member a line of pretty JSON starts.
+func memberName(line string) (string, bool) {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, `"`) {
+		return "", false
+	}
+	end := strings.Index(t[1:], `":`)
+	if end < 0 {
+		return "", false
+	}
+	var name string
+	if json.Unmarshal([]byte(t[:end+2]), &name) != nil {
+		return "", false
+	}
+	return name, true
+}
+
+func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " \t")) }
+
 // Fill puts the arguments of an earlier call in the editor.
 func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
 	pretty, ok := render.PrettyJSON(args)
@@ -374,7 +523,7 @@ func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
 func (e *editorPane) ShortHelp() []key.Binding {
 	k := e.keys
 	if e.raw {
-		return []key.Binding{k.Send, k.Raw, e.global.Back}
+		return []key.Binding{k.Send, k.Skeleton, k.Schema, k.Raw, e.global.Back}
 	}
 	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, e.global.Back}
 }

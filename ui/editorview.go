@@ -3,7 +3,11 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
@@ -23,7 +27,7 @@ func (e *editorPane) View() string {
 	title := s.Title.Render("Call "+e.tool.Label) + "  " + s.Muted.Render(mode)
 	lines := []string{render.Fit(title, e.w), ""}
 	if e.raw {
-		lines = append(lines, strings.Split(e.area.View(), "\n")...)
+		lines = append(lines, e.rawLines()...)
 	} else {
 		lines = append(lines, e.formLines()...)
 	}
@@ -119,6 +123,15 @@ func (e *editorPane) checkLines() []string {
 		d.Text(s.Muted, "checking…", 0)
 	case c.jsonErr != "":
 		d.Text(s.Fail, "✗ "+c.jsonErr, 0)
+		if bad := strings.Split(string(e.Args()), "\n"); c.jsonLine > 0 && c.jsonLine <= len(bad) {
+			// The line it stops at, and where.
+			num := fmt.Sprintf("  %d │ ", c.jsonLine)
+			text := render.Trunc(sanitize.Line(bad[c.jsonLine-1]), max(e.w-len(num)-2, 8))
+			d.Add(s.Muted.Render(num) + s.Text.Render(text))
+			if c.jsonCol > 0 && c.jsonCol <= ansi.StringWidth(text) {
+				d.Add(strings.Repeat(" ", ansi.StringWidth(num)+c.jsonCol-1) + s.Fail.Render("^"))
+			}
+		}
 	case c.unchecked != "":
 		d.Text(s.Warn, "? the input schema cannot be checked: "+c.unchecked, 0)
 	case len(c.errs) == 0:
@@ -136,4 +149,84 @@ func (e *editorPane) checkLines() []string {
 		lines = append(lines[:4], s.Muted.Render("  …"))
 	}
 	return lines
+}
+
+// schemaBeside is the narrowest editor that shows the input schema beside
+// the raw JSON rather than under it.
+const schemaBeside = 90
+
+// areaSize is the size of the raw JSON text area: the editor less its
+// title and check, and less the input schema while it shows.
+func (e *editorPane) areaSize() (w, h int) {
+	w, h = max(e.w-2, 10), max(e.h-e.reserved(), 3)
+	switch {
+	case e.hideSchema || e.tool == nil:
+	case e.w >= schemaBeside:
+		w = max(e.w*3/5-1, 10)
+	default:
+		h = max(h/2, 3)
+	}
+	return w, h
+}
+
+// schemaSize is the size of the input schema shown with the raw JSON,
+// its title line included.
+func (e *editorPane) schemaSize() (w, h int) {
+	aw, ah := e.areaSize()
+	if e.w >= schemaBeside {
+		return max(e.w-aw-3, 8), ah
+	}
+	return e.w - 2, max(e.h-e.reserved()-ah, 0)
+}
+
+// rawLines are the raw JSON, its syntax error's line marked, with the
+// input schema beside or under it unless hidden.
+func (e *editorPane) rawLines() []string {
+	area := e.markError(strings.Split(e.area.View(), "\n"))
+	if e.hideSchema {
+		return area
+	}
+	s := e.sty
+	sw, sh := e.schemaSize()
+	schema := []string{s.Subtle.Render("Input schema · " + e.keys.Schema.Help().Key + " hides")}
+	body := e.schemaLines
+	if room := sh - 1; len(body) > room && room > 0 {
+		body = append(append([]string(nil), body[:room-1]...), s.Muted.Render(fmt.Sprintf("… %d more lines", len(body)-room+1)))
+	}
+	schema = append(schema, body...)
+	if e.w < schemaBeside {
+		return append(area, schema[:min(len(schema), sh)]...)
+	}
+	aw, _ := e.areaSize()
+	out := make([]string, len(area))
+	rule := s.Rule.Render("│")
+	for i, l := range area {
+		right := ""
+		if i < len(schema) {
+			right = schema[i]
+		}
+		out[i] = render.Fit(l, aw) + " " + rule + " " + render.Fit(right, sw)
+	}
+	return out
+}
+
+// lineNumber reads the line number a row of the text area starts with.
+var lineNumber = regexp.MustCompile(`^\s*(\d+) `)
+
+// markError marks, in the text area's rows, the line the JSON stops
+// parsing at: its number gives way to ✗.
+func (e *editorPane) markError(rows []string) []string {
+	c := e.checked
+	if c == nil || c.jsonLine == 0 {
+		return rows
+	}
+	for i, row := range rows {
+		m := lineNumber.FindStringSubmatch(ansi.Strip(row))
+		if m == nil || m[1] != strconv.Itoa(c.jsonLine) {
+			continue
+		}
+		gw := len(m[0])
+		rows[i] = e.sty.Fail.Render(fmt.Sprintf("%*s ", gw-1, "✗")) + ansi.Cut(row, gw, ansi.StringWidth(row))
+	}
+	return rows
 }

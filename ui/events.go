@@ -145,6 +145,15 @@ func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 	return p, nil
 }
 
+// SelectedRow is the row under the cursor, or nil.
+func (p *eventsPane) SelectedRow() *fold.Row {
+	n := p.list.Selected()
+	if n < 0 {
+		return nil
+	}
+	return p.at(n).r
+}
+
 // Wheel scrolls by n rows.
 func (p *eventsPane) Wheel(n int) {
 	p.list.Move(n)
@@ -244,5 +253,5 @@ func (p *eventsPane) row(e entry, selected bool) string {
 func (p *eventsPane) ShortHelp() []key.Binding {
 	k := p.keys
 	g := p.global
-	return []key.Binding{k.Level, k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
+	return []key.Binding{k.Open, g.Copy, k.Level, k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
 }

@@ -50,6 +50,8 @@ func (m *model) modeBindings() []key.Binding {
 	case m.mode == modeLevel:
 		k := &m.keys.Level
 		return []key.Binding{k.Pick, k.Prev, k.Next, g.Back}
+	case m.mode == modeNormal && m.focus == paneDetail && m.whole.Shown():
+		return m.whole.ShortHelp()
 	case (m.mode == modeFilter || m.focus == paneTools) && m.tab != tabTools:
 		return m.items[m.tab.item()].ShortHelp()
 	case m.focus == paneDetail && m.tab != tabTools:
@@ -141,7 +143,7 @@ func (m *model) keyGroups() [][]key.Binding {
 	groups := [][]key.Binding{
 		append(t.Bindings(), g.NextPane, g.PrevPane, g.Tabs),
 		{t.Call, e.Send, g.Back, t.Filter, g.Walk, g.Restart, d.PrevCall, d.NextCall, d.Force},
-		{it.Open, it.Subscribe, g.Ping, g.LogLevel, k.Events.Level, g.Wire, k.Wire.Copy, g.Export, g.Theme, g.Help, g.Quit},
+		{it.Open, it.Subscribe, g.Ping, g.LogLevel, k.Events.Level, g.Wire, g.Copy, k.Events.Open, k.Tools.Held, g.Export, g.Theme, g.Help, g.Quit},
 		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force},
 	}
 	if m.replay != nil {
@@ -181,8 +183,9 @@ func (m *model) fullHelp() string {
 			{s.BadgeTask.Render("task"), "execution.taskSupport is \"required\": plain calls are refused"},
 			{s.BadgeOut.Render("out"), "declares an output schema: answers are checked against it"},
 			{s.BadgeRO.Render("ro") + "/" + s.BadgeDestr.Render("destr"), "annotations: read-only / destructive"},
-			{s.BadgeHeld.Render("held"), "a typical client checks calls to it too (one page, latest, nothing out)"},
-			{s.BadgeOwn.Render("own"), "only mcpwitness checks calls to it; a typical client would not"},
+			{s.Subtle.Render("held"), heldMeaning + " (H hides the column)"},
+			{s.Subtle.Render("own"), ownMeaning},
+			{s.Pass.Render("✓") + " " + s.Fail.Render("✗") + " " + s.Warn.Render("⊘ ? !"), "a tool's newest call: passed, failed, refused or cancelled, unchecked, isError; then how many calls"},
 			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
 			{s.BadgeHeld.Render("sub"), "a resource subscribed to (s): the server says when it changes"},
 			{s.BadgeStale.Render("upd"), "the server said the resource changed since it was last read (enter reads it)"},

@@ -17,6 +17,7 @@ type KeyMap struct {
 	Form     FormKeyMap
 	Level    LevelKeyMap
 	Events   EventsKeyMap
+	Whole    WholeKeyMap
 	Wire     WireKeyMap
 	Scrubber ScrubberKeyMap
 	Help     HelpKeyMap
@@ -37,8 +38,12 @@ type GlobalKeyMap struct {
 	LogLevel key.Binding // pick the level the server logs at
 	Restart  key.Binding // restart the server: a new process or a new HTTP session
 	Theme    key.Binding
-	Help     key.Binding
-	Quit     key.Binding
+	// Copy copies what is selected in the focused pane (a tool's
+	// definition, the section of a call in view, an event, a frame, an
+	// item's URI) to the clipboard, with OSC 52.
+	Copy key.Binding
+	Help key.Binding
+	Quit key.Binding
 	// Interrupt quits even while text is being typed.
 	Interrupt key.Binding
 }
@@ -58,6 +63,7 @@ type ToolsKeyMap struct {
 	MoveKeyMap
 	Call   key.Binding // open the argument editor of the selected tool
 	Filter key.Binding
+	Held   key.Binding // hide the held/own column and its legend, or show them
 }
 
 // ItemsKeyMap is the keys of the resources, templates and prompts panes.
@@ -93,18 +99,28 @@ type EditorKeyMap struct {
 	PrevField key.Binding
 	Choice    key.Binding // cycle an enum field's choices
 	Raw       key.Binding // switch between the form and raw JSON
+	Schema    key.Binding // show or hide the input schema beside the raw JSON
+	Skeleton  key.Binding // put the skeleton of the property under the cursor in its place
 }
 
 // EventsKeyMap is the events pane's.
 type EventsKeyMap struct {
 	MoveKeyMap
 	Level key.Binding // show only log messages at a level or above, cycling
+	Open  key.Binding // open the selected event whole in the detail pane
 }
 
-// WireKeyMap is the wire pane's.
+// WholeKeyMap is the keys of an event opened whole in the detail pane.
+type WholeKeyMap struct {
+	MoveKeyMap
+	Left, Right key.Binding // scroll wide lines sideways
+	Close       key.Binding
+}
+
+// WireKeyMap is the wire pane's. Its y (copy the frame) is the global
+// [GlobalKeyMap.Copy].
 type WireKeyMap struct {
 	MoveKeyMap
-	Copy key.Binding
 }
 
 // ScrubberKeyMap is the replay scrubber's.
@@ -137,14 +153,18 @@ func binding(help, desc string, keys ...string) key.Binding {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Global: DefaultGlobalKeyMap(),
-		Tools:  ToolsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Call: callKey(), Filter: binding("/", "filter", "/")},
+		Tools: ToolsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Call: callKey(), Filter: binding("/", "filter", "/"),
+			Held: binding("H", "hide held/own", "H")},
 		Items: ItemsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "read/get", "enter"),
 			Filter: binding("/", "filter", "/"), Subscribe: binding("s", "subscribe", "s")},
-		Item:     ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "again", "enter")},
-		Detail:   DefaultDetailKeyMap(),
-		Editor:   DefaultEditorKeyMap(),
-		Events:   EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: binding("v", "events by level", "v")},
-		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Copy: binding("y", "copy frame", "y")},
+		Item:   ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "again", "enter")},
+		Detail: DefaultDetailKeyMap(),
+		Editor: DefaultEditorKeyMap(),
+		Events: EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: binding("v", "events by level", "v"),
+			Open: binding("enter", "open whole", "enter")},
+		Whole: WholeKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Left: binding("h/←", "scroll left", "h", "left"),
+			Right: binding("l/→", "scroll right", "l", "right"), Close: binding("esc", "close", "esc")},
+		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap()},
 		Scrubber: DefaultScrubberKeyMap(),
 		Form:     DefaultFormKeyMap(),
 		Level: LevelKeyMap{Prev: binding("←/↑", "less", "left", "up", "h", "k"), Next: binding("→/↓", "more", "right", "down", "l", "j"),
@@ -167,6 +187,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		LogLevel:  binding("L", "log level", "L"),
 		Restart:   binding("R", "restart server", "R"),
 		Theme:     binding("t", "theme", "t"),
+		Copy:      binding("y", "copy", "y"),
 		Help:      binding("?", "help", "?"),
 		Quit:      binding("q", "quit", "q", "ctrl+c"),
 		Interrupt: binding("ctrl+c", "quit", "ctrl+c"),
@@ -213,6 +234,8 @@ func DefaultEditorKeyMap() EditorKeyMap {
 		PrevField: binding("shift+tab/↑", "previous field", "shift+tab", "up"),
 		Choice:    binding("←/→", "choose", "left", "right"),
 		Raw:       binding("ctrl+r", "form/raw JSON", "ctrl+r"),
+		Schema:    binding("ctrl+o", "schema", "ctrl+o"),
+		Skeleton:  binding("ctrl+x", "skeleton", "ctrl+x"),
 	}
 }
 

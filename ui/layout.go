@@ -66,6 +66,7 @@ func (m *model) resize(w, h int) {
 	} else {
 		m.events.SetSize(w, l.eventsH)
 	}
+	m.whole.SetSize(l.rightW, l.bodyH)
 	m.help.SetWidth(w - 2)
 }
 
@@ -96,7 +97,7 @@ func (m *model) predraw() {
 		m.items[m.tab.item()].Predraw()
 	}
 	m.detail.Predraw()
-	for _, sc := range []*scroller{&m.item.sc, &m.wire.frame} {
+	for _, sc := range []*scroller{&m.item.sc, &m.wire.frame, &m.whole.sc} {
 		sc.Predraw()
 	}
 	m.events.Predraw()
@@ -302,6 +303,9 @@ func (m *model) body() string {
 		return m.listView()
 	}
 	right := m.rightView()
+	if m.whole.Shown() && m.mode == modeNormal {
+		right = m.whole.View()
+	}
 	if l.stacked {
 		return right
 	}

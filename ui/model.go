@@ -104,10 +104,6 @@ func (st status) render(s *themes.Styles) string {
 	return style.Render(mark + " " + st.text)
 }
 
-func statusCmd(text string, level level) tea.Cmd {
-	return func() tea.Msg { return statusMsg{text: text, level: level} }
-}
-
 // pane names the pane with the keys.
 type pane int
 
@@ -175,7 +171,9 @@ type model struct {
 	level  int
 	wire   wirePane
 	events eventsPane
-	focus  pane
+	// whole is an event opened whole, in the place of the detail pane.
+	whole wholeView
+	focus pane
 
 	mode     mode
 	helpFrom mode            // the mode under the help
@@ -243,6 +241,7 @@ func newModel(o options) *model {
 	m.editor = newEditorPane(m.common, &m.keys.Editor, m.v)
 	m.wire = newWirePane(m.common, &m.keys.Wire)
 	m.events = newEventsPane(m.common, &m.keys.Events)
+	m.whole = newWholeView(m.common, &m.keys.Whole)
 	m.help = help.New()
 	m.help.Styles = m.sty.Help
 	m.helpView = helpView{keys: &m.keys.Help}
@@ -312,6 +311,7 @@ func (m *model) sync() tea.Cmd {
 		cmds = append(cmds, m.wire.Sync())
 	}
 	m.events.Sync()
+	m.whole.Sync()
 	cmds = append(cmds, m.ensureSpin())
 	return tea.Batch(cmds...)
 }

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/render"
 )
@@ -15,6 +16,9 @@ type scroller struct {
 	lines []string
 	off   int
 	w, h  int
+	// x is the first column shown of lines wider than the window
+	// (see [scroller.ScrollX]).
+	x int
 	// ver counts SetLines; drawn is the window as Predraw drew it for
 	// drawnKey.
 	ver      int
@@ -23,9 +27,9 @@ type scroller struct {
 }
 
 // scrollKey is what the window shows: the lines given, where, how big.
-type scrollKey struct{ ver, off, w, h int }
+type scrollKey struct{ ver, off, w, h, x int }
 
-func (s *scroller) key() scrollKey { return scrollKey{s.ver, s.off, s.w, s.h} }
+func (s *scroller) key() scrollKey { return scrollKey{s.ver, s.off, s.w, s.h, s.x} }
 
 // Predraw draws the window again when it changed, in Update: a frame
 // whose window is as it was costs a comparison.
@@ -50,6 +54,17 @@ func (s *scroller) SetLines(lines []string) {
 func (s *scroller) ScrollBy(n int) {
 	s.off += n
 	s.clamp()
+}
+
+// ScrollX moves the window sideways by n cells, within the widest line.
+// It measures the lines (CJK and emoji take two cells), so it runs on a
+// key, not on every frame.
+func (s *scroller) ScrollX(n int) {
+	widest := 0
+	for _, l := range s.lines {
+		widest = max(widest, ansi.StringWidth(l))
+	}
+	s.x = max(min(s.x+n, widest-s.w), 0)
 }
 
 // Height is the number of lines shown.
@@ -84,6 +99,9 @@ func (s *scroller) draw() string {
 		line := ""
 		if n := s.off + i; n < len(s.lines) {
 			line = s.lines[n]
+		}
+		if s.x > 0 {
+			line = ansi.Cut(line, s.x, s.x+s.w)
 		}
 		b.WriteString(render.Fit(line, s.w))
 	}

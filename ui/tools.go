@@ -49,6 +49,8 @@ type toolsPane struct {
 	asked     filterAsk // the newest filter run started
 
 	pt toolPaints
+	// hideHeld hides the held/own column and its legend (see legend.go).
+	hideHeld bool
 	// rowsVer counts the rebuilds of rows in place; drawn is the pane as
 	// Predraw drew it, for drawnKey in the styles drawnSty.
 	rowsVer  int
@@ -86,8 +88,12 @@ func newToolPaints(st *themes.Styles) toolPaints {
 	pt := toolPaints{text: newPaint(st.Text.Render), sel: newPaint(st.Selected.Render), selBlur: newPaint(st.SelectedBlurred.Render),
 		marker: newPaint(st.Title.Render), sep: newPaint(st.Separator.Render), badge: map[string]string{}}
 	for text, style := range map[string]lipgloss.Style{"bad": st.Fail, "task": st.BadgeTask, "out": st.BadgeOut, "destr": st.BadgeDestr,
-		"ro": st.BadgeRO, "stale": st.BadgeStale, "held": st.BadgeHeld, "own": st.BadgeOwn} {
+		"ro": st.BadgeRO, "stale": st.BadgeStale, "held": st.Subtle, "own": st.Subtle} {
 		pt.badge[text] = style.Render(text)
+	}
+	// The marks of how a tool's calls went (see [toolsPane.callsCell]).
+	for mark, style := range map[string]lipgloss.Style{"✓": st.Pass, "✗": st.Fail, "!": st.Warn, "⊘": st.Warn, "?": st.Warn, "⋯": st.Muted} {
+		pt.badge[mark] = style.Render(mark)
 	}
 	return pt
 }
@@ -95,7 +101,7 @@ func newToolPaints(st *themes.Styles) toolPaints {
 func (p *toolsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.setWidth(w)
-	p.setHeight(h - 1)
+	p.setHeight(h - 1 - p.legendRows())
 }
 
 // Selected returns the selected tool, or nil.
@@ -291,5 +297,5 @@ func (p *toolsPane) ShortHelp() []key.Binding {
 		return p.typingHelp()
 	}
 	g := p.global
-	return []key.Binding{k.Call, k.Filter, g.Walk, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
+	return []key.Binding{k.Call, k.Filter, g.Walk, g.NextPane, g.Wire, g.Copy, k.Held, g.Export, g.Help, g.Quit}
 }

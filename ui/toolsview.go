@@ -21,13 +21,16 @@ type toolsDrawKey struct {
 	focused, done, held, stale  bool
 	typing                      bool
 	query                       string
+	statsRev                    int  // the tools' call summaries
+	hideHeld                    bool // the held/own column is hidden
 }
 
 // drawKey is the key of what View would draw now.
 func (p *toolsPane) drawKey() toolsDrawKey {
 	h := p.listHeight()
 	k := toolsDrawKey{st: p.st, w: p.w, h: h, offset: p.offset, cursor: p.cursor, shown: min(max(len(p.rows)-p.offset, 0), h),
-		rowsVer: p.rowsVer, hitsVer: p.hitsVer, walk: p.builtWalk, focused: p.focused, typing: p.typing, query: p.query}
+		rowsVer: p.rowsVer, hitsVer: p.hitsVer, walk: p.builtWalk, focused: p.focused, typing: p.typing, query: p.query,
+		statsRev: p.st.ToolStatsRev(), hideHeld: p.hideHeld}
 	if w := p.builtWalk; w != nil {
 		k.count, k.done, k.stale = len(w.Tools), w.Done, w.Stale()
 		k.held = p.st.Held(w)
@@ -62,8 +65,12 @@ func (p *toolsPane) draw() string {
 	held := p.st.Held(p.builtWalk)
 	stale := p.builtWalk.Stale()
 	done := p.builtWalk != nil && p.builtWalk.Done
-	return p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
+	out := p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
 		func(r toolRow, cur bool) string { return p.toolLine(r.tool, cur, done, held, stale) })
+	if p.legendShown() {
+		out += "\n" + p.legend()
+	}
+	return out
 }
 
 func (p *toolsPane) emptyLine() string { return " " + p.sty.Muted.Render(p.emptyText()) }
@@ -112,7 +119,8 @@ func (p *toolsPane) separator(r toolRow) string {
 }
 
 // badges returns the badges of t, most important first, and their width.
-func (p *toolsPane) badges(t *fold.Tool, done, held, stale bool) (string, int) {
+// Held and own are a column of their own (see [toolsPane.heldCell]).
+func (p *toolsPane) badges(t *fold.Tool, stale bool) (string, int) {
 	var names [7]string
 	n := 0
 	add := func(s string) { names[n] = s; n++ }
@@ -134,13 +142,6 @@ func (p *toolsPane) badges(t *fold.Tool, done, held, stale bool) (string, int) {
 	if stale {
 		add("stale")
 	}
-	if done {
-		if held {
-			add("held")
-		} else {
-			add("own")
-		}
-	}
 	var b strings.Builder
 	w := 0
 	for i, name := range names[:n] {
@@ -154,9 +155,19 @@ func (p *toolsPane) badges(t *fold.Tool, done, held, stale bool) (string, int) {
 	return b.String(), w
 }
 
-// toolLine draws one tool row, exactly p.w cells wide.
+// toolLine draws one tool row, exactly p.w cells wide: the name, how its
+// calls went (see [toolsPane.callsCell]), its badges and the held/own
+// column.
 func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) string {
-	badges, bw := p.badges(t, done, held, stale)
+	badges, bw := p.badges(t, stale)
+	calls, cw := p.callsCell(t)
+	hcell, hw := p.heldCell(done, held)
+	if cw > 0 {
+		badges, bw = calls+" "+badges, bw+cw+1
+	}
+	if hw > 0 {
+		badges, bw = badges+" "+hcell, bw+hw+1
+	}
 	nameW := p.w - bw - 5
 	if nameW < 8 {
 		badges, nameW = "", p.w-5

@@ -47,7 +47,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		cmd = m.tick(msg)
 	case tea.KeyPressMsg:
-		if c, ok := m.restartKey(msg); ok {
+		if c, ok := m.wholeKey(msg); ok {
+			cmd = c
+		} else if c, ok := m.restartKey(msg); ok {
 			cmd = c
 		} else if c, ok := m.taskKey(msg); ok {
 			cmd = c
@@ -56,6 +58,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.MouseWheelMsg:
 		cmd = m.wheel(msg.Mouse())
+	case tea.MouseClickMsg:
+		cmd = m.click(msg.Mouse())
 	default:
 		cmd = m.toPane(msg)
 	}

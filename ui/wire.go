@@ -129,22 +129,6 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		k := p.keys
-		if key.Matches(msg, k.Copy) {
-			if f := p.Selected(); f != nil {
-				if f.Src > 0 {
-					if p.read.Src != f.Src {
-						return p, statusCmd("the frame is still being read; try y again", levelInfo)
-					}
-					f = &p.read
-				}
-				text := string(f.Frame)
-				if text == "" {
-					text = f.Text
-				}
-				return p, tea.Batch(tea.SetClipboard(text), statusCmd(fmt.Sprintf("copied frame (%s) to the clipboard (OSC 52)", render.Size(len(text))), levelInfo))
-			}
-			return p, nil
-		}
 		if p.onFrame {
 			moveKey(msg, &k.MoveKeyMap, &p.frame)
 			return p, nil
@@ -153,6 +137,26 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 		return p, p.Sync()
 	}
 	return p, nil
+}
+
+// Copy is the selected frame's bytes as they went over the wire, for y
+// (see [model.copySelected]); why says why there is nothing to copy yet.
+func (p *wirePane) Copy() (cp render.Copy, why string) {
+	f := p.Selected()
+	if f == nil {
+		return cp, "no frame selected"
+	}
+	if f.Src > 0 {
+		if p.read.Src != f.Src {
+			return cp, "the frame is still being read; try y again"
+		}
+		f = &p.read
+	}
+	text := string(f.Frame)
+	if text == "" {
+		text = f.Text
+	}
+	return render.Copy{What: "frame", Text: text}, ""
 }
 
 // Wheel scrolls the list (top part) or the frame (bottom part) at row y
@@ -221,5 +225,5 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 func (p *wirePane) ShortHelp() []key.Binding {
 	k := p.keys
 	g := p.global
-	return []key.Binding{k.Up, k.Down, k.Copy, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
+	return []key.Binding{k.Up, k.Down, g.Copy, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
 }

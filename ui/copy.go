@@ -1,0 +1,78 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"mcpwitness/render"
+)
+
+// copySelected copies what is selected in the focused pane to the
+// clipboard with OSC 52 ([tea.SetClipboard]) and says on the status line
+// what was copied and how many bytes. A terminal that refuses OSC 52 says
+// nothing back, so the message says what to do when nothing pastes.
+func (m *model) copySelected() tea.Cmd {
+	cp, why := m.selection()
+	if why != "" {
+		return m.setStatus(why, levelInfo)
+	}
+	if cp.Text == "" {
+		return m.setStatus("nothing to copy: the "+cp.What+" is empty", levelInfo)
+	}
+	text := fmt.Sprintf("copied %s · %s · OSC 52 (nothing pastes? the terminal refuses OSC 52; tmux needs set-clipboard on)",
+		cp.What, render.Size(len(cp.Text)))
+	return tea.Batch(tea.SetClipboard(cp.Text), m.setStatus(text, levelOK))
+}
+
+// selection is what y copies now, or why there is nothing to copy: in
+// the wire pane the frame; in the events pane the event (an OAuth
+// step's URL, a call's verdicts); an event opened whole, the section of
+// it in view; in the tools pane the tool's definition, in the detail
+// pane the section in view of the tool (a schema) or of the call (its
+// verdicts with their paths, arguments, result, structuredContent); in
+// the other tabs the item's URI (a prompt's name, a template's URI
+// template).
+func (m *model) selection() (render.Copy, string) {
+	switch {
+	case m.focus == paneWire || m.focus == paneFrame:
+		return m.wire.Copy()
+	case m.focus == paneEvents:
+		r := m.events.SelectedRow()
+		if r == nil {
+			return render.Copy{}, "no event selected"
+		}
+		cp := render.RowCopy(r)
+		if cp.What == render.CopyEvent {
+			cp.Text = render.ClockMs(r.T, m.o.Loc) + " " + cp.Text
+		}
+		return cp, ""
+	case m.focus == paneDetail && m.whole.Shown():
+		return m.whole.Copy(), ""
+	case m.tab != tabTools:
+		it := m.items[m.tab.item()].Selected()
+		if it == nil {
+			return render.Copy{}, "no item selected"
+		}
+		switch {
+		case it.URI != "":
+			return render.Copy{What: "URI", Text: it.URI}, ""
+		case it.URITemplate != "":
+			return render.Copy{What: "URI template", Text: it.URITemplate}, ""
+		}
+		return render.Copy{What: "name", Text: it.Name}, ""
+	case m.focus == paneDetail:
+		if c := m.detail.Call(); c != nil {
+			return render.CallCopy(c, sectionAt(&m.detail.sc)), ""
+		}
+		if t := m.detail.Tool(); t != nil {
+			return render.ToolCopy(t, sectionAt(&m.detail.sc)), ""
+		}
+		return render.Copy{}, "no tool shown"
+	}
+	t := m.tools.Selected()
+	if t == nil {
+		return render.Copy{}, "no tool selected"
+	}
+	return render.ToolCopy(t, ""), ""
+}

@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// click takes a left click while browsing: on a list row it focuses the
+// pane and selects the row (a click on the selected event opens it
+// whole), on the tab strip it switches the tab, on a pane it focuses it.
+// Where the panes are comes from the layout made in resize; nothing is
+// measured here but the tab strip drawn last.
+func (m *model) click(ms tea.Mouse) tea.Cmd {
+	if ms.Button != tea.MouseLeft || m.mode != modeNormal && m.mode != modeWire {
+		return nil
+	}
+	if m.replay != nil && !m.replay.Loaded() || m.st.Server() == nil && m.replay == nil {
+		return nil
+	}
+	l := m.lay
+	switch {
+	case !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
+		return m.clickEvents(ms.Y - l.eventsTop)
+	case ms.Y < l.bodyTop || ms.Y >= l.bodyTop+l.bodyH:
+		return nil
+	}
+	y := ms.Y - l.bodyTop
+	switch {
+	case l.short && m.focus == paneEvents:
+		return m.clickEvents(y)
+	case m.mode == modeWire:
+		if y >= 1 && y <= m.wire.list.h {
+			m.setFocus(paneWire)
+			m.wire.Click(y - 1)
+			return m.wire.Sync()
+		}
+		m.setFocus(paneFrame)
+		return nil
+	case l.stacked && m.focus == paneDetail, !l.stacked && ms.X >= l.leftW+3:
+		m.setFocus(paneDetail)
+		return nil
+	case !l.stacked && ms.X >= l.leftW:
+		return nil // the rule between the panes
+	}
+	if m.showsTabs() {
+		if y == 0 {
+			m.clickTab(ms.X)
+			return nil
+		}
+		y--
+	}
+	m.setFocus(paneTools)
+	m.whole.Close()
+	if y == 0 {
+		return nil // the title
+	}
+	if m.tab == tabTools {
+		m.tools.Click(y - 1)
+		return nil
+	}
+	m.items[m.tab.item()].Click(y - 1)
+	return nil
+}
+
+// clickEvents focuses the events pane and selects the row at line y of
+// the pane (its title is line 0); a click on the row already selected in
+// the focused pane opens it whole.
+func (m *model) clickEvents(y int) tea.Cmd {
+	focused := m.focus == paneEvents
+	m.setFocus(paneEvents)
+	if y >= 1 && m.events.Click(y-1) && focused {
+		return m.openWhole()
+	}
+	return nil
+}
+
+// clickTab switches to the tab drawn at column x of the tab strip.
+func (m *model) clickTab(x int) {
+	pos := 0
+	for i, part := range strings.Split(ansi.Strip(m.drawn.tabs), " · ") {
+		w := ansi.StringWidth(part)
+		if x >= pos && x < pos+w {
+			m.switchTab(i)
+			return
+		}
+		pos += w + 3
+	}
+}
+
+// Click puts the cursor on the entry at row i of the window; a separator
+// keeps it where it was.
+func (l *pagedList[R]) Click(i int) {
+	n := l.offset + i
+	if i < 0 || i >= l.height || n >= len(l.rows) || !l.isEntry(n) {
+		return
+	}
+	l.cursor = n
+	if k, ok := l.rows[n].entryKey(); ok {
+		l.picked = k
+	}
+	l.follow()
+}
+
+// click puts the cursor on row i of the window; it says whether the row
+// was there already.
+func (l *streamList) click(i int) (was bool) {
+	n := l.offset + int64(i)
+	if i < 0 || i >= l.h || n < l.first || n >= l.total {
+		return false
+	}
+	was = n == l.Selected()
+	l.cursor, l.follow = n, n == l.total-1
+	l.clamp()
+	return was
+}
+
+// Click selects the event at row i of the list; it says whether it was
+// selected already.
+func (p *eventsPane) Click(i int) bool {
+	was := p.list.click(i)
+	p.say()
+	return was
+}
+
+// Click selects the frame at row i of the list.
+func (p *wirePane) Click(i int) { p.list.click(i) }
