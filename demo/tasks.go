@@ -34,7 +34,7 @@ type taskPeer interface {
 	// notify sends a notification (progress, task status); it may drop it.
 	notify(method string, params any)
 	// elicit asks the client for input.
-	elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error)
+	elicit(ctx context.Context, taskID string, params *mcp.ElicitParams) (*mcp.ElicitResult, error)
 }
 
 // demoTask is one task and its result once it ended.

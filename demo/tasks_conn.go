@@ -123,7 +123,7 @@ func (c *taskConn) takePending(id jsonrpc.ID) chan *jsonrpc.Response {
 
 // elicit sends elicitation/create as a request of the task's own (the
 // SDK's session knows nothing of tasks) and waits for the answer.
-func (c *taskConn) elicit(ctx context.Context, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+func (c *taskConn) elicit(ctx context.Context, _ string, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	c.mu.Lock()
 	if !c.canElicit {
 		c.mu.Unlock()

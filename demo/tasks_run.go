@@ -170,7 +170,7 @@ func transcribeAudio(ctx context.Context, r *taskRun) *mcp.CallToolResult {
 // cannot or will not say.
 func (r *taskRun) askLanguage(ctx context.Context) string {
 	r.status("input_required", "which language is spoken? (elicitation sent)")
-	res, err := r.peer.elicit(ctx, &mcp.ElicitParams{
+	res, err := r.peer.elicit(ctx, r.task.id, &mcp.ElicitParams{
 		Message: "transcribe_audio: which language is spoken in " + r.task.id + "?",
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"language":{"type":"string","title":"Language",` +
 			`"enum":["en","de","fr","es","ja"],"default":"en"}},"required":["language"]}`),

@@ -154,7 +154,7 @@ func TestCallTaskInputRequiredAnsweredByElicit(t *testing.T) {
 			if n := len(wireFrames(s.Log(), Recv, "elicitation/create")); n != 1 {
 				t.Errorf("%d elicitation requests, want 1", n)
 			}
-			if !containsStatus(taskEvents(s.Log(), r.ID), TaskInputRequired) && name == "stdio" {
+			if !containsStatus(taskEvents(s.Log(), r.ID), TaskInputRequired) {
 				t.Errorf("status history %v has no input_required", taskEvents(s.Log(), r.ID))
 			}
 		})

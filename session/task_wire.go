@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -135,7 +136,7 @@ func (s *Session) cancelOwn(id jsonrpc.ID, method string) {
 // post writes one message of the session's own: on the SDK's tapped
 // connection, or as an HTTP POST to the endpoint. ended is closed when an
 // HTTP answer's body is read to its end (never on a connection).
-func (s *Session) post(ctx context.Context, msg *jsonrpc.Request) (ended <-chan struct{}, err error) {
+func (s *Session) post(ctx context.Context, msg jsonrpc.Message) (ended <-chan struct{}, err error) {
 	if s.cs == nil {
 		return nil, errors.New("not connected")
 	}
@@ -175,11 +176,17 @@ func (s *Session) post(ctx context.Context, msg *jsonrpc.Request) (ended <-chan 
 		return nil, fmt.Errorf("HTTP %s for POST %s: %s", resp.Status, hreq.URL.Path, bytes.TrimSpace(b))
 	}
 	end := make(chan struct{})
-	// The tap routes the answer as the body is read; reading it to its end
-	// is all that is left to do.
+	// The tap routes the answer as the body is read; what is left is to
+	// answer the requests the server sends on the stream meanwhile (a
+	// task's input_required: see [Session.answerStream]).
+	stream := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
 	go func() {
 		defer close(end)
 		defer resp.Body.Close()
+		if stream {
+			s.answerStream(ctx, resp.Body)
+			return
+		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 	}()
 	return end, nil
