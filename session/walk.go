@@ -142,6 +142,10 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 // what the SDK sees to [maxFrameDepth] levels already. The SDK's filtering
 // of tools afterwards drops tools (and logs them) but never fails a page.
 func sdkDecode(method string, result json.RawMessage) error {
+	if method == "tools/list" && sdkToolsAccepts(result) {
+		// Told without the SDK's maps (see sdkdecode.go).
+		return nil
+	}
 	var v any
 	switch method {
 	case "tools/list":
