@@ -126,3 +126,27 @@ func (p *eventsPane) Click(i int) bool {
 
 // Click selects the frame at row i of the list.
 func (p *wirePane) Click(i int) { p.list.click(i) }
+
+// wheelWhole scrolls the event opened whole while the pointer is over it
+// (sideways with a horizontal wheel); it says whether it was.
+func (m *model) wheelWhole(ms tea.Mouse) bool {
+	l := m.lay
+	switch {
+	case !m.whole.Shown() || m.mode != modeNormal, ms.Y < l.bodyTop || ms.Y >= l.bodyTop+l.bodyH,
+		l.stacked && m.focus != paneDetail, !l.stacked && ms.X < l.leftW+3:
+		return false
+	}
+	switch ms.Button {
+	case tea.MouseWheelUp:
+		m.whole.sc.ScrollBy(-3)
+	case tea.MouseWheelDown:
+		m.whole.sc.ScrollBy(3)
+	case tea.MouseWheelLeft:
+		m.whole.Scroll(-8)
+	case tea.MouseWheelRight:
+		m.whole.Scroll(8)
+	default:
+		return false
+	}
+	return true
+}

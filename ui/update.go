@@ -57,7 +57,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = m.key(msg)
 		}
 	case tea.MouseWheelMsg:
-		cmd = m.wheel(msg.Mouse())
+		if !m.wheelWhole(msg.Mouse()) {
+			cmd = m.wheel(msg.Mouse())
+		}
 	case tea.MouseClickMsg:
 		cmd = m.click(msg.Mouse())
 	default:

@@ -344,3 +344,19 @@ func TestWideCharactersKeepTheBorders(t *testing.T) {
 		})
 	}
 }
+
+func TestWheelScrollsTheEventOpenedWhole(t *testing.T) {
+	m := replayModel(t, 80, 24, "dark")
+	selectEvent(t, m, isCall("forecast_broken"))
+	m.Update(keyMsg("enter"))
+	l := m.lay
+	m.Update(tea.MouseWheelMsg{X: l.leftW + 10, Y: l.bodyTop + 3, Button: tea.MouseWheelDown})
+	if m.whole.sc.off != 3 {
+		t.Errorf("the wheel over the event opened whole scrolled it to %d, want 3", m.whole.sc.off)
+	}
+	// Over the tools it scrolls the tools, not the event.
+	m.Update(tea.MouseWheelMsg{X: 5, Y: l.bodyTop + 3, Button: tea.MouseWheelDown})
+	if m.whole.sc.off != 3 {
+		t.Errorf("the wheel over the tools scrolled the event opened whole to %d", m.whole.sc.off)
+	}
+}
