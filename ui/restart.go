@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/fold"
 	"mcpwitness/session"
 )
 
@@ -40,6 +41,9 @@ type restartState struct {
 	// authURL is the authorization URL of an OAuth flow waiting on the
 	// browser ("" when none is).
 	authURL string
+	// oldWalk is the newest walk of the connection a restart ended: a
+	// tools list shown from it or an older one is from that connection.
+	oldWalk int64
 }
 
 // lostText is the status line while the server's HTTP session is lost.
@@ -83,6 +87,7 @@ func (m *model) restart() tea.Cmd {
 	m.queued = nil
 	m.restarts.running = true
 	m.restarts.want = m.restarts.connects + 1
+	m.restarts.oldWalk = newestWalk(m.st.Walks())
 	ctx := m.o.Ctx
 	return tea.Batch(m.setStatus("restarting the server…", levelInfo), m.o.Tasks.cmd(func() tea.Msg {
 		n, err := r.Restart(ctx)
@@ -170,8 +175,26 @@ func (m *model) keepLost() tea.Cmd {
 		return m.setStatus(closedOffer(m.st.ClosedWhy()), levelWarn)
 	case m.restarts.lost != "":
 		return m.setStatus(lostText(m.restarts.lost), levelWarn)
+	case m.oldList() && !m.ops.walking():
+		return m.setStatus("the tools shown are from the connection before the restart; r walks them again", levelWarn)
 	}
 	return nil
+}
+
+// oldList says whether the tools shown were listed on a connection a
+// restart has since ended, and no walk has replaced them.
+func (m *model) oldList() bool {
+	w := m.st.Shown()
+	return m.restarts.oldWalk > 0 && w != nil && w.ID <= m.restarts.oldWalk
+}
+
+// newestWalk is the highest walk number among walks (0 for none).
+func newestWalk(walks []*fold.Walk) int64 {
+	var n int64
+	for _, w := range walks {
+		n = max(n, w.ID)
+	}
+	return n
 }
 
 // offersRestart says whether R is what there is to do: the server is gone

@@ -239,3 +239,34 @@ func TestRedialAfterAFailedStart(t *testing.T) {
 		t.Error("no tools after connecting again")
 	}
 }
+
+// Until a walk replaces them, the tools listed before a restart are said
+// to be from the old connection once the status line is free.
+func TestListsFromBeforeTheRestartAreMarked(t *testing.T) {
+	h, s, _ := hostileHarness(t, hostiletest.ModeDieOnCall, 120, 40)
+	h.key("enter")
+	h.key("ctrl+s")
+	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
+	// A restart whose connection fails leaves the old lists shown.
+	h.m.o.Ctx = canceledCtx()
+	h.key("R")
+	h.until("the restart to fail", func() bool { return !h.m.restarts.running })
+	if h.m.backend != Backend(s) {
+		t.Fatal("a failed restart replaced the backend")
+	}
+	h.update(statusExpiredMsg{id: h.m.status.id})
+	if st := h.statusText(); !strings.Contains(st, "before the restart") && !strings.Contains(st, "R restarts the server") {
+		t.Errorf("status line after a failed restart: %q", st)
+	}
+	if !h.m.oldList() {
+		t.Error("the tools listed before the restart are not marked as from the old connection")
+	}
+}
+
+// canceledCtx is a context already cancelled: a restart made with it
+// fails at once.
+func canceledCtx() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}
