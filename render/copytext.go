@@ -30,7 +30,9 @@ type Copy struct {
 	Text string
 }
 
-// pretty is raw indented when it is JSON, else as it is.
+// Pretty is raw indented when it is JSON, else as it is.
+func Pretty(raw []byte) string { return pretty(raw) }
+
 func pretty(raw []byte) string {
 	if p, ok := PrettyJSON(raw); ok {
 		return p

@@ -32,7 +32,7 @@ func (m *model) copySelected() tea.Cmd {
 // pane the section in view of the tool (a schema) or of the call (its
 // verdicts with their paths, arguments, result, structuredContent); in
 // the other tabs the item's URI (a prompt's name, a template's URI
-// template).
+// template), or in their detail pane the latest read's or get's result.
 func (m *model) selection() (render.Copy, string) {
 	switch {
 	case m.focus == paneWire || m.focus == paneFrame:
@@ -49,6 +49,8 @@ func (m *model) selection() (render.Copy, string) {
 		return cp, ""
 	case m.focus == paneDetail && m.whole.Shown():
 		return m.whole.Copy(), ""
+	case m.tab != tabTools && m.focus == paneDetail && m.item.Latest() != nil && len(m.item.Latest().Result) > 0:
+		return render.Copy{What: render.CopyResult, Text: render.Pretty(m.item.Latest().Result)}, ""
 	case m.tab != tabTools:
 		it := m.items[m.tab.item()].Selected()
 		if it == nil {

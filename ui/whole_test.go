@@ -168,7 +168,11 @@ func TestYCopiesWhatIsSelected(t *testing.T) {
 			m.Update(keyMsg("enter"))
 		}, "verdicts", []string{"call #2 forecast_broken", "/days/2  required"}},
 		{"frame", func(m *model) { m.Update(keyMsg("w")) }, "frame", []string{`"jsonrpc":"2.0"`}},
-		{"uri", func(m *model) { pick(m, "2", "demo://changelog") }, "URI", []string{"demo://changelog"}},
+		{"uri", func(m *model) {
+			pick(m, "2", "demo://changelog")
+			m.Update(keyMsg("shift+tab")) // back to the list
+		}, "URI", []string{"demo://changelog"}},
+		{"read", func(m *model) { pick(m, "2", "demo://changelog") }, "result", []string{`"contents": [`, `"uri": "demo://changelog"`}},
 		{"url", func(m *model) {
 			m.Update(eventMsg(auth))
 			selectEvent(t, m, func(r *fold.Row) bool { return strings.Contains(r.Text, "authorize") })
@@ -253,6 +257,13 @@ func TestClicksSelectFocusAndSwitch(t *testing.T) {
 	if m.tab != tabResources {
 		t.Errorf("a click on Res in %q: tab %v", strip, m.tab)
 	}
+	// A click on a frame of the wire pane selects it.
+	m.Update(keyMsg("w"))
+	click(5, l.bodyTop+2)
+	if n := m.wire.list.Selected(); m.focus != paneWire || n != m.wire.list.offset+1 {
+		t.Errorf("a click on the second frame row: focus %v, selected %d (offset %d)", m.focus, n, m.wire.list.offset)
+	}
+	m.Update(keyMsg("w"))
 	// A click on a row of the resources list: the second.
 	click(5, l.bodyTop+4)
 	if it := m.items[m.tab.item()].Selected(); it == nil || m.items[m.tab.item()].cursor != 2 {
