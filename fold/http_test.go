@@ -75,3 +75,29 @@ func TestExchangeWithoutRequestID(t *testing.T) {
 		t.Errorf("%d rows, want the two http rows", st.Rows().Total())
 	}
 }
+
+// BenchmarkAnswerFrames folds a request, its HTTP exchange (over HTTP) and
+// its answer: what each frame costs the fold, with the exchange put beside
+// both frames.
+func BenchmarkAnswerFrames(b *testing.B) {
+	for _, overHTTP := range []bool{false, true} {
+		name := "stdio"
+		if overHTTP {
+			name = "http"
+		}
+		b.Run(name, func(b *testing.B) {
+			req := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"c"}}`)
+			ans := []byte(`{"jsonrpc":"2.0","id":7,"result":{"tools":[],"nextCursor":"d"}}`)
+			ex := &session.HTTPInfo{Step: session.HTTPExchange, Method: "POST", Status: 200, RequestID: "7", SessionID: "S", ContentType: "application/json"}
+			st := fold.New(nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				st.Apply(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/list", ID: "7", Frame: req})
+				if overHTTP {
+					st.Apply(session.Event{Kind: session.KindHTTP, HTTP: ex})
+				}
+				st.Apply(session.Event{Kind: session.KindWire, Dir: session.Recv, Method: "tools/list", ID: "7", Frame: ans})
+			}
+		})
+	}
+}
