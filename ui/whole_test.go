@@ -371,3 +371,24 @@ func TestWheelScrollsTheEventOpenedWhole(t *testing.T) {
 		t.Errorf("the wheel over the tools scrolled the event opened whole to %d", m.whole.sc.off)
 	}
 }
+
+func TestVerdictMessagesWrapInTheCallView(t *testing.T) {
+	m := replayModel(t, 80, 24, "dark")
+	pickTool(m, "forecast_broken")
+	m.Update(keyMsg("["))
+	doc := ansi.Strip(strings.Join(m.detail.sc.lines, "\n"))
+	i := strings.Index(doc, "Verdicts")
+	j := strings.Index(doc, "Arguments")
+	if i < 0 || j < i {
+		t.Fatalf("no verdicts in the call view:\n%s", doc)
+	}
+	verdicts := doc[i:j]
+	if strings.Contains(verdicts, "…") {
+		t.Errorf("a verdict is cut:\n%s", verdicts)
+	}
+	for _, want := range []string{"plain calls are allowed", "arguments match the input schema", "structured content present"} {
+		if !strings.Contains(strings.Join(strings.Fields(verdicts), " "), want) {
+			t.Errorf("the verdicts lack %q whole:\n%s", want, verdicts)
+		}
+	}
+}
