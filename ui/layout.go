@@ -250,6 +250,10 @@ func (m *model) serverText(srv *session.ServerInfo) string {
 	}
 	text += s.Muted.Render(" · protocol ") + s.Text.Render(render.OrDash(sanitize.Line(srv.ProtocolVersion))) +
 		s.Muted.Render(" · "+render.OrDash(sanitize.Line(srv.Transport)))
+	if h := srv.ConfigHash; len(h) >= 12 {
+		// Before the target, which is long and cut first.
+		text += s.Muted.Render(" · config ") + s.Text.Render(h[:12])
+	}
 	if srv.Target != "" {
 		text += s.Subtle.Render(" · " + sanitize.Line(srv.Target))
 	}
