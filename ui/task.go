@@ -109,10 +109,14 @@ func (m *model) listTasksOnce() tea.Cmd {
 // afterTaskCall lists the tasks again once a call made as a task ended,
 // when the server lists them.
 func (m *model) afterTaskCall(msg callDoneMsg) tea.Cmd {
-	if msg.res == nil || !msg.res.AsTask || msg.res.TaskID == "" || !slices.Contains(m.tabs(), tabTasks) {
+	if msg.res == nil || !msg.res.AsTask || msg.res.TaskID == "" || !slices.Contains(m.tabs(), tabTasks) || m.backend == nil {
 		return nil
 	}
-	return m.walkAgain(paging.Tasks().Name)
+	if w := m.ops.walks[paging.Tasks().Name]; w != nil {
+		w.again = true
+		return nil
+	}
+	return m.startWalk(paging.Tasks())
 }
 
 // fetchTaskResult asks for the result of the task selected (tasks/result);

@@ -140,6 +140,10 @@ func TestTasksTabListsTasksAndShowsAResult(t *testing.T) {
 	h.refusedRender(1)
 	h.key("T")
 	h.until("the task's end", func() bool { c := h.m.detail.Call(); return c != nil && c.AsTask && c.Done })
+	h.until("the tasks listed again after the task", func() bool {
+		w := h.m.st.Latest(paging.Tasks().Name)
+		return w != nil && w.Done && h.m.items[tabTasks.item()].Count() == 1
+	})
 	h.key("5")
 	if h.m.tab != tabTasks {
 		t.Fatalf("tab %v after 5, want Tasks", h.m.tab)
