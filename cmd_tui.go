@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"mcpwitness/session"
 	"mcpwitness/ui"
 )
 
@@ -15,7 +16,7 @@ func runTUI(ctx context.Context, a *app) error {
 	spool := a.spool
 	err := ui.Run(ctx, ui.Config{
 		Target:  a.cfg.target,
-		Session: *sessionOptions(a.cfg, a.log),
+		Session: interactive(sessionOptions(a.cfg, a.log)),
 		Export: func(ctx context.Context) (string, int64, error) {
 			return spool.Export(ctx, ".")
 		},
@@ -29,6 +30,14 @@ func runTUI(ctx context.Context, a *app) error {
 		return connectFailed(err)
 	}
 	return nil
+}
+
+// interactive is o for the terminal UI, where a person answers the
+// server's requests: the client declares sampling, elicitation (form and
+// URL) and roots, which the UI edits.
+func interactive(o *session.Options) session.Options {
+	o.Answerer, o.EditRoots = session.NewInteractive(), true
+	return *o
 }
 
 // checkTUI says what on the command line the terminal UI does not take.

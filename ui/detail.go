@@ -35,6 +35,8 @@ type detailKey struct {
 	stale  bool
 	done   bool
 	absent string
+	// asks counts the server's requests recorded during the call shown.
+	asks int
 }
 
 // docBuiltMsg carries a document built in a command.
@@ -228,6 +230,7 @@ func (d *detailPane) key() detailKey {
 	}
 	if c := d.Call(); c != nil {
 		k.rev = c.Rev
+		k.asks = len(askRows(d.st, c))
 		return k
 	}
 	calls := d.history()
@@ -282,6 +285,7 @@ func (d *detailPane) builder(k detailKey) func() []string {
 		if !d.mustLoad(c) {
 			load = nil
 		}
+		asks := askLines(askRows(d.st, c), c.Start, w, st, loc)
 		return func() []string {
 			c, missing := &cc, ""
 			if load != nil {
@@ -290,7 +294,7 @@ func (d *detailPane) builder(k detailKey) func() []string {
 					missing = err.Error()
 				}
 			}
-			return render.CallDoc(c, t, w, st, loc, ro, missing)
+			return append(render.CallDoc(c, t, w, st, loc, ro, missing), asks...)
 		}
 	}
 	calls := append([]*fold.Call(nil), d.history()...)

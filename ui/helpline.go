@@ -16,7 +16,8 @@ import (
 func (m *model) bindings() []key.Binding {
 	short := m.modeBindings()
 	switch c := m.detail.Call(); {
-	case m.mode == modeEditor || m.mode == modeHelp || m.mode == modeForm || m.mode == modeLevel || m.tab != tabTools:
+	case m.mode == modeEditor || m.mode == modeHelp || m.mode == modeForm || m.mode == modeLevel || m.tab != tabTools,
+		m.mode == modeAsk || m.mode == modeRoots:
 	case m.mode == modeConfirm:
 		short = m.detail.ShortHelp()
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
@@ -47,6 +48,11 @@ func (m *model) modeBindings() []key.Binding {
 		return m.editor.ShortHelp()
 	case m.mode == modeForm:
 		return m.keys.Form.ShortHelp()
+	case m.mode == modeAsk:
+		return m.ask.ShortHelp()
+	case m.mode == modeRoots:
+		k := &m.keys.Roots
+		return []key.Binding{k.Add, k.Remove, k.Up, k.Down, k.Close}
 	case m.mode == modeLevel:
 		k := &m.keys.Level
 		return []key.Binding{k.Pick, k.Prev, k.Next, g.Back}
@@ -143,8 +149,8 @@ func (m *model) keyGroups() [][]key.Binding {
 	groups := [][]key.Binding{
 		append(t.Bindings(), g.NextPane, g.PrevPane, g.Tabs),
 		{t.Call, e.Send, g.Back, t.Filter, g.Walk, g.Restart, d.PrevCall, d.NextCall, d.Force},
-		{it.Open, it.Subscribe, g.Ping, g.LogLevel, k.Events.Level, g.Wire, g.Copy, k.Events.Open, k.Tools.Held, g.Export, g.Theme, g.Help, g.Quit},
-		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force},
+		{it.Open, it.Subscribe, g.Ping, g.LogLevel, g.Roots, k.Events.Level, g.Wire, g.Copy, k.Events.Open, k.Tools.Held, g.Export, g.Theme, g.Help, g.Quit},
+		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force, k.Ask.Accept, k.Ask.Decline, k.Ask.Open, k.Ask.Stop, k.Ask.Load},
 	}
 	if m.replay != nil {
 		groups[3] = m.scrub.FullHelp()[0]

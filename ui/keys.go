@@ -17,6 +17,8 @@ type KeyMap struct {
 	Form     FormKeyMap
 	Level    LevelKeyMap
 	Events   EventsKeyMap
+	Ask      AskKeyMap
+	Roots    RootsKeyMap
 	Whole    WholeKeyMap
 	Wire     WireKeyMap
 	Scrubber ScrubberKeyMap
@@ -36,6 +38,7 @@ type GlobalKeyMap struct {
 	Tabs     key.Binding
 	Ping     key.Binding
 	LogLevel key.Binding // pick the level the server logs at
+	Roots    key.Binding // edit the roots answered to roots/list
 	Restart  key.Binding // restart the server: a new process or a new HTTP session
 	Theme    key.Binding
 	// Copy copies what is selected in the focused pane (a tool's
@@ -166,6 +169,8 @@ func DefaultKeyMap() KeyMap {
 			Right: binding("l/→", "scroll right", "l", "right"), Close: binding("esc", "close", "esc")},
 		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap()},
 		Scrubber: DefaultScrubberKeyMap(),
+		Ask:      DefaultAskKeyMap(),
+		Roots:    DefaultRootsKeyMap(),
 		Form:     DefaultFormKeyMap(),
 		Level: LevelKeyMap{Prev: binding("←/↑", "less", "left", "up", "h", "k"), Next: binding("→/↓", "more", "right", "down", "l", "j"),
 			Pick: binding("enter", "set level", "enter")},
@@ -185,6 +190,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		Tabs:      binding("1-5", "tabs", "1", "2", "3", "4", "5"),
 		Ping:      binding("p", "ping", "p"),
 		LogLevel:  binding("L", "log level", "L"),
+		Roots:     binding("o", "roots", "o"),
 		Restart:   binding("R", "restart server", "R"),
 		Theme:     binding("t", "theme", "t"),
 		Copy:      binding("y", "copy", "y"),

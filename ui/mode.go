@@ -28,10 +28,17 @@ const (
 	modeForm
 	// modeLevel: the log level picker has the keys.
 	modeLevel
+	// modeAsk: the modal answering a server's request (sampling,
+	// elicitation) has the keys, over the mode it opened from.
+	modeAsk
+	// modeRoots: the roots editor has the keys.
+	modeRoots
 )
 
 // typing says whether keys go to a text input (q and ? are letters there).
-func (md mode) typing() bool { return md == modeEditor || md == modeFilter || md == modeForm }
+func (md mode) typing() bool {
+	return md == modeEditor || md == modeFilter || md == modeForm || md == modeAsk || md == modeRoots
+}
 
 // link is how the session stands with its server.
 type link int

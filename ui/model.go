@@ -190,6 +190,10 @@ type model struct {
 	scrub  scrubber       // a replay's control
 
 	status status // the status line's message
+	// ask is the modal answering the server's requests; roots the roots
+	// editor.
+	ask   askModal
+	roots rootsPane
 	// restarts is a restart in flight and a lost HTTP session (R).
 	restarts restartState
 
@@ -240,6 +244,7 @@ func newModel(o options) *model {
 	m.detail = newDetailPane(m.common, &m.keys.Detail)
 	m.editor = newEditorPane(m.common, &m.keys.Editor, m.v)
 	m.wire = newWirePane(m.common, &m.keys.Wire)
+	m.ask = askModal{common: m.common, keys: &m.keys.Ask}
 	m.events = newEventsPane(m.common, &m.keys.Events)
 	m.whole = newWholeView(m.common, &m.keys.Whole)
 	m.help = help.New()
@@ -383,7 +388,14 @@ func (m *model) setTheme(name string) {
 
 // View lays the panes out; it renders only what is visible.
 func (m *model) View() tea.View {
-	v := tea.NewView(m.render())
+	content := m.render()
+	switch m.mode {
+	case modeAsk:
+		content = overlay(content, m.askView(), m.w, m.h)
+	case modeRoots:
+		content = overlay(content, m.rootsView(), m.w, m.h)
+	}
+	v := tea.NewView(content)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	// Nothing from a server, nor a file name, goes into the title: a

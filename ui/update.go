@@ -17,16 +17,17 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+		m.ask.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:
 		if !m.fixed && !msg.IsDark() {
 			m.setTheme(themes.Light)
 		}
 	case eventMsg:
-		cmd = m.applyEvent(session.Event(msg))
+		cmd = tea.Batch(m.applyEvent(session.Event(msg)), m.askEvent(session.Event(msg)))
 	case eventsMsg:
 		cmds := make([]tea.Cmd, 0, len(msg))
 		for _, ev := range msg {
-			cmds = append(cmds, m.applyEvent(ev))
+			cmds = append(cmds, m.applyEvent(ev), m.askEvent(ev))
 		}
 		cmd = tea.Batch(cmds...)
 	case connectedMsg, dialFailedMsg, walkDoneMsg, callDoneMsg, exportDoneMsg:
@@ -35,6 +36,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.requestDone(msg)
 	case restartDoneMsg:
 		cmd = m.restartDone(msg)
+	case askRepliedMsg, askFileMsg, urlOpenedMsg:
+		cmd = m.askDone(msg)
+	case rootsMsg:
+		cmd = m.rootsDone(msg)
 	case foldedMsg:
 		cmd = m.folded(msg.job)
 	case statusMsg:
@@ -47,7 +52,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		cmd = m.tick(msg)
 	case tea.KeyPressMsg:
-		if c, ok := m.wholeKey(msg); ok {
+		if c, ok := m.modalKey(msg); ok {
+			cmd = c
+		} else if c, ok := m.wholeKey(msg); ok {
 			cmd = c
 		} else if c, ok := m.restartKey(msg); ok {
 			cmd = c
@@ -108,7 +115,9 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 	case filterDoneMsg:
 		m.tools, cmd = m.tools.Update(msg)
 	case argsCheckedMsg:
+		// Each editor numbers its checks apart: only its own take.
 		m.editor, _ = m.editor.Update(msg)
+		m.ask.form, _ = m.ask.form.Update(msg)
 	case docBuiltMsg:
 		m.detail, _ = m.detail.Update(msg)
 	case frameBuiltMsg:
@@ -134,6 +143,10 @@ func (m *model) toInput(msg tea.Msg) tea.Cmd {
 		m.editor, cmd = m.editor.Update(msg)
 	case modeForm:
 		m.form, cmd = m.form.Update(msg)
+	case modeAsk:
+		cmd = m.toAsk(msg)
+	case modeRoots:
+		m.roots.input, cmd = m.roots.input.Update(msg)
 	case modeFilter:
 		if m.tab != tabTools {
 			i := m.tab.item()

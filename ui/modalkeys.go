@@ -1,0 +1,69 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// AskKeyMap is the keys of the modal that answers a server's request
+// (sampling, elicitation). The form of an elicitation keeps the argument
+// editor's keys for its fields.
+type AskKeyMap struct {
+	Accept  key.Binding // accept the form, send the reply, accept a URL
+	Decline key.Binding
+	Cancel  key.Binding // cancel an elicitation; decline a sampling request
+	Open    key.Binding // open an elicitation's URL
+	Stop    key.Binding // cycle a sampling reply's stop reason
+	Load    key.Binding // load a sampling reply from a file
+	Scroll  MoveKeyMap  // scroll the request
+}
+
+// DefaultAskKeyMap returns the modal's default keys.
+func DefaultAskKeyMap() AskKeyMap {
+	return AskKeyMap{
+		Accept:  binding("ctrl+s", "accept/send", "ctrl+s"),
+		Decline: binding("ctrl+x", "decline", "ctrl+x"),
+		Cancel:  binding("esc", "cancel", "esc"),
+		Open:    binding("ctrl+o", "open URL", "ctrl+o"),
+		Stop:    binding("ctrl+t", "stop reason", "ctrl+t"),
+		Load:    binding("ctrl+l", "load reply file", "ctrl+l"),
+		Scroll: MoveKeyMap{
+			Up:       binding("pgup", "scroll up", "pgup"),
+			Down:     binding("pgdn", "scroll down", "pgdown"),
+			PageUp:   binding("pgup", "scroll up", "pgup"),
+			PageDown: binding("pgdn", "scroll down", "pgdown"),
+			Top:      binding("home", "top", "home"),
+			Bottom:   binding("end", "bottom", "end"),
+		},
+	}
+}
+
+// RootsKeyMap is the keys of the roots editor.
+type RootsKeyMap struct {
+	MoveKeyMap
+	Add    key.Binding // type a directory to add
+	Remove key.Binding
+	Close  key.Binding
+}
+
+// DefaultRootsKeyMap returns the roots editor's default keys.
+func DefaultRootsKeyMap() RootsKeyMap {
+	return RootsKeyMap{
+		MoveKeyMap: DefaultMoveKeyMap(),
+		Add:        binding("a", "add directory", "a"),
+		Remove:     binding("d/del", "remove", "d", "delete"),
+		Close:      binding("esc", "close", "esc"),
+	}
+}
+
+// ShortHelp returns the keys of the request shown, for the help line.
+func (a *askModal) ShortHelp() []key.Binding {
+	k := a.keys
+	r := a.current()
+	switch {
+	case r == nil:
+		return nil
+	case r.kind == askForm:
+		return []key.Binding{k.Accept, k.Decline, k.Cancel}
+	case r.kind == askURL:
+		return []key.Binding{k.Open, k.Accept, k.Decline, k.Cancel}
+	}
+	return []key.Binding{k.Accept, k.Decline, k.Stop, k.Load, k.Scroll.PageDown}
+}
