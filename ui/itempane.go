@@ -190,6 +190,8 @@ func (p *itemPane) View(busy, spin string) string {
 			title = "Resource"
 		case paging.ResourceTemplates().Name:
 			title = "Template"
+		case paging.Tasks().Name:
+			title = "Task"
 		default:
 			title = "Prompt"
 		}

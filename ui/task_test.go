@@ -152,7 +152,7 @@ func TestTasksTabListsTasksAndShowsAResult(t *testing.T) {
 		w := h.m.st.Latest(paging.Tasks().Name)
 		return w != nil && w.Done && h.m.items[tabTasks.item()].Count() == 1 && !h.m.ops.walking()
 	})
-	if s := h.screen(); !strings.Contains(s, "Tasks 1") || !strings.Contains(s, "task-1") || !strings.Contains(s, "completed") {
+	if s := h.screen(); !strings.Contains(s, "Tasks 1") || !strings.Contains(s, "│ Task ") || !strings.Contains(s, "task-1") || !strings.Contains(s, "completed") {
 		t.Errorf("Tasks tab:\n%s", s)
 	}
 	h.key("enter")
