@@ -148,3 +148,38 @@ func TestConfigServersRecord(t *testing.T) {
 		t.Errorf("the UI records several servers: %v", err)
 	}
 }
+
+// TestRecordsKeyTheirDigests records one secret three times: with one key
+// the placeholders match, with another they differ, and none is the
+// unkeyed SHA-256 that anyone could test guesses against.
+func TestRecordsKeyTheirDigests(t *testing.T) {
+	dir := t.TempDir()
+	placeholder := func(name, key string) string {
+		t.Helper()
+		rec := filepath.Join(dir, name+".jsonl")
+		code, _, stderr := runCLI(t, "tools", "--record", rec, "--digest-key", filepath.Join(dir, key), "-e", "API_KEY=weak-secret-1", "--", testBinary(t), "demo-server")
+		if code != exitOK {
+			t.Fatalf("tools --record: exit %d: %s", code, stderr)
+		}
+		f, err := session.OpenFile(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		h := f.Header()
+		if h.Target.Config == nil || h.Target.Config.Key == "" {
+			t.Errorf("%s: the header has no config identity with its key: %+v", name, h.Target)
+		}
+		return h.Target.Env["API_KEY"]
+	}
+	a, b, c := placeholder("a", "k1"), placeholder("b", "k1"), placeholder("c", "k2")
+	if a != b {
+		t.Errorf("one key, two records: %s vs %s", a, b)
+	}
+	if a == c {
+		t.Errorf("another key gave the same placeholder %s", a)
+	}
+	if a == session.Placeholder("API_KEY", "weak-secret-1") || strings.Contains(a+c, "weak-secret") {
+		t.Errorf("the placeholder is the unkeyed digest or holds the value: %s", a)
+	}
+}
