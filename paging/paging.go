@@ -74,6 +74,10 @@ type Answer struct {
 	// fetcher's own reference; a session uses the sequence number of the
 	// frame's event). It becomes [Page.Frame].
 	Frame int64
+	// Valid says that Result is known to be valid JSON (the fetcher read
+	// it out of a frame it had validated), so the walk does not validate
+	// it again; false has the walk check it.
+	Valid bool
 }
 
 // A Fetcher sends one list request for the given cursor ("" for the first

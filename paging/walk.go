@@ -145,7 +145,7 @@ func (w *walker) ask(ctx context.Context, c *Counter, fetch Fetcher, n int, curs
 		return Page{}, false
 	}
 	before := len(res.Findings)
-	p, err := w.readPage(n, ans.Result)
+	p, err := w.readPage(n, ans.Result, ans.Valid)
 	if err != nil {
 		res.Findings = res.Findings[:before] // the page is not accepted
 		w.stop(Failed, fmt.Errorf("%s page %d: %w", name, n, err))
@@ -193,14 +193,15 @@ func (w *walker) stop(why Incomplete, err error) {
 // page back with it.
 func ReadPage(m Method, result json.RawMessage) (Page, error) {
 	w := &walker{m: m, res: &Result{}}
-	return w.readPage(0, result)
+	return w.readPage(0, result, false)
 }
 
-// readPage reads the items, nextCursor and ttlMs out of one raw result.
-// Findings about the page alone (missing items, a bad ttlMs) are added here.
-func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
+// readPage reads the items, nextCursor and ttlMs out of one raw result,
+// known to be valid JSON when valid. Findings about the page alone
+// (missing items, a bad ttlMs) are added here.
+func (w *walker) readPage(number int, raw json.RawMessage, valid bool) (Page, error) {
 	var p Page
-	obj, err := w.resultFields(raw)
+	obj, err := w.resultFields(raw, valid)
 	if err != nil {
 		return p, err
 	}
@@ -218,17 +219,18 @@ func (w *walker) readPage(number int, raw json.RawMessage) (Page, error) {
 }
 
 // resultFields returns the members of raw that a page is read from, or
-// an error saying why raw is not one JSON object.
-func (w *walker) resultFields(raw json.RawMessage) (map[string]json.RawMessage, error) {
+// an error saying why raw is not one JSON object. raw is validated unless
+// it is known to be valid.
+func (w *walker) resultFields(raw json.RawMessage, valid bool) (map[string]json.RawMessage, error) {
 	switch k := jsonKind(raw); {
 	case k == kindEmpty:
 		return nil, fmt.Errorf("result is empty")
-	case k != kindObject && !jsonscan.Valid(raw):
+	case k != kindObject && !valid && !jsonscan.Valid(raw):
 		return nil, fmt.Errorf("result is not valid JSON")
 	case k != kindObject:
 		return nil, fmt.Errorf("result is %s, not a JSON object", k)
 	}
-	if !jsonscan.Valid(raw) {
+	if !valid && !jsonscan.Valid(raw) {
 		return nil, fmt.Errorf("result is not valid JSON")
 	}
 	obj, ok := pageFields(raw, w.m.ItemsField)

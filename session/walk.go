@@ -124,7 +124,8 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 				s.log.Append(Event{Kind: KindError, Method: m.Name, ID: reqID,
 					Text: "the SDK rejected this page (" + s.redact(err).Error() + "); items were read from the raw answer"})
 			}
-			return &paging.Answer{Result: result, RequestID: reqID, Frame: w.frameSeq()}, nil
+			// The tap validated the frame the result is a slice of.
+			return &paging.Answer{Result: result, RequestID: reqID, Frame: w.frameSeq(), Valid: true}, nil
 		case err != nil:
 			return nil, s.failure(rctx, "", err)
 		default:
