@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"mcpwitness/session"
 	"mcpwitness/ui"
@@ -14,7 +13,7 @@ import (
 // follows the record: see [session.FollowRecord]).
 func runTUI(ctx context.Context, a *app) error {
 	spool := a.spool
-	err := ui.Run(ctx, ui.Config{
+	cfg := ui.Config{
 		Target:  a.cfg.target,
 		Session: interactive(sessionOptions(a.cfg, a.log)),
 		Export: func(ctx context.Context) (string, int64, error) {
@@ -24,7 +23,17 @@ func runTUI(ctx context.Context, a *app) error {
 		NoColor: a.cfg.noColor,
 
 		LogLevel: a.cfg.logLevel,
-	})
+	}
+	var err error
+	if a.cfg.servers != nil {
+		servers := make([]ui.Server, len(a.cfg.servers))
+		for i, s := range a.cfg.servers {
+			servers[i] = ui.Server{Names: s.names, Target: s.target}
+		}
+		err = ui.RunServers(ctx, cfg, servers)
+	} else {
+		err = ui.Run(ctx, cfg)
+	}
 	if err != nil {
 		// The error may quote the server (its stderr).
 		return connectFailed(err)
@@ -42,13 +51,6 @@ func interactive(o *session.Options) session.Options {
 
 // checkTUI says what on the command line the terminal UI does not take.
 func checkTUI(cfg *config) error {
-	if cfg.servers != nil {
-		names := make([]string, len(cfg.servers))
-		for i, s := range cfg.servers {
-			names[i] = s.name()
-		}
-		return usagef("--config %s has %d servers; pick one with --server (%s)", cfg.config, len(cfg.servers), strings.Join(names, ", "))
-	}
 	if cfg.json || cfg.ndjson {
 		return usagef("--json and --ndjson are for the headless commands (tools, call, check)")
 	}
