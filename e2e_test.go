@@ -192,6 +192,17 @@ func TestEndToEnd(t *testing.T) {
 	x.keys("1")
 	x.wait(`Tools \d+ +walk #`)
 
+	// A tool that elicits a form: the modal opens over the screen with the
+	// call in flight behind it; the first field (age) is typed and the form
+	// accepted, and the tool answers with what the person gave.
+	call("ask_form", "")
+	x.wait(`(?s)The server asks · elicitation/create · form.*asked by call #\d+ ask_form.*‹ green ›`)
+	x.text("36")
+	x.wait(`✓ arguments match the input schema`)
+	x.keys("C-s")
+	x.wait(`answered the server: accept`)
+	x.wait(`(?s)Call #\d+.*the user accepted:.*\{"age":36,"colour":"green","name":"Ada","subscribe":false\}`)
+
 	x.keys("e")
 	s = x.wait(`exported \d+ lines to \S+mcpwitness-\d{8}-\d{6}\.jsonl`)
 	files, _ := filepath.Glob(filepath.Join(work, "mcpwitness-*.jsonl"))
@@ -326,8 +337,13 @@ func checkExport(t *testing.T, path string) {
 			t.Errorf("export has no %s events (kinds: %v)", k, kinds)
 		}
 	}
-	if got := strings.Join(sentCalls, ","); got != "weather,forecast_broken" {
-		t.Errorf("tools/call frames sent for %q, want weather and forecast_broken only", got)
+	// ask_form's call goes out twice: the call, and its retry with the
+	// form's answer (multi round-trip).
+	if got := strings.Join(sentCalls, ","); got != "weather,forecast_broken,ask_form,ask_form" {
+		t.Errorf("tools/call frames sent for %q, want weather, forecast_broken and ask_form (twice) only", got)
+	}
+	if kinds["server-request"] == 0 {
+		t.Errorf("export has no server-request events (kinds: %v)", kinds)
 	}
 	if !strings.Contains(outcomes["forecast_broken"], "output-schema:fail") || !strings.Contains(outcomes["render_video"], "task-support:refused") {
 		t.Errorf("verdicts in the export: %v", outcomes)
