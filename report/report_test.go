@@ -54,11 +54,11 @@ func TestSummarizeDemoSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Walks) != 1 || !s.Walks[0].Complete() || s.Walks[0].Items != 49 || len(s.Walks[0].Pages) != 5 {
+	if len(s.Walks) != 1 || !s.Walks[0].Complete() || s.Walks[0].Items != 53 || len(s.Walks[0].Pages) != 6 {
 		t.Fatalf("walks = %+v", s.Walks)
 	}
-	if first, last := s.Walks[0].Generations(); first != 1 || last != 5 {
-		t.Errorf("generations %d–%d, want 1–5", first, last)
+	if first, last := s.Walks[0].Generations(); first != 1 || last != 6 {
+		t.Errorf("generations %d–%d, want 1–6", first, last)
 	}
 	byTool := map[string]*report.Call{}
 	for _, c := range s.Calls {
