@@ -114,7 +114,11 @@ func (a *app) writeJUnit(results []checked, names []string) error {
 		return connectFailed(fmt.Errorf("--junit %s: %w", path, err))
 	}
 	defer os.Remove(tmp.Name())
-	err = checks.WriteJUnit(tmp, suites)
+	// A report for others to read, as a file the shell would make.
+	err = tmp.Chmod(0o644)
+	if err == nil {
+		err = checks.WriteJUnit(tmp, suites)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -145,6 +145,9 @@ func TestCheckJUnitOneServer(t *testing.T) {
 	if code != exitCheck {
 		t.Fatalf("exit %d, want 3 (the demo's unresolved $ref)\n%s", code, stderr)
 	}
+	if st, err := os.Stat(junit); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("--junit file: %v, mode %v, want 0644", err, st.Mode().Perm())
+	}
 	doc := readJUnit(t, junit)
 	if len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != 5 {
 		t.Fatalf("junit: %+v", doc)
