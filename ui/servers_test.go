@@ -251,3 +251,25 @@ func TestForwardTagsAndRenumbersFrames(t *testing.T) {
 		t.Error("no page named its frame")
 	}
 }
+
+func TestServersSlowOneBlocksNone(t *testing.T) {
+	release := make(chan struct{})
+	slow := func(ctx context.Context, _ *session.Log) (Backend, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, errors.New("gave up")
+	}
+	h := newServersHarness(t, [][]string{{"slow"}, {"demo"}},
+		[]func(context.Context, *session.Log) (Backend, error){slow, demoDial(t)})
+	h.until("the demo listed while the slow server still connects", func() bool {
+		return h.r.servers[1].m.toolCount() > 0 && !h.r.servers[1].m.ops.walking()
+	})
+	h.key("S")
+	if s := h.screen(); !strings.Contains(s, "◌ connecting") || !strings.Contains(s, "● ready") {
+		t.Errorf("picker while one server connects:\n%s", s)
+	}
+	close(release)
+	h.until("the slow server failed", func() bool { return h.r.servers[0].m.link == linkFailed })
+}
