@@ -32,9 +32,17 @@ type Tool struct {
 // ReadTool reads one raw tool definition as the server sent it (with
 // [tooldef.Parse]); a definition that cannot be read gives a Tool that says
 // why in Bad.
-func ReadTool(raw json.RawMessage) *Tool {
+func ReadTool(raw json.RawMessage) *Tool { return readTool(raw, false) }
+
+// readTool is [ReadTool] for raw known to be valid JSON when valid (see
+// [tooldef.ParseValid]).
+func readTool(raw json.RawMessage, valid bool) *Tool {
 	t := &Tool{Raw: raw}
-	d, err := tooldef.Parse(raw)
+	parse := tooldef.Parse
+	if valid {
+		parse = tooldef.ParseValid
+	}
+	d, err := parse(raw)
 	if err != nil {
 		t.Name, t.Bad = "(unreadable)", err.Error()
 		t.Label = t.Name

@@ -163,7 +163,9 @@ func (s *State) applyPage(ev session.Event) {
 	tools := method == paging.Tools().Name || method == ""
 	if tools {
 		for _, raw := range ev.Items {
-			t := ReadTool(raw)
+			// A page's items are valid JSON: the walk read them out of a
+			// frame the tap validated (or out of a session file's line).
+			t := readTool(raw, true)
 			t.Walk, t.Page, t.Gen = w.ID, p.Number, p.Generation
 			w.Tools = append(w.Tools, t)
 			s.made.walks += toolWeight(t)

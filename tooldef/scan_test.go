@@ -2,6 +2,7 @@ package tooldef_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"unsafe"
 
@@ -48,6 +49,26 @@ func TestParseReadsAsJSONDoes(t *testing.T) {
 		want, wantErr := decoded(json.RawMessage(raw))
 		if diff := cmp.Diff(want, got); diff != "" || (gotErr == nil) != (wantErr == nil) {
 			t.Errorf("%s: Parse (-decoded +scanned):\n%s errors %v, %v", raw, diff, wantErr, gotErr)
+		}
+	}
+}
+
+// TestParseValidReadsAsParseDoes: on valid JSON, ParseValid (which does not
+// validate it again) reads what Parse reads, errors included.
+func TestParseValidReadsAsParseDoes(t *testing.T) {
+	for _, raw := range []string{
+		`{"n\u0061me":"escaped name","inputSchema":{}}`,
+		`{"name":"first","name":"second"}`,
+		` { "name" : "spaced" , "description" : "d\"q\"" , "inputSchema" : [ ] } `,
+		"{\"name\":\"bad \xff utf8\",\"title\":\"caf\\u00e9\"}",
+		`{"name":"x","annotations":{"title":"T","destructiveHint":true},"execution":{"taskSupport":"optional"}}`,
+		`{"name":7,"title":["t"],"description":{}}`,
+		`{}`, `[{"name":"x"}]`, `"x"`, `null`, `5`,
+	} {
+		want, wantErr := tooldef.Parse(json.RawMessage(raw))
+		got, gotErr := tooldef.ParseValid(json.RawMessage(raw))
+		if diff := cmp.Diff(want, got); diff != "" || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: ParseValid (-Parse +ParseValid):\n%s errors %v, %v", raw, diff, wantErr, gotErr)
 		}
 	}
 }

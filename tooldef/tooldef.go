@@ -65,10 +65,18 @@ func (d *Definition) HasOutputSchema() bool { return !Absent(d.OutputSchema) }
 // session's frames and a session file's lines never change once read). For a name, title or description that is not a string it returns an
 // error naming the member, and a Definition read as far as it could be.
 func Parse(raw json.RawMessage) (Definition, error) {
-	d := Definition{Raw: raw}
 	if !jsonscan.Valid(raw) {
-		return d, ErrNotObject
+		return Definition{Raw: raw}, ErrNotObject
 	}
+	return ParseValid(raw)
+}
+
+// ParseValid is [Parse] for raw known to be valid JSON (an item of a list
+// page read out of a validated frame, or of a session file's line): it
+// does not validate raw again. On text that is not valid JSON it neither
+// panics nor loops, but what it reads is unspecified.
+func ParseValid(raw json.RawMessage) (Definition, error) {
+	d := Definition{Raw: raw}
 	var s stringMembers
 	if !d.readMembers(&s) {
 		return d, ErrNotObject
