@@ -40,8 +40,8 @@ if [[ -z $mt ]]; then
 	)
 fi
 
-# time_ms CMD...: runs CMD once, prints its wall time in ms; a failed call
-# stops the script with what it said.
+# time_ms CMD...: runs CMD once, prints its wall time in ms (to the µs); a
+# failed call stops the script with what it said.
 time_ms() {
 	local t0 t1
 	t0=$(date +%s%N)
@@ -52,7 +52,7 @@ time_ms() {
 	fi
 	t1=$(date +%s%N)
 	grep -q 5 "$work/out" || { echo "no sum of 5 from: $*" >&2; head -5 "$work/out" >&2; exit 1; }
-	echo $(((t1 - t0) / 1000000))
+	awk -v ns=$((t1 - t0)) 'BEGIN {printf "%.3f\n", ns / 1e6}'
 }
 
 : >"$work/mt.ms"
@@ -67,8 +67,8 @@ a=$(median "$work/mt.ms")
 b=$(median "$work/mw.ms")
 ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", b/a}')
 printf 'call add a=2 b=3, %d runs each, median wall time\n' "$runs"
-printf '  mcptools v0.7.1  %6s ms\n' "$a"
-printf '  mcpwitness       %6s ms  (%s×, target ≤ %s×)\n' "$b" "$ratio" "$target"
+printf '  mcptools v0.7.1  %6.1f ms\n' "$a"
+printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×)\n' "$b" "$ratio" "$target"
 if [[ ${STRICT:-} == 1 ]] && awk -v r="$ratio" -v t="$target" 'BEGIN {exit !(r > t)}'; then
 	exit 3
 fi

@@ -36,6 +36,9 @@
 # (target <= 1.1x) and the UI's peak RSS at 10k and 100k tools (target <=
 # 150 MiB at 100k); the UI is quit with q once the walk is done.
 #   RUNSTUI=5               runs of each at 10k (RUNS100K at 100k)
+#   HEADLESS_ENV="K=V ..."  environment of the headless runs only, e.g.
+#                           GOMEMLIMIT=off to compare the UI with a headless
+#                           walk that has no small-heap memory limit
 #
 # To profile one variant:
 #   go test ./bench -run '^$' -bench 'Walk10kStdio/mcpwitness$' -benchtime 10x \
@@ -204,7 +207,7 @@ tui_bench() {
 		local server t0
 		serve "$2"
 		t0=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/rss" "$bin" tools --record "$work/rec.jsonl" --max-pages "$3" --protocol "$proto" \
+		env ${HEADLESS_ENV:-} /usr/bin/time -f %M -o "$work/rss" "$bin" tools --record "$work/rec.jsonl" --max-pages "$3" --protocol "$proto" \
 			-- sh -c 'cat "$1" & exec cat >"$2"' relay "$work/out" "$work/in" </dev/null >/dev/null 2>&1 || true
 		wait "$server" || true
 		echo "$1 $(walkdone "$work/rec.jsonl" "$t0") $(tail -1 "$work/rss") $(walkspan "$work/rec.jsonl")" >>"$res"
