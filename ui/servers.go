@@ -317,7 +317,8 @@ func (r *serversModel) stripView() string {
 func (r *serversModel) pickerView() string {
 	sty := r.current().m.sty
 	h := max(r.h-1, 1)
-	lines := []string{sty.Title.Render("Servers") + sty.Muted.Render("  ↑/↓ move · enter or 1–9 switch · esc close"), ""}
+	head := []string{sty.Title.Render("Servers") + sty.Muted.Render("  ↑/↓ move · enter or 1–9 switch · esc close"), ""}
+	groups := make([][]string, len(r.servers)) // each server's row, and why under it
 	for i, s := range r.servers {
 		m := s.m
 		st := m.serverState()
@@ -340,15 +341,33 @@ func (r *serversModel) pickerView() string {
 			cols = append(cols, sty.Subtle.Render("config "+s.hash))
 		}
 		row := cursor + padCols(cols, []int{28, 14, 16, 10, 11})
-		lines = append(lines, render.Fit(row, r.w))
+		groups[i] = append(groups[i], render.Fit(row, r.w))
 		if st.why != "" {
-			lines = append(lines, render.Fit("    "+sty.Fail.Render(sanitize.Line(st.why)), r.w))
+			groups[i] = append(groups[i], render.Fit("    "+sty.Fail.Render(sanitize.Line(st.why)), r.w))
 		}
+	}
+	// From the first server on, or from a later one so the picked one shows.
+	from, room := 0, h-len(head)
+	for from < r.pick && countLines(groups[from:r.pick+1]) > room {
+		from++
+	}
+	lines := head
+	for _, g := range groups[from:] {
+		lines = append(lines, g...)
 	}
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines[:h], "\n")
+}
+
+// countLines is the number of lines of groups.
+func countLines(groups [][]string) int {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	return n
 }
 
 // padCols pads each column but the last to its width.

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -272,4 +273,25 @@ func TestServersSlowOneBlocksNone(t *testing.T) {
 	}
 	close(release)
 	h.until("the slow server failed", func() bool { return h.r.servers[0].m.link == linkFailed })
+}
+
+func TestServersPickerFollowsThePick(t *testing.T) {
+	var names [][]string
+	var dials []func(context.Context, *session.Log) (Backend, error)
+	for i := range 30 {
+		names = append(names, []string{fmt.Sprintf("server-%02d", i+1)})
+		dials = append(dials, func(context.Context, *session.Log) (Backend, error) { return nil, errors.New("down") })
+	}
+	h := newServersHarness(t, names, dials)
+	h.until("every server failed", func() bool { return h.r.servers[29].m.link == linkFailed })
+	// The picker, without the servers' line under it.
+	picker := func() string { s := h.screen(); return s[:strings.LastIndex(s, "\n")] }
+	h.key("S")
+	if s := picker(); !strings.Contains(s, "server-01") || strings.Contains(s, "server-30") {
+		t.Errorf("the picker at its top:\n%s", s)
+	}
+	h.key("up") // from the first to the last
+	if s := picker(); !strings.Contains(s, "› 30 server-30") || strings.Contains(s, "server-01") {
+		t.Errorf("the picker on the last server:\n%s", s)
+	}
 }
