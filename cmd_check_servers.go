@@ -83,6 +83,10 @@ func checkServer(ctx context.Context, cfg *config, s configServer) checked {
 		doc.Error = err.Error()
 		return checked{doc: doc, err: err, took: time.Since(start)}
 	}
+	if level := cfg.logLevel; level != "" {
+		// As for one server; a refusal is the server's business here.
+		sess.SetLogLevel(ctx, level)
+	}
 	c := checkSession(ctx, sess)
 	sess.Close()
 	c.doc.Names = s.names
