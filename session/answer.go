@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
 )
 
 // The server's own requests that a person or a flag answers: sampling and
@@ -213,7 +215,9 @@ func (s *Session) answerAsk(ctx context.Context, method string, params json.RawM
 	var refuse *jsonrpc.Error
 	switch method {
 	case MethodSampling:
-		a.Findings = samplingFindings(params)
+		if v := checks.SamplingRequest(params); v.Status != checks.Pass {
+			a.Findings = append(a.Findings, v.Message)
+		}
 		if !decl.Sampling {
 			refuse = userRejected("mcpwitness has no model attached and did not declare sampling")
 		}
@@ -229,9 +233,9 @@ func (s *Session) answerAsk(ctx context.Context, method string, params json.RawM
 		case p.Mode == "url" && !decl.ElicitURL:
 			a.Findings = append(a.Findings, "the server asked for URL elicitation; mcpwitness declared form mode only")
 		case p.Mode != "url":
-			_, problems := flatSchema(p.RequestedSchema)
-			for _, pr := range problems {
-				a.Findings = append(a.Findings, "requestedSchema is not a flat object of primitive properties: "+pr)
+			_, v := checks.ElicitProperties(p.RequestedSchema)
+			for _, e := range v.Errors {
+				a.Findings = append(a.Findings, v.Message+": "+e.Message)
 			}
 		}
 	}

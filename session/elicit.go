@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/checks"
 )
 
 // ElicitAction is how the client answers elicitation/create without a
@@ -64,34 +66,27 @@ func ParseElicit(v string) (*ElicitAnswer, error) {
 }
 
 // elicitAnswered is how the session answered one elicitation/create: the
-// result, what to say of it, and what the request did wrong.
+// result, and what to say of it.
 type elicitAnswered struct {
-	res      *mcp.ElicitResult
-	text     string
-	findings []string
+	res  *mcp.ElicitResult
+	text string
 }
 
-// answerElicit answers p as a says. A form request's schema is checked
-// first; a schema the specification does not allow is a finding, and the
-// answer is still given as asked.
+// answerElicit answers p as a says (what the request did wrong is found
+// by [Session.answerAsk]).
 func (s *Session) answerElicit(a *ElicitAnswer, p *mcp.ElicitParams) elicitAnswered {
 	if p == nil {
 		p = &mcp.ElicitParams{}
 	}
 	if p.Mode == "url" {
 		if a.Action == ElicitCancel {
-			return elicitAnswered{res: &mcp.ElicitResult{Action: "cancel"}, text: "cancel (URL mode)",
-				findings: []string{"the server asked for URL elicitation; mcpwitness declared form mode only"}}
+			return elicitAnswered{res: &mcp.ElicitResult{Action: "cancel"}, text: "cancel (URL mode)"}
 		}
-		return elicitAnswered{res: &mcp.ElicitResult{Action: "decline"}, text: "decline: headless answers form elicitation only",
-			findings: []string{"the server asked for URL elicitation; mcpwitness declared form mode only"}}
+		return elicitAnswered{res: &mcp.ElicitResult{Action: "decline"}, text: "decline: headless answers form elicitation only"}
 	}
 	schema, _ := json.Marshal(p.RequestedSchema)
 	var out elicitAnswered
-	props, problems := flatSchema(schema)
-	for _, pr := range problems {
-		out.findings = append(out.findings, "requestedSchema is not a flat object of primitive properties: "+pr)
-	}
+	props, _ := checks.ElicitProperties(schema)
 	switch a.Action {
 	case ElicitDecline, ElicitCancel:
 		out.res = &mcp.ElicitResult{Action: string(a.Action)}
@@ -132,65 +127,6 @@ func (s *Session) answerElicit(a *ElicitAnswer, p *mcp.ElicitParams) elicitAnswe
 		}
 	}
 	return out
-}
-
-// primitive reports whether t is a property type the specification allows
-// in an elicitation's requestedSchema.
-func primitive(t string) bool {
-	switch t {
-	case "string", "number", "integer", "boolean":
-		return true
-	}
-	return false
-}
-
-// flatSchema reads a requestedSchema's properties and says how it is not a
-// flat object of primitive properties, if it is not.
-func flatSchema(schema json.RawMessage) (map[string]map[string]json.RawMessage, []string) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(schema, &top); err != nil || top == nil {
-		return nil, []string{"it is not a JSON object"}
-	}
-	var problems []string
-	var typ string
-	if json.Unmarshal(top["type"], &typ) != nil || typ != "object" {
-		problems = append(problems, fmt.Sprintf("its type is %s, not \"object\"", orAbsent(top["type"])))
-	}
-	var raw map[string]json.RawMessage
-	_ = json.Unmarshal(top["properties"], &raw)
-	props := map[string]map[string]json.RawMessage{}
-	names := make([]string, 0, len(raw))
-	for name := range raw {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		var prop map[string]json.RawMessage
-		if json.Unmarshal(raw[name], &prop) != nil || prop == nil {
-			problems = append(problems, fmt.Sprintf("property %q is not a schema object", name))
-			continue
-		}
-		props[name] = prop
-		var pt string
-		switch {
-		case prop["type"] == nil:
-			problems = append(problems, fmt.Sprintf("property %q has no type", name))
-		case json.Unmarshal(prop["type"], &pt) == nil && primitive(pt):
-		case pt == "array" && prop["items"] != nil:
-			// Multi-select enums (an array of enum strings) are allowed.
-		default:
-			problems = append(problems, fmt.Sprintf("property %q has type %s, not a primitive", name, orAbsent(prop["type"])))
-		}
-	}
-	return props, problems
-}
-
-// orAbsent shows a raw JSON value, or says it is absent.
-func orAbsent(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "absent"
-	}
-	return string(raw)
 }
 
 // fieldList names content's fields in order, or says there are none.

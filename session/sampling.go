@@ -65,19 +65,6 @@ func ParseSamplingReply(v string) (*SamplingReply, error) {
 	return &SamplingReply{Result: &res, File: file}, nil
 }
 
-// samplingFindings says what a sampling/createMessage request did wrong.
-// The SDK reads a missing maxTokens as 0, and 0 is no bound either.
-func samplingFindings(raw json.RawMessage) []string {
-	var f struct {
-		MaxTokens *int64 `json:"maxTokens"`
-	}
-	_ = json.Unmarshal(raw, &f)
-	if f.MaxTokens == nil || *f.MaxTokens <= 0 {
-		return []string{"sampling/createMessage has no maxTokens (required by the specification)"}
-	}
-	return nil
-}
-
 // text says how the reply answers.
 func (r *SamplingReply) text() string {
 	if r.File != "" {
