@@ -180,7 +180,7 @@ func (m *model) samplingBody(w int) []string {
 	out := strings.Split(a.sc.View(), "\n")
 	label := "Reply · stop reason " + stopReasons()[a.stop] + " (ctrl+t) · ctrl+l load from a file"
 	if a.sc.more() {
-		label = "↓ more above the reply (pgdn) · " + label
+		label = "↓ more of the request (pgdn) · " + label
 	}
 	out = append(out, s.Bold.Render(render.Trunc(label, w)))
 	if a.pathOn {
