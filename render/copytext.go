@@ -53,6 +53,16 @@ func VerdictsText(vs []checks.Verdict) string {
 	return b.String()
 }
 
+// CopyVerdict is one verdict copied with its paths.
+const CopyVerdict = "verdict"
+
+// VerdictCopy is what y copies of one verdict of call c opened whole:
+// the call in one line, then the verdict with each schema error's
+// instance path and keyword.
+func VerdictCopy(c *fold.Call, v checks.Verdict) Copy {
+	return Copy{CopyVerdict, fmt.Sprintf("call #%d %s: %s\n", c.ID, c.Tool, CallSummary(c)) + VerdictsText([]checks.Verdict{v})}
+}
+
 // ToolCopy is what of tool t is copied with the section of its document
 // in view (a heading of [ToolDoc], "" for its top): a schema, or the
 // whole definition.

@@ -44,6 +44,9 @@ type Doc struct {
 	// wide keeps JSON lines whole, wider than the width, for a view that
 	// scrolls sideways (see [NewWideDoc]).
 	wide bool
+	// spans, when not nil, gathers where each verdict's lines are (see
+	// [CallDocSpans]).
+	spans []VerdictSpan
 }
 
 // NewWideDoc is [NewDoc] for a view that scrolls sideways: prose wraps to

@@ -17,12 +17,28 @@ import (
 )
 
 // CallDoc builds the document of one call: its outcome, verdicts,
-// arguments and what the server answered.
+// arguments and what the server answered. Prose wraps to w; JSON keeps
+// its lines whole, for a view that scrolls sideways.
 //
 // readOnly leaves out what needs a live server; missing says what of the
 // call could not be read back from the session file.
 func CallDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) []string {
-	d := NewDoc(w, s)
+	lines, _ := CallDocSpans(c, t, w, s, loc, readOnly, missing)
+	return lines
+}
+
+// VerdictSpan is where one verdict stands in a call's document: Index is
+// its place in the call's Verdicts, its lines run from From up to To.
+type VerdictSpan struct {
+	Index    int
+	From, To int
+}
+
+// CallDocSpans is [CallDoc] that also says where each verdict's lines
+// are, in the order the document shows them (failures first).
+func CallDocSpans(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Location, readOnly bool, missing string) ([]string, []VerdictSpan) {
+	d := NewWideDoc(w, s)
+	d.spans = []VerdictSpan{}
 	d.Add(s.Bold.Render(sanitize.Line(c.Tool)) + "  " + s.Muted.Render(Clock(c.Start, loc)))
 	callOutcome(d, c, s, readOnly)
 	callNotes(d, c, s, missing)
@@ -42,7 +58,7 @@ func CallDoc(c *fold.Call, t *fold.Tool, w int, s *themes.Styles, loc *time.Loca
 	if len(c.Result) > 0 {
 		resultLines(d, c.Result, s)
 	}
-	return d.Lines()
+	return d.Lines(), d.spans
 }
 
 // callOutcome says how the call ended, or that it has not.
@@ -106,9 +122,13 @@ func verdictsSection(d *Doc, vs []checks.Verdict, forced bool, s *themes.Styles)
 		width = max(width, len(v.Check))
 	}
 	for _, quiet := range []bool{false, true} {
-		for _, v := range vs {
+		for i, v := range vs {
 			if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
+				from := len(d.lines)
 				verdictLines(d, v, forced, width, s)
+				if d.spans != nil {
+					d.spans = append(d.spans, VerdictSpan{Index: i, From: from, To: len(d.lines)})
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"mcpwitness/checks"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
@@ -22,6 +23,9 @@ type Whole struct {
 	Frames []*fold.Frame
 	// Server names the server the event came from.
 	Server string
+	// Verdict, when not nil, is the one verdict of the row's call opened
+	// whole (see [VerdictDoc]) instead of the call.
+	Verdict *checks.Verdict
 }
 
 // maxWholeFrame is the most bytes of a related frame shown in full; a
@@ -36,6 +40,9 @@ const maxWholeFrame = 16 << 10
 func RowDoc(r *fold.Row, x Whole, w int, s *themes.Styles, loc *time.Location) []string {
 	d := NewWideDoc(w, s)
 	kind, _ := RowText(r)
+	if x.Verdict != nil {
+		kind = "verdict"
+	}
 	d.Add(s.Bold.Render(sanitize.Line(kind)) + "  " + s.Muted.Render(ClockMs(r.T, loc)))
 	src := []string{"server " + OrDash(sanitize.Line(x.Server))}
 	if r.Method != "" {
@@ -51,7 +58,11 @@ func RowDoc(r *fold.Row, x Whole, w int, s *themes.Styles, loc *time.Location) [
 	if r.Cut {
 		d.Text(s.Warn, fmt.Sprintf("the event was cut to %s in memory; the session record keeps it whole", Size(fold.MaxRowText)), 0)
 	}
-	rowBody(d, r, x, s, loc)
+	if x.Verdict != nil && r.Call != nil {
+		verdictBody(d, r.Call, *x.Verdict, s)
+	} else {
+		rowBody(d, r, x, s, loc)
+	}
 	if len(x.Frames) > 0 {
 		d.Heading(fmt.Sprintf("Wire frames (%d)", len(x.Frames)))
 		for _, f := range x.Frames {
@@ -117,5 +128,32 @@ func rowBody(d *Doc, r *fold.Row, x Whole, s *themes.Styles, loc *time.Location)
 		_, text := RowText(r)
 		d.Blank()
 		d.Text(s.Text, text, 2)
+	}
+}
+
+// verdictBody adds one verdict of call c in full: its check and status,
+// its message whole (wrapped), every schema error with its instance path
+// and keyword, and the call it judged.
+func verdictBody(d *Doc, c *fold.Call, v checks.Verdict, s *themes.Styles) {
+	d.Heading("Verdict")
+	st := statusStyle(v.Status, s)
+	mark, label := VerdictMark(v.Status), string(v.Status)
+	if c.Forced && checks.Blocks([]checks.Verdict{v}) {
+		mark, label = "↷", overridden
+	}
+	d.Segs([]Seg{{Text: "  ", Plain: true}, {Text: mark + " " + label, Style: st}, {Text: "  ", Plain: true},
+		{Text: v.Check, Style: s.Bold}}, 4)
+	d.Text(s.Text, verdictText(v, c.Forced), 2)
+	if len(v.Errors) > 0 {
+		d.Heading(fmt.Sprintf("Paths (%d)", len(v.Errors)))
+		for _, e := range v.Errors {
+			d.Segs([]Seg{{Text: "  ", Plain: true}, {Text: PathOrRoot(e.InstancePath), Style: s.Warn}}, 4)
+			d.Segs([]Seg{{Text: "    ", Plain: true}, {Text: e.Keyword + ": ", Style: s.Muted}, {Text: e.Message, Style: s.Text}}, 6)
+		}
+	}
+	d.Heading("Call")
+	d.Text(s.Text, fmt.Sprintf("#%d %s: %s", c.ID, c.Tool, CallSummary(c)), 2)
+	if c.Generation > 0 {
+		d.Text(s.Muted, fmt.Sprintf("checked against the definition from gen %d", c.Generation), 2)
 	}
 }

@@ -17,9 +17,10 @@ type Listing struct {
 }
 
 // ToolDoc builds the document of one tool: what it is, what a client does
-// with a call to it, its recent calls, and its definition.
+// with a call to it, its recent calls, and its definition. Prose wraps to
+// w; the schemas keep their lines whole, for a view that scrolls sideways.
 func ToolDoc(t *fold.Tool, calls []string, k Listing, w int, s *themes.Styles, readOnly bool) []string {
-	d := NewDoc(w, s)
+	d := NewWideDoc(w, s)
 	toolHead(d, t, k, s, readOnly)
 	toolAbout(d, t, s, readOnly)
 	if len(calls) > 0 {

@@ -41,8 +41,8 @@ type detailKey struct {
 
 // docBuiltMsg carries a document built in a command.
 type docBuiltMsg struct {
-	key   detailKey
-	lines []string
+	key detailKey
+	doc detailDoc
 }
 
 // detailPane shows the selected tool, or one of its calls.
@@ -67,7 +67,11 @@ type detailPane struct {
 	// point shown.
 	absent string
 
-	sc      scroller
+	sc scroller
+	// doc is the document as built; pick is the place (from 1) among its
+	// verdicts of the one picked, 0 for none (see verdictpick.go).
+	doc     detailDoc
+	pick    int
 	built   detailKey
 	pending detailKey // a document being built in a command
 	bar     progress.Model
@@ -129,6 +133,7 @@ func (d *detailPane) liveRows() int {
 func (d *detailPane) ShowTool(t *fold.Tool) {
 	if d.tool != t || d.call != 0 {
 		d.sc.Top()
+		d.sc.x, d.pick = 0, 0
 	}
 	d.tool, d.call, d.confirm = t, 0, false
 }
@@ -137,6 +142,7 @@ func (d *detailPane) ShowTool(t *fold.Tool) {
 func (d *detailPane) ShowCall(t *fold.Tool, id int64) {
 	if d.call != id {
 		d.sc.Top()
+		d.sc.x, d.pick = 0, 0
 	}
 	d.tool, d.call, d.confirm = t, id, false
 }
@@ -256,26 +262,26 @@ func (d *detailPane) Sync() tea.Cmd {
 	c := d.Call()
 	if d.tool != nil && len(d.tool.Raw) > bigDoc || c != nil && (len(c.Result) > bigDoc || d.mustLoad(c)) {
 		d.pending = k
-		d.sc.SetLines([]string{d.sty.Muted.Render("rendering…")})
-		return func() tea.Msg { return docBuiltMsg{key: k, lines: build()} }
+		d.setDoc(detailDoc{lines: []string{d.sty.Muted.Render("rendering…")}})
+		return func() tea.Msg { return docBuiltMsg{key: k, doc: build()} }
 	}
-	d.sc.SetLines(build())
+	d.setDoc(build())
 	d.built, d.pending = k, detailKey{}
 	return nil
 }
 
 // builder returns a function that builds the document for k from values
 // copied now, so it may run on another goroutine.
-func (d *detailPane) builder(k detailKey) func() []string {
+func (d *detailPane) builder(k detailKey) func() detailDoc {
 	st, loc, w := d.sty, d.loc, max(d.w-2, 10)
 	t := k.tool
 	if t == nil {
 		if k.absent != "" {
-			return func() []string {
-				return []string{st.Muted.Render(sanitize.Line(k.absent) + " is not listed at this point of the session.")}
+			return func() detailDoc {
+				return detailDoc{lines: []string{st.Muted.Render(sanitize.Line(k.absent) + " is not listed at this point of the session.")}}
 			}
 		}
-		return func() []string { return []string{st.Muted.Render("No tool selected.")} }
+		return func() detailDoc { return detailDoc{lines: []string{st.Muted.Render("No tool selected.")}} }
 	}
 	ro := d.readOnly
 	if c := d.Call(); c != nil {
@@ -286,7 +292,7 @@ func (d *detailPane) builder(k detailKey) func() []string {
 			load = nil
 		}
 		asks := askLines(askRows(d.st, c), c.Start, w, st, loc)
-		return func() []string {
+		return func() detailDoc {
 			c, missing := &cc, ""
 			if load != nil {
 				var err error
@@ -294,7 +300,8 @@ func (d *detailPane) builder(k detailKey) func() []string {
 					missing = err.Error()
 				}
 			}
-			return append(render.CallDoc(c, t, w, st, loc, ro, missing), asks...)
+			lines, spans := render.CallDocSpans(c, t, w, st, loc, ro, missing)
+			return measured(append(lines, asks...), spans)
 		}
 	}
 	calls := append([]*fold.Call(nil), d.history()...)
@@ -302,8 +309,8 @@ func (d *detailPane) builder(k detailKey) func() []string {
 	for i, c := range calls {
 		summaries[i] = fmt.Sprintf("#%d  %s  %s", c.ID, render.Clock(c.Start, loc), render.CallSummary(c))
 	}
-	return func() []string {
-		return render.ToolDoc(t, summaries, render.Listing{Done: k.done, Held: k.held, Stale: k.stale}, w, st, ro)
+	return func() detailDoc {
+		return measured(render.ToolDoc(t, summaries, render.Listing{Done: k.done, Held: k.held, Stale: k.stale}, w, st, ro), nil)
 	}
 }
 
@@ -318,11 +325,18 @@ func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case docBuiltMsg:
 		if msg.key == d.pending {
-			d.sc.SetLines(msg.lines)
+			d.setDoc(msg.doc)
 			d.built, d.pending = msg.key, detailKey{}
 		}
 	case tea.KeyPressMsg:
-		moveKey(msg, &d.keys.MoveKeyMap, &d.sc)
+		switch {
+		case key.Matches(msg, d.keys.Left):
+			d.ScrollX(-scrollStep)
+		case key.Matches(msg, d.keys.Right):
+			d.ScrollX(scrollStep)
+		default:
+			moveKey(msg, &d.keys.MoveKeyMap, &d.sc)
+		}
 	}
 	return d, nil
 }
@@ -355,10 +369,15 @@ type detailHead struct {
 	w       int
 	focused bool
 	sty     *themes.Styles
+	// col is the first column shown of a document scrolled sideways (0
+	// when not); more says its lines go on past the right edge.
+	col  int
+	more bool
 }
 
 func (d *detailPane) headKey() detailHead {
 	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.sty}
+	k.col, k.more = d.sideways()
 	if c := d.Call(); c != nil {
 		k.call = c.ID
 		for i, hc := range d.history() {
@@ -381,7 +400,7 @@ func (d *detailPane) drawHead(k detailHead) string {
 	case k.calls > 0:
 		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] %d %s", k.calls, render.Plural(k.calls, "call", "calls")))
 	}
-	head := d.titleStyle(k.focused).Render(title)
+	head := d.titleStyle(k.focused).Render(title) + d.sty.Subtle.Render(sidewaysMark(k.col, k.more))
 	if gap := d.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 {
 		head += strings.Repeat(" ", gap) + right
 	}
@@ -459,6 +478,14 @@ func (d *detailPane) ShortHelp() []key.Binding {
 			return []key.Binding{g.Back}
 		}
 		out := []key.Binding{k.Call, g.Copy, k.PrevCall, k.NextCall, g.Back}
+		if _, ok := d.Picked(); ok {
+			out = []key.Binding{k.OpenVerdict, k.NextVerdict, g.Copy, k.PrevCall, k.NextCall, g.Back}
+		} else if len(d.doc.spans) > 0 {
+			out = []key.Binding{k.Call, k.NextVerdict, g.Copy, k.PrevCall, k.NextCall, g.Back}
+		}
+		if _, more := d.sideways(); more || d.sc.x > 0 {
+			out = append(out, k.Right)
+		}
 		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
 			if mayRunAsTask(d.tool) {
@@ -467,5 +494,9 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		}
 		return out
 	}
-	return []key.Binding{k.Call, g.Copy, k.Up, k.Down, k.PrevCall, g.NextPane}
+	out := []key.Binding{k.Call, g.Copy, k.Up, k.Down, k.PrevCall, g.NextPane}
+	if _, more := d.sideways(); more || d.sc.x > 0 {
+		out = append(out, k.Right)
+	}
+	return out
 }

@@ -93,6 +93,11 @@ type DetailKeyMap struct {
 	Force    key.Binding // send a refused call anyway (asks first)
 	Task     key.Binding // run the refused call's tool as a task
 	Confirm  key.Binding
+	// Left and Right scroll wide JSON sideways.
+	Left, Right key.Binding
+	// NextVerdict and PrevVerdict pick a verdict of the call shown;
+	// OpenVerdict opens the picked one whole.
+	NextVerdict, PrevVerdict, OpenVerdict key.Binding
 }
 
 // EditorKeyMap is the argument editor's.
@@ -222,13 +227,18 @@ func callKey() key.Binding { return binding("enter", "call", "enter") }
 // DefaultDetailKeyMap returns the detail pane's default keys.
 func DefaultDetailKeyMap() DetailKeyMap {
 	return DetailKeyMap{
-		MoveKeyMap: DefaultMoveKeyMap(),
-		Call:       callKey(),
-		PrevCall:   binding("[", "older call", "["),
-		NextCall:   binding("]", "newer call", "]"),
-		Force:      binding("f", "send anyway", "f"),
-		Task:       binding("T", "run as task", "T"),
-		Confirm:    binding("enter", "confirm", "enter"),
+		MoveKeyMap:  DefaultMoveKeyMap(),
+		Call:        callKey(),
+		PrevCall:    binding("[", "older call", "["),
+		NextCall:    binding("]", "newer call", "]"),
+		Force:       binding("f", "send anyway", "f"),
+		Task:        binding("T", "run as task", "T"),
+		Confirm:     binding("enter", "confirm", "enter"),
+		Left:        binding("h/←", "scroll left", "h", "left"),
+		Right:       binding("h/l", "scroll sideways", "l", "right"),
+		NextVerdict: binding("n/N", "pick verdict", "n"),
+		PrevVerdict: binding("N", "previous verdict", "N"),
+		OpenVerdict: binding("enter", "open verdict", "enter"),
 	}
 }
 

@@ -56,6 +56,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = c
 		} else if c, ok := m.wholeKey(msg); ok {
 			cmd = c
+		} else if c, ok := m.verdictKey(msg); ok {
+			cmd = c
 		} else if c, ok := m.restartKey(msg); ok {
 			cmd = c
 		} else if c, ok := m.taskKey(msg); ok {
@@ -64,11 +66,15 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = m.key(msg)
 		}
 	case tea.MouseWheelMsg:
-		if !m.wheelWhole(msg.Mouse()) {
+		if !m.wheelWhole(msg.Mouse()) && !m.wheelDetailX(msg.Mouse()) {
 			cmd = m.wheel(msg.Mouse())
 		}
 	case tea.MouseClickMsg:
-		cmd = m.click(msg.Mouse())
+		if c, ok := m.clickVerdict(msg.Mouse()); ok {
+			cmd = c
+		} else {
+			cmd = m.click(msg.Mouse())
+		}
 	default:
 		cmd = m.toPane(msg)
 	}

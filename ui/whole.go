@@ -85,6 +85,9 @@ func (v *wholeView) Scroll(n int) { v.sc.ScrollX(n) }
 // Copy is what y copies of the open event: the section in view of a
 // call, else the event.
 func (v *wholeView) Copy() render.Copy {
+	if cp, ok := verdictCopy(v.row, v.x); ok {
+		return cp
+	}
 	if v.row.Kind == fold.RowCall && v.row.Call != nil {
 		c := v.row.Call
 		if v.x.Call != nil {
@@ -102,7 +105,11 @@ func (v *wholeView) Copy() render.Copy {
 // View draws the title and the document's window, exactly h rows.
 func (v *wholeView) View() string {
 	s := v.sty
-	head := v.titleStyle(true).Render("Event") + s.Muted.Render(" whole")
+	title := "Event"
+	if v.x.Verdict != nil {
+		title = "Verdict"
+	}
+	head := v.titleStyle(true).Render(title) + s.Muted.Render(" whole")
 	if v.sc.x > 0 {
 		head += s.Subtle.Render(fmt.Sprintf(" · from column %d", v.sc.x+1))
 	}
