@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/demo"
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -136,6 +138,7 @@ func BenchmarkWalk10kStdio(b *testing.B) {
 	b.Run("go-sdk-floor", benchFloor)
 	b.Run("mcpwitness", func(b *testing.B) { benchSession(b, false) })
 	b.Run("mcpwitness+record", func(b *testing.B) { benchSession(b, true) })
+	b.Run("mcpwitness+fold", benchSessionFold)
 }
 
 func benchFloor(b *testing.B) {
@@ -176,6 +179,42 @@ func benchSession(b *testing.B, record bool) {
 	}
 	if rec != nil && rec.Err() != nil {
 		b.Fatal(rec.Err())
+	}
+	report(b, pages, cpu)
+}
+
+// benchSessionFold is the session's walk with its events folded as they
+// come, into a fresh fold per walk, as the terminal UI folds them (frames
+// kept): what the tools' records cost on top of the walk.
+func benchSessionFold(b *testing.B) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var st *fold.State
+	s, _ := dialSession(b, false, func(ev session.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if st != nil {
+			st.Apply(ev)
+		}
+	})
+	b.ReportAllocs()
+	pages := 0
+	cpu := startCPU()
+	for b.Loop() {
+		mu.Lock()
+		st = fold.New(nil)
+		mu.Unlock()
+		_, res := s.Walk(ctx, paging.Tools())
+		if err := checkResult(res); err != nil {
+			b.Fatal(err)
+		}
+		pages += len(res.Pages)
+		mu.Lock()
+		w := st.LatestTools()
+		mu.Unlock()
+		if w == nil || len(w.Tools) != walkTools {
+			b.Fatalf("the fold has %v, want a walk of %d tools", w, walkTools)
+		}
 	}
 	report(b, pages, cpu)
 }
