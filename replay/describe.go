@@ -34,6 +34,11 @@ func describeRaw(ev session.Event) string {
 		return "connected"
 	case session.KindClosed:
 		return "session closed"
+	case session.KindRestart:
+		if ev.Text != "" {
+			return ev.Text
+		}
+		return "restarting the server"
 	}
 	return string(ev.Kind)
 }

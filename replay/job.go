@@ -29,10 +29,11 @@ type Job struct {
 	// nearEvery leaves snapshots every so many events (0: none).
 	nearEvery int
 
-	moments []int
-	marks   []mark
-	near    []mark
-	err     error
+	moments  []int
+	restarts []Restart
+	marks    []mark
+	near     []mark
+	err      error
 }
 
 // Run folds events of f, the replay's file, until the job's target, until
@@ -65,6 +66,9 @@ func (j *Job) Run(ctx context.Context, f *session.File, turn time.Duration) {
 		if j.first {
 			if IsMoment(ev) {
 				j.moments = append(j.moments, j.pos)
+			}
+			if ev.Kind == session.KindRestart {
+				j.restarts = append(j.restarts, Restart{Pos: j.pos, OldWalk: newestWalk(j.st)})
 			}
 			if j.pos%j.gap == 0 && j.pos < j.to {
 				j.marks = append(j.marks, j.snapshot(ev))
@@ -109,10 +113,11 @@ func (r *Replay) Folded(j *Job) Outcome {
 	if j.first {
 		r.read = j.pos
 		r.moments = append(r.moments, j.moments...)
+		r.restarts = append(r.restarts, j.restarts...)
 		for _, mk := range j.marks {
 			r.addMark(mk)
 		}
-		j.moments, j.marks = nil, nil
+		j.moments, j.restarts, j.marks = nil, nil, nil
 	}
 	if j.err != nil {
 		return r.failed(j)

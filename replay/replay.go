@@ -43,6 +43,9 @@ type Replay struct {
 	loaded  bool
 	read    int // events read by the first pass so far
 	moments []int
+	// restarts are the file's restarts, in order, as the first pass
+	// found them.
+	restarts []Restart
 
 	marks   []mark // along the file, in order, thinned to the budget
 	gap     int    // events between two marks
@@ -188,10 +191,10 @@ func (r *Replay) Snapshots() []Snapshot {
 // a list request goes out, a page arrives, a call or another request (a
 // read, a prompt get, a completion, a ping, a subscription, a log level)
 // starts or ends, a list or a subscribed resource changes, the session
-// connects or closes.
+// connects, closes or is restarted.
 func IsMoment(ev session.Event) bool {
 	switch ev.Kind {
-	case session.KindWalk, session.KindListRequest, session.KindPage, session.KindConnect, session.KindClosed:
+	case session.KindWalk, session.KindListRequest, session.KindPage, session.KindConnect, session.KindClosed, session.KindRestart:
 		return true
 	case session.KindCall:
 		return ev.Call != nil && (ev.Call.State == session.PhaseStart || ev.Call.State == session.PhaseDone)

@@ -200,6 +200,7 @@ func TestIsMoment(t *testing.T) {
 		{session.Event{Kind: session.KindNotification, Method: "notifications/progress"}, false},
 		{session.Event{Kind: session.KindStderr}, false},
 		{session.Event{Kind: session.KindNotification, Method: "notifications/resources/updated"}, true},
+		{session.Event{Kind: session.KindRestart}, true},
 	} {
 		if got := replay.IsMoment(c.ev); got != c.want {
 			t.Errorf("IsMoment(%s %s) = %v, want %v", c.ev.Kind, c.ev.Method, got, c.want)

@@ -112,6 +112,11 @@ func (m *model) replayStatus() string {
 		}
 		moving = " " + s.Spinner.Render(m.spin.View()) + s.Text.Render(fmt.Sprintf(" → %s %d%%", render.Thousands(int64(r.Target())), pct))
 	}
+	if m.replayOldList() {
+		// As live after a restart: the tools shown are the old
+		// connection's until a walk replaces them.
+		head += s.Muted.Render(" · ") + s.Warn.Render("tools from before the restart")
+	}
 	sep := s.Subtle.Render("  │  ")
 	if m.status.text != "" {
 		tail := sep + m.status.render(s)
@@ -127,6 +132,15 @@ func (m *model) replayStatus() string {
 		line += sep + s.Muted.Render(m.replay.What())
 	}
 	return render.Fit(line, m.w)
+}
+
+// replayOldList says whether the tools shown at this point of the replay
+// were listed on a connection a restart has since ended, and no walk has
+// replaced them.
+func (m *model) replayOldList() bool {
+	old := m.replay.OldWalk(m.replay.Pos())
+	w := m.st.Shown()
+	return old > 0 && w != nil && w.ID <= old
 }
 
 func (m *model) readingText() string {
@@ -166,5 +180,6 @@ func (m *model) replayHelp() string {
 		"  " + s.Muted.Render("the status line names. Walking, calling and exporting need a live server and are") + "\n" +
 		"  " + s.Muted.Render("not offered. A moment is a walk starting or ending, a list request, a page, a call") + "\n" +
 		"  " + s.Muted.Render("or another request (a read, a prompt get, a completion, a ping, a subscription, a log") + "\n" +
-		"  " + s.Muted.Render("level) starting or ending, a list change or a subscribed resource's update.") + "\n"
+		"  " + s.Muted.Render("level) starting or ending, a list change, a subscribed resource's update or a restart") + "\n" +
+		"  " + s.Muted.Render("of the server (until a walk replaces them, the tools shown are said to be from before it).") + "\n"
 }
