@@ -46,6 +46,18 @@ type demoTask struct {
 	result           *mcp.CallToolResult
 	cancel           context.CancelFunc
 	done             chan struct{} // closed when the status is terminal
+
+	// ext says the task follows the tasks extension (2026-07-28), whose
+	// client declared elicitation when canElicit. inputs are its
+	// outstanding input requests by key (inputSeq numbers them), waiting
+	// what waits on their answers; failure is the JSON-RPC error it failed
+	// with.
+	ext       bool
+	canElicit bool
+	inputSeq  int
+	inputs    map[string]any
+	waiting   map[string]*inputAsk
+	failure   *jsonrpc.Error
 }
 
 func terminal(status string) bool {
@@ -78,18 +90,25 @@ func rpcError(code int64, format string, args ...any) *jsonrpc.Error {
 }
 
 // isTaskMethod reports whether method with params is one the store
-// answers: a task method, or tools/call with a task parameter.
+// answers: a task method, tools/call with a task parameter (2025-11-25),
+// or tools/call of a task tool declaring the tasks extension (2026-07-28).
 func isTaskMethod(method string, params json.RawMessage) bool {
 	switch method {
-	case "tasks/get", "tasks/result", "tasks/cancel", "tasks/list":
+	case "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "tasks/update":
 		return true
 	case "tools/call":
-		var p struct {
-			Task json.RawMessage `json:"task"`
-		}
-		return json.Unmarshal(params, &p) == nil && len(p.Task) > 0 && string(p.Task) != "null"
+		return hasTaskParam(params) || extTaskCall(params)
 	}
 	return false
+}
+
+// hasTaskParam reports whether a tools/call's params carry 2025-11-25's
+// task parameter.
+func hasTaskParam(params json.RawMessage) bool {
+	var p struct {
+		Task json.RawMessage `json:"task"`
+	}
+	return json.Unmarshal(params, &p) == nil && len(p.Task) > 0 && string(p.Task) != "null"
 }
 
 // handle answers one task request (see [isTaskMethod]); tasks/result waits
@@ -118,6 +137,11 @@ func (ts *taskStore) handle(ctx context.Context, peer taskPeer, method string, p
 		return ts.snapshot(t), nil
 	case "tasks/cancel":
 		return ts.cancelTask(peer, t)
+	case "tasks/update":
+		if !t.ext {
+			return nil, rpcError(jsonrpc.CodeMethodNotFound, "tasks/update: task %s follows protocol 2025-11-25's tasks, which have no tasks/update", t.id)
+		}
+		return ts.update(t, params)
 	}
 	select {
 	case <-t.done:
@@ -153,6 +177,10 @@ func (ts *taskStore) create(peer taskPeer, params json.RawMessage) (any, *jsonrp
 	if run == nil {
 		return nil, rpcError(jsonrpc.CodeMethodNotFound, "Tool %q does not support task-based execution", p.Name)
 	}
+	ext, canElicit := false, false
+	if !hasTaskParam(params) {
+		ext, canElicit = extCall(params)
+	}
 	ttl := taskDefaultTTL
 	if p.Task.TTL != nil && *p.Task.TTL > 0 {
 		ttl = min(time.Duration(*p.Task.TTL)*time.Millisecond, taskMaxTTL)
@@ -162,17 +190,20 @@ func (ts *taskStore) create(peer taskPeer, params json.RawMessage) (any, *jsonrp
 	ts.mu.Lock()
 	ts.seq++
 	t := &demoTask{id: fmt.Sprintf("task-%d", ts.seq), tool: p.Name, status: "working", message: "starting",
-		created: now, updated: now, ttl: ttl, cancel: cancel, done: make(chan struct{})}
+		created: now, updated: now, ttl: ttl, cancel: cancel, done: make(chan struct{}), ext: ext, canElicit: canElicit}
 	ts.tasks[t.id] = t
 	ts.order = append(ts.order, t)
-	created := t.wire()
+	var created any = map[string]any{"task": t.wire()}
+	if ext {
+		created = t.extWire("task")
+	}
 	ts.mu.Unlock()
 	r := &taskRun{store: ts, task: t, peer: peer, token: p.Meta.Token, args: p.Arguments}
 	go func() {
 		res := run(ctx, r)
 		r.finish(res, ctx.Err() != nil)
 	}()
-	return map[string]any{"task": created}, nil
+	return created, nil
 }
 
 func (ts *taskStore) get(id string) *demoTask {
@@ -185,6 +216,9 @@ func (ts *taskStore) get(id string) *demoTask {
 func (ts *taskStore) snapshot(t *demoTask) map[string]any {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if t.ext {
+		return t.extWire("complete")
+	}
 	return t.wire()
 }
 
@@ -201,6 +235,10 @@ func (ts *taskStore) cancelTask(peer taskPeer, t *demoTask) (any, *jsonrpc.Error
 	close(t.done)
 	w := t.wire()
 	ts.mu.Unlock()
+	if t.ext {
+		// The extension acknowledges with an empty result.
+		return map[string]any{"resultType": "complete"}, nil
+	}
 	peer.notify("notifications/tasks/status", w)
 	return w, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -189,7 +190,7 @@ func tasksCapability() map[string]any {
 // lacks.
 type capsWithTasks struct {
 	*mcp.ServerCapabilities
-	Tasks map[string]any `json:"tasks"`
+	Tasks map[string]any `json:"tasks,omitempty"`
 }
 
 // initializedWithTasks is an initialize answer as it goes on the wire: the
@@ -215,14 +216,25 @@ func withTasks(opts *Options) *Options {
 }
 
 // discoveredWithTasksResult is a server/discover answer (protocol
-// 2026-07-28's handshake) declaring the tasks the demo answers, as
+// 2026-07-28's handshake) declaring the tasks the demo answers there, as
 // [initializedWithTasks] is for initialize.
 type discoveredWithTasksResult struct {
 	*mcp.DiscoverResult
 	Capabilities capsWithTasks `json:"capabilities"`
 }
 
-// discoveredWithTasks returns dr declaring the tasks capability.
+// discoveredWithTasks returns dr declaring tasks as protocol 2026-07-28
+// has them: the io.modelcontextprotocol/tasks extension (an empty object),
+// not 2025-11-25's capabilities.tasks.
 func discoveredWithTasks(dr *mcp.DiscoverResult) *discoveredWithTasksResult {
-	return &discoveredWithTasksResult{DiscoverResult: dr, Capabilities: capsWithTasks{ServerCapabilities: dr.Capabilities, Tasks: tasksCapability()}}
+	var caps mcp.ServerCapabilities
+	if dr.Capabilities != nil {
+		caps = *dr.Capabilities
+	}
+	caps.Extensions = maps.Clone(caps.Extensions)
+	if caps.Extensions == nil {
+		caps.Extensions = map[string]any{}
+	}
+	caps.Extensions[extTasks] = map[string]any{}
+	return &discoveredWithTasksResult{DiscoverResult: dr, Capabilities: capsWithTasks{ServerCapabilities: &caps}}
 }

@@ -26,6 +26,28 @@ type taskHandler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*httpTasks // by session id
+	// shared are the tasks of a handler without sessions (see
+	// [StatelessHandler]), nil on one with sessions.
+	shared *httpTasks
+}
+
+// StatelessHandler serves the demo server over Streamable HTTP without
+// sessions (StreamableHTTPOptions.Stateless), as protocol 2026-07-28
+// requires of HTTP (the SDK serves it on no other); the task methods are
+// answered as [Handler] answers them, from one store for all its clients:
+// the tasks extension names the task in each request, and there is no
+// session to keep them by.
+func StatelessHandler(opts *Options) http.Handler {
+	s := New(withTasks(opts))
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
+	return &taskHandler{server: s, next: sdk, sessions: map[string]*httpTasks{}, shared: newHTTPTasks(nil)}
+}
+
+// newHTTPTasks returns the tasks of the HTTP session ss (nil: of a
+// handler without sessions).
+func newHTTPTasks(ss *mcp.ServerSession) *httpTasks {
+	return &httpTasks{store: newTaskStore(), ss: ss, streams: map[string]chan []byte{}, opened: make(chan struct{}),
+		waiting: map[string]chan *jsonrpc.Response{}}
 }
 
 // httpTasks are the tasks of one HTTP session and the tasks/result streams
@@ -164,7 +186,7 @@ func (t *httpTasks) streamResult(w http.ResponseWriter, r *http.Request, req *js
 // server has no such session; those of sessions that ended are let go.
 func (h *taskHandler) tasks(sid string) *httpTasks {
 	if sid == "" {
-		return nil
+		return h.shared
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -187,8 +209,7 @@ func (h *taskHandler) tasks(sid string) *httpTasks {
 	if ss == nil {
 		return nil
 	}
-	t := &httpTasks{store: newTaskStore(), ss: ss, streams: map[string]chan []byte{}, opened: make(chan struct{}),
-		waiting: map[string]chan *jsonrpc.Response{}}
+	t := newHTTPTasks(ss)
 	h.sessions[sid] = t
 	return t
 }
@@ -231,7 +252,7 @@ func (t *httpTasks) deliver(id string, resp *jsonrpc.Response) bool {
 // sent on HTTP: clients poll.
 func (t *httpTasks) notify(method string, params any) {
 	m, ok := params.(map[string]any)
-	if method != "notifications/progress" || !ok {
+	if method != "notifications/progress" || !ok || t.ss == nil {
 		return
 	}
 	done, _ := m["progress"].(int)
@@ -245,6 +266,9 @@ func (t *httpTasks) notify(method string, params any) {
 // the client opens one (it does when it sees input_required), and waits
 // for the answer it posts.
 func (t *httpTasks) elicit(ctx context.Context, taskID string, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	if t.ss == nil {
+		return nil, errors.New("a server without sessions asks through the tasks extension's input requests only")
+	}
 	if ip := t.ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
 		return nil, errors.New("client does not support elicitation")
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,12 +31,15 @@ func (r *taskRun) status(status, message string) {
 	ts.setLocked(r.task, status, message)
 	w := r.task.wire()
 	ts.mu.Unlock()
-	r.peer.notify("notifications/tasks/status", w)
+	if !r.task.ext {
+		r.peer.notify("notifications/tasks/status", w)
+	}
 }
 
 // progress reports progress on the call's token, if it gave one.
 func (r *taskRun) progress(done, total int, message string) {
-	if r.token == nil {
+	if r.token == nil || r.task.ext {
+		// The extension sends no progress for a task.
 		return
 	}
 	r.peer.notify("notifications/progress", map[string]any{"progressToken": r.token, "progress": done, "total": total, "message": message})
@@ -52,15 +56,23 @@ func (r *taskRun) finish(res *mcp.CallToolResult, cancelled bool) {
 		return
 	}
 	t.result = res
-	if res.IsError {
+	switch {
+	case t.ext && t.failure != nil:
+		ts.setLocked(t, "failed", t.failure.Message)
+	case t.ext:
+		// An isError result completes the task on the extension.
+		ts.setLocked(t, "completed", "done")
+	case res.IsError:
 		ts.setLocked(t, "failed", resultText(res))
-	} else {
+	default:
 		ts.setLocked(t, "completed", "done")
 	}
 	close(t.done)
 	w := t.wire()
 	ts.mu.Unlock()
-	r.peer.notify("notifications/tasks/status", w)
+	if !t.ext {
+		r.peer.notify("notifications/tasks/status", w)
+	}
 }
 
 func resultText(res *mcp.CallToolResult) string {
@@ -132,6 +144,7 @@ func renderVideo(ctx context.Context, r *taskRun) *mcp.CallToolResult {
 			return nil
 		}
 		if in.Resolution == "2160p" {
+			r.fail(rpcError(jsonrpc.CodeInternalError, "render_video failed at scene %d: 2160p needs a GPU encoder and this demo server has none; try 1080p", i+1))
 			return toolError("render_video failed at scene %d: 2160p needs a GPU encoder and this demo server has none; try 1080p", i+1)
 		}
 	}
@@ -170,7 +183,7 @@ func transcribeAudio(ctx context.Context, r *taskRun) *mcp.CallToolResult {
 // cannot or will not say.
 func (r *taskRun) askLanguage(ctx context.Context) string {
 	r.status("input_required", "which language is spoken? (elicitation sent)")
-	res, err := r.peer.elicit(ctx, r.task.id, &mcp.ElicitParams{
+	res, err := r.elicit(ctx, &mcp.ElicitParams{Mode: "form",
 		Message: "transcribe_audio: which language is spoken in " + r.task.id + "?",
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"language":{"type":"string","title":"Language",` +
 			`"enum":["en","de","fr","es","ja"],"default":"en"}},"required":["language"]}`),

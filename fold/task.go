@@ -40,6 +40,9 @@ type Task struct {
 	Page   int
 	Gen    int64
 	Raw    json.RawMessage
+	// Lifecycle is the tasks protocol the task follows, as its events
+	// said (empty: protocol 2025-11-25's, or only listed).
+	Lifecycle session.TaskLifecycle
 }
 
 // TaskStep is one status of a task, as the server told it.
@@ -133,6 +136,9 @@ func (t *Task) fill(info session.TaskInfo, at time.Time) {
 	}
 	if info.PollInterval > 0 {
 		t.PollInterval = info.PollInterval
+	}
+	if info.Lifecycle != "" {
+		t.Lifecycle = info.Lifecycle
 	}
 	t.Last = at
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,8 +18,8 @@ import (
 func describeTasks(s *fold.State) []string {
 	var out []string
 	for _, t := range s.Tasks() {
-		out = append(out, fmt.Sprintf("task %s %s %q ttl %v call %d %s listed %v page %d gen %d steps %d",
-			t.ID, t.Status, t.StatusMessage, t.TTL != nil, t.Call, t.Tool, t.Listed, t.Page, t.Gen, len(t.Steps)))
+		out = append(out, fmt.Sprintf("task %s %s %q ttl %v call %d %s listed %v page %d gen %d steps %d lifecycle %s",
+			t.ID, t.Status, t.StatusMessage, t.TTL != nil, t.Call, t.Tool, t.Listed, t.Page, t.Gen, len(t.Steps), t.Lifecycle))
 		for _, st := range t.Steps {
 			out = append(out, fmt.Sprintf("  %s %s %q %s", st.T.UTC(), st.Status, st.Message, st.Source))
 		}
@@ -54,8 +55,13 @@ func TestTasksFoldLiveEqualsReplay(t *testing.T) {
 	if c := calls[0]; c.TaskID != tasks[0].ID || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
 		t.Errorf("call %+v: want it tied to its completed task, passing", c.CallInfo)
 	}
-	if c := calls[1]; c.Outcome() != fold.OutcomeIsError {
-		t.Errorf("failed task's call outcome %v, want isError", c.Outcome())
+	// The session negotiated 2026-07-28: tasks are the extension, whose
+	// failed task carries the JSON-RPC error it failed with.
+	if tasks[0].Lifecycle != session.LifecycleExtension {
+		t.Errorf("task lifecycle %q, want %q", tasks[0].Lifecycle, session.LifecycleExtension)
+	}
+	if c := calls[1]; c.Outcome() != fold.OutcomeError || !strings.Contains(string(c.RPCError), "GPU encoder") {
+		t.Errorf("failed task's call outcome %v (rpc error %s), want the task's JSON-RPC error", c.Outcome(), c.RPCError)
 	}
 	if c := calls[2]; c.Sent || c.Outcome() != fold.OutcomeRefused {
 		t.Errorf("forbidden task call: sent %v outcome %v, want refused", c.Sent, c.Outcome())

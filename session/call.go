@@ -51,7 +51,9 @@ func IsErrorResult(result json.RawMessage) bool {
 // of them stops it (see [CallOptions.Force]), and runs the checks on the
 // answer. The definition checked is the latest one a walk listed; a tool no
 // walk listed is still sent, with its definition checks skipped. Cancel ctx
-// to cancel the call (the server gets notifications/cancelled).
+// to cancel the call (the server gets notifications/cancelled). On the
+// tasks extension (2026-07-28) the server may answer with a task: it is
+// followed to its end, and its result checked ([Session.followExtension]).
 func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, opts *CallOptions) *CallResult {
 	force := opts != nil && opts.Force
 	if len(bytes.TrimSpace(args)) == 0 {
@@ -83,7 +85,10 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	rctx, w := withWatcher(rctx)
 	defer s.tap.unwatch(w)
 	s.sendCall(ctx, rctx, w, r, token)
-	if len(r.Result) > 0 {
+	if isTaskHandle(r.Result) {
+		// On the tasks extension the server may make any call a task.
+		s.followExtension(ctx, r, def, r.Result)
+	} else if len(r.Result) > 0 {
 		r.Verdicts = append(r.Verdicts, s.checkAnswer(name, def, r.Result, w.wasCut())...)
 	}
 	s.finishCall(r, def, outAtStart, sentAtStart)

@@ -242,6 +242,7 @@ func newSession(target Target, o Options) *Session {
 	}
 	s.life, s.endLife = context.WithCancel(context.Background())
 	s.client = s.newClient(o)
+	s.client.AddSendingMiddleware(declareTasks)
 	return s
 }
 

@@ -35,8 +35,13 @@ const (
 // status changes.
 const TaskStatusMethod = "notifications/tasks/status"
 
-// CallTask calls the tool name as a task, as the specification's tasks
-// section (protocol 2025-11-25) says: tools/call goes out with a task
+// CallTask calls the tool name as a task, as the negotiated protocol
+// defines tasks. From 2026-07-28 they are the io.modelcontextprotocol/tasks
+// extension: the call goes out as a plain one declaring the extension, and
+// the server decides whether it becomes a task (see
+// [Session.followExtension]; a plain answer is checked as such, with a
+// finding). Before it, as the specification's tasks section (protocol
+// 2025-11-25) says: tools/call goes out with a task
 // parameter, the CreateTaskResult is recorded, tasks/get is polled at the
 // server's pollInterval (bounded to 100 ms–5 s) and notifications/tasks/status
 // is taken when the server sends it; each new status is a [KindTask] event.
@@ -75,17 +80,16 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 	}
 	r.Forced = checks.Blocks(r.Verdicts)
 	r.Sent = true
-	if s.info.ProtocolVersion >= newProtocol {
-		r.Findings = append(r.Findings, finding.Finding{Check: "task-protocol", Severity: finding.SeverityInfo,
-			Message: "the task was run as protocol 2025-11-25 defines tasks; on " + s.info.ProtocolVersion +
-				" tasks are the io.modelcontextprotocol/tasks extension, which a server may answer differently (use --protocol 2025-11-25)"})
-	}
 	token, untrack := s.trackProgress(r.ID)
 	defer untrack()
-	sub := s.log.Subscribe()
-	defer sub.Close()
 	t0 := time.Now()
-	s.createTask(ctx, r, def, token, o.TTL, sub)
+	if s.info.ProtocolVersion >= newProtocol {
+		s.callTaskExtension(ctx, r, def, token, o.TTL)
+	} else {
+		sub := s.log.Subscribe()
+		defer sub.Close()
+		s.createTask(ctx, r, def, token, o.TTL, sub)
+	}
 	r.Ms = ms(time.Since(t0))
 	s.finishCall(r, def, outAtStart, sentAtStart)
 	return r

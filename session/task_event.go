@@ -61,11 +61,32 @@ type TaskInfo struct {
 	// milliseconds; 0 when it gave none.
 	PollInterval int64      `json:"pollInterval,omitempty"`
 	Source       TaskSource `json:"source"`
+	// Lifecycle is the tasks protocol the task follows; empty means
+	// [LifecycleTasks2025].
+	Lifecycle TaskLifecycle `json:"lifecycle,omitempty"`
 }
+
+// TaskLifecycle names the tasks protocol a task follows.
+type TaskLifecycle string
+
+// The lifecycles of a task.
+const (
+	// LifecycleTasks2025 is the tasks section of protocol 2025-11-25:
+	// tools/call with a task parameter, tasks/get, tasks/result,
+	// tasks/cancel, tasks/list.
+	LifecycleTasks2025 TaskLifecycle = "2025-11-25"
+	// LifecycleExtension is the io.modelcontextprotocol/tasks extension
+	// (SEP-2663, protocol 2026-07-28): the server answers tools/call with
+	// resultType "task"; tasks/get carries input requests, the result or
+	// the error; tasks/update answers; tasks/cancel; no tasks/list.
+	LifecycleExtension TaskLifecycle = "io.modelcontextprotocol/tasks"
+)
 
 // ReadTask reads a task object (the "task" member of a CreateTaskResult, a
 // tasks/get or tasks/cancel result, an item of tasks/list or the params of
-// notifications/tasks/status). The error names what is missing or wrong.
+// notifications/tasks/status; on the extension, the CreateTaskResult and
+// the tasks/get result themselves, with ttlMs and pollIntervalMs). The
+// error names what is missing or wrong.
 func ReadTask(raw json.RawMessage) (TaskInfo, error) {
 	var t struct {
 		TaskID        *string         `json:"taskId"`
@@ -75,6 +96,9 @@ func ReadTask(raw json.RawMessage) (TaskInfo, error) {
 		LastUpdatedAt string          `json:"lastUpdatedAt"`
 		TTL           json.RawMessage `json:"ttl"`
 		PollInterval  *float64        `json:"pollInterval"`
+		// The extension (io.modelcontextprotocol/tasks) names them so.
+		TTLMs          json.RawMessage `json:"ttlMs"`
+		PollIntervalMs *float64        `json:"pollIntervalMs"`
 	}
 	if err := json.Unmarshal(raw, &t); err != nil {
 		return TaskInfo{}, fmt.Errorf("the task is not an object with the fields of a task: %v", err)
@@ -87,6 +111,12 @@ func ReadTask(raw json.RawMessage) (TaskInfo, error) {
 		return info, fmt.Errorf("task %q has no status", info.TaskID)
 	}
 	info.Status = TaskStatus(*t.Status)
+	if len(t.TTL) == 0 {
+		t.TTL = t.TTLMs
+	}
+	if t.PollInterval == nil {
+		t.PollInterval = t.PollIntervalMs
+	}
 	if len(t.TTL) > 0 && string(t.TTL) != "null" {
 		var ttl float64
 		if json.Unmarshal(t.TTL, &ttl) == nil {

@@ -93,7 +93,7 @@ func TestCallTaskCompletes(t *testing.T) {
 func TestCallTaskFails(t *testing.T) {
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
-			s := dial(t, target, nil)
+			s := dial(t, target, &Options{Protocol: "2025-11-25"})
 			s.Walk(context.Background(), paging.Tools())
 			r := s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"a\nb","resolution":"2160p"}`), nil)
 			if r.TaskStatus != TaskFailed {
@@ -110,7 +110,7 @@ func TestCallTaskCancelSendsTasksCancel(t *testing.T) {
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			log := NewLog(&LogOptions{History: true})
-			s := dial(t, target, &Options{Log: log})
+			s := dial(t, target, &Options{Log: log, Protocol: "2025-11-25"})
 			s.Walk(context.Background(), paging.Tools())
 			ctx, cancel := context.WithCancel(context.Background())
 			// Cancel once the first status after creation arrives.
@@ -131,7 +131,7 @@ func TestCallTaskCancelSendsTasksCancel(t *testing.T) {
 }
 
 func TestCallTaskTimeoutCancels(t *testing.T) {
-	s := dial(t, demoStdio(t), &Options{Timeout: 700 * time.Millisecond})
+	s := dial(t, demoStdio(t), &Options{Timeout: 700 * time.Millisecond, Protocol: "2025-11-25"})
 	s.Walk(context.Background(), paging.Tools())
 	r := s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"1\n2\n3\n4\n5\n6"}`), nil)
 	if !r.Cancelled || r.Err == nil || !strings.Contains(r.Err.Error(), "tasks/cancel sent") || errors.Is(r.Err, context.Canceled) {
@@ -171,7 +171,7 @@ func containsStatus(list []TaskStatus, st TaskStatus) bool {
 }
 
 func TestCallTaskForbiddenIsRefused(t *testing.T) {
-	s := dial(t, demoStdio(t), nil)
+	s := dial(t, demoStdio(t), &Options{Protocol: "2025-11-25"})
 	s.Walk(context.Background(), paging.Tools())
 	r := s.CallTask(context.Background(), "add", json.RawMessage(`{"a":1,"b":2}`), nil)
 	if r.Sent || verdictOf(r.Verdicts, checks.TaskSupport) != checks.Refused {
@@ -224,11 +224,12 @@ func TestTasksListIsWalkedLikeTheOtherLists(t *testing.T) {
 
 func TestCallTaskBadAnswersNameTheCause(t *testing.T) {
 	force := &TaskOptions{Force: true}
-	s := dial(t, hostile(t, hostiletest.ModeTasksNoID), nil)
+	v2025 := &Options{Protocol: "2025-11-25"}
+	s := dial(t, hostile(t, hostiletest.ModeTasksNoID), v2025)
 	if r := s.CallTask(context.Background(), "echo", nil, force); r.Err == nil || !strings.Contains(r.Err.Error(), "no taskId") {
 		t.Errorf("a CreateTaskResult without taskId: err %v, want it named", r.Err)
 	}
-	s = dial(t, hostile(t, hostiletest.ModeTasksOddStatus), nil)
+	s = dial(t, hostile(t, hostiletest.ModeTasksOddStatus), v2025)
 	r := s.CallTask(context.Background(), "echo", nil, force)
 	if r.Err == nil || !strings.Contains(r.Err.Error(), `status "paused"`) || r.TaskID != "t1" {
 		t.Errorf("tasks/get with status paused: task %q err %v, want the status named", r.TaskID, r.Err)
@@ -236,7 +237,7 @@ func TestCallTaskBadAnswersNameTheCause(t *testing.T) {
 }
 
 func TestTasksListCursorLoopIsAFinding(t *testing.T) {
-	s := dial(t, hostile(t, hostiletest.ModeTasksLoop), nil)
+	s := dial(t, hostile(t, hostiletest.ModeTasksLoop), &Options{Protocol: "2025-11-25"})
 	_, res := s.Walk(context.Background(), paging.Tasks())
 	if res.Incomplete != paging.CursorRepeated || len(res.Pages) != 3 {
 		t.Errorf("walk: %q after %d pages, want cursor-repeated after 3", res.Incomplete, len(res.Pages))

@@ -166,6 +166,14 @@ func (s *Session) post(ctx context.Context, msg jsonrpc.Message) (ended <-chan s
 	if v := s.info.ProtocolVersion; v != "" {
 		hreq.Header.Set("Mcp-Protocol-Version", v)
 	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && s.info.ProtocolVersion >= newProtocol {
+		// The routing headers of 2026-07-28; the task methods name their
+		// task, as the tasks extension asks.
+		hreq.Header.Set("Mcp-Method", req.Method)
+		if id := taskIDOf(req); id != "" {
+			hreq.Header.Set("Mcp-Name", id)
+		}
+	}
 	resp, err := s.httpClient.Do(hreq)
 	if err != nil {
 		return nil, err
