@@ -149,5 +149,7 @@ func taskLine(c *fold.Call) string {
 	return sanitize.Line(s)
 }
 
-// taskRunning says whether c is a call made as a task still running.
-func taskRunning(c *fold.Call) bool { return c != nil && !c.Done && c.AsTask }
+// taskRunning says whether c is a call running as a task: made as one,
+// or a plain call the server made a task (the tasks extension of
+// 2026-07-28 lets it).
+func taskRunning(c *fold.Call) bool { return c != nil && !c.Done && (c.AsTask || c.TaskID != "") }

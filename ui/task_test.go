@@ -17,9 +17,17 @@ import (
 	"mcpwitness/session"
 )
 
+// The protocol versions whose tasks differ: 2025-11-25's tasks section,
+// and 2026-07-28's io.modelcontextprotocol/tasks extension.
+const (
+	tasks2025 = "2025-11-25"
+	tasks2026 = "2026-07-28"
+)
+
 // taskHarness dials the demo server with its task methods (in-process,
-// the connection wrapped as stdio and HTTP are) and opens the UI on it.
-func taskHarness(t *testing.T) *harness {
+// the connection wrapped as stdio and HTTP are) on protocol version and
+// opens the UI on it.
+func taskHarness(t *testing.T, version string) *harness {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := demo.New(&demo.Options{Tasks: true}).Connect(context.Background(), demo.Tasks(st), nil)
@@ -30,7 +38,7 @@ func taskHarness(t *testing.T) *harness {
 	log := session.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute})
+	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute, Protocol: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +76,13 @@ func (h *harness) refusedRender(n int) *fold.Call {
 }
 
 func TestTaskKeyRunsTheRefusedCallAsATask(t *testing.T) {
-	h := taskHarness(t)
+	for _, version := range []string{tasks2025, tasks2026} {
+		t.Run(version, func(t *testing.T) { testTaskKeyRuns(t, version) })
+	}
+}
+
+func testTaskKeyRuns(t *testing.T, version string) {
+	h := taskHarness(t, version)
 	refused := h.refusedRender(3)
 	if !strings.Contains(h.screen(), "run as task") {
 		h.key("tab") // the detail pane's help names T
@@ -91,10 +105,32 @@ func TestTaskKeyRunsTheRefusedCallAsATask(t *testing.T) {
 	if task := h.m.st.Task(c.TaskID); task == nil || len(task.Steps) < 3 || task.Call != c.ID {
 		t.Errorf("task %+v: want its statuses, tied to call %d", task, c.ID)
 	}
+	if version != tasks2026 {
+		return
+	}
+	// On 2026-07-28 the extension runs, not 2025-11-25's tasks with a
+	// finding: a plain tools/call declaring it, tasks/get, no tasks/result.
+	if task := h.m.st.Task(c.TaskID); task == nil || task.Lifecycle != session.LifecycleExtension {
+		t.Errorf("task %+v: want the extension's lifecycle", task)
+	}
+	seen := map[string]int{}
+	for i := 0; i < h.m.st.Frames().Len(); i++ {
+		f := h.m.st.Frames().At(i)
+		seen[f.Method]++
+		if f.Method == "tools/call" && strings.Contains(string(f.Frame), `"task":{`) {
+			t.Errorf("a tools/call carried 2025-11-25's task parameter: %s", f.Frame)
+		}
+	}
+	if seen["tasks/get"] == 0 || seen["tasks/result"] != 0 {
+		t.Errorf("frames by method %v, want tasks/get and no tasks/result", seen)
+	}
+	if strings.Contains(h.screen(), "2025-11-25") || strings.Contains(h.m.status.text, "2025-11-25") {
+		t.Errorf("the screen speaks of 2025-11-25's tasks:\n%s", h.screen())
+	}
 }
 
 func TestTaskKeyOnAToolThatForbidsTasksSays(t *testing.T) {
-	h := taskHarness(t)
+	h := taskHarness(t, tasks2026)
 	// A tool whose input the checks refuse, without taskSupport.
 	h.key("/")
 	h.typeText("add")
@@ -112,7 +148,13 @@ func TestTaskKeyOnAToolThatForbidsTasksSays(t *testing.T) {
 }
 
 func TestEscCancelsARunningTask(t *testing.T) {
-	h := taskHarness(t)
+	for _, version := range []string{tasks2025, tasks2026} {
+		t.Run(version, func(t *testing.T) { testEscCancels(t, version) })
+	}
+}
+
+func testEscCancels(t *testing.T, version string) {
+	h := taskHarness(t, version)
 	h.refusedRender(10)
 	h.key("T")
 	h.until("the task working", func() bool { c := h.m.detail.Call(); return taskRunning(c) && c.TaskStatus == session.TaskWorking })
@@ -133,7 +175,8 @@ func TestEscCancelsARunningTask(t *testing.T) {
 }
 
 func TestTasksTabListsTasksAndShowsAResult(t *testing.T) {
-	h := taskHarness(t)
+	// tasks/list is 2025-11-25's; the extension has none.
+	h := taskHarness(t, tasks2025)
 	if tabs := h.m.tabs(); len(tabs) != 5 || tabs[4] != tabTasks {
 		t.Fatalf("tabs %v, want Tasks fifth (the demo declares tasks.list)", tabs)
 	}
@@ -178,4 +221,28 @@ func TestGoldenRunningTask(t *testing.T) {
 	h.m.detail.ShowCall(h.m.tools.Selected(), 1)
 	h.update(tea.WindowSizeMsg{Width: 90, Height: 24})
 	golden.RequireEqual(t, h.screen())
+}
+
+// TestPlainCallMadeATaskShowsItsStatus calls transcribe_audio plainly on
+// 2026-07-28: the server makes the call a task (the extension lets it), and
+// the call's live line follows the task's status.
+func TestPlainCallMadeATaskShowsItsStatus(t *testing.T) {
+	h := taskHarness(t, tasks2026)
+	h.key("/")
+	h.typeText("transcribe_audio")
+	h.key("enter")
+	h.key("esc")
+	h.key("enter")
+	h.key("ctrl+r")
+	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3","language":"de"}`)
+	h.key("ctrl+s")
+	h.until("the task's live status", func() bool {
+		c := h.m.detail.Call()
+		return taskRunning(c) && strings.Contains(h.screen(), "task task-1 working")
+	})
+	h.until("the call's end", func() bool { c := h.m.detail.Call(); return c != nil && c.Done })
+	c := h.m.detail.Call()
+	if c.AsTask || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
+		t.Errorf("plain call: asTask %v task status %q outcome %v, want a plain call whose task completed", c.AsTask, c.TaskStatus, c.Outcome())
+	}
 }
