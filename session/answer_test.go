@@ -223,17 +223,18 @@ func TestUndeclaredAsksAreFindings(t *testing.T) {
 	s := dial(t, hostile(t, hostiletest.ModeServerRequests), nil)
 	askHostile(t, s, MethodElicit)
 	askHostile(t, s, MethodSampling)
+	askHostile(t, s, MethodListRoots)
 	var n int
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindServerCall && (ev.Method == MethodElicit || ev.Method == MethodSampling) {
+		if ev.Kind == KindServerCall && (ev.Method == MethodElicit || ev.Method == MethodSampling || ev.Method == MethodListRoots) {
 			n++
-			if ev.Level != LevelFinding || !strings.Contains(ev.Text, "did not declare") {
+			if ev.Level != LevelFinding || !strings.Contains(ev.Text, "declare") {
 				t.Errorf("%s %q (level %q) is not a finding that says so", ev.Method, ev.Text, ev.Level)
 			}
 		}
 	}
-	if n != 2 {
-		t.Errorf("%d events, want one refusal each", n)
+	if n != 3 {
+		t.Errorf("%d events, want one finding each", n)
 	}
 }
 

@@ -112,6 +112,10 @@ func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			} else {
 				ev.Text = rootsAnswered(res)
 			}
+			if len(s.opts.Roots) == 0 && !s.opts.EditRoots {
+				// Asked for what the client did not declare.
+				ev.Level, ev.Text = LevelFinding, ev.Text+"; roots were not declared"
+			}
 			s.log.Append(ev)
 			return res, err
 		}

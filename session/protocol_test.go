@@ -83,8 +83,9 @@ func TestClientDeclaresOnlyWhatItAnswers(t *testing.T) {
 	if err != nil || len(res.Roots) != 0 {
 		t.Fatalf("roots/list with no roots: %v, %v", res, err)
 	}
-	if got := serverCalls(s.Log(), "roots/list"); len(got) != 1 || got[0] != "answered with no roots" {
-		t.Errorf("roots/list event: %q, want [answered with no roots]", got)
+	// Roots were not declared: the request is a finding.
+	if got := serverCalls(s.Log(), "roots/list"); len(got) != 1 || got[0] != "answered with no roots; roots were not declared" {
+		t.Errorf("roots/list event: %q, want [answered with no roots; roots were not declared]", got)
 	}
 }
 
@@ -188,8 +189,9 @@ func TestServerRequestsOverStdio(t *testing.T) {
 	if err := json.Unmarshal([]byte(askHostile(t, s, "roots/list")), &answer); err != nil || answer.Error != nil {
 		t.Fatalf("roots/list: %+v %v", answer, err)
 	}
-	if got := serverCalls(s.Log(), "roots/list"); len(got) != 1 || got[0] != "answered with no roots" {
-		t.Errorf("roots/list event: %q, want [answered with no roots]", got)
+	// Roots were not declared: the request is a finding.
+	if got := serverCalls(s.Log(), "roots/list"); len(got) != 1 || got[0] != "answered with no roots; roots were not declared" {
+		t.Errorf("roots/list event: %q, want [answered with no roots; roots were not declared]", got)
 	}
 
 	askHostile(t, s, "elicitation/create")
