@@ -55,6 +55,8 @@ type askReq struct {
 	// complete says the server sent notifications/elicitation/complete
 	// for it.
 	complete bool
+	// token is the progress token the request carries, if any.
+	token string
 }
 
 // answerer is what a live backend offers to answer the server's requests
@@ -139,6 +141,14 @@ func newAskReq(ev session.Event) *askReq {
 		roundTrip: strings.Contains(ev.Text, "input request")}
 	if ev.Call != nil {
 		r.call = ev.Call.ID
+	}
+	var meta struct {
+		Meta struct {
+			Token json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(ev.Data, &meta) == nil && len(meta.Meta.Token) > 0 {
+		r.token = string(meta.Meta.Token)
 	}
 	if ev.Method == session.MethodElicit {
 		var p struct {

@@ -57,6 +57,11 @@ func newAskingServer(t *testing.T) *askingServer {
 		return answer(req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{MaxTokens: 100, SystemPrompt: "Be brief.",
 			Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Why paginate?"}}}}))
 	})
+	srv.AddTool(&mcp.Tool{Name: "ask_with_token", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		p := &mcp.ElicitParams{Message: "?", RequestedSchema: json.RawMessage(askSchema)}
+		p.SetProgressToken(req.Params.GetProgressToken())
+		return answer(req.Session.Elicit(ctx, p))
+	})
 	srv.AddTool(&mcp.Tool{Name: "ask_url", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Sign in, please.",
 			URL: "https://example.com/login?x=\x1b[31mred", ElicitationID: "e1"}))
@@ -112,7 +117,7 @@ func askHarness(t *testing.T) (*harness, *askingServer) {
 	h.bridge(log)
 	info := s.Info()
 	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
-	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 5 })
+	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 6 })
 	return h, srv
 }
 
@@ -270,6 +275,17 @@ func TestModalElicitationURL(t *testing.T) {
 	if got := h.callAnswer("ask_url"); got != `{"action":"cancel"}` {
 		t.Errorf("cancelled: the server got %s", got)
 	}
+}
+
+// A request that carries the call's progress token names it.
+func TestModalNamesTheProgressToken(t *testing.T) {
+	h, _ := askHarness(t)
+	h.startCall("ask_with_token")
+	if s := h.screen(); !strings.Contains(s, `asked by call #1 ask_with_token · request ask-1 · progress token "mcpwitness-1"`) {
+		t.Errorf("the modal does not name the token:\n%s", s)
+	}
+	h.key("esc")
+	h.callAnswer("ask_with_token")
 }
 
 // A request the server stops waiting for closes its modal and says so.

@@ -91,6 +91,9 @@ func (m *model) askedBy(r *askReq) string {
 		}
 	}
 	who += fmt.Sprintf(" · request ask-%d", r.seq)
+	if r.token != "" {
+		who += " · progress token " + sanitize.Line(r.token)
+	}
 	if r.roundTrip {
 		who += " · an input request in the call's result"
 	}
