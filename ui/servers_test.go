@@ -283,7 +283,16 @@ func TestServersPickerFollowsThePick(t *testing.T) {
 		dials = append(dials, func(context.Context, *session.Log) (Backend, error) { return nil, errors.New("down") })
 	}
 	h := newServersHarness(t, names, dials)
-	h.until("every server failed", func() bool { return h.r.servers[29].m.link == linkFailed })
+	// Every server, not only the last: the dials run concurrently, and a
+	// server still connecting draws another line than a failed one.
+	h.until("every server failed", func() bool {
+		for _, v := range h.r.servers {
+			if v.m.link != linkFailed {
+				return false
+			}
+		}
+		return true
+	})
 	// The picker, without the servers' line under it.
 	picker := func() string { s := h.screen(); return s[:strings.LastIndex(s, "\n")] }
 	h.key("S")
