@@ -21,10 +21,6 @@ import (
 // as the UI and the report read it. The exit code says how it went: see
 // [callExit].
 func runCall(ctx context.Context, a *app) error {
-	if a.cfg.task && a.cfg.protocol == "" {
-		// Tasks as protocol 2025-11-25 defines them (see session.CallTask).
-		a.cfg.protocol = taskProtocol
-	}
 	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
@@ -39,8 +35,10 @@ func runCall(ctx context.Context, a *app) error {
 		return err
 	}
 	var res *session.CallResult
+	// Tasks as the negotiated protocol defines them (see session.CallTask);
+	// on 2026-07-28 a plain call may become a task too.
+	a.liveTaskLines()
 	if a.cfg.task {
-		a.liveTaskLines()
 		res = sess.CallTask(ctx, name, args, &session.TaskOptions{Force: a.cfg.force, TTL: a.cfg.taskTTL})
 	} else {
 		res = sess.Call(ctx, name, args, &session.CallOptions{Force: a.cfg.force})
@@ -58,7 +56,7 @@ func runCall(ctx context.Context, a *app) error {
 		return fmt.Errorf("call %d of %s: the session's record of it has no end", res.ID, name)
 	}
 	doc := callDocument(c, res.Findings, page)
-	if c.AsTask {
+	if c.AsTask || c.TaskID != "" {
 		tdoc := taskCallDoc{callDoc: doc, Task: taskDocument(task)}
 		a.show(tdoc, func() { a.pr.call(doc, c); a.pr.taskCall(tdoc) })
 	} else {

@@ -16,10 +16,9 @@ import (
 	"mcpwitness/tooldef"
 )
 
-// taskProtocol is the protocol version asked for by the commands that use
-// tasks when --protocol names none: the version whose tasks section they
-// follow.
-const taskProtocol = "2025-11-25"
+// extensionProtocol is the first protocol version whose tasks are the
+// io.modelcontextprotocol/tasks extension, which has no tasks/list.
+const extensionProtocol = "2026-07-28"
 
 // taskDoc is a task in the documents of call --task and tasks.
 type taskDoc struct {
@@ -148,17 +147,22 @@ type tasksDoc struct {
 
 // runTasks walks every page of tasks/list: mcpwitness tasks. Exit codes as
 // tools: 1 when the walk failed (a server without tasks answers
-// tasks/list with an error), 3 when it was incomplete.
+// tasks/list with an error), 3 when it was incomplete. On protocol
+// 2026-07-28 and later tasks are the io.modelcontextprotocol/tasks
+// extension, which has no tasks/list: nothing is sent, and the command
+// says so with exit code 2 (a usage error: --protocol 2025-11-25 lists).
 func runTasks(ctx context.Context, a *app) error {
-	if a.cfg.protocol == "" {
-		a.cfg.protocol = taskProtocol
-	}
 	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
 	info := sess.Info()
+	if info.ProtocolVersion >= extensionProtocol {
+		return usagef("tasks: the server negotiated protocol %s, where tasks are the io.modelcontextprotocol/tasks extension, "+
+			"which has no tasks/list (a client knows the tasks its own calls made: call TOOL follows them); "+
+			"--protocol 2025-11-25 lists a server's tasks with tasks/list", info.ProtocolVersion)
+	}
 	l, exit := a.walkLists(ctx, sess, true, "tasks", paging.Tasks())
 	doc := tasksDoc{Server: serverDocument(info), Walks: l.walks, Tasks: []*taskDoc{}, Findings: l.findings}
 	foldLog(a.log).read(func(st *fold.State) {

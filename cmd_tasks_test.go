@@ -38,6 +38,11 @@ func verdictStatus(doc taskCallOut, check string) string {
 	return ""
 }
 
+// v2025 asks for protocol 2025-11-25, whose tasks section the tests
+// named so follow; without it the demo negotiates 2026-07-28, where tasks
+// are the io.modelcontextprotocol/tasks extension.
+var v2025 = []string{"--protocol", "2025-11-25"}
+
 func TestCallTaskCommand(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -55,7 +60,7 @@ func TestCallTaskCommand(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, stderr := runCLI(t, append([]string{"call", "--json"}, tc.args...)...)
+			code, out, stderr := runCLI(t, append(append([]string{"call", "--json"}, v2025...), tc.args...)...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, stderr)
 			}
@@ -83,7 +88,7 @@ func TestCallTaskCommand(t *testing.T) {
 }
 
 func TestCallTaskAnswersInputRequiredWithElicit(t *testing.T) {
-	code, out, stderr := runCLI(t, "call", "--json", "transcribe_audio", "url=x", "--task", "--elicit", "accept-defaults")
+	code, out, stderr := runCLI(t, "call", "--json", "--protocol", "2025-11-25", "transcribe_audio", "url=x", "--task", "--elicit", "accept-defaults")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -121,7 +126,7 @@ func TestTaskFlagsAreForCall(t *testing.T) {
 }
 
 func TestTasksCommandWalksTasksList(t *testing.T) {
-	code, out, stderr := runCLI(t, "tasks", "--json")
+	code, out, stderr := runCLI(t, append([]string{"tasks", "--json"}, v2025...)...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -138,5 +143,64 @@ func TestTasksCommandWalksTasksList(t *testing.T) {
 	}
 	if len(doc.Walks) != 1 || doc.Walks[0].Method != "tasks/list" || !doc.Walks[0].Complete || doc.Walks[0].Pages != 1 || doc.Tasks == nil {
 		t.Errorf("walks %+v tasks %v, want one complete tasks/list walk of a page", doc.Walks, doc.Tasks)
+	}
+}
+
+func TestCallTaskCommandOnTheExtension(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		status string // the task's last status; "" for no task
+	}{
+		{"completes", []string{"render_video", "storyboard=a\nb", "--task"}, exitOK, "completed"},
+		{"fails with its JSON-RPC error", []string{"render_video", "storyboard=a", "resolution=2160p", "--task"}, exitConnect, "failed"},
+		{"a plain call the server makes a task", []string{"transcribe_audio", "url=x", "language=de"}, exitOK, "completed"},
+		{"input_required answered by --elicit", []string{"transcribe_audio", "url=x", "--task", "--elicit", "accept-defaults"}, exitOK, "completed"},
+		{"timeout cancels", []string{"render_video", "storyboard=1\n2\n3\n4\n5\n6\n7\n8", "--task", "--timeout", "1s"}, exitConnect, "cancelled"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, append([]string{"call", "--json"}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, stderr)
+			}
+			doc := readTaskCall(t, out)
+			if doc.Task == nil || doc.Task.Status != tc.status || len(doc.Task.History) == 0 {
+				t.Fatalf("task %+v, want one with status %s and its history", doc.Task, tc.status)
+			}
+			switch tc.name {
+			case "fails with its JSON-RPC error":
+				if !strings.Contains(string(doc.Error), "GPU encoder") {
+					t.Errorf("error %s, want the task's JSON-RPC error", doc.Error)
+				}
+			case "input_required answered by --elicit":
+				if !strings.Contains(string(doc.Result), "[en]") {
+					t.Errorf("result %s, want the language accepted by --elicit accept-defaults", doc.Result)
+				}
+			case "timeout cancels":
+				if !strings.Contains(string(doc.Error), "tasks/cancel sent") {
+					t.Errorf("error %s, want it to say tasks/cancel was sent", doc.Error)
+				}
+			}
+		})
+	}
+	code, out, stderr := runCLI(t, "call", "render_video", "storyboard=a\nb", "--task")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	assertSays(t, "call --task on the extension", out, "task task-1 working", "task task-1 completed", "Rendered 2 scenes")
+	if strings.Contains(out, "2025-11-25") {
+		t.Errorf("call --task on 2026-07-28 speaks of 2025-11-25's tasks:\n%s", out)
+	}
+}
+
+func TestTasksCommandOnTheExtensionSaysThereIsNoList(t *testing.T) {
+	code, out, stderr := runCLI(t, "tasks")
+	if code != exitUsage || !strings.Contains(stderr, "has no tasks/list") || !strings.Contains(stderr, "--protocol 2025-11-25") {
+		t.Errorf("tasks on 2026-07-28: exit %d, stderr %q, want %d and the extension's missing tasks/list named", code, stderr, exitUsage)
+	}
+	if strings.Contains(out, "tasks/list") && !strings.Contains(out, "no tasks/list") {
+		t.Errorf("stdout %q", out)
 	}
 }
