@@ -121,41 +121,47 @@ func (f flagAnswerer) Answer(_ context.Context, a *Asked) (Reply, error) {
 // (ID "ask-Seq"). One may serve several sessions.
 type Interactive struct {
 	mu      sync.Mutex
-	pending map[askKey]chan Reply
+	pending map[askKey]*waiting
+}
+
+// waiting is one ask waiting for its reply: the reply goes in ch, once.
+type waiting struct {
+	ch      chan Reply
+	replied bool
 }
 
 // NewInteractive returns an answerer that waits for a person.
-func NewInteractive() *Interactive { return &Interactive{pending: map[askKey]chan Reply{}} }
+func NewInteractive() *Interactive { return &Interactive{pending: map[askKey]*waiting{}} }
 
 // Declares says the person answers everything.
 func (ia *Interactive) Declares() Declared {
 	return Declared{Sampling: true, ElicitForm: true, ElicitURL: true}
 }
 
-// expect makes ask k wait for its reply before anyone hears of it.
-func (ia *Interactive) expect(k askKey) {
+// expect makes ask k wait for its reply before anyone hears of it: a
+// reply that comes before Answer runs is kept for it.
+func (ia *Interactive) expect(k askKey) *waiting {
 	ia.mu.Lock()
 	defer ia.mu.Unlock()
-	ia.pending[k] = make(chan Reply, 1)
+	w, ok := ia.pending[k]
+	if !ok {
+		w = &waiting{ch: make(chan Reply, 1)}
+		ia.pending[k] = w
+	}
+	return w
 }
 
 // Answer waits for the reply to a, or for ctx.
 func (ia *Interactive) Answer(ctx context.Context, a *Asked) (Reply, error) {
 	k := askKey{a.owner, a.Seq}
-	ia.mu.Lock()
-	ch, ok := ia.pending[k]
-	if !ok {
-		ch = make(chan Reply, 1)
-		ia.pending[k] = ch
-	}
-	ia.mu.Unlock()
+	w := ia.expect(k)
 	defer func() {
 		ia.mu.Lock()
 		delete(ia.pending, k)
 		ia.mu.Unlock()
 	}()
 	select {
-	case r := <-ch:
+	case r := <-w.ch:
 		return r, nil
 	case <-ctx.Done():
 		return Reply{}, ctx.Err()
@@ -166,13 +172,14 @@ func (ia *Interactive) Answer(ctx context.Context, a *Asked) (Reply, error) {
 // cancelled by the server, timed out).
 func (ia *Interactive) reply(k askKey, r Reply) bool {
 	ia.mu.Lock()
-	ch, ok := ia.pending[k]
-	delete(ia.pending, k)
-	ia.mu.Unlock()
-	if ok {
-		ch <- r
+	defer ia.mu.Unlock()
+	w, ok := ia.pending[k]
+	if !ok || w.replied {
+		return false
 	}
-	return ok
+	w.replied = true
+	w.ch <- r // buffered: never blocks
+	return true
 }
 
 // Reply answers the server's request numbered seq (see [Asked]) when the

@@ -350,3 +350,26 @@ func TestInputRequestsAreAnsweredByTheSameAnswerer(t *testing.T) {
 		t.Errorf("%d tools/call frames, want 2 (the call and its retry)", calls)
 	}
 }
+
+// A reply that comes between the "asked" event and the answerer's wait
+// (the UI may be that fast) is kept for the wait, and a second reply to
+// the same request is refused.
+func TestInteractiveKeepsAReplyThatComesFirst(t *testing.T) {
+	ia, s := NewInteractive(), &Session{}
+	k := askKey{s, 1}
+	ia.expect(k)
+	if !ia.reply(k, Reply{Text: "early"}) {
+		t.Fatal("the request was not waiting")
+	}
+	if ia.reply(k, Reply{Text: "again"}) {
+		t.Error("a second reply was taken")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if r, err := ia.Answer(ctx, &Asked{Seq: 1, owner: s}); err != nil || r.Text != "early" {
+		t.Errorf("Answer = %+v, %v; want the early reply", r, err)
+	}
+	if ia.reply(k, Reply{}) {
+		t.Error("a request already answered took a reply")
+	}
+}
