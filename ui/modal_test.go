@@ -5,6 +5,8 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -240,6 +242,31 @@ func TestModalSampling(t *testing.T) {
 			t.Errorf("the server got %s, want %s in it", got, want)
 		}
 	}
+	// A reply loaded from a file: text fills the reply, a JSON
+	// CreateMessageResult is sent as it is.
+	dir := t.TempDir()
+	text, result := filepath.Join(dir, "reply.txt"), filepath.Join(dir, "reply.json")
+	if os.WriteFile(text, []byte("From a file."), 0o600) != nil ||
+		os.WriteFile(result, []byte(`{"role":"assistant","model":"m9","stopReason":"maxTokens","content":{"type":"text","text":"whole"}}`), 0o600) != nil {
+		t.Fatal("writing the reply files")
+	}
+	h.startCall("ask_sampling")
+	h.key("ctrl+l")
+	h.typeText(text)
+	h.key("enter")
+	h.until("the reply loaded", func() bool { return h.m.ask.reply.Value() == "From a file." })
+	h.key("ctrl+s")
+	if got := h.callAnswer("ask_sampling"); !strings.Contains(got, `"text":"From a file."`) {
+		t.Errorf("the server got %s", got)
+	}
+	h.startCall("ask_sampling")
+	h.key("ctrl+l")
+	h.typeText(result)
+	h.key("enter")
+	if got := h.callAnswer("ask_sampling"); !strings.Contains(got, `"model":"m9"`) || !strings.Contains(got, `"stopReason":"maxTokens"`) {
+		t.Errorf("the server got %s", got)
+	}
+
 	// Declining (or esc) is the specification's user rejection.
 	for _, k := range []string{"ctrl+x", "esc"} {
 		h.startCall("ask_sampling")
