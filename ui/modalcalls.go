@@ -15,11 +15,17 @@ import (
 // them: the server's own requests (sampling, elicitation, roots) and the
 // answers given, from the events between the call's start and its end.
 
-// maxAskRows bounds the rows a call's timeline shows of its requests.
-const maxAskRows = 60
+// maxAskRows bounds the rows a call's timeline shows of its requests;
+// maxAskScan the rows searched for them, so a flood of other rows during a
+// long call costs each frame a bounded scan.
+const (
+	maxAskRows = 60
+	maxAskScan = 4096
+)
 
 // askRows returns the server-request rows recorded while c was in flight,
-// at most maxAskRows, oldest first.
+// oldest first: at most maxAskRows of them, among the first maxAskScan
+// rows from its start.
 func askRows(st *fold.State, c *fold.Call) []*fold.Row {
 	if c == nil || c.Start.IsZero() {
 		return nil
@@ -28,7 +34,7 @@ func askRows(st *fold.State, c *fold.Call) []*fold.Row {
 	n := rows.Len()
 	first := sort.Search(n, func(i int) bool { return !rows.At(i).T.Before(c.Start) })
 	var out []*fold.Row
-	for i := first; i < n && len(out) < maxAskRows; i++ {
+	for i := first; i < n && i < first+maxAskScan && len(out) < maxAskRows; i++ {
 		r := rows.At(i)
 		if c.Done && !c.End.IsZero() && r.T.After(c.End) {
 			break
