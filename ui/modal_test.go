@@ -64,6 +64,13 @@ func newAskingServer(t *testing.T) *askingServer {
 		p.SetProgressToken(req.Params.GetProgressToken())
 		return answer(req.Session.Elicit(ctx, p))
 	})
+	srv.AddTool(&mcp.Tool{Name: "ask_in_result", InputSchema: obj}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if r, ok := req.Params.InputResponses["who"]; ok {
+			return answer(r, nil)
+		}
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"who": &mcp.ElicitParams{Mode: "form", Message: "Who are you?",
+			RequestedSchema: json.RawMessage(askSchema)}}}, nil
+	})
 	srv.AddTool(&mcp.Tool{Name: "ask_url", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Sign in, please.",
 			URL: "https://example.com/login?x=\x1b[31mred", ElicitationID: "e1"}))
@@ -101,14 +108,18 @@ func errText(err error) string {
 }
 
 // askHarness opens the UI at 100×30 on the asking server, with a person
-// answering its requests.
-func askHarness(t *testing.T) (*harness, *askingServer) {
+// answering its requests, on protocol 2025-11-25 (or the one given).
+func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 	t.Helper()
+	version := "2025-11-25"
+	if len(protocol) > 0 {
+		version = protocol[0]
+	}
 	srv := newAskingServer(t)
 	log := session.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := session.Dial(ctx, srv.target, &session.Options{Log: log, Timeout: time.Minute, Protocol: "2025-11-25",
+	s, err := session.Dial(ctx, srv.target, &session.Options{Log: log, Timeout: time.Minute, Protocol: version,
 		Answerer: session.NewInteractive(), EditRoots: true})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +130,7 @@ func askHarness(t *testing.T) (*harness, *askingServer) {
 	h.bridge(log)
 	info := s.Info()
 	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
-	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 6 })
+	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 7 })
 	return h, srv
 }
 
@@ -301,6 +312,36 @@ func TestModalElicitationURL(t *testing.T) {
 	h.key("esc")
 	if got := h.callAnswer("ask_url"); got != `{"action":"cancel"}` {
 		t.Errorf("cancelled: the server got %s", got)
+	}
+}
+
+// On 2026-07-28 the server asks through an input request in the call's
+// result: the same modal answers it, the call goes again with the answer,
+// and the call's timeline shows the round trip.
+func TestModalAnswersAnInputRequestInAResult(t *testing.T) {
+	h, _ := askHarness(t, "2026-07-28")
+	h.startCall("ask_in_result")
+	if s := h.screen(); !strings.Contains(s, "an input request in the call's result") {
+		t.Errorf("the modal does not say how it was asked:\n%s", s)
+	}
+	for h.m.ask.form.fields[h.m.ask.form.focus].Name != "name" {
+		h.key("tab")
+	}
+	h.typeText("Ada")
+	h.until("the check of the typed name", func() bool {
+		c := h.m.ask.form.checked
+		return c != nil && len(c.errs) == 0
+	})
+	h.key("ctrl+s")
+	if got := h.callAnswer("ask_in_result"); got != `{"action":"accept","content":{"colour":"green","name":"Ada"}}` {
+		t.Errorf("the retried call answered %s", got)
+	}
+	d := h.detailText()
+	for _, want := range []string{"tools/call round trip 1: the result asks for input (who)",
+		"elicitation/create asked (an input request in a result)", "elicitation/create accept with colour, name"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the call's timeline lacks %q:\n%s", want, d)
+		}
 	}
 }
 
