@@ -119,7 +119,11 @@ func (h *taskHandler) answer(w http.ResponseWriter, r *http.Request, sid string,
 		t.streamResult(w, r, req)
 		return
 	}
-	res, rerr := t.store.handle(r.Context(), t, req.Method, req.Params)
+	var res any
+	rerr := routedByTask(r, req)
+	if rerr == nil {
+		res, rerr = t.store.handle(r.Context(), t, req.Method, req.Params)
+	}
 	out, err := jsonrpc.EncodeMessage(response(req.ID, res, rerr))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -327,4 +331,26 @@ func (t *httpTasks) elicit(ctx context.Context, taskID string, params *mcp.Elici
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// codeHeaderMismatch is protocol 2026-07-28's error for HTTP headers that
+// do not match the body.
+const codeHeaderMismatch = -32020
+
+// routedByTask checks, on protocol 2026-07-28, that a task method names
+// its task in the Mcp-Name header, as the tasks extension requires of
+// clients (intermediaries route by it): an error when it does not.
+func routedByTask(r *http.Request, req *jsonrpc.Request) *jsonrpc.Error {
+	if !strings.HasPrefix(req.Method, "tasks/") || r.Header.Get("Mcp-Protocol-Version") < "2026-07-28" {
+		return nil
+	}
+	var p struct {
+		TaskID string `json:"taskId"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	if got := r.Header.Get("Mcp-Name"); got != p.TaskID || r.Header.Get("Mcp-Method") != req.Method {
+		return rpcError(codeHeaderMismatch, "%s: the Mcp-Name header must be the taskId (%q) and Mcp-Method the method; got %q and %q",
+			req.Method, p.TaskID, got, r.Header.Get("Mcp-Method"))
+	}
+	return nil
 }

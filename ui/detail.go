@@ -292,6 +292,7 @@ func (d *detailPane) builder(k detailKey) func() detailDoc {
 			load = nil
 		}
 		asks := askLines(askRows(d.st, c), c.Start, w, st, loc)
+		asks = append(asks, taskLines(d.st, c, w, st, loc)...)
 		return func() detailDoc {
 			c, missing := &cc, ""
 			if load != nil {

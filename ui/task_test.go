@@ -105,6 +105,16 @@ func testTaskKeyRuns(t *testing.T, version string) {
 	if task := h.m.st.Task(c.TaskID); task == nil || len(task.Steps) < 3 || task.Call != c.ID {
 		t.Errorf("task %+v: want its statuses, tied to call %d", task, c.ID)
 	}
+	// The call's document shows its task, the lifecycle it followed and
+	// its statuses.
+	lifecycle := "protocol 2025-11-25's tasks"
+	if version == tasks2026 {
+		lifecycle = "the io.modelcontextprotocol/tasks extension (2026-07-28)"
+	}
+	h.until("the task in the call's document", func() bool {
+		d := h.detailText()
+		return strings.Contains(d, "Task task-1 · "+lifecycle) && strings.Contains(d, "completed: done")
+	})
 	if version != tasks2026 {
 		return
 	}
