@@ -4,11 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -65,5 +70,76 @@ func TestTasksFoldLiveEqualsReplay(t *testing.T) {
 	}
 	if c := calls[2]; c.Sent || c.Outcome() != fold.OutcomeRefused {
 		t.Errorf("forbidden task call: sent %v outcome %v, want refused", c.Sent, c.Outcome())
+	}
+}
+
+// TestExtensionTaskFoldLiveEqualsReplay runs a task of the tasks extension
+// (2026-07-28) that asks for input, answered by the session's elicit
+// answer through tasks/update, and a plain call the server makes a task:
+// the fold of the record equals the live one, the task's input request and
+// its answer among the call's rows.
+func TestExtensionTaskFoldLiveEqualsReplay(t *testing.T) {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := demo.New(nil).Connect(ctx, demo.Tasks(st), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	target := session.Target{Name: "demo"}
+	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := session.NewLog(nil)
+	live := fold.New(nil)
+	log.AddSink(live.Apply)
+	log.AddSink(rec.Write)
+	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute,
+		Protocol: "2026-07-28", Elicit: &session.ElicitAnswer{Action: session.ElicitAcceptDefaults}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Walk(ctx, paging.Tools())
+	asked := s.CallTask(ctx, "transcribe_audio", json.RawMessage(`{"url":"https://example.com/a.mp3"}`), nil)
+	plain := s.Call(ctx, "transcribe_audio", json.RawMessage(`{"url":"https://example.com/b.mp3","language":"fr"}`), nil)
+	s.Close()
+	log.Close()
+	if err := rec.Err(); err != nil {
+		t.Fatal(err)
+	}
+	replayed := foldFile(t, path)
+	if diff := cmp.Diff(describe(live), describe(replayed)); diff != "" {
+		t.Errorf("live and recorded folds differ (-live +recorded):\n%s", diff)
+	}
+	if diff := cmp.Diff(describeTasks(live), describeTasks(replayed)); diff != "" {
+		t.Errorf("live and recorded task folds differ (-live +recorded):\n%s", diff)
+	}
+	for _, r := range []*session.CallResult{asked, plain} {
+		c := replayed.Call(r.ID)
+		task := replayed.Task(r.TaskID)
+		if c == nil || task == nil || c.Outcome() != fold.OutcomePass || task.Lifecycle != session.LifecycleExtension || task.Call != r.ID {
+			t.Fatalf("call %d: %+v task %+v, want a passing call tied to its extension task", r.ID, c, task)
+		}
+	}
+	if !strings.Contains(string(replayed.Call(asked.ID).Result), "[en]") || !strings.Contains(string(replayed.Call(plain.ID).Result), "[fr]") {
+		t.Errorf("results %s and %s, want the answered and the given language", replayed.Call(asked.ID).Result, replayed.Call(plain.ID).Result)
+	}
+	var update, answered bool
+	for i := 0; i < replayed.Frames().Len(); i++ {
+		update = update || replayed.Frames().At(i).Method == "tasks/update"
+	}
+	for i := 0; i < replayed.Rows().Len(); i++ {
+		r := replayed.Rows().At(i)
+		answered = answered || r.Kind == fold.RowServerCall && r.Method == session.MethodElicit && strings.HasPrefix(r.Text, "accept")
+	}
+	if !update || !answered {
+		t.Errorf("tasks/update frame %v, answered elicitation row %v: want both in the record", update, answered)
 	}
 }
