@@ -29,6 +29,13 @@ const (
 // opens the UI on it.
 func taskHarness(t *testing.T, version string) *harness {
 	t.Helper()
+	return taskHarnessWith(t, version, nil)
+}
+
+// taskHarnessWith is taskHarness whose session's requests are answered by
+// answerer (nil: the default, which declares nothing).
+func taskHarnessWith(t *testing.T, version string, answerer session.Answerer) *harness {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := demo.New(&demo.Options{Tasks: true}).Connect(context.Background(), demo.Tasks(st), nil)
 	if err != nil {
@@ -38,7 +45,7 @@ func taskHarness(t *testing.T, version string) *harness {
 	log := session.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute, Protocol: version})
+	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute, Protocol: version, Answerer: answerer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,5 +261,39 @@ func TestPlainCallMadeATaskShowsItsStatus(t *testing.T) {
 	c := h.m.detail.Call()
 	if c.AsTask || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
 		t.Errorf("plain call: asTask %v task status %q outcome %v, want a plain call whose task completed", c.AsTask, c.TaskStatus, c.Outcome())
+	}
+}
+
+// TestExtensionTaskInputOpensTheModal calls transcribe_audio without a
+// language on 2026-07-28: the server makes the call a task whose input
+// request (tasks/get's inputRequests) opens the modal as any request of
+// the server's does; the answer goes back with tasks/update and the task
+// completes with it.
+func TestExtensionTaskInputOpensTheModal(t *testing.T) {
+	h := taskHarnessWith(t, tasks2026, session.NewInteractive())
+	h.key("/")
+	h.typeText("transcribe_audio")
+	h.key("enter")
+	h.key("esc")
+	h.key("enter")
+	h.key("ctrl+r")
+	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3"}`)
+	h.key("ctrl+s")
+	h.until("the modal for the task's input request", func() bool { return h.m.mode == modeAsk && h.m.ask.current() != nil })
+	if s := h.screen(); !strings.Contains(s, "elicitation/create") || !strings.Contains(s, "which language is spoken") {
+		t.Errorf("the modal:\n%s", s)
+	}
+	h.key("ctrl+s")
+	h.until("the call's end", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
+	c := h.m.detail.Call()
+	if c.TaskStatus != session.TaskCompleted || !strings.Contains(string(c.Result), "[en]") {
+		t.Errorf("task status %q result %s, want it completed with the language accepted", c.TaskStatus, c.Result)
+	}
+	update := false
+	for i := 0; i < h.m.st.Frames().Len(); i++ {
+		update = update || h.m.st.Frames().At(i).Method == "tasks/update"
+	}
+	if !update {
+		t.Error("no tasks/update on the wire")
 	}
 }
