@@ -68,6 +68,24 @@ func checkLines(t *testing.T, lines []string, w int) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
+// checkWideLines is [checkLines] for a document that keeps JSON lines
+// whole, for a view that scrolls sideways: only lines of JSON (a member,
+// a value, a bracket) may be wider than w.
+func checkWideLines(t *testing.T, lines []string, w int) string {
+	t.Helper()
+	var prose []string
+	for _, l := range lines {
+		if s := strings.TrimSpace(ansi.Strip(l)); s == "" || !strings.ContainsAny(s[:1], `"{}[]`) {
+			prose = append(prose, l)
+		}
+	}
+	checkLines(t, prose, w)
+	if bad := unsafeIn(lines); bad != "" {
+		t.Error(bad)
+	}
+	return ansi.Strip(strings.Join(lines, "\n")) + "\n"
+}
+
 func colour(t *testing.T) *themes.Styles {
 	t.Helper()
 	p, ok := themes.Lookup(themes.Dark)

@@ -27,9 +27,10 @@ type ItemListing struct {
 // ItemDoc builds the document of a resource, template or prompt: its name
 // and where it was listed, then, when there is one, the newest request
 // about it (read or get) as [RequestDoc] draws it, then what it is and its
-// definition.
+// definition. Prose wraps to w; JSON keeps its lines whole, for a view
+// that scrolls sideways.
 func ItemDoc(it *fold.Item, k ItemListing, req *fold.Request, w int, s *themes.Styles, loc *time.Location) []string {
-	d := NewDoc(w, s)
+	d := NewWideDoc(w, s)
 	itemHead(d, it, k, s, loc)
 	// The answer asked for comes first, where it shows without scrolling.
 	if req != nil {

@@ -28,12 +28,14 @@ type RequestOptions struct {
 // tool call (resources/read, prompts/get, completion/complete, ping,
 // logging/setLevel, resources/subscribe and unsubscribe): how it ended, its
 // verdicts in the style of a call's, what the answer holds — contents,
-// messages or completion values — and then what was asked. opts may be nil.
+// messages or completion values — and then what was asked. Prose wraps to
+// w; JSON keeps its lines whole, for a view that scrolls sideways. opts
+// may be nil.
 func RequestDoc(r *fold.Request, w int, s *themes.Styles, loc *time.Location, opts *RequestOptions) []string {
 	if opts == nil {
 		opts = &RequestOptions{}
 	}
-	d := NewDoc(w, s)
+	d := NewWideDoc(w, s)
 	head := []Seg{{Text: r.Method, Style: s.Bold}}
 	if r.About != "" {
 		head = append(head, Seg{Text: "  " + r.About, Style: s.Text})

@@ -105,8 +105,8 @@ func TestRequestHostileStringsComeOutSafe(t *testing.T) {
 	}
 	for _, method := range []string{session.MethodComplete, session.MethodRead, session.MethodGetPrompt, session.MethodPing, evil} {
 		r.Method = method
-		checkLines(t, render.RequestDoc(r, 48, styles(t), time.UTC, nil), 48)
-		checkLines(t, render.RequestDoc(r, 48, colour(t), time.UTC, nil), 48)
+		checkWideLines(t, render.RequestDoc(r, 48, styles(t), time.UTC, nil), 48)
+		checkWideLines(t, render.RequestDoc(r, 48, colour(t), time.UTC, nil), 48)
 	}
 	for _, r := range []*fold.Request{r, {Done: true, Err: evil}} {
 		if bad := unsafeIn([]string{render.RequestSummary(r)}); bad != "" {

@@ -330,12 +330,7 @@ func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 			d.built, d.pending = msg.key, detailKey{}
 		}
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, d.keys.Left):
-			d.ScrollX(-scrollStep)
-		case key.Matches(msg, d.keys.Right):
-			d.ScrollX(scrollStep)
-		default:
+		if !sidewaysKey(msg, &d.keys.SidewaysKeyMap, &d.sc) {
 			moveKey(msg, &d.keys.MoveKeyMap, &d.sc)
 		}
 	}
@@ -378,7 +373,7 @@ type detailHead struct {
 
 func (d *detailPane) headKey() detailHead {
 	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.sty}
-	k.col, k.more = d.sideways()
+	k.col, k.more = d.sc.Sideways()
 	if c := d.Call(); c != nil {
 		k.call = c.ID
 		for i, hc := range d.history() {
@@ -484,9 +479,7 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		} else if len(d.doc.spans) > 0 {
 			out = []key.Binding{k.Call, k.NextVerdict, g.Copy, k.PrevCall, k.NextCall, g.Back}
 		}
-		if _, more := d.sideways(); more || d.sc.x > 0 {
-			out = append(out, k.Right)
-		}
+		out = sidewaysHelp(out, &k.SidewaysKeyMap, &d.sc)
 		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
 			if mayRunAsTask(d.tool) {
@@ -496,8 +489,5 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		return out
 	}
 	out := []key.Binding{k.Call, g.Copy, k.Up, k.Down, k.PrevCall, g.NextPane}
-	if _, more := d.sideways(); more || d.sc.x > 0 {
-		out = append(out, k.Right)
-	}
-	return out
+	return sidewaysHelp(out, &k.SidewaysKeyMap, &d.sc)
 }

@@ -3,17 +3,19 @@ package ui
 import (
 	"strconv"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/render"
 )
 
-// The detail pane's documents keep JSON lines whole (results,
-// structuredContent, schemas, arguments) while prose wraps: a line wider
-// than the pane is cut at its edge, and h/l (←/→ outside a replay, or a
-// horizontal wheel) move the window sideways. The title line marks that
-// there is more to the left or to the right.
+// The documents of the detail pane, of an item's pane (resource contents,
+// prompt messages, task results, definitions) and of a view opened whole
+// keep JSON lines whole while prose wraps: a line wider than the pane is
+// cut at its edge, and h/l (←/→ outside a replay, or a horizontal wheel)
+// move the window sideways. Each pane's title marks that there is more
+// to the left or to the right. All of them scroll with the scroller's
+// sideways window; this file holds what they share.
 
 // scrollStep is how many cells one sideways key or wheel notch moves.
 const scrollStep = 8
@@ -30,11 +32,7 @@ type detailDoc struct {
 // line once, when the document is built (in a command for a big one),
 // so that drawing and scrolling never measure.
 func measured(lines []string, spans []render.VerdictSpan) detailDoc {
-	w := 0
-	for _, l := range lines {
-		w = max(w, ansi.StringWidth(l))
-	}
-	return detailDoc{lines: lines, widest: w, spans: spans}
+	return detailDoc{lines: lines, widest: measureLines(lines), spans: spans}
 }
 
 // setDoc shows doc, keeping the verdict picked while the call has it and
@@ -44,25 +42,11 @@ func (d *detailPane) setDoc(doc detailDoc) {
 	if d.pick > len(doc.spans) {
 		d.pick = 0
 	}
-	d.sc.SetLines(d.markedLines())
-	d.clampX()
+	d.remark()
 }
 
-// ScrollX moves the document's window sideways by n cells, within the
-// widest line.
-func (d *detailPane) ScrollX(n int) {
-	d.sc.x += n
-	d.clampX()
-}
-
-func (d *detailPane) clampX() { d.sc.x = max(min(d.sc.x, d.doc.widest-d.sc.w), 0) }
-
-// sideways is what the title line says of the window sideways: the
-// first column shown when it is scrolled, and whether lines go on past
-// the right edge.
-func (d *detailPane) sideways() (col int, more bool) {
-	return d.sc.x, d.doc.widest > d.sc.x+d.sc.w
-}
+// remark gives the scroller the document's lines with the pick marked.
+func (d *detailPane) remark() { d.sc.SetWide(d.markedLines(), d.doc.widest) }
 
 // sidewaysMark is the title line's mark of a window scrolled sideways
 // (from col, 0 when not) with more to the right (more): "" when neither.
@@ -80,21 +64,50 @@ func sidewaysMark(col int, more bool) string {
 	return out
 }
 
-// wheelDetailX scrolls the detail pane sideways with a horizontal wheel
-// while the pointer is over it; it says whether it did.
+// sidewaysKey scrolls sc sideways on k's keys; it says whether msg was
+// one of them.
+func sidewaysKey(msg tea.KeyPressMsg, k *SidewaysKeyMap, sc *scroller) bool {
+	switch {
+	case key.Matches(msg, k.Left):
+		sc.ScrollX(-scrollStep)
+	case key.Matches(msg, k.Right):
+		sc.ScrollX(scrollStep)
+	default:
+		return false
+	}
+	return true
+}
+
+// sidewaysHelp adds k's sideways binding to a help line when sc has
+// lines wider than its window.
+func sidewaysHelp(out []key.Binding, k *SidewaysKeyMap, sc *scroller) []key.Binding {
+	if col, more := sc.Sideways(); more || col > 0 {
+		out = append(out, k.Right)
+	}
+	return out
+}
+
+// wheelDetailX scrolls the document on the right (the detail pane, an
+// item's pane) sideways with a horizontal wheel while the pointer is
+// over it; it says whether it did. An event opened whole has its own
+// wheel (see [model.wheelWhole]).
 func (m *model) wheelDetailX(ms tea.Mouse) bool {
 	l := m.lay
 	switch {
 	case ms.Button != tea.MouseWheelLeft && ms.Button != tea.MouseWheelRight,
-		m.mode != modeNormal || m.tab != tabTools || m.whole.Shown(),
+		m.mode != modeNormal || m.whole.Shown(),
 		ms.Y < l.bodyTop || ms.Y >= l.bodyTop+l.bodyH,
 		l.stacked && m.focus != paneDetail, !l.stacked && ms.X < l.leftW+3:
 		return false
 	}
+	sc := &m.detail.sc
+	if m.tab != tabTools {
+		sc = &m.item.sc
+	}
 	if ms.Button == tea.MouseWheelLeft {
-		m.detail.ScrollX(-scrollStep)
+		sc.ScrollX(-scrollStep)
 	} else {
-		m.detail.ScrollX(scrollStep)
+		sc.ScrollX(scrollStep)
 	}
 	return true
 }

@@ -75,6 +75,7 @@ func (p *itemPane) Focus(on bool) { p.focused = on }
 func (p *itemPane) Show(it *fold.Item, subscribed bool) {
 	if it != p.it && (it == nil || p.it == nil || it.Key != p.it.Key) {
 		p.sc.Top()
+		p.sc.x = 0
 		p.tmpl = nil
 		if it != nil && it.URITemplate != "" {
 			p.tmpl, _ = fold.ReadTemplate(it.URITemplate)
@@ -165,12 +166,14 @@ func (p *itemPane) Sync() {
 		p.sc.SetLines([]string{p.sty.Muted.Render("Nothing selected.")})
 		return
 	}
-	p.sc.SetLines(render.ItemDoc(k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc))
+	lines := render.ItemDoc(k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
+	p.sc.SetWide(lines, measureLines(lines))
 }
 
-// Update scrolls while focused.
+// Update scrolls while focused: down and up, and sideways (h/l) where
+// JSON lines are wider than the pane.
 func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
-	if msg, ok := msg.(tea.KeyPressMsg); ok {
+	if msg, ok := msg.(tea.KeyPressMsg); ok && !sidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {
 		moveKey(msg, &p.keys.MoveKeyMap, &p.sc)
 	}
 	return p, nil
@@ -196,7 +199,7 @@ func (p *itemPane) View(busy, spin string) string {
 			title = "Prompt"
 		}
 	}
-	head := p.titleStyle(p.focused).Render(title)
+	head := p.titleStyle(p.focused).Render(title) + s.Subtle.Render(sidewaysMark(p.sc.Sideways()))
 	right := ""
 	if busy != "" {
 		right = s.Spinner.Render(spin) + " " + s.Text.Render(sanitize.Line(busy)+"…")
@@ -214,5 +217,7 @@ func (p *itemPane) View(busy, spin string) string {
 // ShortHelp returns the pane's bindings for the help line.
 func (p *itemPane) ShortHelp() []key.Binding {
 	k, g := p.keys, p.global
-	return []key.Binding{k.Open, k.Up, k.Down, g.Tabs, g.NextPane}
+	// Sideways comes early, where a narrow help line keeps it.
+	out := sidewaysHelp([]key.Binding{k.Open}, &k.SidewaysKeyMap, &p.sc)
+	return append(out, k.Up, k.Down, g.Tabs, g.NextPane)
 }

@@ -81,7 +81,19 @@ type ItemsKeyMap struct {
 // request.
 type ItemKeyMap struct {
 	MoveKeyMap
+	SidewaysKeyMap
 	Open key.Binding // read or get it again
+}
+
+// SidewaysKeyMap is the keys that scroll a document's wide JSON lines
+// sideways: in the detail pane, an item's pane and a view opened whole.
+type SidewaysKeyMap struct {
+	Left, Right key.Binding
+}
+
+// DefaultSidewaysKeyMap returns the default sideways keys.
+func DefaultSidewaysKeyMap() SidewaysKeyMap {
+	return SidewaysKeyMap{Left: binding("h/←", "scroll left", "h", "left"), Right: binding("h/l", "scroll sideways", "l", "right")}
 }
 
 // DetailKeyMap is the detail pane's.
@@ -93,8 +105,7 @@ type DetailKeyMap struct {
 	Force    key.Binding // send a refused call anyway (asks first)
 	Task     key.Binding // run the refused call's tool as a task
 	Confirm  key.Binding
-	// Left and Right scroll wide JSON sideways.
-	Left, Right key.Binding
+	SidewaysKeyMap
 	// NextVerdict and PrevVerdict pick a verdict of the call shown;
 	// OpenVerdict opens the picked one whole.
 	NextVerdict, PrevVerdict, OpenVerdict key.Binding
@@ -121,8 +132,8 @@ type EventsKeyMap struct {
 // WholeKeyMap is the keys of an event opened whole in the detail pane.
 type WholeKeyMap struct {
 	MoveKeyMap
-	Left, Right key.Binding // scroll wide lines sideways
-	Close       key.Binding
+	SidewaysKeyMap
+	Close key.Binding
 }
 
 // WireKeyMap is the wire pane's. Its y (copy the frame) is the global
@@ -165,13 +176,14 @@ func DefaultKeyMap() KeyMap {
 			Held: binding("H", "hide held/own", "H")},
 		Items: ItemsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "read/get", "enter"),
 			Filter: binding("/", "filter", "/"), Subscribe: binding("s", "subscribe", "s")},
-		Item:   ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "again", "enter")},
+		Item: ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
+			Open: binding("enter", "again", "enter")},
 		Detail: DefaultDetailKeyMap(),
 		Editor: DefaultEditorKeyMap(),
 		Events: EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: binding("v", "events by level", "v"),
 			Open: binding("enter", "open whole", "enter")},
-		Whole: WholeKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Left: binding("h/←", "scroll left", "h", "left"),
-			Right: binding("l/→", "scroll right", "l", "right"), Close: binding("esc", "close", "esc")},
+		Whole: WholeKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
+			Close: binding("esc", "close", "esc")},
 		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap()},
 		Scrubber: DefaultScrubberKeyMap(),
 		Ask:      DefaultAskKeyMap(),
@@ -227,18 +239,17 @@ func callKey() key.Binding { return binding("enter", "call", "enter") }
 // DefaultDetailKeyMap returns the detail pane's default keys.
 func DefaultDetailKeyMap() DetailKeyMap {
 	return DetailKeyMap{
-		MoveKeyMap:  DefaultMoveKeyMap(),
-		Call:        callKey(),
-		PrevCall:    binding("[", "older call", "["),
-		NextCall:    binding("]", "newer call", "]"),
-		Force:       binding("f", "send anyway", "f"),
-		Task:        binding("T", "run as task", "T"),
-		Confirm:     binding("enter", "confirm", "enter"),
-		Left:        binding("h/←", "scroll left", "h", "left"),
-		Right:       binding("h/l", "scroll sideways", "l", "right"),
-		NextVerdict: binding("n/N", "pick verdict", "n"),
-		PrevVerdict: binding("N", "previous verdict", "N"),
-		OpenVerdict: binding("enter", "open verdict", "enter"),
+		MoveKeyMap:     DefaultMoveKeyMap(),
+		Call:           callKey(),
+		PrevCall:       binding("[", "older call", "["),
+		NextCall:       binding("]", "newer call", "]"),
+		Force:          binding("f", "send anyway", "f"),
+		Task:           binding("T", "run as task", "T"),
+		Confirm:        binding("enter", "confirm", "enter"),
+		SidewaysKeyMap: DefaultSidewaysKeyMap(),
+		NextVerdict:    binding("n/N", "pick verdict", "n"),
+		PrevVerdict:    binding("N", "previous verdict", "N"),
+		OpenVerdict:    binding("enter", "open verdict", "enter"),
 	}
 }
 

@@ -142,9 +142,9 @@ func (m *model) wheelWhole(ms tea.Mouse) bool {
 	case tea.MouseWheelDown:
 		m.whole.sc.ScrollBy(3)
 	case tea.MouseWheelLeft:
-		m.whole.Scroll(-8)
+		m.whole.sc.ScrollX(-scrollStep)
 	case tea.MouseWheelRight:
-		m.whole.Scroll(8)
+		m.whole.sc.ScrollX(scrollStep)
 	default:
 		return false
 	}

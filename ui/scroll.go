@@ -16,9 +16,12 @@ type scroller struct {
 	lines []string
 	off   int
 	w, h  int
-	// x is the first column shown of lines wider than the window
-	// (see [scroller.ScrollX]).
-	x int
+	// x is the first column shown of lines wider than the window, and
+	// widest the width in cells of the widest line, measured when the
+	// lines were given (see [scroller.SetWide]); lines given by SetLines
+	// do not scroll sideways.
+	x      int
+	widest int
 	// ver counts SetLines; drawn is the window as Predraw drew it for
 	// drawnKey.
 	ver      int
@@ -42,13 +45,32 @@ func (s *scroller) Predraw() {
 func (s *scroller) SetSize(w, h int) {
 	s.w, s.h = w, max(h, 0)
 	s.clamp()
+	s.clampX()
 }
 
-// SetLines replaces the lines, keeping the scroll position when it can.
-func (s *scroller) SetLines(lines []string) {
-	s.lines = lines
+// SetLines replaces the lines, keeping the scroll position when it can;
+// they do not scroll sideways.
+func (s *scroller) SetLines(lines []string) { s.SetWide(lines, 0) }
+
+// SetWide replaces the lines with lines whose widest is widest cells
+// wide (see [measureLines]), keeping the position, down and sideways,
+// when it can: lines wider than the window scroll sideways.
+func (s *scroller) SetWide(lines []string, widest int) {
+	s.lines, s.widest = lines, widest
 	s.ver++
 	s.clamp()
+	s.clampX()
+}
+
+// measureLines is the width in cells of the widest of lines (CJK and
+// emoji take two cells). A pane measures once, when it builds its
+// document, so that drawing and scrolling never measure.
+func measureLines(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	return w
 }
 
 func (s *scroller) ScrollBy(n int) {
@@ -57,15 +79,16 @@ func (s *scroller) ScrollBy(n int) {
 }
 
 // ScrollX moves the window sideways by n cells, within the widest line.
-// It measures the lines (CJK and emoji take two cells), so it runs on a
-// key, not on every frame.
 func (s *scroller) ScrollX(n int) {
-	widest := 0
-	for _, l := range s.lines {
-		widest = max(widest, ansi.StringWidth(l))
-	}
-	s.x = max(min(s.x+n, widest-s.w), 0)
+	s.x += n
+	s.clampX()
 }
+
+func (s *scroller) clampX() { s.x = max(min(s.x, s.widest-s.w), 0) }
+
+// Sideways is where the window stands sideways: the first column shown
+// (0 when not scrolled), and whether lines go on past its right edge.
+func (s *scroller) Sideways() (col int, more bool) { return s.x, s.widest > s.x+s.w }
 
 // Height is the number of lines shown.
 func (s *scroller) Height() int { return s.h }

@@ -37,7 +37,7 @@ func (d *detailPane) PickVerdict(dir int) {
 		return
 	}
 	d.pick = (d.pick + dir + n + 1) % (n + 1)
-	d.sc.SetLines(d.markedLines())
+	d.remark()
 	if d.pick > 0 {
 		d.showSpan(d.doc.spans[d.pick-1])
 	}
@@ -137,7 +137,7 @@ func (m *model) clickVerdict(ms tea.Mouse) (tea.Cmd, bool) {
 		return m.openVerdict(), true
 	}
 	m.detail.pick = at
-	m.detail.sc.SetLines(m.detail.markedLines())
+	m.detail.remark()
 	return nil, true
 }
 

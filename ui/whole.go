@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -75,12 +74,10 @@ func (v *wholeView) Sync() {
 	if k == v.built {
 		return
 	}
-	v.sc.SetLines(render.RowDoc(v.row, v.x, max(v.w-2, 10), v.sty, v.loc))
+	lines := render.RowDoc(v.row, v.x, max(v.w-2, 10), v.sty, v.loc)
+	v.sc.SetWide(lines, measureLines(lines))
 	v.built = k
 }
-
-// Scroll moves the view sideways by n cells.
-func (v *wholeView) Scroll(n int) { v.sc.ScrollX(n) }
 
 // Copy is what y copies of the open event: the section in view of a
 // call, else the event.
@@ -109,14 +106,12 @@ func (v *wholeView) View() string {
 	if v.x.Verdict != nil {
 		title = "Verdict"
 	}
-	head := v.titleStyle(true).Render(title) + s.Muted.Render(" whole")
-	if v.sc.x > 0 {
-		head += s.Subtle.Render(fmt.Sprintf(" · from column %d", v.sc.x+1))
-	}
+	// The marks of more to either side come first: a narrow pane cuts
+	// the end of the line.
+	head := v.titleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(sidewaysMark(v.sc.Sideways())+" · esc returns")
 	if v.sc.more() {
 		head += s.Subtle.Render(" · more below")
 	}
-	head += s.Subtle.Render(" · esc returns")
 	return render.Fit(head, v.w) + "\n" + v.sc.View()
 }
 

@@ -97,7 +97,7 @@ func TestWideJSONScrollsSideways(t *testing.T) {
 	}
 	view = m.View().Content
 	checkFits(t, view, 80, 24)
-	if s := ansi.Strip(view); !strings.Contains(s, " end") || !strings.Contains(s, "from column") {
+	if s := ansi.Strip(view); !strings.Contains(s, " end") || !strings.Contains(s, "← col ") {
 		t.Errorf("l does not scroll a wide line into view:\n%s", s)
 	}
 }

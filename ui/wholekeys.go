@@ -39,11 +39,7 @@ func (m *model) wholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case m.replay != nil && (msg.String() == "left" || msg.String() == "right"):
 		// The scrubber's: h and l scroll sideways in a replay.
 		return nil, false
-	case key.Matches(msg, k.Left):
-		m.whole.Scroll(-8)
-		return nil, true
-	case key.Matches(msg, k.Right):
-		m.whole.Scroll(8)
+	case sidewaysKey(msg, &k.SidewaysKeyMap, &m.whole.sc):
 		return nil, true
 	}
 	return nil, moveKey(msg, &k.MoveKeyMap, &m.whole.sc)

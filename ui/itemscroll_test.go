@@ -1,0 +1,183 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// wideResource is a session with one resource, demo://wide.json, read
+// once: its contents are JSON whose "rows" line is far wider than any
+// pane (CJK and emoji among it, wideEnd at its end), beside a line of
+// prose in the resource's description that wraps.
+func wideResource() []session.Event {
+	b := &evs{}
+	con := b.connect()
+	con.Server.Capabilities = []byte(`{"tools":{},"resources":{}}`)
+	m, uri := paging.Resources().Name, "demo://wide.json"
+	item := fmt.Sprintf(`{"uri":%q,"name":"wide","mimeType":"application/json","description":%q}`, uri,
+		strings.Repeat("A resource whose contents are wider than the pane. ", 4))
+	p := paging.Page{Number: 1, Count: 1, Ms: 4, Generation: 1}
+	text, _ := json.Marshal(fmt.Sprintf(`{"title":"天気 report 🌦","rows":%q,"pages":2}`, strings.Repeat("晴れ sunny ☀ ", 30)+wideEnd))
+	done := &session.RequestInfo{ID: 1, Method: session.MethodRead, About: uri, State: session.PhaseDone, Sent: true, Ms: 3,
+		Result: json.RawMessage(fmt.Sprintf(`{"contents":[{"uri":%q,"mimeType":"application/json","text":%s}]}`, uri, text))}
+	return []session.Event{con,
+		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
+		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(item)},
+			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
+		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 1, Ms: 5}}),
+		b.ev(session.Event{Kind: session.KindRequest, Method: session.MethodRead,
+			Request: &session.RequestInfo{ID: 1, Method: session.MethodRead, About: uri, State: session.PhaseStart}}),
+		b.ev(session.Event{Kind: session.KindRequest, Method: session.MethodRead, Request: done}),
+	}
+}
+
+// wideItemHarness shows wideResource's resource in the focused item pane
+// at w×h.
+func wideItemHarness(t *testing.T, w, h int) *harness {
+	t.Helper()
+	hs := newHarness(t, options{Backend: &fakeBackend{}})
+	hs.feed(wideResource()...)
+	hs.update(tea.WindowSizeMsg{Width: w, Height: h})
+	hs.key("2")
+	for hs.m.focus != paneDetail {
+		hs.key("tab")
+	}
+	if r := hs.m.item.Latest(); r == nil || !r.Done {
+		t.Fatalf("the read is not shown:\n%s", hs.screen())
+	}
+	return hs
+}
+
+// The resource's contents keep their JSON lines whole and scroll sideways
+// as the detail pane's do: h/l and ←/→, a horizontal wheel over the pane,
+// the title marking more to either side; prose still wraps.
+func TestItemJSONScrollsSideways(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := wideItemHarness(t, size[0], size[1])
+			sc := &h.m.item.sc
+			wide := -1
+			for i, l := range sc.lines {
+				s := ansi.Strip(l)
+				if strings.Contains(s, `"rows": "晴れ sunny`) && strings.HasSuffix(s, wideEnd+`",`) {
+					wide = i
+				}
+				if ansi.StringWidth(l) > sc.w && !strings.Contains(s, `"`) {
+					t.Errorf("a line of prose is wider than the pane (%d): %q", sc.w, s)
+				}
+			}
+			if wide < 0 {
+				t.Fatalf("the contents' wide line is not whole:\n%s", ansi.Strip(strings.Join(sc.lines, "\n")))
+			}
+			if sc.widest != measureLines(sc.lines) || sc.widest <= sc.w {
+				t.Fatalf("the widest line is %d cells (measured %d) in a pane of %d", sc.widest, measureLines(sc.lines), sc.w)
+			}
+			sc.off = wide - 2
+			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			lines := h.detailLines()
+			checkFits(t, h.m.View().Content, size[0], size[1])
+			if !strings.Contains(lines[0], "Resource more →") || strings.Contains(lines[0], "← col") {
+				t.Errorf("the title does not mark more to the right only: %q", lines[0])
+			}
+			if strings.Contains(strings.Join(lines, "\n"), wideEnd) {
+				t.Fatalf("the end of the wide line shows before scrolling:\n%s", strings.Join(lines, "\n"))
+			}
+			if help := ansi.Strip(h.m.helpLine()); !strings.Contains(help, "h/l scroll sideways") {
+				t.Errorf("the help line does not offer h/l: %q", help)
+			}
+			for range 80 {
+				h.key("l")
+			}
+			lines = h.detailLines()
+			checkFits(t, h.m.View().Content, size[0], size[1])
+			if !strings.Contains(strings.Join(lines, "\n"), wideEnd) {
+				t.Errorf("l does not bring the end of the wide line into view:\n%s", strings.Join(lines, "\n"))
+			}
+			if !strings.Contains(lines[0], "← col ") || strings.HasSuffix(strings.TrimSpace(lines[0]), "→") {
+				t.Errorf("at the right end the title does not mark more to the left only: %q", lines[0])
+			}
+			if sc.x != sc.widest-sc.w {
+				t.Errorf("l stopped at column %d, want %d", sc.x, sc.widest-sc.w)
+			}
+			x := sc.x
+			h.key("h")
+			h.key("left")
+			h.key("right")
+			if sc.x != x-scrollStep {
+				t.Errorf("h, ← and → moved the window to column %d, want %d", sc.x, x-scrollStep)
+			}
+			l := h.m.lay
+			px := l.leftW + 5
+			if l.stacked {
+				px = 5
+			}
+			h.update(tea.MouseWheelMsg{X: px, Y: l.bodyTop + 3, Button: tea.MouseWheelLeft})
+			if sc.x != x-2*scrollStep {
+				t.Errorf("a wheel to the left over the pane moved it to column %d, want %d", sc.x, x-2*scrollStep)
+			}
+			if !l.stacked {
+				h.update(tea.MouseWheelMsg{X: 3, Y: l.bodyTop + 3, Button: tea.MouseWheelRight})
+				if sc.x != x-2*scrollStep {
+					t.Errorf("a wheel over the list moved the pane sideways to column %d", sc.x)
+				}
+			}
+			// Narrower, the window stays within the widest line; another
+			// item starts at the left edge.
+			h.update(tea.WindowSizeMsg{Width: size[0] + 40, Height: size[1]})
+			if sc.x > sc.widest-sc.w {
+				t.Errorf("after a resize the window starts at column %d, past %d", sc.x, sc.widest-sc.w)
+			}
+			h.m.item.Show(nil, false)
+			h.m.item.Sync()
+			if sc.x != 0 {
+				t.Errorf("with nothing shown the window starts at column %d", sc.x)
+			}
+		})
+	}
+}
+
+// In a replay ← and → are the scrubber's; h and l scroll the item's
+// document sideways.
+func TestItemScrollsSidewaysInAReplay(t *testing.T) {
+	evs := wideResource()
+	last := evs[len(evs)-1]
+	h := replayHarness(t, writeSession(t, "wide.jsonl", append(evs, session.Event{Seq: last.Seq + 1, T: last.T.Add(1e6),
+		Kind: session.KindStderr, Text: "done"})), 80, 24, "dark")
+	h.key("2")
+	for h.m.focus != paneDetail {
+		h.key("tab")
+	}
+	h.settle()
+	pos := h.position()
+	h.key("l")
+	h.settle()
+	if h.m.item.sc.x != scrollStep || h.position() != pos {
+		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.item.sc.x, h.position(), scrollStep, pos)
+	}
+	h.press("left")
+	if h.position() == pos {
+		t.Errorf("← in a replay did not step the scrubber back from %s", pos)
+	}
+}
+
+func TestItemScrollGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := wideItemHarness(t, size[0], size[1])
+			scrollTo(h.m, &h.m.item.sc, "demo://wide.json  application/json")
+			h.key("l")
+			view := h.m.View().Content
+			checkFits(t, view, size[0], size[1])
+			golden.RequireEqual(t, ansi.Strip(view))
+		})
+	}
+}
