@@ -71,12 +71,25 @@ func callOutcome(d *Doc, c *fold.Call, s *themes.Styles, readOnly bool) {
 		d.Text(s.Warn, "⊘ Refused before sending: nothing was sent to the server (the wire pane shows no tools/call for it).", 0)
 		if !readOnly {
 			d.Text(s.Muted, "f sends it anyway, deliberately, to see the server's own answer (asks first).", 0)
+			if !c.AsTask && refusedAsPlain(c) {
+				d.Text(s.Muted, "T runs it as a task, as its taskSupport asks.", 0)
+			}
 		}
 	case fold.OutcomeCancelled:
 		d.Text(s.Warn, fmt.Sprintf("⨯ Cancelled after %s: notifications/cancelled was sent to the server.", Ms(c.Ms)), 0)
 	default:
 		d.Text(outcomeStyle(o, s), CallSummary(c), 0)
 	}
+}
+
+// refusedAsPlain says c was refused because its tool requires a task.
+func refusedAsPlain(c *fold.Call) bool {
+	for _, v := range c.Verdicts {
+		if v.Check == checks.TaskSupport && v.Status == checks.Refused {
+			return true
+		}
+	}
+	return false
 }
 
 // callNotes says what else is known of the call: the definition it was

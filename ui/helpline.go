@@ -22,6 +22,9 @@ func (m *model) bindings() []key.Binding {
 		short = m.detail.ShortHelp()
 	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
 		short = append([]key.Binding{m.keys.Detail.Force}, short...)
+		if m.taskTool() != nil {
+			short = append([]key.Binding{m.keys.Detail.Task}, short...)
+		}
 	}
 	if m.offersRestart() && (m.mode == modeNormal || m.mode == modeWire) {
 		// The server is gone: restarting it is what there is to do.
