@@ -2,14 +2,17 @@ package ui
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // tapeKey is one key press of a VHS tape, in Bubble Tea's key names.
@@ -266,5 +269,113 @@ func TestTapeValidates(t *testing.T) {
 	out, err := exec.Command(vhs, "validate", "../demo.tape").CombinedOutput()
 	if err != nil {
 		t.Errorf("vhs validate demo.tape: %v\n%s", err, out)
+	}
+}
+
+// tapeWaits are the Wait+Screen commands of a VHS tape: the pattern each
+// waits for on the screen, by line.
+func tapeWaits(t *testing.T, path string) map[int]*regexp.Regexp {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]*regexp.Regexp{}
+	for i, line := range strings.Split(string(b), "\n") {
+		cmd, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if word, _, _ := strings.Cut(cmd, "@"); word != "Wait+Screen" {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if len(rest) < 2 || rest[0] != '/' || rest[len(rest)-1] != '/' {
+			t.Fatalf("%s:%d: Wait+Screen wants /pattern/: %q", path, i+1, rest)
+		}
+		out[i+1] = regexp.MustCompile(rest[1 : len(rest)-1])
+	}
+	return out
+}
+
+// stepEnd is the line of demo.tape after its step whose comment holds
+// about: the next comment line after a command, or the end.
+func stepEnd(t *testing.T, about string) int {
+	t.Helper()
+	b, err := os.ReadFile("../demo.tape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	in, commands := false, false
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "#") && strings.Contains(l, about):
+			in = true
+		case in && strings.HasPrefix(l, "#") && commands:
+			return i + 1
+		case in && l != "" && !strings.HasPrefix(l, "#"):
+			commands = true
+		}
+	}
+	if !in {
+		t.Fatalf("demo.tape has no step about %q", about)
+	}
+	return len(lines) + 1
+}
+
+// TestTapeOpensAVerdictWhole plays demo.tape against the demo server, from
+// mcpwitness's start through its step that opens a verdict whole: each key
+// as the tape presses it, each Wait+Screen waiting for its pattern on the
+// screen (the calls go to the demo; the screen is 120×40, about the tape's
+// 1200×760 pixels). The step reaches what it says: the failed verdict of
+// forecast_broken opened whole with its paths, y copying that verdict,
+// esc back to the call's detail.
+func TestTapeOpensAVerdictWhole(t *testing.T) {
+	keys, waits := tapeKeys(t, "../demo.tape"), tapeWaits(t, "../demo.tape")
+	end := stepEnd(t, "verdict opened whole")
+	h, _ := demoHarness(t)
+	started, waited := false, 0
+	var copied []string
+	wait := func(upTo int) {
+		for line := waited + 1; line < upTo; line++ {
+			if re := waits[line]; re != nil && started {
+				h.until(fmt.Sprintf("demo.tape:%d: /%s/", line, re), func() bool { return re.MatchString(h.screen()) })
+				if re.String() == "Verdict whole" {
+					if v := h.m.whole.x.Verdict; v == nil || v.Check != "output-schema" || len(v.Errors) == 0 {
+						t.Errorf("demo.tape:%d: the view opened whole holds verdict %+v, not output-schema with its paths", line, v)
+					}
+				}
+			}
+		}
+		waited = max(waited, upTo-1)
+	}
+	for _, k := range keys {
+		if k.line >= end {
+			break
+		}
+		wait(k.line)
+		if !started {
+			// At the shell: the tape types the command that starts mcpwitness.
+			started = k.key == "enter" && strings.Contains(lineText(t, k.line-1), "mcpwitness")
+			continue
+		}
+		msg := keyMsg(k.key)
+		if k.text {
+			msg = tea.KeyPressMsg{Code: []rune(k.key)[0], Text: k.key}
+		}
+		_, cmd := h.m.Update(msg)
+		if k.key == "y" && h.m.whole.Shown() {
+			if text, ok := clipboard(t, cmd); ok {
+				copied = append(copied, text)
+			}
+		}
+		h.exec(cmd)
+		h.drain()
+	}
+	wait(end)
+	if len(copied) != 1 || !strings.Contains(copied[0], "output-schema") || !strings.Contains(copied[0], "/temperature") {
+		t.Errorf("y in the verdict opened whole copied %q, want the output-schema verdict with its paths", copied)
+	}
+	if h.m.whole.Shown() || h.m.detail.Call() == nil || h.m.detail.Call().Tool != "forecast_broken" {
+		t.Errorf("after the step: opened whole %v, detail showing %+v; want the call's detail back", h.m.whole.Shown(), h.m.detail.Call())
 	}
 }
