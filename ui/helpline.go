@@ -155,6 +155,10 @@ func (m *model) keyGroups() [][]key.Binding {
 		{it.Open, it.Subscribe, g.Ping, g.LogLevel, g.Roots, k.Events.Level, g.Wire, g.Copy, k.Events.Open, k.Tools.Held, g.Export, g.Theme, g.Help, g.Quit},
 		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force, k.Ask.Accept, k.Ask.Decline, k.Ask.Open, k.Ask.Stop, k.Ask.Load},
 	}
+	if m.several != nil {
+		// One server of several: the root's picker and every server's events.
+		groups[2] = append([]key.Binding{m.several.Pick, m.several.All}, groups[2]...)
+	}
 	if m.replay != nil {
 		groups[3] = m.scrub.FullHelp()[0]
 	}

@@ -150,6 +150,9 @@ type model struct {
 	lay   layout
 
 	backend Backend
+	// several, when the model is one server of several, is the root's
+	// keys (S, E), which the full help lists.
+	several *ServersKeyMap
 	link    link
 	dialErr error // why the dial failed, with linkFailed
 	v       *checks.Validator

@@ -62,7 +62,7 @@ type ServersKeyMap struct {
 // DefaultServersKeyMap returns the keys of the several-server root.
 func DefaultServersKeyMap() ServersKeyMap {
 	return ServersKeyMap{
-		Pick:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "servers")),
+		Pick:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "server picker")),
 		All:    key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "all servers' events")),
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -73,7 +73,11 @@ func DefaultServersKeyMap() ServersKeyMap {
 
 // newServersModel is the root over views, the first one shown.
 func newServersModel(views []*serverView) *serversModel {
-	return &serversModel{servers: views, keys: DefaultServersKeyMap()}
+	r := &serversModel{servers: views, keys: DefaultServersKeyMap()}
+	for _, s := range views {
+		s.m.several = &r.keys
+	}
+	return r
 }
 
 // Init starts every server's model at once: each dials on its own, so a
