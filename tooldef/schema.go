@@ -20,18 +20,20 @@ type Prop struct {
 // read: enough to build a form or a skeleton, not to validate (that is the
 // checks' work).
 type Schema struct {
-	Type        json.RawMessage   `json:"type"`
-	Enum        []json.RawMessage `json:"enum"`
-	Const       json.RawMessage   `json:"const"`
-	Default     json.RawMessage   `json:"default"`
-	Description string            `json:"description"`
-	Required    []string          `json:"required"`
-	Properties  json.RawMessage   `json:"properties"`
-	Items       json.RawMessage   `json:"items"`
-	AnyOf       json.RawMessage   `json:"anyOf"`
-	OneOf       json.RawMessage   `json:"oneOf"`
-	AllOf       json.RawMessage   `json:"allOf"`
-	Ref         string            `json:"$ref"`
+	Type json.RawMessage   `json:"type"`
+	Enum []json.RawMessage `json:"enum"`
+	// EnumNames names Enum's values (elicitation's legacy titled enum).
+	EnumNames   []string        `json:"enumNames"`
+	Const       json.RawMessage `json:"const"`
+	Default     json.RawMessage `json:"default"`
+	Description string          `json:"description"`
+	Required    []string        `json:"required"`
+	Properties  json.RawMessage `json:"properties"`
+	Items       json.RawMessage `json:"items"`
+	AnyOf       json.RawMessage `json:"anyOf"`
+	OneOf       json.RawMessage `json:"oneOf"`
+	AllOf       json.RawMessage `json:"allOf"`
+	Ref         string          `json:"$ref"`
 }
 
 // ReadSchema reads raw as far as it can: a schema that is not a JSON
@@ -109,7 +111,10 @@ type Field struct {
 	Required bool
 	Desc     string
 	Choices  []json.RawMessage // for KindChoice
-	Default  json.RawMessage
+	// Titles name Choices for people, one each ("" for none): a oneOf or
+	// anyOf of titled consts, or enumNames beside an enum.
+	Titles  []string
+	Default json.RawMessage
 }
 
 // FormFields returns the fields of a flat object schema whose properties
@@ -122,13 +127,21 @@ func FormFields(raw json.RawMessage) (fields []Field, ok bool) {
 	}
 	for _, p := range s.Props() {
 		ps := ReadSchema(p.Schema)
+		f := Field{Name: p.Name, Required: p.Required, Desc: ps.Description, Default: ps.Default}
+		if consts, titles, ok := titledConsts(ps); ok {
+			f.Kind, f.Choices, f.Titles = KindChoice, consts, titles
+			fields = append(fields, f)
+			continue
+		}
 		if ps.composed() {
 			return nil, false
 		}
-		f := Field{Name: p.Name, Required: p.Required, Desc: ps.Description, Default: ps.Default}
 		switch t := ps.MainType(); {
 		case len(ps.Enum) > 0 && simpleValues(ps.Enum):
 			f.Kind, f.Choices = KindChoice, ps.Enum
+			if len(ps.EnumNames) == len(ps.Enum) {
+				f.Titles = ps.EnumNames
+			}
 		case ps.Const != nil && simpleValues([]json.RawMessage{ps.Const}):
 			f.Kind, f.Choices = KindChoice, []json.RawMessage{ps.Const}
 		case t == "boolean":
@@ -141,6 +154,34 @@ func FormFields(raw json.RawMessage) (fields []Field, ok bool) {
 		fields = append(fields, f)
 	}
 	return fields, true
+}
+
+// titledConsts reads a single choice written as a oneOf (or anyOf) of
+// consts, each with an optional title, as elicitation's titled enums are
+// (2025-11-25: {"type": "string", "oneOf": [{"const": "a", "title": "A"}]});
+// ok is false for any other schema.
+func titledConsts(s Schema) (consts []json.RawMessage, titles []string, ok bool) {
+	if s.Ref != "" || s.AllOf != nil || (s.OneOf == nil) == (s.AnyOf == nil) {
+		return nil, nil, false
+	}
+	alts := s.OneOf
+	if alts == nil {
+		alts = s.AnyOf
+	}
+	var members []struct {
+		Const json.RawMessage `json:"const"`
+		Title string          `json:"title"`
+	}
+	if json.Unmarshal(alts, &members) != nil || len(members) == 0 {
+		return nil, nil, false
+	}
+	for _, m := range members {
+		if m.Const == nil || !simpleValues([]json.RawMessage{m.Const}) {
+			return nil, nil, false
+		}
+		consts, titles = append(consts, m.Const), append(titles, m.Title)
+	}
+	return consts, titles, true
 }
 
 // composed reports whether the schema refers elsewhere or combines others,

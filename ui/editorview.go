@@ -102,6 +102,9 @@ func (e *editorPane) choiceView(i int) string {
 		if json.Unmarshal(f.Choices[c], &str) == nil {
 			cur = str
 		}
+		if c < len(f.Titles) && f.Titles[c] != "" && f.Titles[c] != cur {
+			cur = f.Titles[c] + " (" + cur + ")"
+		}
 	}
 	pos := fmt.Sprintf("%d/%d", e.choice[i]+1, len(f.Choices))
 	if e.choice[i] < 0 {

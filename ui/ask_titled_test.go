@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcpwitness/session"
+)
+
+// titledSchema asks as server-everything's simulate-research-query and
+// trigger-elicitation-request do: a titled single choice as a oneOf of
+// consts (2025-11-25), and a legacy enum with enumNames.
+const titledSchema = `{"type":"object","properties":{
+	"interpretation":{"type":"string","title":"Clarification","oneOf":[
+		{"const":"physics","title":"Quantum physics"},{"const":"computing","title":"Quantum computing"}]},
+	"pet":{"type":"string","enum":["pet-1","pet-2"],"enumNames":["Cats","Dogs"],"default":"pet-2"}},
+	"required":["interpretation"]}`
+
+// A titled enum is a choice in the modal's form, shown by its title,
+// answered by its const (it was a raw JSON editor, the oneOf read as a
+// schema a form cannot show).
+func TestModalFormOffersTitledChoices(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "titled", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask_titled", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Which one?", RequestedSchema: json.RawMessage(titledSchema)})
+		if err != nil {
+			return nil, err
+		}
+		b, _ := json.Marshal(res)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	log := session.NewLog(nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "titled"}, &session.Options{Log: log, Timeout: time.Minute,
+		Protocol: "2025-11-25", Answerer: session.NewInteractive()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	h := newHarness(t, options{Backend: s})
+	h.update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.bridge(log)
+	info := s.Info()
+	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 1 })
+	h.startCall("ask_titled")
+
+	if h.m.ask.form.raw {
+		t.Fatalf("the titled choices opened the raw JSON editor:\n%s", h.screen())
+	}
+	scr := h.screen()
+	for _, want := range []string{"interpretation*", "‹ Quantum physics (physics) › 1/2", "‹ Dogs (pet-2) › 2/2"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the form lacks %q:\n%s", want, scr)
+		}
+	}
+	h.key("right") // the next interpretation
+	h.until("the live check", func() bool {
+		c := h.m.ask.form.checked
+		return c != nil && len(c.errs) == 0 && c.jsonErr == ""
+	})
+	h.key("ctrl+s")
+	if got := h.callAnswer("ask_titled"); got != `{"action":"accept","content":{"interpretation":"computing","pet":"pet-2"}}` {
+		t.Errorf("the server got %s", got)
+	}
+}
