@@ -49,7 +49,7 @@ func runDiff(_ context.Context, a *app) error {
 	if err != nil {
 		return connectFailed(err)
 	}
-	if err := writeDiff(a.stdout, d, a.cfg.json); err != nil {
+	if err := writeDiff(a.stdout, d, a.cfg.json, report.ScrubberAt(a.cfg.digestKey)); err != nil {
 		return connectFailed(err)
 	}
 	if !d.Equal {
@@ -58,10 +58,10 @@ func runDiff(_ context.Context, a *app) error {
 	return nil
 }
 
-// writeDiff writes d as text, or as one JSON document.
-func writeDiff(w io.Writer, d *report.Difference, asJSON bool) error {
+// writeDiff writes d as text, or as one JSON document, through sc.
+func writeDiff(w io.Writer, d *report.Difference, asJSON bool, sc *report.Scrubber) error {
 	if !asJSON {
-		if err := d.WriteText(w); err != nil {
+		if err := d.WriteText(w, sc); err != nil {
 			return fmt.Errorf("writing the difference: %w", err)
 		}
 		return nil
@@ -70,7 +70,11 @@ func writeDiff(w io.Writer, d *report.Difference, asJSON bool) error {
 	if err := writeJSON(&b, d, nil); err != nil {
 		return err
 	}
-	if _, err := io.WriteString(w, report.Scrub(b.String())); err != nil {
+	text, err := sc.Scrub(b.String())
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, text); err != nil {
 		return fmt.Errorf("writing the difference: %w", err)
 	}
 	return nil
@@ -80,13 +84,17 @@ func writeDiff(w io.Writer, d *report.Difference, asJSON bool) error {
 // as text or one JSON document; 3 when anything differs.
 func writeServersDiff(a *app, d *report.ServersDifference) error {
 	var err error
+	sc := report.ScrubberAt(a.cfg.digestKey)
 	if a.cfg.json {
 		var b bytes.Buffer
+		var text string
 		if err = writeJSON(&b, d, nil); err == nil {
-			_, err = io.WriteString(a.stdout, report.Scrub(b.String()))
+			if text, err = sc.Scrub(b.String()); err == nil {
+				_, err = io.WriteString(a.stdout, text)
+			}
 		}
 	} else {
-		err = d.WriteText(a.stdout)
+		err = d.WriteText(a.stdout, sc)
 	}
 	if err != nil {
 		return connectFailed(fmt.Errorf("writing the difference: %w", err))

@@ -28,8 +28,11 @@ func runReport(_ context.Context, a *app) error {
 	if err != nil {
 		return connectFailed(err)
 	}
+	// A credential the file still holds is redacted with a keyed digest,
+	// as the record's are (--digest-key FILE names the key).
+	opts := &report.MarkdownOptions{Scrubber: report.ScrubberAt(a.cfg.digestKey)}
 	if len(servers) > 0 {
-		if err := report.MarkdownServers(a.stdout, f.Name(), servers, nil); err != nil {
+		if err := report.MarkdownServers(a.stdout, f.Name(), servers, opts); err != nil {
 			return connectFailed(fmt.Errorf("writing the report: %w", err))
 		}
 		return nil
@@ -38,7 +41,7 @@ func runReport(_ context.Context, a *app) error {
 	if err != nil {
 		return connectFailed(err)
 	}
-	if err := s.Markdown(a.stdout, nil); err != nil {
+	if err := s.Markdown(a.stdout, opts); err != nil {
 		return connectFailed(fmt.Errorf("writing the report: %w", err))
 	}
 	return nil

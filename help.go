@@ -224,7 +224,9 @@ refused call in collapsed blocks. No server is needed.
 
 A damaged file (cut off by a crash, a line that is not an event) is
 reported as far as it can be read; what was skipped is said on stderr and
-at the top of the report.
+at the top of the report. A credential the file still holds (URL userinfo,
+a Bearer or Basic token) is redacted as the record redacts it, its digest
+keyed with the per-user key (--digest-key FILE names another).
 
 Example:
   mcpwitness call forecast_broken city=Oslo --record run.jsonl

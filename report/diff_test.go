@@ -86,7 +86,7 @@ func TestDiffGolden(t *testing.T) {
 	}
 	t.Run("text", func(t *testing.T) {
 		var b bytes.Buffer
-		if err := d.WriteText(&b); err != nil {
+		if err := d.WriteText(&b, testScrubber(t)); err != nil {
 			t.Fatal(err)
 		}
 		golden.RequireEqual(t, b.String())
@@ -107,7 +107,7 @@ func TestDiffEqual(t *testing.T) {
 		t.Fatalf("two recordings of the same server differ: %+v", d)
 	}
 	var out bytes.Buffer
-	if err := d.WriteText(&out); err != nil {
+	if err := d.WriteText(&out, testScrubber(t)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "no differences: the same 5 tools in the same order on the same pages, and the same verdicts") {

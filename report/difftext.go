@@ -18,8 +18,9 @@ const maxRepaged = 8
 // one aligned line per tool added, removed, changed or moved and per
 // verdict that changed, and a closing count. Of the tools that only
 // arrived on another page, the first few are named; the JSON form lists
-// them all.
-func (d *Difference) WriteText(w io.Writer) error {
+// them all. It writes through sc (nil: the user's key; see [Scrubber]).
+func (d *Difference) WriteText(w io.Writer, sc *Scrubber) error {
+	sc = sc.or()
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, s := range []struct {
@@ -35,8 +36,7 @@ func (d *Difference) WriteText(w io.Writer) error {
 	}
 	if d.Equal {
 		fmt.Fprintf(&b, "\nno differences: the same %s in the same order on the same pages, and the same verdicts\n", plural(d.After.Walk.Tools, "tool"))
-		_, err := io.WriteString(w, Scrub(b.String()))
-		return err
+		return sc.write(w, b.String())
 	}
 	b.WriteString("\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -68,8 +68,7 @@ func (d *Difference) WriteText(w io.Writer) error {
 	tw.Flush()
 	fmt.Fprintf(&b, "\n%d added · %d removed · %d changed · %d moved · %d on another page · %s\n",
 		len(d.Added), len(d.Removed), len(d.Changed), len(d.Moved), len(d.Repaged), plural(len(d.Verdicts), "verdict change"))
-	_, err := io.WriteString(w, Scrub(b.String()))
-	return err
+	return sc.write(w, b.String())
 }
 
 func serverLabel(s *ServerSide) string {

@@ -22,6 +22,9 @@ type MarkdownOptions struct {
 	// MaxFrame bounds each frame shown, in bytes of indented JSON; 0 means
 	// 16 KiB. A longer frame is cut at a line and says where it is in full.
 	MaxFrame int
+	// Scrubber keys the digests of what the last check for secrets
+	// replaces (see [Scrubber]); nil is the user's key.
+	Scrubber *Scrubber
 }
 
 // DefaultMaxFrame is the bound on a frame shown when [MarkdownOptions.MaxFrame] is 0.
@@ -33,22 +36,25 @@ var knownChecks = [...]string{checks.TaskSupport, checks.InputSchema, checks.Str
 // Markdown writes the report: the session, its walks, findings and calls,
 // and the frames of every failed or refused call in collapsed blocks. It
 // reads well on GitHub. What it writes passes through a last check for
-// secrets, although the file holds none: see [Scrub].
+// secrets, although the file holds none: see [Scrubber].
 func (s *Summary) Markdown(w io.Writer, opts *MarkdownOptions) error {
 	o := MarkdownOptions{MaxFrame: DefaultMaxFrame}
-	if opts != nil && opts.MaxFrame > 0 {
-		o.MaxFrame = opts.MaxFrame
+	if opts != nil {
+		o.Scrubber = opts.Scrubber
+		if opts.MaxFrame > 0 {
+			o.MaxFrame = opts.MaxFrame
+		}
 	}
+	sc := o.Scrubber.or()
 	var b bytes.Buffer
 	s.title(&b)
-	s.session(&b)
+	s.session(&b, sc)
 	s.walks(&b)
 	s.findings(&b)
 	s.calls(&b)
 	s.failed(&b, o)
 	s.server(&b)
-	_, err := io.WriteString(w, Scrub(b.String()))
-	return err
+	return sc.write(w, b.String())
 }
 
 func (s *Summary) serverName() string {
@@ -89,19 +95,19 @@ func (s *Summary) title(b *bytes.Buffer) {
 	}
 }
 
-func (s *Summary) session(b *bytes.Buffer) {
+func (s *Summary) session(b *bytes.Buffer, sc *Scrubber) {
 	b.WriteString("## Session\n\n| | |\n|---|---|\n")
 	row := func(k, v string) { fmt.Fprintf(b, "| %s | %s |\n", k, cell(v)) }
 	t := s.Header.Target
-	row("Target", t.Transport+" · "+code(guardURL(t.String())))
+	row("Target", t.Transport+" · "+code(sc.guardURL(t.String())))
 	if t.Dir != "" {
 		row("Working directory", code(t.Dir))
 	}
 	if len(t.Env) > 0 {
-		row("Environment", guarded(t.Env))
+		row("Environment", sc.guarded(t.Env))
 	}
 	if len(t.Headers) > 0 {
-		row("Headers", guarded(t.Headers))
+		row("Headers", sc.guarded(t.Headers))
 	}
 	if t.Config != nil {
 		row("Config hash", code(t.Config.Hash))
@@ -422,7 +428,7 @@ func capabilities(raw json.RawMessage) string {
 
 // guarded lists names and values, each value a redaction placeholder: a
 // value that is not one is replaced by its own.
-func guarded(m map[string]string) string {
+func (sc *Scrubber) guarded(m map[string]string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -430,14 +436,16 @@ func guarded(m map[string]string) string {
 	sort.Strings(keys)
 	var out []string
 	for _, k := range keys {
-		out = append(out, code(k)+" = "+code(guard(k, m[k])))
+		out = append(out, code(k)+" = "+code(sc.guard(k, m[k])))
 	}
 	return strings.Join(out, "<br>")
 }
 
-func guard(name, value string) string {
+// guard is value when it is a redaction placeholder, else its own keyed
+// placeholder.
+func (sc *Scrubber) guard(name, value string) string {
 	if strings.HasPrefix(value, "[REDACTED:") && strings.HasSuffix(value, "]") {
 		return value
 	}
-	return session.Placeholder(name, value)
+	return sc.placeholder(name, value)
 }

@@ -40,6 +40,13 @@ func (s ServerFile) name() string { return strings.Join(s.Names, " = ") }
 // calls), then each server's report as [Summary.Markdown] writes it, its
 // headings one level down.
 func MarkdownServers(w io.Writer, name string, servers []ServerFile, opts *MarkdownOptions) error {
+	o := MarkdownOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	// One scrubber for every server's part: the key is asked for once.
+	o.Scrubber = o.Scrubber.or()
+	opts = &o
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# mcpwitness session: %s\n\n", plural(len(servers), "server"))
 	b.WriteString("| Server | Config hash | Reports as | Walks | Calls | Failed or refused |\n|---|---|---|---|---|---|\n")
@@ -72,8 +79,7 @@ func MarkdownServers(w io.Writer, name string, servers []ServerFile, opts *Markd
 		b.Write(demote(part.Bytes()))
 		b.WriteString("\n")
 	}
-	_, err := io.WriteString(w, Scrub(b.String()))
-	return err
+	return o.Scrubber.write(w, b.String())
 }
 
 // demote puts every heading of md one level down, leaving fenced blocks
@@ -156,8 +162,10 @@ func CompareServers(a, b []ServerFile) *ServersDifference {
 }
 
 // WriteText writes each pair's difference under a line naming it, then
-// the servers of one file only.
-func (d *ServersDifference) WriteText(w io.Writer) error {
+// the servers of one file only, through sc (nil: the user's key; see
+// [Scrubber]).
+func (d *ServersDifference) WriteText(w io.Writer, sc *Scrubber) error {
+	sc = sc.or()
 	var b bytes.Buffer
 	for _, p := range d.Servers {
 		name := strings.Join(p.Before, " = ")
@@ -169,7 +177,7 @@ func (d *ServersDifference) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "not compared: %s\n\n", sanitize.Line(p.Error))
 			continue
 		}
-		if err := p.Difference.WriteText(&b); err != nil {
+		if err := p.Difference.WriteText(&b, sc); err != nil {
 			return err
 		}
 		b.WriteString("\n")
@@ -180,6 +188,5 @@ func (d *ServersDifference) WriteText(w io.Writer) error {
 	for _, n := range d.OnlyAfter {
 		fmt.Fprintf(&b, "+ server only after: %s\n", sanitize.Line(strings.Join(n, " = ")))
 	}
-	_, err := io.WriteString(w, Scrub(b.String()))
-	return err
+	return sc.write(w, b.String())
 }

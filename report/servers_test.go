@@ -87,7 +87,7 @@ func TestReportOfSeveralServers(t *testing.T) {
 		t.Fatalf("servers %v, %v", servers, err)
 	}
 	var b bytes.Buffer
-	if err := report.MarkdownServers(&b, f.Name(), servers, nil); err != nil {
+	if err := report.MarkdownServers(&b, f.Name(), servers, &report.MarkdownOptions{Scrubber: testScrubber(t)}); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -124,7 +124,7 @@ func TestDiffOfSeveralServers(t *testing.T) {
 		t.Errorf("beta: %+v", beta)
 	}
 	var text bytes.Buffer
-	if err := d.WriteText(&text); err != nil {
+	if err := d.WriteText(&text, testScrubber(t)); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"== server alpha ↔ alpha = alpha-copy", "same configuration", "== server beta", "configuration differs", ": command", "- server only before: gone", "+ server only after: new"} {
