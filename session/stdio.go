@@ -111,7 +111,8 @@ func startChild(t Target, tp *tap, log *Log, limit *frameLimit) (*child, error) 
 
 func startError(t Target, err error) error {
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("cannot start %q: program not found; check the command after -- (and PATH)", t.Command[0])
+		// The command came after -- or from a config file's entry.
+		return fmt.Errorf("cannot start %q: program not found; check the command (after --, or the config entry's command) and PATH", t.Command[0])
 	}
 	if errors.Is(err, os.ErrPermission) {
 		return fmt.Errorf("cannot start %q: permission denied; is it executable?", t.Command[0])
