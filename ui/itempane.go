@@ -145,6 +145,9 @@ func (p *itemPane) listing() render.ItemListing {
 			l.Verb = "fills its variables, then reads the uri"
 		case paging.Tasks().Name:
 			l.Verb = "fetches its result or error (tasks/result)"
+			if p.it.Walk == 0 {
+				l.Verb = "opens the call that made it, with its verdicts"
+			}
 		case paging.Prompts().Name:
 			l.Verb = "gets it (prompts/get)"
 			if len(p.it.Arguments) > 0 {
@@ -166,7 +169,12 @@ func (p *itemPane) Sync() {
 		p.sc.SetLines([]string{p.sty.Muted.Render("Nothing selected.")})
 		return
 	}
-	lines := render.ItemDoc(k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
+	var lines []string
+	if p.it.Method == paging.Tasks().Name {
+		lines = taskItemLines(p.st, k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
+	} else {
+		lines = render.ItemDoc(k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
+	}
 	p.sc.SetWide(lines, measureLines(lines))
 }
 

@@ -53,6 +53,12 @@ type itemsPane struct {
 	muted, subtle paint
 	// drawn is the pane as Predraw drew it (see itemsdraw.go).
 	drawn itemsDrawn
+
+	// own says the pane lists the session's own tasks rather than a walk
+	// (the tasks extension has no tasks/list; see tasks_own.go), and
+	// ownBuilt what its rows were built from.
+	own      bool
+	ownBuilt ownTasksKey
 }
 
 func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {
@@ -79,6 +85,9 @@ func (p *itemsPane) SetSize(w, h int) {
 // Walk returns the walk shown: the newest of the list that accepted a
 // page, or the newest at all while none has.
 func (p *itemsPane) Walk() *fold.Walk {
+	if p.own {
+		return nil
+	}
 	walks := p.st.Walks()
 	for i := len(walks) - 1; i >= 0; i-- {
 		if w := walks[i]; w.Method == p.method && len(w.Pages) > 0 {
@@ -89,7 +98,19 @@ func (p *itemsPane) Walk() *fold.Walk {
 }
 
 // Count is the number of items the shown walk listed.
-func (p *itemsPane) Count() int { return len(p.st.Items(p.Walk())) }
+func (p *itemsPane) Count() int {
+	if p.own {
+		return len(ownTasks(p.st))
+	}
+	return len(p.st.Items(p.Walk()))
+}
+
+// SetOwn makes the pane list the session's own tasks (on) or its walks.
+func (p *itemsPane) SetOwn(on bool) {
+	if p.own != on {
+		p.own, p.built, p.ownBuilt, p.rows = on, itemsBuilt{}, ownTasksKey{}, nil
+	}
+}
 
 // Selected returns the selected item, or nil.
 func (p *itemsPane) Selected() *fold.Item {
@@ -103,6 +124,10 @@ func (p *itemsPane) Selected() *fold.Item {
 // changed, and the subscriptions when the requests did.
 func (p *itemsPane) Sync() {
 	p.syncSubs()
+	if p.own {
+		p.syncOwn()
+		return
+	}
 	w := p.Walk()
 	items := p.st.Items(w)
 	b := itemsBuilt{walk: w, items: len(items), query: p.query}
@@ -250,6 +275,9 @@ func (p *itemsPane) verb() string {
 	case tabTemplates.method().Name:
 		return "fill & read"
 	case tabTasks.method().Name:
+		if p.own {
+			return "open call"
+		}
 		return "result"
 	}
 	return "get"

@@ -43,6 +43,8 @@ func (p *itemsPane) emptyText() string {
 	switch {
 	case p.query != "":
 		return "nothing matches " + sanitize.Line(p.query)
+	case p.own:
+		return "no task yet: a call the server makes a task shows here"
 	case w == nil:
 		return "no walk yet"
 	case !w.Done:
@@ -62,8 +64,12 @@ func (p *itemsPane) title() string {
 	}
 	t, _ := tabOf(p.method)
 	name, _ := t.name()
-	left := p.titleStyle(p.focused).Render(name) + " " + s.Muted.Render(count)
 	right := ""
+	if p.own {
+		// Not a server listing: the tasks of this session's own calls.
+		name, right = "This session's tasks", s.Subtle.Render("no tasks/list")
+	}
+	left := p.titleStyle(p.focused).Render(name) + " " + s.Muted.Render(count)
 	if w := p.built.walk; w != nil {
 		right = s.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
 		if w.Done && w.Incomplete.Finding() {
@@ -94,13 +100,16 @@ func (p *itemsPane) badges(it *fold.Item) []badge {
 	if it.Bad != "" {
 		add("bad", p.pt.badge["bad"])
 	}
+	if it.Method == paging.Tasks().Name {
+		parts = append(parts, p.taskBadges(it)...)
+	}
 	if it.URI != "" && p.Subscribed(it.URI) {
 		add("sub", p.pt.badge["sub"])
 	}
 	if it.URI != "" && p.updatedSinceRead(it.URI) {
 		add("upd", p.pt.badge["upd"])
 	}
-	if p.built.walk.Stale() {
+	if p.built.walk != nil && p.built.walk.Stale() {
 		add("stale", p.pt.badge["stale"])
 	}
 	if it.Size != nil {

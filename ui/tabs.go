@@ -81,6 +81,9 @@ type declared struct {
 	from *session.ServerInfo
 	caps fold.Caps
 	tabs []tab
+	// ownTasks says the Tasks tab lists the session's own tasks: the
+	// server runs the tasks extension, which has no tasks/list.
+	ownTasks bool
 }
 
 // caps returns what the server declared (see [model.syncDeclared]).
@@ -105,8 +108,12 @@ func (m *model) syncDeclared() {
 			d.tabs = append(d.tabs, t)
 		}
 	}
-	if srv != nil && fold.ReadTaskCaps(srv.Capabilities).List {
-		d.tabs = append(d.tabs, tabTasks)
+	if srv != nil {
+		list := fold.ReadTaskCaps(srv.Capabilities).List
+		d.ownTasks = !list && declaresTasksExtension(srv.Capabilities)
+		if list || d.ownTasks {
+			d.tabs = append(d.tabs, tabTasks)
+		}
 	}
 	m.declared = d
 }
@@ -187,6 +194,7 @@ func (m *model) walking(t tab) bool { return m.ops.walks[t.method().Name] != nil
 // way to tools.
 func (m *model) syncItems() {
 	m.syncDeclared()
+	m.items[tabTasks.item()].SetOwn(m.declared.ownTasks)
 	for i := range m.items {
 		m.items[i].Sync()
 	}

@@ -41,7 +41,12 @@ func (m *model) taskKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		}
 	case m.tab == tabTasks && (m.focus == paneTools && key.Matches(msg, m.keys.Items.Open) ||
 		m.focus == paneDetail && key.Matches(msg, m.keys.Item.Open)):
+		if m.declared.ownTasks {
+			return m.openTaskCall(), true
+		}
 		return m.fetchTaskResult(), true
+	case m.tab == tabTasks && m.declared.ownTasks && key.Matches(msg, m.keys.Global.Walk):
+		return m.setStatus("the tasks extension has no tasks/list: these are this session's own tasks, kept as they change", levelInfo), true
 	}
 	return nil, false
 }
@@ -100,7 +105,7 @@ func (m *model) runAsTask() tea.Cmd {
 // listTasksOnce walks tasks/list when the Tasks tab has not been listed
 // yet.
 func (m *model) listTasksOnce() tea.Cmd {
-	if m.backend == nil || m.st.Latest(paging.Tasks().Name) != nil || m.ops.walks[paging.Tasks().Name] != nil {
+	if m.backend == nil || m.declared.ownTasks || m.st.Latest(paging.Tasks().Name) != nil || m.ops.walks[paging.Tasks().Name] != nil {
 		return nil
 	}
 	return m.startWalk(paging.Tasks())
@@ -109,7 +114,7 @@ func (m *model) listTasksOnce() tea.Cmd {
 // afterTaskCall lists the tasks again once a call made as a task ended,
 // when the server lists them.
 func (m *model) afterTaskCall(msg callDoneMsg) tea.Cmd {
-	if msg.res == nil || !msg.res.AsTask || msg.res.TaskID == "" || !slices.Contains(m.tabs(), tabTasks) || m.backend == nil {
+	if msg.res == nil || !msg.res.AsTask || msg.res.TaskID == "" || !slices.Contains(m.tabs(), tabTasks) || m.declared.ownTasks || m.backend == nil {
 		return nil
 	}
 	if w := m.ops.walks[paging.Tasks().Name]; w != nil {

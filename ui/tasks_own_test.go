@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"mcpwitness/paging"
+	"mcpwitness/session"
+)
+
+// On 2026-07-28 the tasks extension has no tasks/list: the Tasks tab shows
+// the tasks of the session's own calls, says so, asks the server nothing,
+// and enter opens the call that made one, with its result or error.
+func TestOwnTasksTabOnTheExtension(t *testing.T) {
+	h := taskHarness(t, tasks2026)
+	if tabs := h.m.tabs(); len(tabs) != 5 || tabs[4] != tabTasks || !h.m.declared.ownTasks {
+		t.Fatalf("tabs %v own %v, want Tasks fifth, of the session's own tasks", tabs, h.m.declared.ownTasks)
+	}
+	h.refusedRender(1)
+	h.key("T")
+	h.until("the task's end", func() bool { c := h.m.detail.Call(); return c != nil && c.AsTask && c.Done })
+	done := h.m.detail.Call().ID
+	// A task that fails: the demo fails a render at 2160p with a
+	// JSON-RPC error.
+	h.key("esc")
+	h.key("enter")
+	h.key("ctrl+r")
+	h.m.editor.area.SetValue(`{"storyboard":"a","resolution":"2160p"}`)
+	h.key("ctrl+s")
+	h.until("the refused call", func() bool { c := h.m.detail.Call(); return c != nil && c.Done && c.ID > done })
+	h.key("T")
+	h.until("the failed task", func() bool {
+		c := h.m.detail.Call()
+		return h.m.ops.call == nil && c != nil && c.AsTask && c.Done && c.ID > done && c.TaskStatus == session.TaskFailed
+	})
+	h.key("5")
+	if h.m.tab != tabTasks {
+		t.Fatalf("tab %v after 5, want Tasks", h.m.tab)
+	}
+	s := h.screen()
+	for _, want := range []string{"This session's tasks 2", "no tasks/list", "task-1", "completed", "failed", "render_video", "enter open call"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the Tasks tab lacks %q:\n%s", want, s)
+		}
+	}
+	// The failed task is the second row: its document shows the error.
+	h.key("down")
+	h.until("the failed task's document", func() bool {
+		d := strings.Join(h.m.item.sc.lines, "\n")
+		return strings.Contains(d, "a task of this session's own call") && strings.Contains(d, "Error") && strings.Contains(d, "2160p")
+	})
+	h.key("r")
+	if !strings.Contains(h.m.status.text, "no tasks/list") {
+		t.Errorf("r in the Tasks tab said %q", h.m.status.text)
+	}
+	h.key("up")
+	h.key("enter")
+	if h.m.tab != tabTools || h.m.focus != paneDetail || h.m.detail.CallID() != done {
+		t.Fatalf("enter on task-1: tab %v focus %v call %d, want the Tools tab's detail of call %d", h.m.tab, h.m.focus, h.m.detail.CallID(), done)
+	}
+	if d := h.detailText(); !strings.Contains(d, "Rendered 1 scenes") {
+		t.Errorf("the call's document lacks its result:\n%s", d)
+	}
+	for i := 0; i < h.m.st.Frames().Len(); i++ {
+		if f := h.m.st.Frames().At(i); f.Method == paging.Tasks().Name || f.Method == "tasks/result" {
+			t.Errorf("%s went out on the extension: %s", f.Method, f.Frame)
+		}
+	}
+}
+
+// TestGoldenOwnTasksTab draws the Tasks tab of a 2026-07-28 session from
+// synthetic events: a completed task and a failed one, each with its
+// call, status, ttl, and the completed one's document.
+func TestGoldenOwnTasksTab(t *testing.T) {
+	h := newHarness(t, options{})
+	h.update(tea.WindowSizeMsg{Width: 110, Height: 30})
+	b := &evs{}
+	conn := b.connect()
+	conn.Server.ProtocolVersion = "2026-07-28"
+	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+	def := tool("render_video", `"execution":{"taskSupport":"required"}`)
+	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""))
+	ttl := int64(60000)
+	task := func(call int64, id string, st session.TaskStatus, msg string, src session.TaskSource) session.Event {
+		return b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: id, Text: "task " + id + " " + string(st),
+			Task: &session.TaskInfo{Call: call, TaskID: id, Status: st, StatusMessage: msg, TTL: &ttl, PollInterval: 250,
+				Source: src, Lifecycle: session.LifecycleExtension, CreatedAt: t0.Format("2006-01-02T15:04:05.000Z07:00")},
+			Data: json.RawMessage(`{"taskId":"` + id + `","status":"` + string(st) + `","ttlMs":60000}`)})
+	}
+	start := func(id int64, args string) session.Event {
+		return b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: "render_video", State: session.PhaseStart,
+			Args: json.RawMessage(args), Listed: true, Generation: 1, AsTask: true}})
+	}
+	h.feed(start(1, `{"storyboard":"title card"}`),
+		task(1, "task-1", session.TaskWorking, "rendering scene 1 of 1", session.TaskCreated),
+		task(1, "task-1", session.TaskCompleted, "done", session.TaskPolled),
+		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "render_video", State: session.PhaseDone, Sent: true,
+			Listed: true, AsTask: true, TaskID: "task-1", TaskStatus: session.TaskCompleted, Ms: 900,
+			Result: json.RawMessage(`{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)}}),
+		start(2, `{"storyboard":"a","resolution":"2160p"}`),
+		task(2, "task-2", session.TaskWorking, "", session.TaskCreated),
+		task(2, "task-2", session.TaskFailed, "2160p is not supported", session.TaskPolled),
+		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 2, Tool: "render_video", State: session.PhaseDone, Sent: true,
+			Listed: true, AsTask: true, TaskID: "task-2", TaskStatus: session.TaskFailed, Ms: 300,
+			RPCError: json.RawMessage(`{"code":-32603,"message":"2160p is not supported"}`)}}))
+	// The server lists tools alone: Tasks is the second tab.
+	h.key("2")
+	if h.m.tab != tabTasks {
+		t.Fatalf("tab %v after 2, want Tasks", h.m.tab)
+	}
+	golden.RequireEqual(t, h.screen())
+}
