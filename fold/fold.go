@@ -10,6 +10,7 @@
 package fold
 
 import (
+	"strings"
 	"time"
 
 	"mcpwitness/paging"
@@ -194,8 +195,26 @@ func (s *State) Apply(ev session.Event) {
 	case session.KindHTTP:
 		s.applyHTTP(ev)
 	default:
-		s.row(&Row{T: ev.T, Kind: RowOther, Method: string(ev.Kind), Text: ev.Text})
+		s.row(&Row{T: ev.T, Kind: RowOther, Method: string(ev.Kind), Text: otherText(ev)})
 	}
+}
+
+// otherText is what the row of an event of another kind says: for the
+// announcement of a server of several, its names, its target (redacted)
+// and its config hash; else the event's text.
+func otherText(ev session.Event) string {
+	if ev.Kind != session.KindServer || ev.Target == nil {
+		return ev.Text
+	}
+	var parts []string
+	if len(ev.Source) > 0 {
+		parts = append(parts, strings.Join(ev.Source, " = "))
+	}
+	parts = append(parts, ev.Target.Transport+" "+ev.Target.String())
+	if c := ev.Target.Config; c != nil {
+		parts = append(parts, "config "+c.Short())
+	}
+	return strings.Join(parts, " · ")
 }
 
 // applyConnect keeps what the handshake told about the server and adds its
