@@ -25,7 +25,15 @@ func runCall(ctx context.Context, a *app) error {
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
+	// The session ends once the call is answered (see below), or here.
+	var closed chan struct{}
+	defer func() {
+		if closed == nil {
+			sess.Close()
+			return
+		}
+		<-closed
+	}()
 	name := a.cfg.args[0]
 	folded := foldLog(a.log)
 	page := walkFor(ctx, a, sess, name)
@@ -43,6 +51,13 @@ func runCall(ctx context.Context, a *app) error {
 	} else {
 		res = sess.Call(ctx, name, args, &session.CallOptions{Force: a.cfg.force})
 	}
+	// Nothing more goes to the server: it is told to end now, and its exit
+	// (which Close waits for) overlaps the folding and printing below.
+	closed = make(chan struct{})
+	go func() {
+		defer close(closed)
+		sess.Close()
+	}()
 	var c *fold.Call
 	var task *fold.Task
 	folded.read(func(st *fold.State) {

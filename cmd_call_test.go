@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,4 +153,59 @@ func TestCallStoppedWalkIsNoFinding(t *testing.T) {
 	if code != exitConnect || !strings.Contains(stderr, "(walk 1) is stopped at page 1: the client read no further; record one with: mcpwitness tools --record FILE (or call --walk-all --record FILE)") {
 		t.Errorf("diff: exit %d: %s", code, stderr)
 	}
+}
+
+// TestCallEndsItsServer calls a tool of a server that ignores stdin's EOF
+// and SIGTERM: the call is answered and printed, the session is closed as
+// soon as the answer is in, and when the command returns the server has
+// been killed and reaped (this process has no child left, not even a
+// zombie), with the record's last event the session's close, after the
+// call's.
+func TestCallEndsItsServer(t *testing.T) {
+	bin := hostiletest.Build(t)
+	path := filepath.Join(t.TempDir(), "call.jsonl")
+	code, out, stderr := runCLI(t, "call", "tool_1_1", "--record", path, "--", bin, "-mode", hostiletest.ModeIgnoreTerm)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	assertSays(t, "the output", out, "tool_1_1 · sent · ")
+	if kids := childProcesses(t); len(kids) > 0 {
+		t.Fatalf("the call returned with children %v still there: the server was not reaped", kids)
+	}
+	f, err := session.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var kinds []string
+	for ev, err := range f.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == session.KindCall || ev.Kind == session.KindClosed {
+			kinds = append(kinds, string(ev.Kind)+" "+ev.Text)
+		}
+	}
+	if n := len(kinds); n < 2 || kinds[n-2] != "call " || kinds[n-1] != "closed session closed" {
+		t.Fatalf("the record's calls and closes: %q; want it to end with the call, then the session closed", kinds)
+	}
+}
+
+// childProcesses lists the process ids of this process's children, zombies
+// included.
+func childProcesses(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("/proc/self/task/*/children")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no /proc/self/task/*/children to list this process's children (%v)", err)
+	}
+	var kids []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // the thread has gone
+		}
+		kids = append(kids, strings.Fields(string(b))...)
+	}
+	return kids
 }

@@ -225,6 +225,23 @@ func TestCloseDoesNotWaitForADetachedGrandchild(t *testing.T) {
 	}
 }
 
+// A server that exits when its stdin closes is left to do so: Close waits
+// for its exit, not for a step of the stop (it is never signalled), and
+// leaves nothing behind.
+func TestCloseLetsAServerEndOnEOF(t *testing.T) {
+	target := hostile(t, hostiletest.ModeNormal)
+	before := runtime.NumGoroutine()
+	s, err := Dial(context.Background(), target, &Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	walked(t, s)
+	closeAndCount(t, s, before)
+	if got := s.child.exitText(); got != "exit status 0" {
+		t.Fatalf("the server ended with %q; want exit status 0, on its own at stdin's EOF", got)
+	}
+}
+
 // A server that ignores stdin EOF and SIGTERM is killed, and Close leaves
 // nothing behind.
 func TestCloseStopsAServerThatIgnoresSIGTERM(t *testing.T) {
