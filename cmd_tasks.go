@@ -78,18 +78,54 @@ func taskDocument(t *fold.Task) *taskDoc {
 	return d
 }
 
-// liveTaskLines prints each new status of a task as it comes, for people
-// (not with --json or --ndjson, whose events say it).
+// liveTaskLines prints each new status of a task, and each request of the
+// server's and its answer, as they come, for people (not with --json or
+// --ndjson, whose events say it).
 func (a *app) liveTaskLines() {
 	if a.cfg.json || a.cfg.ndjson {
 		return
 	}
 	p := a.pr
 	a.log.AddSink(func(ev session.Event) {
-		if ev.Kind == session.KindTask && ev.Task != nil {
+		switch {
+		case ev.Kind == session.KindTask && ev.Task != nil:
 			fmt.Fprintf(p.w, "%s %s\n", p.dim("task"), p.line(taskLine(ev.Task.TaskID, ev.Task.Status, ev.Task.StatusMessage)))
+		case ev.Kind == session.KindServerCall:
+			for _, l := range askLines(ev) {
+				fmt.Fprintf(p.w, "%s %s\n", p.dim("server"), p.line(l))
+			}
 		}
 	})
+}
+
+// askLines say a server-request event: the request with its message (and
+// a URL to open, shown whole), or what was answered.
+func askLines(ev session.Event) []string {
+	head := ev.Method
+	if ev.ID != "" {
+		head += " " + ev.ID
+	}
+	if ev.Text != "asked" && !strings.HasPrefix(ev.Text, "asked (") {
+		return []string{head + ": " + ev.Text}
+	}
+	var p struct {
+		Mode          string `json:"mode"`
+		Message       string `json:"message"`
+		URL           string `json:"url"`
+		ElicitationID string `json:"elicitationId"`
+	}
+	_ = json.Unmarshal(ev.Data, &p)
+	if ev.Call != nil && ev.Call.ID != 0 {
+		head += fmt.Sprintf(" (call #%d)", ev.Call.ID)
+	}
+	out := []string{head + ": " + ev.Text}
+	if p.Message != "" {
+		out[0] += ": " + p.Message
+	}
+	if p.Mode == "url" {
+		out = append(out, head+": URL to open: "+p.URL)
+	}
+	return out
 }
 
 // taskLine is "t-1 working: scene 2 of 4".

@@ -30,6 +30,16 @@ func elicitingServer(t *testing.T) string {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(b)}}}, nil
 		})
 	srv.AddTool(&mcp.Tool{Name: "sample", InputSchema: map[string]any{"type": "object"}}, sampleTool)
+	srv.AddTool(&mcp.Tool{Name: "ask_url", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Sign in\x1b]0;pwned\x07.",
+				URL: "https://example.com/sign-in?next=\x1b[31mred\u202e", ElicitationID: "e1"})
+			if err != nil {
+				return nil, err
+			}
+			b, _ := json.Marshal(res)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(b)}}}, nil
+		})
 	return serveHTTP(t, srv)
 }
 
@@ -90,6 +100,28 @@ func TestElicitAndSamplingBadFilesAreUsageErrors(t *testing.T) {
 		code, _, errs := runSafe(t, append([]string{"tools"}, args...)...)
 		if code != exitUsage || !strings.Contains(errs, args[0]) || !strings.Contains(errs, strings.TrimPrefix(args[1], "@")) {
 			t.Errorf("%q: exit %d, %s", args, code, errs)
+		}
+	}
+}
+
+// A URL request, headless: --elicit declares URL mode, the URL is printed
+// whole with its controls made visible (never opened), and the action
+// answers it.
+func TestElicitFlagAnswersAURLRequestHeadless(t *testing.T) {
+	url := elicitingServer(t)
+	for _, tc := range []struct{ elicit, answer string }{
+		{"accept-defaults", `got {"action":"accept"}`},
+		{"decline", `got {"action":"decline"}`},
+		{"cancel", `got {"action":"cancel"}`},
+	} {
+		code, out, errs := runSafe(t, "call", "ask_url", "--protocol", "2025-11-25", "--elicit", tc.elicit, "--url", url)
+		if code != exitOK {
+			t.Fatalf("--elicit %s: exit %d: %s", tc.elicit, code, errs)
+		}
+		assertSays(t, "--elicit "+tc.elicit, out, "server elicitation/create ask-1 (call #1): asked: Sign in",
+			"server elicitation/create ask-1 (call #1): URL to open: https://example.com/sign-in?next=", "(URL mode)", tc.answer)
+		if u := unsafeAt(out); u != "" {
+			t.Errorf("--elicit %s: the output holds %s", tc.elicit, u)
 		}
 	}
 }

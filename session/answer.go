@@ -93,7 +93,9 @@ type flagAnswerer struct {
 }
 
 func (f flagAnswerer) Declares() Declared {
-	return Declared{Sampling: f.sampling != nil, ElicitForm: f.elicit != nil}
+	// --elicit answers URL requests too: decline and cancel as they say,
+	// an accept by accepting (the URL is shown, never opened headless).
+	return Declared{Sampling: f.sampling != nil, ElicitForm: f.elicit != nil, ElicitURL: f.elicit != nil}
 }
 
 func (f flagAnswerer) Answer(_ context.Context, a *Asked) (Reply, error) {

@@ -31,7 +31,9 @@ const (
 )
 
 // ElicitAnswer is the client's headless answer to elicitation/create. A
-// non-nil one in [Options] makes the client declare elicitation (form mode).
+// non-nil one in [Options] makes the client declare elicitation (form and
+// URL mode: a URL request is declined or cancelled as the action says, and
+// accepted by the accepting ones).
 type ElicitAnswer struct {
 	Action ElicitAction
 	// Content is what [ElicitAcceptFile] accepts with; File names where it
@@ -79,10 +81,13 @@ func (s *Session) answerElicit(a *ElicitAnswer, p *mcp.ElicitParams) elicitAnswe
 		p = &mcp.ElicitParams{}
 	}
 	if p.Mode == "url" {
-		if a.Action == ElicitCancel {
-			return elicitAnswered{res: &mcp.ElicitResult{Action: "cancel"}, text: "cancel (URL mode)"}
+		switch a.Action {
+		case ElicitDecline, ElicitCancel:
+			return elicitAnswered{res: &mcp.ElicitResult{Action: string(a.Action)}, text: string(a.Action) + " (URL mode)"}
 		}
-		return elicitAnswered{res: &mcp.ElicitResult{Action: "decline"}, text: "decline: headless answers form elicitation only"}
+		// Accepting consents to visit the URL: headless, the person who
+		// gave --elicit visits it; mcpwitness shows it and never opens it.
+		return elicitAnswered{res: &mcp.ElicitResult{Action: "accept"}, text: "accept (URL mode): the URL is yours to open; mcpwitness does not open it headless"}
 	}
 	schema, _ := json.Marshal(p.RequestedSchema)
 	var out elicitAnswered

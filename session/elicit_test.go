@@ -23,7 +23,8 @@ const askSchema = `{"type":"object","properties":{
 
 // askingServer serves, over Streamable HTTP on 127.0.0.1 port 0, a go-sdk
 // server whose tools ask the client during the call: "ask" elicits
-// askSchema, "nested" elicits a schema with an object property, "sample"
+// askSchema, "nested" elicits a schema with an object property, "ask_url"
+// a URL, "sample"
 // asks for a message with maxTokens and "sample_unbounded" without. Each
 // answers with what the client said, as JSON text, or the error.
 func askingServer(t *testing.T) string {
@@ -51,6 +52,9 @@ func askingServer(t *testing.T) string {
 	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: obj}, elicit(askSchema))
 	srv.AddTool(&mcp.Tool{Name: "nested", InputSchema: obj}, elicit(`{"type":"object","properties":{"where":{"type":"object","properties":{"city":{"type":"string"}}}}}`))
 	srv.AddTool(&mcp.Tool{Name: "sample", InputSchema: obj}, sample(100))
+	srv.AddTool(&mcp.Tool{Name: "ask_url", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Sign in.", URL: "https://example.com/sign-in", ElicitationID: "e1"}))
+	})
 	srv.AddTool(&mcp.Tool{Name: "sample_unbounded", InputSchema: obj}, sample(0))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
