@@ -257,13 +257,12 @@ func (s *Session) keepServerInfo(res *mcp.InitializeResult) {
 	}
 	s.info.ProtocolVersion = res.ProtocolVersion
 	s.info.Instructions = res.Instructions
-	if res.Capabilities != nil {
-		s.info.Capabilities, _ = json.Marshal(res.Capabilities)
-	}
 	if raw := s.tap.initialized(); raw != nil {
 		// As the server wrote them: the SDK's struct drops tasks and
 		// whatever else it does not know.
 		s.info.Capabilities = raw
+	} else if res.Capabilities != nil {
+		s.info.Capabilities, _ = json.Marshal(res.Capabilities)
 	}
 }
 
