@@ -27,9 +27,10 @@ func ReadFrame(f *fold.Frame, load func(int) (session.Event, error)) {
 	}
 }
 
-// FrameDoc builds the document of one frame.
+// FrameDoc builds the document of one frame: its JSON keeps each line
+// whole, for a view that scrolls sideways; what is not JSON wraps.
 func FrameDoc(f *fold.Frame, w int, s *themes.Styles, loc *time.Location) []string {
-	d := NewDoc(w, s)
+	d := NewWideDoc(w, s)
 	dir := "sent"
 	if f.Dir == session.Recv {
 		dir = "received"

@@ -10,8 +10,8 @@ import (
 )
 
 // The documents of the detail pane, of an item's pane (resource contents,
-// prompt messages, task results, definitions) and of a view opened whole
-// keep JSON lines whole while prose wraps: a line wider than the pane is
+// prompt messages, task results, definitions), of a view opened whole and
+// of the wire pane's frame keep JSON lines whole while prose wraps: a line wider than the pane is
 // cut at its edge, and h/l (←/→ outside a replay, or a horizontal wheel)
 // move the window sideways. Each pane's title marks that there is more
 // to the left or to the right. All of them scroll with the scroller's
@@ -88,14 +88,21 @@ func sidewaysHelp(out []key.Binding, k *SidewaysKeyMap, sc *scroller) []key.Bind
 }
 
 // wheelDetailX scrolls the document on the right (the detail pane, an
-// item's pane) sideways with a horizontal wheel while the pointer is
-// over it; it says whether it did. An event opened whole has its own
+// item's pane), or the wire pane's frame, sideways with a horizontal
+// wheel while the pointer is over it; it says whether it did. An event opened whole has its own
 // wheel (see [model.wheelWhole]).
 func (m *model) wheelDetailX(ms tea.Mouse) bool {
 	l := m.lay
+	n := scrollStep
+	if ms.Button == tea.MouseWheelLeft {
+		n = -scrollStep
+	}
 	switch {
-	case ms.Button != tea.MouseWheelLeft && ms.Button != tea.MouseWheelRight,
-		m.mode != modeNormal || m.whole.Shown(),
+	case ms.Button != tea.MouseWheelLeft && ms.Button != tea.MouseWheelRight:
+		return false
+	case m.mode == modeWire && ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH:
+		return m.wire.WheelX(ms.Y-l.bodyTop, n)
+	case m.mode != modeNormal || m.whole.Shown(),
 		ms.Y < l.bodyTop || ms.Y >= l.bodyTop+l.bodyH,
 		l.stacked && m.focus != paneDetail, !l.stacked && ms.X < l.leftW+3:
 		return false
@@ -104,10 +111,6 @@ func (m *model) wheelDetailX(ms tea.Mouse) bool {
 	if m.tab != tabTools {
 		sc = &m.item.sc
 	}
-	if ms.Button == tea.MouseWheelLeft {
-		sc.ScrollX(-scrollStep)
-	} else {
-		sc.ScrollX(scrollStep)
-	}
+	sc.ScrollX(n)
 	return true
 }

@@ -181,3 +181,66 @@ func TestItemScrollGolden(t *testing.T) {
 		})
 	}
 }
+
+// The wire pane's frame keeps its JSON lines whole and scrolls sideways
+// too, on h/l while the frame has the keys and with a horizontal wheel
+// over it; its title marks more to either side.
+func TestFrameJSONScrollsSideways(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			h := newHarness(t, options{Backend: &fakeBackend{}})
+			b := &evs{}
+			text, _ := json.Marshal(strings.Repeat("天気 sunny ☀ ", 30) + wideEnd)
+			frame := `{"jsonrpc":"2.0","id":"7","result":{"content":[{"type":"text","text":` + string(text) + `}]}}`
+			h.feed(b.connect(), b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: "7", Size: len(frame), Frame: json.RawMessage(frame)}))
+			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			h.key("w")
+			for !h.m.wire.onFrame {
+				h.key("tab")
+			}
+			sc := &h.m.wire.frame
+			if sc.widest <= sc.w || !strings.Contains(ansi.Strip(strings.Join(sc.lines, "\n")), wideEnd+`"`) {
+				t.Fatalf("the frame's wide line is not whole (widest %d, pane %d):\n%s", sc.widest, sc.w, ansi.Strip(strings.Join(sc.lines, "\n")))
+			}
+			for i, l := range sc.lines {
+				if strings.Contains(l, wideEnd) {
+					sc.off = i
+				}
+			}
+			title := func() string {
+				for _, l := range strings.Split(h.screen(), "\n") {
+					if strings.HasPrefix(l, "Frame") {
+						return l
+					}
+				}
+				t.Fatalf("no frame title:\n%s", h.screen())
+				return ""
+			}
+			if s := title(); !strings.Contains(s, "Frame more →") {
+				t.Errorf("the frame's title does not mark more to the right: %q", s)
+			}
+			if strings.Contains(h.screen(), wideEnd) {
+				t.Fatalf("the end of the wide line shows before scrolling:\n%s", h.screen())
+			}
+			for range 80 {
+				h.key("l")
+			}
+			checkFits(t, h.m.View().Content, size[0], size[1])
+			if !strings.Contains(h.screen(), wideEnd) || sc.x != sc.widest-sc.w {
+				t.Errorf("l does not bring the end into view (column %d of %d):\n%s", sc.x, sc.widest-sc.w, h.screen())
+			}
+			if s := title(); !strings.Contains(s, "Frame ← col ") {
+				t.Errorf("the frame's title does not mark more to the left: %q", s)
+			}
+			x := sc.x
+			h.update(tea.MouseWheelMsg{X: 5, Y: h.m.lay.bodyTop + h.m.lay.bodyH - 2, Button: tea.MouseWheelLeft})
+			if sc.x != x-scrollStep {
+				t.Errorf("a wheel to the left over the frame moved it to column %d, want %d", sc.x, x-scrollStep)
+			}
+			h.update(tea.MouseWheelMsg{X: 5, Y: h.m.lay.bodyTop + 1, Button: tea.MouseWheelLeft})
+			if sc.x != x-scrollStep {
+				t.Errorf("a wheel over the list moved the frame to column %d", sc.x)
+			}
+		})
+	}
+}

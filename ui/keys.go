@@ -86,7 +86,8 @@ type ItemKeyMap struct {
 }
 
 // SidewaysKeyMap is the keys that scroll a document's wide JSON lines
-// sideways: in the detail pane, an item's pane and a view opened whole.
+// sideways: in the detail pane, an item's pane, a view opened whole and
+// the wire pane's frame.
 type SidewaysKeyMap struct {
 	Left, Right key.Binding
 }
@@ -140,6 +141,7 @@ type WholeKeyMap struct {
 // [GlobalKeyMap.Copy].
 type WireKeyMap struct {
 	MoveKeyMap
+	SidewaysKeyMap // the frame's wide JSON lines
 }
 
 // ScrubberKeyMap is the replay scrubber's.
@@ -184,7 +186,7 @@ func DefaultKeyMap() KeyMap {
 			Open: binding("enter", "open whole", "enter")},
 		Whole: WholeKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
 			Close: binding("esc", "close", "esc")},
-		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap()},
+		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap()},
 		Scrubber: DefaultScrubberKeyMap(),
 		Ask:      DefaultAskKeyMap(),
 		Roots:    DefaultRootsKeyMap(),

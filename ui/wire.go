@@ -23,9 +23,9 @@ type frameKey struct {
 // frameBuiltMsg carries a frame document built in a command, and the
 // frame's bytes when they were read from the session file for it.
 type frameBuiltMsg struct {
-	key   frameKey
-	lines []string
-	read  fold.Frame
+	key  frameKey
+	doc  detailDoc
+	read fold.Frame
 }
 
 // wirePane lists every frame in and out (the newest [fold.MaxFrames]) and
@@ -95,24 +95,30 @@ func (p *wirePane) Sync() tea.Cmd {
 		return nil
 	}
 	ff, st, loc, w := *f, p.sty, p.loc, max(p.w-2, 10)
-	build := func() []string { return append(httpLines(ff.HTTP, w, st), render.FrameDoc(&ff, w, st, loc)...) }
+	// The frame's JSON keeps its lines whole and scrolls sideways (h/l), as
+	// the detail pane's does; measured here, in the command for a big one.
+	build := func() detailDoc {
+		return measured(append(httpLines(ff.HTTP, w, st), render.FrameDoc(&ff, w, st, loc)...), nil)
+	}
 	if load := p.load; ff.Src > 0 && load != nil {
 		p.building = k
 		p.frame.SetLines([]string{st.Muted.Render("reading the frame…")})
 		return func() tea.Msg {
 			render.ReadFrame(&ff, load)
-			return frameBuiltMsg{key: k, lines: build(), read: ff}
+			return frameBuiltMsg{key: k, doc: build(), read: ff}
 		}
 	}
 	if len(f.Frame) > bigDoc {
 		p.building = k
 		p.frame.SetLines([]string{st.Muted.Render("rendering…")})
-		return func() tea.Msg { return frameBuiltMsg{key: k, lines: build()} }
+		return func() tea.Msg { return frameBuiltMsg{key: k, doc: build()} }
 	}
 	if p.built.n != k.n {
 		p.frame.Top()
+		p.frame.x = 0
 	}
-	p.frame.SetLines(build())
+	doc := build()
+	p.frame.SetWide(doc.lines, doc.widest)
 	p.built, p.building = k, frameKey{}
 	return nil
 }
@@ -123,14 +129,17 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 	case frameBuiltMsg:
 		if msg.key == p.building {
 			p.frame.Top()
-			p.frame.SetLines(msg.lines)
+			p.frame.x = 0
+			p.frame.SetWide(msg.doc.lines, msg.doc.widest)
 			p.built, p.building = msg.key, frameKey{}
 			p.read = msg.read
 		}
 	case tea.KeyPressMsg:
 		k := p.keys
 		if p.onFrame {
-			moveKey(msg, &k.MoveKeyMap, &p.frame)
+			if !sidewaysKey(msg, &k.SidewaysKeyMap, &p.frame) {
+				moveKey(msg, &k.MoveKeyMap, &p.frame)
+			}
 			return p, nil
 		}
 		moveKey(msg, &k.MoveKeyMap, &p.list)
@@ -170,6 +179,16 @@ func (p *wirePane) Wheel(y, n int) tea.Cmd {
 	return nil
 }
 
+// WheelX scrolls the frame sideways by n cells when row y of the pane is
+// in it (a horizontal wheel); it says whether it was.
+func (p *wirePane) WheelX(y, n int) bool {
+	if y <= p.listRows() {
+		return false
+	}
+	p.frame.ScrollX(n)
+	return true
+}
+
 // View renders the list's visible rows and the selected frame.
 func (p *wirePane) View() string {
 	s := p.sty
@@ -194,7 +213,7 @@ func (p *wirePane) View() string {
 		}
 		lines = append(lines, p.row(f, n == sel))
 	}
-	fh := p.titleStyle(p.focused && p.onFrame).Render("Frame")
+	fh := p.titleStyle(p.focused && p.onFrame).Render("Frame") + s.Subtle.Render(sidewaysMark(p.frame.Sideways()))
 	if p.frame.more() {
 		fh += s.Subtle.Render(" · more below")
 	}
@@ -225,5 +244,9 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 func (p *wirePane) ShortHelp() []key.Binding {
 	k := p.keys
 	g := p.global
-	return []key.Binding{k.Up, k.Down, g.Copy, g.NextPane, g.Wire, g.Export, g.Help, g.Quit}
+	out := []key.Binding{k.Up, k.Down, g.Copy}
+	if p.onFrame {
+		out = sidewaysHelp(out, &k.SidewaysKeyMap, &p.frame)
+	}
+	return append(out, g.NextPane, g.Wire, g.Export, g.Help, g.Quit)
 }
