@@ -183,55 +183,13 @@ func toolNamed(st *fold.State, name string) *fold.Tool {
 // notification, a log message or a server's request.
 func relatedFrames(st *fold.State, r *fold.Row, most int) []*fold.Frame {
 	frames := st.Frames()
-	ids := map[string]bool{}
-	var method string
-	var lo time.Time // the oldest frame time that may relate; zero: the newest match only
-	switch {
-	case r.Kind == fold.RowCall && r.Call != nil && r.Call.RequestID != "":
-		ids[r.Call.RequestID] = true
-		lo = r.Call.Start.Add(-time.Second)
-	case r.Kind == fold.RowConnect:
-		method = "initialize"
-	case r.Kind == fold.RowWalk && r.Walk != nil:
-		method = r.Walk.Method
-		lo = r.T.Add(-time.Duration(r.Walk.Ms*float64(time.Millisecond)) - time.Second)
-	case r.Method != "":
-		method = r.Method
-	default:
+	q := frameQuery{ids: map[string]bool{}}
+	if !q.of(r) {
 		return nil
 	}
-	var picked []int64
-	// Requests (or the one frame that carried the event), newest first,
-	// back from the row's time.
-	for n := frames.Total() - 1; n >= frames.First() && method != ""; n-- {
-		f := frames.Abs(n)
-		if f.T.After(r.T) {
-			continue
-		}
-		if !lo.IsZero() && f.T.Before(lo) {
-			break
-		}
-		if f.Method == method {
-			picked = append(picked, n)
-			if f.ID != "" {
-				ids[f.ID] = true
-			}
-			if lo.IsZero() {
-				lo = f.T // its answer, if any, is no older
-				break
-			}
-		}
-	}
-	// Answers to them, and a call's request and answer.
-	for n := frames.Total() - 1; n >= frames.First() && len(ids) > 0 && !lo.IsZero(); n-- {
-		f := frames.Abs(n)
-		if f.T.Before(lo) {
-			break
-		}
-		if f.ID != "" && ids[f.ID] && (method == "" || f.Method != method) {
-			picked = append(picked, n)
-		}
-	}
+	q.requests(frames, r.T)
+	q.answers(frames)
+	picked := q.picked
 	slices.Sort(picked)
 	if len(picked) > most {
 		picked = picked[len(picked)-most:]
@@ -241,4 +199,74 @@ func relatedFrames(st *fold.State, r *fold.Row, most int) []*fold.Frame {
 		out[i] = frames.Abs(n)
 	}
 	return out
+}
+
+// frameQuery is what [relatedFrames] looks for: requests of method (or
+// the frame that carried an event), frames with one of ids (answers, a
+// call's request), none older than lo; picked are the frames found.
+type frameQuery struct {
+	ids    map[string]bool
+	method string
+	// lo is the oldest frame time that may relate; zero: the newest
+	// match only.
+	lo     time.Time
+	picked []int64
+}
+
+// of sets what to look for from row r; false when r relates to no frame.
+func (q *frameQuery) of(r *fold.Row) bool {
+	switch {
+	case r.Kind == fold.RowCall && r.Call != nil && r.Call.RequestID != "":
+		q.ids[r.Call.RequestID] = true
+		q.lo = r.Call.Start.Add(-time.Second)
+	case r.Kind == fold.RowConnect:
+		q.method = "initialize"
+	case r.Kind == fold.RowWalk && r.Walk != nil:
+		q.method = r.Walk.Method
+		q.lo = r.T.Add(-time.Duration(r.Walk.Ms*float64(time.Millisecond)) - time.Second)
+	case r.Method != "":
+		q.method = r.Method
+	default:
+		return false
+	}
+	return true
+}
+
+// requests picks the requests of q.method (or the one frame that carried
+// the event), newest first, back from at.
+func (q *frameQuery) requests(frames *fold.Ring[*fold.Frame], at time.Time) {
+	for n := frames.Total() - 1; n >= frames.First() && q.method != ""; n-- {
+		f := frames.Abs(n)
+		if f.T.After(at) {
+			continue
+		}
+		if !q.lo.IsZero() && f.T.Before(q.lo) {
+			return
+		}
+		if f.Method != q.method {
+			continue
+		}
+		q.picked = append(q.picked, n)
+		if f.ID != "" {
+			q.ids[f.ID] = true
+		}
+		if q.lo.IsZero() {
+			q.lo = f.T // its answer, if any, is no older
+			return
+		}
+	}
+}
+
+// answers picks the answers to the requests picked, and a call's request
+// and answer.
+func (q *frameQuery) answers(frames *fold.Ring[*fold.Frame]) {
+	for n := frames.Total() - 1; n >= frames.First() && len(q.ids) > 0 && !q.lo.IsZero(); n-- {
+		f := frames.Abs(n)
+		if f.T.Before(q.lo) {
+			return
+		}
+		if f.ID != "" && q.ids[f.ID] && (q.method == "" || f.Method != q.method) {
+			q.picked = append(q.picked, n)
+		}
+	}
 }
