@@ -168,6 +168,17 @@ func TestEndToEnd(t *testing.T) {
 	x.keys("Escape")
 	x.wait(`Call #3 +\[ \] call 1 of 1`)
 
+	// T runs the refused call as a task (the tasks extension, on the
+	// demo's 2026-07-28): it completes with its verdicts, and the Tasks tab
+	// lists it as this session's own task, completed.
+	x.keys("T")
+	x.wait(`call #4 render_video: ✓ pass`)
+	x.wait(`(?s)Call #4 .*call 2 of 2.*✓ pass`)
+	x.keys("5")
+	x.wait(`(?s)This session's tasks 1.*task-1 +completed`)
+	x.keys("1")
+	x.wait(`Tools \d+ +walk #`)
+
 	// The other lists' tabs: pick an item as a tool is picked.
 	pick := func(tab, title, query, row string) {
 		x.keys(tab)
@@ -337,10 +348,14 @@ func checkExport(t *testing.T, path string) {
 			t.Errorf("export has no %s events (kinds: %v)", k, kinds)
 		}
 	}
-	// ask_form's call goes out twice: the call, and its retry with the
-	// form's answer (multi round-trip).
-	if got := strings.Join(sentCalls, ","); got != "weather,forecast_broken,ask_form,ask_form" {
-		t.Errorf("tools/call frames sent for %q, want weather, forecast_broken and ask_form (twice) only", got)
+	// render_video goes out once, as a task (its plain call was refused);
+	// ask_form's call twice: the call, and its retry with the form's
+	// answer (multi round-trip).
+	if got := strings.Join(sentCalls, ","); got != "weather,forecast_broken,render_video,ask_form,ask_form" {
+		t.Errorf("tools/call frames sent for %q, want weather, forecast_broken, render_video (the task) and ask_form (twice) only", got)
+	}
+	if kinds["task"] == 0 {
+		t.Errorf("export has no task events (kinds: %v)", kinds)
 	}
 	if kinds["server-request"] == 0 {
 		t.Errorf("export has no server-request events (kinds: %v)", kinds)
