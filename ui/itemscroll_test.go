@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -242,5 +243,71 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 				t.Errorf("a wheel over the list moved the frame to column %d", sc.x)
 			}
 		})
+	}
+}
+
+// wideItemModel is a model at 120×40 showing, in the focused item pane, a
+// read of a JSON resource of n rows of width cells each.
+func wideItemModel(b *testing.B, n, width int) *model {
+	b.Helper()
+	m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	rows := make([]string, n)
+	for i := range rows {
+		rows[i] = fmt.Sprintf("%q", strings.Repeat("x", width))
+	}
+	evs := wideResource()
+	text, _ := json.Marshal(`{"rows":[` + strings.Join(rows, ",") + `]}`)
+	last := &evs[len(evs)-1]
+	r := *last.Request
+	r.Result = json.RawMessage(`{"contents":[{"uri":"demo://wide.json","mimeType":"application/json","text":` + string(text) + `}]}`)
+	last.Request = &r
+	for _, ev := range evs {
+		m.Update(eventMsg(ev))
+	}
+	m.Update(keyMsg("2"))
+	m.Update(keyMsg("tab"))
+	if m.focus != paneDetail || m.item.sc.widest < width {
+		b.Fatalf("focus %v, widest %d", m.focus, m.item.sc.widest)
+	}
+	return m
+}
+
+// BenchmarkItemSideways measures a sideways key (Update and View) on a
+// resource's document of 200 JSON lines 300 cells wide.
+func BenchmarkItemSideways(b *testing.B) {
+	m := wideItemModel(b, 200, 300)
+	l, h := keyMsg("l"), keyMsg("h")
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%2 == 0 {
+			m.Update(l)
+		} else {
+			m.Update(h)
+		}
+		_ = m.View()
+		i++
+	}
+}
+
+// BenchmarkItemBuildWide measures building that document again, as Sync
+// does when the read changes, with the measure of its widest line;
+// BenchmarkItemMeasureWide the measure alone, its share of the build.
+func BenchmarkItemBuildWide(b *testing.B) {
+	m := wideItemModel(b, 200, 300)
+	b.ReportAllocs()
+	for b.Loop() {
+		m.item.built = itemKey{}
+		m.item.Sync()
+	}
+}
+
+func BenchmarkItemMeasureWide(b *testing.B) {
+	m := wideItemModel(b, 200, 300)
+	lines := m.item.sc.lines
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = measureLines(lines)
 	}
 }
