@@ -13,20 +13,23 @@ import (
 // Where the panes are comes from the layout made in resize; nothing is
 // measured here but the tab strip drawn last.
 func (m *model) click(ms tea.Mouse) tea.Cmd {
-	if ms.Button != tea.MouseLeft || m.mode != modeNormal && m.mode != modeWire {
+	switch l := m.lay; {
+	case ms.Button != tea.MouseLeft || !m.mode.free(),
+		m.replay != nil && !m.replay.Loaded() || m.st.Server() == nil && m.replay == nil:
 		return nil
-	}
-	if m.replay != nil && !m.replay.Loaded() || m.st.Server() == nil && m.replay == nil {
-		return nil
-	}
-	l := m.lay
-	switch {
 	case !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
 		return m.clickEvents(ms.Y - l.eventsTop)
 	case ms.Y < l.bodyTop || ms.Y >= l.bodyTop+l.bodyH:
 		return nil
 	}
-	y := ms.Y - l.bodyTop
+	return m.clickBody(ms.X, ms.Y-m.lay.bodyTop)
+}
+
+// clickBody takes a click at column x of row y of the body: the wire
+// pane's list or frame, the detail pane, or the list panes with the tab
+// strip over them.
+func (m *model) clickBody(x, y int) tea.Cmd {
+	l := m.lay
 	switch {
 	case l.short && m.focus == paneEvents:
 		return m.clickEvents(y)
@@ -38,15 +41,15 @@ func (m *model) click(ms tea.Mouse) tea.Cmd {
 		}
 		m.setFocus(paneFrame)
 		return nil
-	case l.stacked && m.focus == paneDetail, !l.stacked && ms.X >= l.leftW+3:
+	case l.stacked && m.focus == paneDetail, !l.stacked && x >= l.leftW+3:
 		m.setFocus(paneDetail)
 		return nil
-	case !l.stacked && ms.X >= l.leftW:
+	case !l.stacked && x >= l.leftW:
 		return nil // the rule between the panes
 	}
 	if m.showsTabs() {
 		if y == 0 {
-			m.clickTab(ms.X)
+			m.clickTab(x)
 			return nil
 		}
 		y--

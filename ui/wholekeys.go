@@ -11,13 +11,10 @@ import (
 // closes it and the moving keys scroll it (h and l sideways); H hides
 // the tools' held/own column. ok is false for any other key.
 func (m *model) wholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	if m.mode != modeNormal && m.mode != modeWire {
+	if !m.mode.free() || m.replay != nil && !m.replay.Loaded() {
 		return nil, false
 	}
-	if m.replay != nil && !m.replay.Loaded() {
-		return nil, false
-	}
-	g, k := &m.keys.Global, &m.keys.Whole
+	g := &m.keys.Global
 	if m.whole.Shown() && (m.focus == paneTools || key.Matches(msg, m.keys.Detail.PrevCall, m.keys.Detail.NextCall)) {
 		// Back to the tool and its calls: the detail pane shows again.
 		m.whole.Close()
@@ -32,6 +29,15 @@ func (m *model) wholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		return nil, true
 	case !m.whole.Shown() || m.focus != paneDetail || m.mode != modeNormal:
 		return nil, false
+	}
+	return m.openWholeKey(msg)
+}
+
+// openWholeKey takes a key while a view opened whole has the keys: Esc
+// closes it, the moving keys scroll it (h and l sideways).
+func (m *model) openWholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	k := &m.keys.Whole
+	switch {
 	case key.Matches(msg, k.Close) && m.ops.call == nil && m.ops.request == nil && !m.ops.walking():
 		// Esc cancels what is in flight first, as everywhere.
 		m.whole.Close()
