@@ -187,7 +187,7 @@ func TestUnansweredAsksAreReleased(t *testing.T) {
 	}
 
 	// The request timeout releases it.
-	s = dial(t, Target{URL: url}, &Options{Answerer: NewInteractive(), Protocol: "2025-11-25", Timeout: 300 * time.Millisecond})
+	s = shortTimeout(dial(t, Target{URL: url}, &Options{Answerer: NewInteractive(), Protocol: "2025-11-25"}), 300*time.Millisecond)
 	sub = s.Log().Subscribe()
 	s.Call(context.Background(), "ask_then_give_up", nil, nil)
 	nextAsk(t, sub, MethodElicit)

@@ -174,10 +174,9 @@ func TestServerDyingMidCallIsExplained(t *testing.T) {
 }
 
 func TestServerNeverAnsweringTimesOut(t *testing.T) {
-	// The timeout applies to the walk's pages too: long enough for those on
-	// a busy machine, short enough for the test.
-	s := dial(t, hostile(t, "hang-call"), &Options{Timeout: 1500 * time.Millisecond})
+	s := dial(t, hostile(t, "hang-call"), nil)
 	walked(t, s)
+	shortTimeout(s, 1500*time.Millisecond)
 	r := s.Call(context.Background(), "tool_1_1", nil, nil)
 	if r.Err == nil || !strings.Contains(r.Err.Error(), "no answer within 1.5s") {
 		t.Fatalf("error = %v, want a timeout naming 1.5s", r.Err)

@@ -147,3 +147,11 @@ func readPost(r *http.Request) (postedRequest, error) {
 	}
 	return req, nil
 }
+
+// shortTimeout sets the request timeout of a session already connected
+// and walked: a test of a timeout wants it short for the request it tests,
+// not for the connection and the handshake, which a busy machine slows.
+func shortTimeout(s *Session, d time.Duration) *Session {
+	s.timeout = d
+	return s
+}

@@ -195,7 +195,7 @@ func TestCancelARequest(t *testing.T) {
 }
 
 func TestRequestTimesOut(t *testing.T) {
-	s := dial(t, hostile(t, hostiletest.ModeHangRequests), &Options{Timeout: 300 * time.Millisecond})
+	s := shortTimeout(dial(t, hostile(t, hostiletest.ModeHangRequests), nil), 300*time.Millisecond)
 	r := s.GetPrompt(context.Background(), "prompt_1_1", map[string]string{"x": "1"}, nil)
 	if r.Err == nil || !strings.Contains(r.Err.Error(), "no answer within") || r.Cancelled {
 		t.Errorf("err=%v cancelled=%v", r.Err, r.Cancelled)

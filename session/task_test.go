@@ -131,8 +131,9 @@ func TestCallTaskCancelSendsTasksCancel(t *testing.T) {
 }
 
 func TestCallTaskTimeoutCancels(t *testing.T) {
-	s := dial(t, demoStdio(t), &Options{Timeout: 700 * time.Millisecond, Protocol: "2025-11-25"})
+	s := dial(t, demoStdio(t), &Options{Protocol: "2025-11-25"})
 	s.Walk(context.Background(), paging.Tools())
+	shortTimeout(s, 700*time.Millisecond)
 	r := s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"1\n2\n3\n4\n5\n6"}`), nil)
 	if !r.Cancelled || r.Err == nil || !strings.Contains(r.Err.Error(), "tasks/cancel sent") || errors.Is(r.Err, context.Canceled) {
 		t.Fatalf("cancelled %v err %v, want the timeout to send tasks/cancel", r.Cancelled, r.Err)
