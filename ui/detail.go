@@ -413,9 +413,9 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		out = sidewaysHelp(out, &k.SidewaysKeyMap, &d.sc)
 		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
-			if mayRunAsTask(d.tool) {
-				out = append([]key.Binding{k.Task}, out...)
-			}
+		}
+		if mayRunAsTask(d.tool) {
+			out = append([]key.Binding{k.Task}, out...)
 		}
 		return out
 	}

@@ -20,8 +20,10 @@ func (m *model) bindings() []key.Binding {
 		m.mode == modeAsk || m.mode == modeRoots:
 	case m.mode == modeConfirm:
 		short = m.detail.ShortHelp()
-	case c != nil && c.Outcome() == fold.OutcomeRefused && m.focus != paneDetail:
-		short = append([]key.Binding{m.keys.Detail.Force}, short...)
+	case c != nil && c.Done && m.focus != paneDetail:
+		if c.Outcome() == fold.OutcomeRefused {
+			short = append([]key.Binding{m.keys.Detail.Force}, short...)
+		}
 		if m.taskTool() != nil {
 			short = append([]key.Binding{m.keys.Detail.Task}, short...)
 		}

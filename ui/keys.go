@@ -104,7 +104,7 @@ type DetailKeyMap struct {
 	PrevCall key.Binding
 	NextCall key.Binding
 	Force    key.Binding // send a refused call anyway (asks first)
-	Task     key.Binding // run the refused call's tool as a task
+	Task     key.Binding // run the call shown (refused or plain) as a task
 	Confirm  key.Binding
 	SidewaysKeyMap
 	// NextVerdict and PrevVerdict pick a verdict of the call shown;

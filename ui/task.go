@@ -23,7 +23,7 @@ type taskBackend interface {
 }
 
 // taskKey handles the keys of tasks before the panes see them: T runs the
-// refused call shown as a task, 5 (or the Tasks tab's number) opens the
+// call shown (refused, or made plainly) again as a task, 5 (or the Tasks tab's number) opens the
 // Tasks tab and lists the tasks the first time, and Enter on a task
 // fetches its result. ok is false for any other key.
 func (m *model) taskKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
@@ -51,11 +51,12 @@ func (m *model) taskKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	return nil, false
 }
 
-// taskTool is the tool of the call shown when it was refused and the tool
-// may run as a task, else nil.
+// taskTool is the tool of the call shown when the call has ended (refused,
+// or made plainly of a task-optional tool) and the tool may run as a task,
+// else nil: T runs it again as a task, with the same arguments.
 func (m *model) taskTool() *fold.Tool {
 	t, c := m.detail.Tool(), m.detail.Call()
-	if t == nil || c == nil || c.Outcome() != fold.OutcomeRefused || !mayRunAsTask(t) {
+	if t == nil || c == nil || !c.Done || !mayRunAsTask(t) {
 		return nil
 	}
 	return t
@@ -66,12 +67,12 @@ func mayRunAsTask(t *fold.Tool) bool {
 	return t != nil && (t.TaskSupport == "required" || t.TaskSupport == "optional")
 }
 
-// runAsTask runs the tool of the refused call shown as a task, with the
-// same arguments. Esc cancels it like any call (tasks/cancel goes out).
+// runAsTask runs the tool of the call shown as a task, with the same
+// arguments. Esc cancels it like any call (tasks/cancel goes out).
 func (m *model) runAsTask() tea.Cmd {
 	t := m.taskTool()
 	if t == nil {
-		if c := m.detail.Call(); c != nil && c.Outcome() == fold.OutcomeRefused {
+		if c := m.detail.Call(); c != nil && c.Done {
 			return m.setStatus(sanitize.Line(c.Tool)+" does not allow tasks (its taskSupport): f sends the plain call anyway", levelWarn)
 		}
 		return nil

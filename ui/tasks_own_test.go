@@ -2,12 +2,14 @@ package ui
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -113,4 +115,48 @@ func TestGoldenOwnTasksTab(t *testing.T) {
 		t.Fatalf("tab %v after 2, want Tasks", h.m.tab)
 	}
 	golden.RequireEqual(t, h.screen())
+}
+
+// On 2025-11-25 a task-optional tool is called plainly; T runs the same
+// call again as a task. transcribe_audio without a language then asks for
+// it while input_required: the modal answers it (tasks/result carries the
+// request), and the task completes with the answer.
+func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
+	h := taskHarnessWith(t, tasks2025, session.NewInteractive())
+	h.key("/")
+	h.typeText("transcribe_audio")
+	h.key("enter")
+	h.key("esc")
+	h.key("enter")
+	h.key("ctrl+r")
+	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3"}`)
+	h.key("ctrl+s")
+	// A plain call asks nothing: the demo detects the language.
+	h.until("the plain call's end", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
+	plain := h.m.detail.Call()
+	if plain.AsTask || plain.TaskID != "" || !strings.Contains(string(plain.Result), "en (detected)") {
+		t.Fatalf("plain call: asTask %v task %q result %s", plain.AsTask, plain.TaskID, plain.Result)
+	}
+	if s := h.screen(); !strings.Contains(s, "T run as task") {
+		t.Errorf("a finished call of a task-optional tool offers no T:\n%s", s)
+	}
+	h.key("T")
+	h.until("the task's request", func() bool { return h.m.mode == modeAsk && h.m.ask.current() != nil })
+	for h.m.ask.form.fields[h.m.ask.form.focus].Name != "language" {
+		h.key("tab")
+	}
+	h.key("right") // en → de
+	h.until("the live check", func() bool { c := h.m.ask.form.checked; return c != nil && len(c.errs) == 0 })
+	h.key("ctrl+s")
+	h.until("the task's end", func() bool {
+		c := h.m.detail.Call()
+		return h.m.ops.call == nil && c != nil && c.ID != plain.ID && c.Done
+	})
+	c := h.m.detail.Call()
+	if !c.AsTask || c.TaskStatus != session.TaskCompleted || !strings.Contains(string(c.Result), "[de]") || string(c.Args) != string(plain.Args) {
+		t.Errorf("task call: asTask %v status %q args %s result %s, want the plain call's arguments, completed in de", c.AsTask, c.TaskStatus, c.Args, c.Result)
+	}
+	if task := h.m.st.Task(c.TaskID); task == nil || !slices.ContainsFunc(task.Steps, func(s fold.TaskStep) bool { return s.Status == session.TaskInputRequired }) {
+		t.Errorf("task %+v: no input_required status", task)
+	}
 }
