@@ -203,7 +203,7 @@ func TestRequestCommandsAgainstHostileServers(t *testing.T) {
 		{hostiletest.ModeBadAnswers, []string{"read", "hostile://r/1/1"}, exitCheck, "every item must have a uri"},
 		{hostiletest.ModeBadAnswers, []string{"prompt", "prompt_1_1", "x=1"}, exitCheck, `role is "system"`},
 		{hostiletest.ModeBadAnswers, []string{"complete", "--prompt", "prompt_1_1", "x="}, exitCheck, "the server sent 101"},
-		{hostiletest.ModeHangRequests, []string{"read", "hostile://r/1/1", "--timeout", "300ms"}, exitConnect, "no answer within 300ms"},
+		{hostiletest.ModeHangRequests, []string{"read", "hostile://r/1/1", "--timeout", "3s"}, exitConnect, "no answer within 3s"},
 	} {
 		t.Run(tc.mode+" "+tc.args[0], func(t *testing.T) {
 			var out, errb strings.Builder

@@ -56,7 +56,7 @@ func TestCallTaskCommand(t *testing.T) {
 		{"optional runs as a task", []string{"transcribe_audio", "url=x", "language=de", "--task"}, exitOK, "completed", true},
 		{"forbidden is refused", []string{"add", "a=1", "b=2", "--task"}, exitCheck, "", false},
 		{"forbidden forced gets the server's error", []string{"add", "a=1", "b=2", "--task", "--force"}, exitConnect, "", true},
-		{"timeout cancels", []string{"render_video", "storyboard=1\n2\n3\n4\n5\n6\n7\n8", "--task", "--timeout", "1s"}, exitConnect, "cancelled", true},
+		{"timeout cancels", []string{"render_video", "storyboard=" + strings.Repeat("scene\n", 40), "--task", "--timeout", "4s"}, exitConnect, "cancelled", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,7 +157,7 @@ func TestCallTaskCommandOnTheExtension(t *testing.T) {
 		{"fails with its JSON-RPC error", []string{"render_video", "storyboard=a", "resolution=2160p", "--task"}, exitConnect, "failed"},
 		{"a plain call the server makes a task", []string{"transcribe_audio", "url=x", "language=de"}, exitOK, "completed"},
 		{"input_required answered by --elicit", []string{"transcribe_audio", "url=x", "--task", "--elicit", "accept-defaults"}, exitOK, "completed"},
-		{"timeout cancels", []string{"render_video", "storyboard=1\n2\n3\n4\n5\n6\n7\n8", "--task", "--timeout", "1s"}, exitConnect, "cancelled"},
+		{"timeout cancels", []string{"render_video", "storyboard=" + strings.Repeat("scene\n", 40), "--task", "--timeout", "4s"}, exitConnect, "cancelled"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
