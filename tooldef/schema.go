@@ -101,7 +101,8 @@ const (
 	KindText   FieldKind = "string"
 	KindNumber FieldKind = "number"
 	KindInt    FieldKind = "integer"
-	KindChoice FieldKind = "choice" // enum, const or boolean: pick one of Choices
+	KindChoice FieldKind = "choice"  // enum, const or boolean: pick one of Choices
+	KindMulti  FieldKind = "choices" // an array of enum values: pick any of Choices
 )
 
 // Field is one field of a simple form.
@@ -148,12 +149,31 @@ func FormFields(raw json.RawMessage) (fields []Field, ok bool) {
 			f.Kind, f.Choices = KindChoice, []json.RawMessage{json.RawMessage("true"), json.RawMessage("false")}
 		case t == "string" || t == "number" || t == "integer":
 			f.Kind = FieldKind(t)
+		case t == "array":
+			consts, titles, ok := multiSelect(ps)
+			if !ok {
+				return nil, false
+			}
+			f.Kind, f.Choices, f.Titles = KindMulti, consts, titles
 		default:
 			return nil, false
 		}
 		fields = append(fields, f)
 	}
 	return fields, true
+}
+
+// multiSelect reads an array whose items are an enum or titled consts, as
+// elicitation's multi-selects are; ok is false for any other array.
+func multiSelect(s Schema) (consts []json.RawMessage, titles []string, ok bool) {
+	items := ReadSchema(s.Items)
+	if consts, titles, ok = titledConsts(items); ok {
+		return consts, titles, true
+	}
+	if len(items.Enum) > 0 && simpleValues(items.Enum) && !items.composed() {
+		return items.Enum, nil, true
+	}
+	return nil, nil, false
 }
 
 // titledConsts reads a single choice written as a oneOf (or anyOf) of

@@ -15,15 +15,19 @@ import (
 
 // titledSchema asks as server-everything's simulate-research-query and
 // trigger-elicitation-request do: a titled single choice as a oneOf of
-// consts (2025-11-25), and a legacy enum with enumNames.
+// consts (2025-11-25), a legacy enum with enumNames, and multi-selects
+// (an array of an enum, with a default; an array of titled consts).
 const titledSchema = `{"type":"object","properties":{
 	"interpretation":{"type":"string","title":"Clarification","oneOf":[
 		{"const":"physics","title":"Quantum physics"},{"const":"computing","title":"Quantum computing"}]},
-	"pet":{"type":"string","enum":["pet-1","pet-2"],"enumNames":["Cats","Dogs"],"default":"pet-2"}},
+	"pet":{"type":"string","enum":["pet-1","pet-2"],"enumNames":["Cats","Dogs"],"default":"pet-2"},
+	"sides":{"type":"array","items":{"type":"string","enum":["salad","fries","soup"]},"default":["fries"]},
+	"heroes":{"type":"array","items":{"anyOf":[{"const":"hero-1","title":"Ada"},{"const":"hero-2","title":"Grace"}]}}},
 	"required":["interpretation"]}`
 
 // A titled enum is a choice in the modal's form, shown by its title,
-// answered by its const (it was a raw JSON editor, the oneOf read as a
+// answered by its const, and a multi-select a field whose choices space
+// picks (they were a raw JSON editor, the oneOf and arrays read as a
 // schema a form cannot show).
 func TestModalFormOffersTitledChoices(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "titled", Version: "1"}, nil)
@@ -62,18 +66,34 @@ func TestModalFormOffersTitledChoices(t *testing.T) {
 		t.Fatalf("the titled choices opened the raw JSON editor:\n%s", h.screen())
 	}
 	scr := h.screen()
-	for _, want := range []string{"interpretation*", "‹ Quantum physics (physics) › 1/2", "‹ Dogs (pet-2) › 2/2"} {
+	for _, want := range []string{"interpretation*", "‹ Quantum physics (physics) › 1/2", "‹ Dogs (pet-2) › 2/2",
+		"‹ ☐ salad › 1/3 · 1 picked", "‹ ☐ Ada (hero-1) › 1/2 · 0 picked"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the form lacks %q:\n%s", want, scr)
 		}
 	}
+	// The fields come in the order the schema reached the client.
+	to := func(name string) {
+		for h.m.ask.form.fields[h.m.ask.form.focus].Name != name {
+			h.key("tab")
+		}
+	}
+	to("interpretation")
 	h.key("right") // the next interpretation
+	// sides: move to soup and pick it beside the default fries; heroes:
+	// pick Grace.
+	to("sides")
+	h.key("left")
+	h.key("space")
+	to("heroes")
+	h.key("right")
+	h.key("space")
 	h.until("the live check", func() bool {
 		c := h.m.ask.form.checked
 		return c != nil && len(c.errs) == 0 && c.jsonErr == ""
 	})
 	h.key("ctrl+s")
-	if got := h.callAnswer("ask_titled"); got != `{"action":"accept","content":{"interpretation":"computing","pet":"pet-2"}}` {
+	if got := h.callAnswer("ask_titled"); got != `{"action":"accept","content":{"heroes":["hero-2"],"interpretation":"computing","pet":"pet-2","sides":["fries","soup"]}}` {
 		t.Errorf("the server got %s", got)
 	}
 }

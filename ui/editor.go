@@ -80,7 +80,8 @@ type editorPane struct {
 	tool    *fold.Tool
 	fields  []tooldef.Field
 	inputs  []textinput.Model // one per field; unused for choices
-	choice  []int             // per field: the chosen choice, -1 for none
+	choice  []int             // per field: the chosen choice, -1 for none (a multi-select's cursor)
+	picks   [][]bool          // per multi-select field: which of its choices are picked
 	focus   int
 	canForm bool
 	raw     bool
@@ -106,13 +107,16 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.fields, e.canForm = tooldef.FormFields(t.Input)
 	e.inputs = make([]textinput.Model, len(e.fields))
 	e.choice = make([]int, len(e.fields))
+	e.picks = make([][]bool, len(e.fields))
 	for i, f := range e.fields {
 		in := textinput.New()
 		in.Prompt = ""
 		in.CharLimit = 4096
 		in.Placeholder = string(f.Kind)
 		e.choice[i] = -1
-		if f.Kind == tooldef.KindChoice {
+		if f.Kind == tooldef.KindMulti {
+			e.choice[i], e.picks[i] = 0, pickedOf(f, f.Default)
+		} else if f.Kind == tooldef.KindChoice {
 			for j, c := range f.Choices {
 				if f.Default != nil && bytes.Equal(bytes.TrimSpace(c), bytes.TrimSpace(f.Default)) {
 					e.choice[i] = j
@@ -213,7 +217,7 @@ func (e *editorPane) focusCmd() tea.Cmd {
 	if e.raw {
 		return e.area.Focus()
 	}
-	if e.focus < len(e.inputs) && e.fields[e.focus].Kind != tooldef.KindChoice {
+	if e.focus < len(e.inputs) && !choosing(e.fields[e.focus]) {
 		return e.inputs[e.focus].Focus()
 	}
 	return nil
@@ -227,7 +231,11 @@ func (e *editorPane) Args() json.RawMessage {
 	var members []tooldef.Member
 	for i, f := range e.fields {
 		var v json.RawMessage
-		if f.Kind == tooldef.KindChoice {
+		if f.Kind == tooldef.KindMulti {
+			if v = e.pickedJSON(i); v == nil {
+				continue
+			}
+		} else if f.Kind == tooldef.KindChoice {
 			if e.choice[i] < 0 {
 				continue
 			}
@@ -298,7 +306,7 @@ func (e editorPane) Update(msg tea.Msg) (editorPane, tea.Cmd) {
 		switch {
 		case e.raw:
 			e.area, cmd = e.area.Update(msg)
-		case e.focus < len(e.inputs) && e.fields[e.focus].Kind != tooldef.KindChoice:
+		case e.focus < len(e.inputs) && !choosing(e.fields[e.focus]):
 			e.inputs[e.focus], cmd = e.inputs[e.focus].Update(msg)
 		}
 		if string(e.Args()) != before {
@@ -337,19 +345,8 @@ func (e *editorPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		e.focus = (e.focus + len(e.fields) - 1) % len(e.fields)
 		return e.focusCmd()
 	}
-	f := e.fields[e.focus]
-	if f.Kind == tooldef.KindChoice {
-		n := len(f.Choices)
-		switch {
-		case msg.String() == "right" || msg.String() == "space":
-			e.choice[e.focus] = (e.choice[e.focus] + 1) % n
-		case msg.String() == "left" && e.choice[e.focus] < 0:
-			e.choice[e.focus] = n - 1
-		case msg.String() == "left":
-			e.choice[e.focus] = (e.choice[e.focus] + n - 1) % n
-		case msg.String() == "backspace" && !f.Required:
-			e.choice[e.focus] = -1
-		}
+	if f := e.fields[e.focus]; choosing(f) {
+		e.choose(f, msg.String())
 		return nil
 	}
 	var cmd tea.Cmd
@@ -385,6 +382,10 @@ func (e *editorPane) fillForm(args json.RawMessage) error {
 	}
 	for i, f := range e.fields {
 		v, ok := obj[f.Name]
+		if f.Kind == tooldef.KindMulti {
+			e.picks[i] = pickedOf(f, v)
+			continue
+		}
 		if f.Kind == tooldef.KindChoice {
 			e.choice[i] = -1
 			for j, c := range f.Choices {

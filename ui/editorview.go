@@ -80,7 +80,9 @@ func (e *editorPane) formLines() []string {
 			marker = s.Title.Render("▸ ")
 		}
 		var value string
-		if f.Kind == tooldef.KindChoice {
+		if f.Kind == tooldef.KindMulti {
+			value = e.multiView(i)
+		} else if f.Kind == tooldef.KindChoice {
 			value = e.choiceView(i)
 		} else {
 			value = e.inputs[i].View()
