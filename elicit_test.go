@@ -30,6 +30,15 @@ func elicitingServer(t *testing.T) string {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(b)}}}, nil
 		})
 	srv.AddTool(&mcp.Tool{Name: "sample", InputSchema: map[string]any{"type": "object"}}, sampleTool)
+	srv.AddTool(&mcp.Tool{Name: "read_roots", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.ListRoots(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			b, _ := json.Marshal(res)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "got " + string(b)}}}, nil
+		})
 	srv.AddTool(&mcp.Tool{Name: "ask_url", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Sign in\x1b]0;pwned\x07.",
@@ -123,5 +132,22 @@ func TestElicitFlagAnswersAURLRequestHeadless(t *testing.T) {
 		if u := unsafeAt(out); u != "" {
 			t.Errorf("--elicit %s: the output holds %s", tc.elicit, u)
 		}
+	}
+}
+
+// --root answers roots/list headless, and declares roots; the request and
+// its answer are printed as they come.
+func TestRootFlagAnswersRootsListHeadless(t *testing.T) {
+	url, dir := elicitingServer(t), t.TempDir()
+	code, out, errs := runSafe(t, "call", "read_roots", "--protocol", "2025-11-25", "--root", dir, "--url", url)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	assertSays(t, "--root", out, "server roots/list: answered with 1 root", `"uri":"file://`+filepath.ToSlash(dir))
+	// Without it roots are not declared; a server asking anyway gets no
+	// roots, and the request is a finding.
+	code, out, _ = runSafe(t, "call", "read_roots", "--ndjson", "--protocol", "2025-11-25", "--url", url)
+	if code != exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "answered with no roots; roots were not declared") {
+		t.Errorf("without --root: exit %d, want roots undeclared, the request a finding\n%s", code, out)
 	}
 }
