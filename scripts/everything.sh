@@ -72,7 +72,7 @@ flow() {
 		verdict=FAIL failed=1
 		got+="${missing:+; $missing}"
 	fi
-	rows+=("$(printf '%-40s %-48s %-s' "$name" "exit $want; $says" "$got  $verdict")")
+	rows+=("$(printf '%-36s | %-7s | %-28s | %s' "$name" "$verdict" "$got" "exit $want; ${says//|/, }")")
 }
 
 # Tasks (server-everything speaks protocol 2025-11-25: tools/call with the
@@ -136,7 +136,7 @@ if command -v python3 >/dev/null; then
 	unset HTTP_URL
 fi
 
-printf '%-40s %-48s %-s\n' FLOW EXPECTED GOT
+printf '%-36s | %-7s | %-28s | %s\n' FLOW VERDICT GOT EXPECTED
 printf '%s\n' "${rows[@]}"
 echo "server-everything $version · outputs: $work/out" >&2
 exit $failed
