@@ -3,8 +3,10 @@
 # f/mcptools v0.7.1, as whole processes: `call add a=2 b=3` against
 # `mcpwitness demo-server` over stdio, each client starting the server
 # itself. Runs alternate (mcptools, then mcpwitness) so that a busy machine
-# slows both alike; it prints each one's median wall time and the ratio of
-# the medians. The project aims at ≤ 1.2×.
+# slows both alike; it prints each one's median wall time, the ratio of the
+# medians, and the median and quartiles of the ratio taken pair by pair
+# (each mcpwitness run over the mcptools run just before it), which a load
+# that drifts during the runs moves less. The project aims at ≤ 1.2×.
 #
 # Usage: scripts/bench-call.sh [extra mcpwitness call flags, e.g. --walk-all]
 #   RUNS=21       runs of each client (medians are taken over them)
@@ -66,9 +68,12 @@ median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[N
 a=$(median "$work/mt.ms")
 b=$(median "$work/mw.ms")
 ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", b/a}')
+paste "$work/mt.ms" "$work/mw.ms" | awk '{printf "%.4f\n", $2 / $1}' >"$work/pairs"
+pairs=$(sort -n "$work/pairs" | awk '{v[NR]=$1} END {printf "%.2f× (quartiles %.2f–%.2f)", (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2, v[int((NR+3)/4)], v[int((3*NR+3)/4)]}')
 printf 'call add a=2 b=3, %d runs each, median wall time\n' "$runs"
 printf '  mcptools v0.7.1  %6.1f ms\n' "$a"
 printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×)\n' "$b" "$ratio" "$target"
+printf '  pair by pair     %s\n' "$pairs"
 if [[ ${STRICT:-} == 1 ]] && awk -v r="$ratio" -v t="$target" 'BEGIN {exit !(r > t)}'; then
 	exit 3
 fi
