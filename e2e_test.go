@@ -209,7 +209,7 @@ func TestEndToEnd(t *testing.T) {
 	call("ask_form", "")
 	x.wait(`(?s)The server asks · elicitation/create · form.*asked by call #\d+ ask_form.*‹ green ›`)
 	x.text("36")
-	x.wait(`✓ arguments match the input schema`)
+	x.wait(`✓ the answer matches the requested schema`)
 	x.keys("C-s")
 	x.wait(`answered the server: accept`)
 	x.wait(`(?s)Call #\d+.*the user accepted:.*\{"age":36,"colour":"green","name":"Ada","subscribe":false\}`)

@@ -89,7 +89,10 @@ type editorPane struct {
 
 	checkSeq int
 	checked  *argsCheckedMsg // the newest check result
-	note     string          // why the last send did not happen
+	// answer says the form answers a server's elicitation: its schema is
+	// the requested one, and accepting it is refused while it fails.
+	answer bool
+	note   string // why the last send did not happen
 
 	// hideSchema hides the input schema shown beside (or under) the raw
 	// JSON; schemaLines is it drawn for the width, in SetSize.

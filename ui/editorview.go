@@ -138,12 +138,18 @@ func (e *editorPane) checkLines() []string {
 			}
 		}
 	case c.unchecked != "":
-		d.Text(s.Warn, "? the input schema cannot be checked: "+c.unchecked, 0)
+		d.Text(s.Warn, "? the "+e.schemaNoun()+" cannot be checked: "+c.unchecked, 0)
+	case len(c.errs) == 0 && e.answer:
+		d.Text(s.Pass, "✓ the answer matches the requested schema", 0)
 	case len(c.errs) == 0:
 		d.Text(s.Pass, "✓ arguments match the input schema", 0)
 	default:
-		d.Text(s.Fail, fmt.Sprintf("✗ %d %s against the input schema; sending is refused unless forced",
-			len(c.errs), render.Plural(len(c.errs), "problem", "problems")), 0)
+		refused := "sending is refused unless forced"
+		if e.answer {
+			refused = "accepting is refused"
+		}
+		d.Text(s.Fail, fmt.Sprintf("✗ %d %s against the %s; %s",
+			len(c.errs), render.Plural(len(c.errs), "problem", "problems"), e.schemaNoun(), refused), 0)
 		for _, se := range c.errs {
 			d.Segs([]render.Seg{{Text: "  ", Plain: true}, {Text: render.PathOrRoot(se.InstancePath), Style: s.Warn},
 				{Text: "  " + se.Keyword + ": ", Style: s.Muted}, {Text: se.Message, Style: s.Text}}, 4)
@@ -234,4 +240,13 @@ func (e *editorPane) markError(rows []string) []string {
 		rows[i] = e.sty.Fail.Render(fmt.Sprintf("%*s ", gw-1, "✗")) + ansi.Cut(row, gw, ansi.StringWidth(row))
 	}
 	return rows
+}
+
+// schemaNoun names the schema the editor checks against: a tool's input
+// schema, or the schema an elicitation requested.
+func (e *editorPane) schemaNoun() string {
+	if e.answer {
+		return "requested schema"
+	}
+	return "input schema"
 }

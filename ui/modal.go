@@ -245,6 +245,7 @@ func (m *model) showAsk() tea.Cmd {
 	switch r.kind {
 	case askForm:
 		a.form = newEditorPane(m.common, &m.keys.Editor, m.v)
+		a.form.answer = true
 		// Its checks are numbered apart from the call editor's.
 		a.form.checkSeq = 1 << 30
 		a.resize(m.w, m.h)
