@@ -174,7 +174,12 @@ func lastRead(st *fold.State, uri string) time.Time {
 // itemLine draws one item row, exactly p.w cells wide: its name, then
 // its uri or template muted, then its badges.
 func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
-	badges, bw := fitBadges(p.badges(it), p.w, 20)
+	minName := 20
+	if it.Method == paging.Tasks().Name {
+		// A task's status and call say more than the rest of its id.
+		minName = 12
+	}
+	badges, bw := fitBadges(p.badges(it), p.w, minName)
 	nameW := p.w - bw - 5
 	label := it.Name
 	if label == "" {

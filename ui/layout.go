@@ -212,6 +212,10 @@ func (m *model) headerPaints() *headerPaints { return &m.hp }
 // walkText says how the newest walk of the tab's list stands, and how many
 // items the tab lists.
 func (m *model) walkText(hp *headerPaints) string {
+	if m.tab == tabTasks && m.declared.ownTasks {
+		n := m.tabCount(m.tab)
+		return hp.muted.on(fmt.Sprintf("%d %s of this session · no tasks/list", n, render.Plural(n, "task", "tasks")))
+	}
 	walk := m.tabWalk()
 	wstyle := hp.text
 	switch {
