@@ -21,12 +21,6 @@ import (
 // as the UI and the report read it. The exit code says how it went: see
 // [callExit].
 func runCall(ctx context.Context, a *app) error {
-	warmed := make(chan struct{})
-	go func() {
-		defer close(warmed)
-		warmCall()
-	}()
-	defer func() { <-warmed }()
 	sess, err := a.dial(ctx)
 	if err != nil {
 		return err
