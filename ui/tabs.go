@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -116,6 +117,23 @@ func (m *model) syncDeclared() {
 		}
 	}
 	m.declared = d
+	m.tabKeys(len(d.tabs))
+}
+
+// tabKeys makes the tabs' key the digits of the tabs there are, and its
+// help say so (1-3 tabs with three); with one tab it is no key.
+func (m *model) tabKeys(n int) {
+	b := &m.keys.Global.Tabs
+	b.SetEnabled(n > 1)
+	if n < 2 {
+		return
+	}
+	digits := make([]string, n)
+	for i := range digits {
+		digits[i] = strconv.Itoa(i + 1)
+	}
+	b.SetKeys(digits...)
+	b.SetHelp("1-"+digits[n-1], "tabs")
 }
 
 // showsTabs says whether the tab strip shows: the server offers more than
