@@ -167,4 +167,9 @@ type Options struct {
 	// cursor, the walk asks for no more pages and ends as [Stopped]; on a
 	// last page it changes nothing (the walk is [Complete]).
 	Stop func(Page) bool
+	// DropItems lets each page's items go once OnPage and Stop have had
+	// them: the Result's pages keep their counts, cursors and the rest, not
+	// their Items (a walk whose items only OnPage needs holds no second
+	// reference to every item until it ends).
+	DropItems bool
 }

@@ -85,6 +85,9 @@ func (w *walker) run(ctx context.Context, c *Counter, fetch Fetcher, o *Options)
 		}
 		w.accept(&p, o.OnPage)
 		stop := o.Stop != nil && o.Stop(p)
+		if o.DropItems {
+			w.res.Pages[len(w.res.Pages)-1].Items = nil
+		}
 		if p.NextCursor == "" {
 			return
 		}

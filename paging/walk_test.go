@@ -192,6 +192,45 @@ func TestWalkNilAnswer(t *testing.T) {
 	}
 }
 
+// With DropItems the Result's pages keep their counts and cursors but not
+// their items, which OnPage and Stop still get whole; the findings read
+// from the items (duplicates) are made all the same.
+func TestWalkDropItems(t *testing.T) {
+	srv := scripted(map[string]string{
+		"":   page("tools", []string{"a", "b"}, "p2"),
+		"p2": page("tools", []string{"b", "c"}, ""),
+	})
+	var seen []string
+	opts := &paging.Options{
+		DropItems: true,
+		OnPage: func(p paging.Page) {
+			seen = append(seen, fmt.Sprint(len(p.Items), " items"))
+		},
+		Stop: func(p paging.Page) bool {
+			seen = append(seen, strings.Join(p.Keys, ","))
+			return false
+		},
+	}
+	r := paging.Walk(context.Background(), paging.Tools(), nil, srv.fetch, opts)
+	if r.Incomplete != paging.Complete || len(r.Pages) != 2 {
+		t.Fatalf("walk = %q with %d pages, want complete with 2", r.Incomplete, len(r.Pages))
+	}
+	if want := []string{"2 items", "a,b", "2 items", "b,c"}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("OnPage and Stop saw %q, want %q", seen, want)
+	}
+	for _, p := range r.Pages {
+		if p.Items != nil || p.Count != 2 {
+			t.Errorf("page %d kept %d items, count %d; want none kept, count 2", p.Number, len(p.Items), p.Count)
+		}
+	}
+	if r.Count() != 4 || r.Pages[0].NextCursor != "p2" {
+		t.Errorf("Count() = %d, first nextCursor %q; want 4 and p2", r.Count(), r.Pages[0].NextCursor)
+	}
+	if len(r.Findings) != 1 || r.Findings[0].Check != paging.CheckDuplicateItem {
+		t.Errorf("findings = %+v, want the duplicate b", r.Findings)
+	}
+}
+
 func TestWalkDuplicates(t *testing.T) {
 	srv := scripted(map[string]string{
 		"":   page("tools", []string{"a", "b"}, "p2"),

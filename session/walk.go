@@ -33,7 +33,8 @@ type WalkOptions struct {
 	Stop func(paging.Page) bool
 	// NoCalls says no call will follow that needs the walk's definitions:
 	// the session keeps none of them for its call checks (a command that
-	// only lists saves a map entry per tool).
+	// only lists saves a map entry per tool), and the Result's pages keep
+	// no items (see [paging.Options.DropItems]): the page events had them.
 	NoCalls bool
 }
 
@@ -45,6 +46,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 	var pageNo int
 	learn := m.Name == paging.Tools().Name && (opts == nil || !opts.NoCalls)
 	popts := &paging.Options{
+		DropItems: opts != nil && opts.NoCalls,
 		MaxPages:  s.max,
 		OnRequest: func(number int, _ string) { pageNo = number },
 		OnPage: func(p paging.Page) {
