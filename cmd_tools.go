@@ -33,9 +33,10 @@ func runTools(ctx context.Context, a *app) error {
 		exit = exitWith(exitCheck)
 	}
 	var doc toolsDoc
-	folded.read(func(st *fold.State) { doc = toolsDocument(sess.Info(), st) })
-	// The document has what it needs of the fold: the tools' records go
-	// before the document is written.
+	folded.read(func(st *fold.State) { doc = toolsDocumentOf(sess.Info(), st) })
+	// The document has what it needs of the fold, the walk's tool records
+	// (each made a tool's document as it is written): the rest goes before
+	// the document is written.
 	folded.drop()
 	a.show(doc, func() { a.pr.tools(doc) })
 	return exit

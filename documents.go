@@ -27,6 +27,9 @@ type (
 		Pages    []pageDoc         `json:"pages"`
 		Tools    []toolDoc         `json:"tools"`
 		Findings []finding.Finding `json:"findings"`
+		// listed, when set, stands for Tools: the walk's own records,
+		// each made a toolDoc as it is written (see [toolsDocumentOf]).
+		listed *listedTools
 	}
 	serverDoc struct {
 		Name            string `json:"name"`
@@ -113,11 +116,40 @@ func serverDocument(info session.ServerInfo) serverDoc {
 
 // toolsDocument is the document of the newest tools walk st folded.
 func toolsDocument(info session.ServerInfo, st *fold.State) toolsDoc {
+	w := st.LatestTools()
+	doc := toolsHeader(info, w)
+	if w == nil {
+		return doc
+	}
+	held := st.Held(w)
+	doc.Tools = make([]toolDoc, 0, len(w.Tools))
+	for _, t := range w.Tools {
+		doc.Tools = append(doc.Tools, toolDocOf(t, held))
+	}
+	return doc
+}
+
+// toolsDocumentOf is [toolsDocument] with its tools left in the walk's
+// records, each made a toolDoc only as it is written: at 10,000 tools the
+// whole []toolDoc (~0.8 MB) lived beside the fold's records while the
+// document was built, the peak of the process's memory. The records are
+// the walk's, which never change once it is done; the rest of the fold
+// may go.
+func toolsDocumentOf(info session.ServerInfo, st *fold.State) toolsDoc {
+	w := st.LatestTools()
+	doc := toolsHeader(info, w)
+	if w != nil {
+		doc.listed = &listedTools{tools: w.Tools, held: st.Held(w)}
+	}
+	return doc
+}
+
+// toolsHeader is the document of walk w (nil: none yet) without its tools.
+func toolsHeader(info session.ServerInfo, w *fold.Walk) toolsDoc {
 	doc := toolsDoc{
 		Server: serverDocument(info),
 		Pages:  []pageDoc{}, Tools: []toolDoc{}, Findings: []finding.Finding{},
 	}
-	w := st.LatestTools()
 	if w == nil {
 		return doc
 	}
@@ -134,15 +166,37 @@ func toolsDocument(info session.ServerInfo, st *fold.State) toolsDoc {
 		}
 		doc.Pages = append(doc.Pages, pd)
 	}
-	held := st.Held(w)
-	doc.Tools = make([]toolDoc, 0, len(w.Tools))
-	for _, t := range w.Tools {
-		doc.Tools = append(doc.Tools, toolDoc{
-			Name: listedName(t), Page: t.Page, Generation: t.Gen, Held: held,
-			TaskSupport: t.TaskSupport, HasOutputSchema: t.Output != nil, Definition: t.Raw,
-		})
-	}
 	return doc
+}
+
+// listedTools are the tools of a document as the walk recorded them.
+type listedTools struct {
+	tools []*fold.Tool
+	held  bool
+}
+
+// toolDocOf is the document of tool t, held or not.
+func toolDocOf(t *fold.Tool, held bool) toolDoc {
+	return toolDoc{
+		Name: listedName(t), Page: t.Page, Generation: t.Gen, Held: held,
+		TaskSupport: t.TaskSupport, HasOutputSchema: t.Output != nil, Definition: t.Raw,
+	}
+}
+
+// toolCount is the number of tools of d.
+func (d toolsDoc) toolCount() int {
+	if d.listed != nil {
+		return len(d.listed.tools)
+	}
+	return len(d.Tools)
+}
+
+// tool is the document of d's tool i.
+func (d toolsDoc) tool(i int) toolDoc {
+	if d.listed != nil {
+		return toolDocOf(d.listed.tools[i], d.listed.held)
+	}
+	return d.Tools[i]
 }
 
 // listedName is the name a tool was listed with: "" when its definition
@@ -337,7 +391,7 @@ func (d toolsDoc) writeJSON(w io.Writer, red *session.Redactor) error {
 	writeArray(&s, d.Pages)
 	bw.WriteString(",\n")
 	s.key("tools")
-	writeArray(&s, d.Tools)
+	writeItems(&s, d.toolCount(), d.tool)
 	bw.WriteString(",\n")
 	s.field("findings", d.Findings, true)
 	bw.WriteString("}\n")
@@ -395,15 +449,21 @@ func (s *docStream) value(v any, prefix string) {
 
 // writeArray writes the top-level array items, one item at a time.
 func writeArray[T any](s *docStream, items []T) {
-	if len(items) == 0 {
+	writeItems(s, len(items), func(i int) T { return items[i] })
+}
+
+// writeItems writes a top-level array of n items, item(i) the i-th, made
+// and written one at a time.
+func writeItems[T any](s *docStream, n int, item func(int) T) {
+	if n == 0 {
 		s.w.WriteString("[]")
 		return
 	}
 	s.w.WriteString("[\n")
-	for i := range items {
+	for i := range n {
 		s.w.WriteString("    ")
-		s.value(items[i], "    ")
-		if i < len(items)-1 {
+		s.value(item(i), "    ")
+		if i < n-1 {
 			s.w.WriteByte(',')
 		}
 		s.w.WriteByte('\n')

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,8 +50,30 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 			{Name: "", Page: 1, Generation: 1, Held: true, Definition: items[3]},
 		},
 	}
-	if diff := cmp.Diff(want, doc); diff != "" {
+	if diff := cmp.Diff(want, doc, cmp.AllowUnexported(toolsDoc{})); diff != "" {
 		t.Errorf("toolsDocument (-want +got):\n%s", diff)
+	}
+	// The document that leaves its tools in the walk's records writes the
+	// same bytes, as JSON and as text, as the one built whole.
+	var lazy toolsDoc
+	folded.read(func(st *fold.State) { lazy = toolsDocumentOf(session.ServerInfo{Name: "srv"}, st) })
+	if lazy.listed == nil || len(lazy.listed.tools) != len(items) {
+		t.Fatalf("toolsDocumentOf did not leave the %d tools in the walk's records: %+v", len(items), lazy.listed)
+	}
+	var wholeJSON, lazyJSON, wholeText, lazyText bytes.Buffer
+	if err := writeJSON(&wholeJSON, doc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJSON(&lazyJSON, lazy, nil); err != nil {
+		t.Fatal(err)
+	}
+	newPrinter(&wholeText, false, nil).tools(doc)
+	newPrinter(&lazyText, false, nil).tools(lazy)
+	if diff := cmp.Diff(wholeJSON.String(), lazyJSON.String()); diff != "" || !strings.Contains(lazyJSON.String(), `"name": "render"`) {
+		t.Errorf("the JSON written from the walk's records differs (-whole +records):\n%s", diff)
+	}
+	if diff := cmp.Diff(wholeText.String(), lazyText.String()); diff != "" || !strings.Contains(lazyText.String(), "render") {
+		t.Errorf("the text written from the walk's records differs (-whole +records):\n%s", diff)
 	}
 
 	// A second page makes the tools the client's own, not held.

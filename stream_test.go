@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"text/tabwriter"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -113,4 +114,44 @@ func TestToolsFoldKeepsNoFrameBytes(t *testing.T) {
 			t.Errorf("folded frame %+v, want its size and method without its bytes", f)
 		}
 	})
+}
+
+// The tools table is written as text/tabwriter (padding 2) writes it, byte
+// for byte, with colours on: names of every width, a multibyte one, one
+// with a control made visible, a required task in yellow, held and own.
+func TestToolsTableIsWhatATabwriterWrites(t *testing.T) {
+	doc := toolsDoc{Walk: walkDoc{Complete: true, Pages: 1}, Pages: []pageDoc{{Page: 1, Items: 4}}, Tools: []toolDoc{
+		{Name: "a", Page: 1, Generation: 1, Held: true},
+		{Name: "résumé_über_long_name", Page: 12, Generation: 345, TaskSupport: "required", HasOutputSchema: true},
+		{Name: "bell\a", Page: 3, Generation: 3, TaskSupport: "optional"},
+		{Name: "", Page: 1, Generation: 1},
+	}}
+	var got bytes.Buffer
+	p := newPrinter(&got, true, nil)
+	p.toolsTable(doc)
+	var want bytes.Buffer
+	tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, p.dim("TOOL\tPAGE\tGEN\tHOLD\tTASK\tOUTPUT"))
+	for _, tl := range doc.Tools {
+		hold, task, out := "own", p.line(tl.TaskSupport), "-"
+		if tl.Held {
+			hold = "held"
+		}
+		if task == "" {
+			task = "-"
+		} else if task == "required" {
+			task = p.yellow(task)
+		}
+		if tl.HasOutputSchema {
+			out = "schema"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", p.line(tl.Name), tl.Page, tl.Generation, hold, task, out)
+	}
+	tw.Flush()
+	if got.String() != want.String() {
+		t.Errorf("the table:\n%q\nwant what a tabwriter writes:\n%q", got.String(), want.String())
+	}
+	if !strings.Contains(got.String(), "résumé_über_long_name  12") {
+		t.Errorf("the table does not align the long name:\n%s", got.String())
+	}
 }
