@@ -9,7 +9,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
@@ -110,10 +111,13 @@ func (p *printer) tools(doc toolsDoc) {
 	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(doc.toolCount(), "tool"), nouns(doc.Walk.Pages, "page"), doc.Walk.Generation)
 }
 
-// toolsTable writes the table of doc's tools as a tabwriter with padding 2
-// would, byte for byte, without holding every row as a tabwriter does (at
-// 10,000 tools some 2 MB of cells beside the tools' records): a first pass
-// measures the columns, a second writes each row as it is made.
+// toolsTable writes the table of doc's tools, columns two cells apart,
+// without holding every row as a tabwriter does (at 10,000 tools some 2 MB
+// of cells beside the tools' records): a first pass measures the columns,
+// a second writes each row as it is made. A cell's width is its width on
+// the screen, colours not counted (a tabwriter counted their escapes: the
+// TASK column was ten cells too wide on a terminal when a tool required a
+// task).
 func (p *printer) toolsTable(doc toolsDoc) {
 	header := p.dim("TOOL\tPAGE\tGEN\tHOLD\tTASK\tOUTPUT")
 	row := func(i int) string {
@@ -140,7 +144,7 @@ func (p *printer) toolsTable(doc toolsDoc) {
 			if j == len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+			widths[j] = max(widths[j], ansi.StringWidth(cell))
 		}
 	}
 	write := func(line string) {
@@ -148,7 +152,7 @@ func (p *printer) toolsTable(doc toolsDoc) {
 		for j, cell := range cells {
 			io.WriteString(p.w, cell)
 			if j < len(cells)-1 {
-				io.WriteString(p.w, strings.Repeat(" ", widths[j]+2-utf8.RuneCountInString(cell)))
+				io.WriteString(p.w, strings.Repeat(" ", widths[j]+2-ansi.StringWidth(cell)))
 			}
 		}
 		io.WriteString(p.w, "\n")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"text/tabwriter"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"mcpwitness/finding"
@@ -116,42 +117,54 @@ func TestToolsFoldKeepsNoFrameBytes(t *testing.T) {
 	})
 }
 
-// The tools table is written as text/tabwriter (padding 2) writes it, byte
-// for byte, with colours on: names of every width, a multibyte one, one
-// with a control made visible, a required task in yellow, held and own.
-func TestToolsTableIsWhatATabwriterWrites(t *testing.T) {
+// The tools table without colours is what text/tabwriter (padding 2)
+// writes, byte for byte; with colours, stripped of them, it is the same
+// table (a tabwriter counted the escapes of the yellow "required" as
+// width); a wide name (CJK) takes its width on the screen, so that the
+// PAGE column starts at the same screen column on every line.
+func TestToolsTableAlignsOnTheScreen(t *testing.T) {
 	doc := toolsDoc{Walk: walkDoc{Complete: true, Pages: 1}, Pages: []pageDoc{{Page: 1, Items: 4}}, Tools: []toolDoc{
 		{Name: "a", Page: 1, Generation: 1, Held: true},
 		{Name: "résumé_über_long_name", Page: 12, Generation: 345, TaskSupport: "required", HasOutputSchema: true},
 		{Name: "bell\a", Page: 3, Generation: 3, TaskSupport: "optional"},
 		{Name: "", Page: 1, Generation: 1},
 	}}
-	var got bytes.Buffer
-	p := newPrinter(&got, true, nil)
-	p.toolsTable(doc)
+	table := func(d toolsDoc, color bool) string {
+		var b bytes.Buffer
+		newPrinter(&b, color, nil).toolsTable(d)
+		return b.String()
+	}
+	plain := newPrinter(nil, false, nil)
 	var want bytes.Buffer
 	tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, p.dim("TOOL\tPAGE\tGEN\tHOLD\tTASK\tOUTPUT"))
+	fmt.Fprintln(tw, "TOOL\tPAGE\tGEN\tHOLD\tTASK\tOUTPUT")
 	for _, tl := range doc.Tools {
-		hold, task, out := "own", p.line(tl.TaskSupport), "-"
+		hold, task, out := "own", tl.TaskSupport, "-"
 		if tl.Held {
 			hold = "held"
 		}
 		if task == "" {
 			task = "-"
-		} else if task == "required" {
-			task = p.yellow(task)
 		}
 		if tl.HasOutputSchema {
 			out = "schema"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", p.line(tl.Name), tl.Page, tl.Generation, hold, task, out)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", plain.line(tl.Name), tl.Page, tl.Generation, hold, task, out)
 	}
 	tw.Flush()
-	if got.String() != want.String() {
-		t.Errorf("the table:\n%q\nwant what a tabwriter writes:\n%q", got.String(), want.String())
+	if got := table(doc, false); got != want.String() {
+		t.Errorf("the table:\n%q\nwant what a tabwriter writes:\n%q", got, want.String())
 	}
-	if !strings.Contains(got.String(), "résumé_über_long_name  12") {
-		t.Errorf("the table does not align the long name:\n%s", got.String())
+	colored := table(doc, true)
+	if colored == want.String() || ansi.Strip(colored) != want.String() {
+		t.Errorf("with colours, stripped of them, the table:\n%q\nwant the table without them:\n%q", ansi.Strip(colored), want.String())
+	}
+
+	doc.Tools = append(doc.Tools, toolDoc{Name: "天気予報", Page: 7, Generation: 7})
+	for _, line := range strings.Split(strings.TrimSuffix(ansi.Strip(table(doc, true)), "\n"), "\n") {
+		name := strings.TrimRight(line[:strings.IndexAny(line, "P0123456789")], " ")
+		if col := ansi.StringWidth(line[:strings.IndexAny(line, "P0123456789")]); col != ansi.StringWidth("résumé_über_long_name")+2 {
+			t.Errorf("after %q the PAGE column starts at screen column %d, want %d:\n%s", name, col, ansi.StringWidth("résumé_über_long_name")+2, line)
+		}
 	}
 }
