@@ -131,14 +131,18 @@ every page):
                       every failing instance path
 A tool the server did not list is still sent, as a deliberate probe.
 
---task runs the tool as a task (protocol 2025-11-25, asked for unless
---protocol says otherwise), for a tool whose taskSupport is "required" or
-"optional"; any other is refused (--force sends it anyway). tools/call goes
-out with the task parameter (--task-ttl D asks for a ttl), tasks/get is
-polled at the server's pollInterval and each status is printed as it comes;
-on completion tasks/result is checked as a plain answer. --timeout (the whole
-task) or Ctrl-C sends tasks/cancel. While the task is input_required, the
-server's requests are answered by --elicit and --sampling-reply.
+--task runs the tool as a task, for a tool whose taskSupport is "required"
+or "optional"; any other is refused (--force sends it anyway). Tasks follow
+the negotiated protocol:
+  2026-07-28   the io.modelcontextprotocol/tasks extension: the server
+               decides, answering any call (--task or plain) with a task;
+               tasks/get is polled and the result read from its answer
+  2025-11-25   tools/call goes out with the task parameter (--task-ttl D
+               asks for a ttl); tasks/get is polled at the server's
+               pollInterval, on completion tasks/result is checked
+Each status is printed as it comes and the result gets a plain answer's
+checks. --timeout (the whole task) or Ctrl-C sends tasks/cancel. The
+requests a task waits on are answered by --elicit and --sampling-reply.
 
 NAME=VALUE values follow the input schema's types: a=2 is a number when the
 schema says number, flag=true a boolean, tags='["x"]' JSON.
@@ -396,12 +400,16 @@ const helpTasks = `mcpwitness tasks — walk every page of tasks/list
 Usage:
   mcpwitness tasks [--json|--ndjson] [--max-pages N] [server]
 
-Walks tasks/list (protocol 2025-11-25's tasks; asked for unless --protocol
-says otherwise) as tools walks tools/list: bounded, page by page, with
+Walks tasks/list as tools walks tools/list: bounded, page by page, with
 generations and cursor findings. Each task with its status, ttl, age, the
-page that listed it and its status message.
+page that listed it and its status message. tasks/list is protocol
+2025-11-25's: on 2026-07-28 (the default), whose tasks extension has no
+tasks/list, tasks sends nothing and exits 2; give --protocol 2025-11-25.
+
+Example:
+  mcpwitness tasks --protocol 2025-11-25 -- mcpwitness demo-server
 
 --json: {"server", "walks", "tasks": [...], "findings": [...]}.
 Exit codes: 0 complete, 1 the walk failed (a server without tasks answers
-with an error), 3 incomplete or cursor errors.
+with an error), 2 a 2026-07-28 session, 3 incomplete or cursor errors.
 `
