@@ -160,7 +160,17 @@ func serverFlags() []flagSpec {
 			if err != nil {
 				return usagef("%v", err)
 			}
+			if c.sampling != nil && c.sampling.Decline {
+				return usagef("--sampling-reply and --sampling-decline are two answers to sampling: give one")
+			}
 			c.sampling = r
+			return nil
+		}},
+		{[]string{"--sampling-decline"}, false, func(c *config, _ string) error {
+			if c.sampling != nil && !c.sampling.Decline {
+				return usagef("--sampling-reply and --sampling-decline are two answers to sampling: give one")
+			}
+			c.sampling = &session.SamplingReply{Decline: true}
 			return nil
 		}},
 		{[]string{"--config"}, true, func(c *config, v string) error { c.config = v; return nil }},

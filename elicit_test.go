@@ -73,6 +73,22 @@ func TestSamplingReplyFlagAnswersAHeadlessCall(t *testing.T) {
 		`finding: sampling/createMessage has no maxTokens`, `answered with an assistant text message (9 bytes)`, `\"text\":\"forty-two\"`)
 }
 
+// --sampling-decline declares sampling and declines each request with the
+// user-rejection error, as a person's decline in the terminal UI does; it
+// and --sampling-reply are two answers, so both at once is a usage error.
+func TestSamplingDeclineFlagDeclinesAHeadlessCall(t *testing.T) {
+	code, out, errs := runSafe(t, "call", "sample", "--ndjson", "--protocol", "2025-11-25", "--sampling-decline", "--url", elicitingServer(t))
+	if code != exitConnect {
+		t.Fatalf("exit %d, want %d (the tool failed on the declined request): %s", code, exitConnect, errs)
+	}
+	assertSays(t, "--sampling-decline", out, `"capabilities":{"sampling":{}}`, `"method":"sampling/createMessage"`,
+		`"text":"declined: --sampling-decline"`, `"code":-1`, `User rejected sampling request`)
+	code, _, errs = runSafe(t, "tools", "--sampling-reply", "x", "--sampling-decline")
+	if code != exitUsage || !strings.Contains(errs, "give one") {
+		t.Errorf("both sampling answers: exit %d, %s", code, errs)
+	}
+}
+
 func TestElicitFlagAnswersAHeadlessCall(t *testing.T) {
 	url := elicitingServer(t)
 	bad := filepath.Join(t.TempDir(), "bad.json")

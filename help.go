@@ -59,6 +59,8 @@ Server:
                        (accept with FILE's JSON object, declined on a schema mismatch)
   --sampling-reply R   declare sampling and answer each request with R, an assistant
                        text message, or @FILE (a JSON CreateMessageResult)
+  --sampling-decline   declare sampling and decline each request (the user-rejection
+                       error a person's decline sends)
   --protocol VERSION   protocol version to ask for (default: newest)
   --log-level LEVEL    ask the server to log at LEVEL (logging/setLevel):
                        debug, info, notice, warning, error, critical, alert

@@ -95,6 +95,8 @@ flow sampling-reply-text 0 'asked|answered with an assistant text message|a type
 	call trigger-sampling-request prompt=hello --sampling-reply 'a typed reply'
 flow sampling-reply-file 0 'answered with reply.json|a reply from a file|by-hand' -- \
 	call trigger-sampling-request prompt=hello --sampling-reply @reply.json
+flow sampling-decline 4 'declined: --sampling-decline|User rejected sampling request' -- \
+	call trigger-sampling-request prompt=hello --sampling-decline
 flow sampling-not-declared 4 'Tool trigger-sampling-request not found|was not listed' -- \
 	call trigger-sampling-request prompt=hello
 

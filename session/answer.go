@@ -112,6 +112,9 @@ func (f flagAnswerer) Answer(_ context.Context, a *Asked) (Reply, error) {
 		if f.sampling == nil {
 			break
 		}
+		if f.sampling.Decline {
+			return RejectSampling("--sampling-decline"), nil
+		}
 		return Reply{Result: f.sampling.Result, Text: f.sampling.text()}, nil
 	}
 	return Reply{}, fmt.Errorf("no answer for %s", a.Method)

@@ -20,6 +20,9 @@ type SamplingReply struct {
 	Result *mcp.CreateMessageResult
 	// File names where Result came from; "" when it is a text reply.
 	File string
+	// Decline answers every request with the user-rejection error
+	// (--sampling-decline), as a person declining in the UI does.
+	Decline bool
 }
 
 // samplingModel is the model a text reply names.
