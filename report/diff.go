@@ -36,6 +36,11 @@ type Difference struct {
 	// Verdicts are the tools called in both files whose last call's
 	// verdicts differ.
 	Verdicts []VerdictChange `json:"verdicts"`
+
+	// compared counts the tools called in both files, whose verdicts were
+	// compared: with none, "the same verdicts" would claim what was not
+	// checked.
+	compared int
 }
 
 // Side describes one file of a [Difference] and the walk compared.
@@ -115,8 +120,9 @@ func Compare(a, b *session.File) (*Difference, error) {
 	d := paging.DiffWalks(paging.Tools(), toolPages(wa), toolPages(wb))
 	out := &Difference{Before: side(sa, wa), After: side(sb, wb),
 		Added: placed(d.Added), Removed: placed(d.Removed), Changed: []ChangedTool{},
-		Moved: moved(d.Moved), Repaged: moved(d.Repaged), Verdicts: verdictChanges(sa, sb),
+		Moved: moved(d.Moved), Repaged: moved(d.Repaged),
 		Config: compareConfig(a.Header().Target.Config, b.Header().Target.Config)}
+	out.Verdicts, out.compared = verdictChanges(sa, sb)
 	for _, c := range d.Changed {
 		out.Changed = append(out.Changed, ChangedTool{Name: c.Key, Parts: parts(c.Fields), Fields: c.Fields})
 	}
@@ -215,8 +221,9 @@ func parts(fields []string) []string {
 	return out
 }
 
-// verdictChanges compares the last call of each tool called in both files.
-func verdictChanges(a, b *Summary) []VerdictChange {
+// verdictChanges compares the last call of each tool called in both files;
+// it returns the changes and how many tools it compared.
+func verdictChanges(a, b *Summary) ([]VerdictChange, int) {
 	last := func(s *Summary) map[string]*Call {
 		m := map[string]*Call{}
 		for _, c := range s.Calls {
@@ -227,12 +234,13 @@ func verdictChanges(a, b *Summary) []VerdictChange {
 		return m
 	}
 	la, lb := last(a), last(b)
-	out := []VerdictChange{}
+	out, compared := []VerdictChange{}, 0
 	for _, cb := range b.Calls {
 		ca := la[cb.Tool]
 		if ca == nil || lb[cb.Tool] != cb {
 			continue
 		}
+		compared++
 		var changes []CheckChange
 		for _, name := range checkUnion(ca, cb) {
 			var before, after checks.Status
@@ -250,7 +258,7 @@ func verdictChanges(a, b *Summary) []VerdictChange {
 			out = append(out, VerdictChange{Tool: cb.Tool, BeforeCall: ca.ID, AfterCall: cb.ID, Checks: changes})
 		}
 	}
-	return out
+	return out, compared
 }
 
 // checkUnion returns the checks either call ran, known ones first.

@@ -110,8 +110,28 @@ func TestDiffEqual(t *testing.T) {
 	if err := d.WriteText(&out, testScrubber(t)); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "no differences: the same 5 tools in the same order on the same pages, and the same verdicts") {
+	if !strings.Contains(out.String(), "no differences: the same 5 tools in the same order on the same pages, and the same verdicts for the 2 tools called in both") {
 		t.Errorf("text = %s", out.String())
+	}
+}
+
+// Two files that called no tool in common have no verdicts to compare: an
+// equal difference says so instead of claiming the same verdicts.
+func TestDiffEqualWithNoCallInCommon(t *testing.T) {
+	target := session.Target{URL: "https://shop.example/mcp"}
+	a := record(t, versioned(1), target, []step{walk(), call("gamma", `{}`)})
+	b := record(t, versioned(1), target, []step{walk(), call("beta", `{}`)})
+	d := compare(t, a, b)
+	if !d.Equal {
+		t.Fatalf("the same tools, called apart, differ: %+v", d)
+	}
+	var out bytes.Buffer
+	if err := d.WriteText(&out, testScrubber(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "no differences: the same 5 tools in the same order on the same pages, no tool called in both to compare verdicts") ||
+		strings.Contains(s, "the same verdicts") {
+		t.Errorf("text = %s", s)
 	}
 }
 

@@ -35,7 +35,7 @@ func (d *Difference) WriteText(w io.Writer, sc *Scrubber) error {
 		fmt.Fprintf(&b, "%s\n", d.Config)
 	}
 	if d.Equal {
-		fmt.Fprintf(&b, "\nno differences: the same %s in the same order on the same pages, and the same verdicts\n", plural(d.After.Walk.Tools, "tool"))
+		fmt.Fprintf(&b, "\nno differences: the same %s in the same order on the same pages, %s\n", plural(d.After.Walk.Tools, "tool"), d.sameVerdicts())
 		return sc.write(w, b.String())
 	}
 	b.WriteString("\n")
@@ -69,6 +69,18 @@ func (d *Difference) WriteText(w io.Writer, sc *Scrubber) error {
 	fmt.Fprintf(&b, "\n%d added · %d removed · %d changed · %d moved · %d on another page · %s\n",
 		len(d.Added), len(d.Removed), len(d.Changed), len(d.Moved), len(d.Repaged), plural(len(d.Verdicts), "verdict change"))
 	return sc.write(w, b.String())
+}
+
+// sameVerdicts says what an equal difference knows of the verdicts: the
+// same for the tools called in both files, or nothing when no tool was.
+func (d *Difference) sameVerdicts() string {
+	switch d.compared {
+	case 0:
+		return "no tool called in both to compare verdicts"
+	case 1:
+		return "and the same verdicts for the 1 tool called in both"
+	}
+	return fmt.Sprintf("and the same verdicts for the %d tools called in both", d.compared)
 }
 
 func serverLabel(s *ServerSide) string {
