@@ -141,6 +141,7 @@ func (s *Session) Restart(ctx context.Context) (*Session, error) {
 	n.tools, n.level = tools, level
 	n.walks.Store(s.walks.Load())
 	n.calls.Store(s.calls.Load())
+	n.requests.Store(s.requests.Load())
 	n.listsSent.Store(s.listsSent.Load())
 	if err := n.connect(ctx); err != nil {
 		s.log.Append(Event{Kind: KindClosed, Text: "restart failed: " + err.Error()})

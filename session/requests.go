@@ -36,8 +36,9 @@ func LogLevels() []string {
 }
 
 // RequestResult is a finished request other than a list or a tool call,
-// with its verdicts. Its ID is unique among the session's calls and
-// requests.
+// with its verdicts. Its ID is unique among the session's requests; calls
+// are numbered apart, so that the first call is call #1 whatever was read
+// or got before it.
 type RequestResult struct {
 	ID     int64
 	Method string
@@ -227,7 +228,7 @@ func UpdatedURI(ev Event) (string, bool) {
 
 // newRequest numbers a request and records its start.
 func (s *Session) newRequest(method, about string, params any) *RequestResult {
-	r := &RequestResult{ID: s.calls.Add(1), Method: method, About: about}
+	r := &RequestResult{ID: s.requests.Add(1), Method: method, About: about}
 	if params != nil {
 		r.Params, _ = json.Marshal(params)
 	}

@@ -267,3 +267,26 @@ func TestLogLevelTravelsInTheMetaOnNewProtocols(t *testing.T) {
 		t.Errorf("after the level was set to warning, a call asks for %q", got)
 	}
 }
+
+// Calls and the other requests are numbered apart: a call after reads and
+// a ping is still call #1, as a user counting calls expects (the report's
+// table and the terminal's "Call #N" show this number).
+func TestCallsAreNumberedApartFromRequests(t *testing.T) {
+	s := demoInMemory(t, nil)
+	ctx := context.Background()
+	r1 := s.ReadResource(ctx, "demo://readme")
+	r2 := s.ReadResource(ctx, demo.BrokenResourceURI)
+	if r1.ID != 1 || r2.ID != 2 {
+		t.Fatalf("reads numbered %d, %d, want 1, 2", r1.ID, r2.ID)
+	}
+	c := s.Call(ctx, "add", json.RawMessage(`{"a":1,"b":2}`), nil)
+	if c.Err != nil || c.ID != 1 {
+		t.Fatalf("first call after two reads: id %d, err %v; want call #1", c.ID, c.Err)
+	}
+	if r3 := s.ReadResource(ctx, "demo://readme"); r3.ID != 3 {
+		t.Errorf("read after the call numbered %d, want 3", r3.ID)
+	}
+	if c2 := s.Call(ctx, "add", json.RawMessage(`{"a":2,"b":2}`), nil); c2.ID != 2 {
+		t.Errorf("second call numbered %d, want 2", c2.ID)
+	}
+}

@@ -98,6 +98,7 @@ type Session struct {
 	validator *checks.Validator
 	walks     atomic.Int64
 	calls     atomic.Int64
+	requests  atomic.Int64
 	listsSent atomic.Int64
 
 	mu     sync.Mutex
