@@ -180,8 +180,33 @@ func (s *Session) connect(ctx context.Context) error {
 	s.keepServerInfo(res)
 	info := s.info
 	s.log.Append(Event{Kind: KindConnect, Server: &info})
+	if s.child == nil {
+		go s.watchEnd(cs)
+	}
 	s.askForLogs(ctx, res)
 	return nil
+}
+
+// watchEnd records why the connection ended when it ends on its own: the
+// SDK gives up a Streamable HTTP session whose server went away (its
+// standalone stream cannot reconnect), a legacy SSE stream closes. Without
+// it the screen would go on as if connected while every request failed
+// with "client is closing". A stdio child's exit is said by its own
+// watcher, an end that Close or Restart asked for by them, and a session
+// the server lost (404) by its lost event.
+func (s *Session) watchEnd(cs *mcp.ClientSession) {
+	err := cs.Wait()
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed || s.Lost() != "" {
+		return
+	}
+	why := "connection ended"
+	if err != nil {
+		why += ": " + s.redact(err).Error()
+	}
+	s.log.Append(Event{Kind: KindClosed, Text: why})
 }
 
 // dialOptions checks target and opts (nil means defaults) and returns the

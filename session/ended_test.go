@@ -1,0 +1,44 @@
+package session
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"mcpwitness/demo"
+)
+
+// A Streamable HTTP server that goes away ends the session on its own (the
+// SDK's standalone stream cannot reconnect): a closed event says so and
+// why, so that the screen does not go on as if connected.
+func TestHTTPServerGoneEndsTheSession(t *testing.T) {
+	srv := httptest.NewServer(demo.Handler(nil))
+	t.Cleanup(srv.Close)
+	s := dial(t, Target{URL: srv.URL}, nil)
+	srv.CloseClientConnections()
+	srv.Close()
+	waitFor(t, "a closed event", func() bool { return hasEvent(s.Log(), KindClosed, "connection ended") })
+	for _, ev := range s.Log().Events() {
+		if ev.Kind == KindClosed && !strings.Contains(ev.Text, "connection ended: ") {
+			t.Errorf("closed event %q does not say why", ev.Text)
+		}
+	}
+}
+
+// A session closed by the client says only that: no "connection ended"
+// as if the server had gone.
+func TestClosedHTTPSessionSaysNoMore(t *testing.T) {
+	s := dial(t, Target{URL: demoHTTP(t)}, nil)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var closed []string
+	for _, ev := range s.Log().Events() {
+		if ev.Kind == KindClosed {
+			closed = append(closed, ev.Text)
+		}
+	}
+	if len(closed) != 1 || closed[0] != "session closed" {
+		t.Errorf("closed events %q, want only \"session closed\"", closed)
+	}
+}
