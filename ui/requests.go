@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -56,14 +57,19 @@ func (m *model) requestDone(msg requestDoneMsg) tea.Cmd {
 		return nil
 	}
 	failed := r.Err != nil || len(r.RPCError) > 0
-	what := msg.method + " " + msg.about
+	what := strings.TrimSpace(msg.method + " " + msg.about)
 	switch {
 	case r.Cancelled:
 		return m.setStatus(what+": cancelled", levelInfo)
 	case r.Refused():
 		return m.setStatus(what+": refused before sending; the detail says why", levelWarn)
 	case failed && r.Err != nil:
-		return m.setStatus(what+": "+r.Err.Error(), levelError)
+		// The session's errors name the request already.
+		text := r.Err.Error()
+		if !strings.HasPrefix(text, what) {
+			text = what + ": " + text
+		}
+		return m.setStatus(text, levelError)
 	case failed:
 		return m.setStatus(what+": "+session.RPCErrorText(r.RPCError), levelError)
 	}
