@@ -114,10 +114,6 @@ func (p *printer) prompt(doc promptDoc, r *session.RequestResult) {
 		}
 		_ = json.Unmarshal(raw, &m)
 		fmt.Fprintf(p.w, "\n%s\n", p.bold(orDash(p.line(m.Role))+":"))
-		if m.Content.Type == "text" {
-			fmt.Fprintln(p.w, p.text(m.Content.Text))
-			continue
-		}
-		fmt.Fprintln(p.w, p.dim("["+p.describe(m.Content)+"]"))
+		p.block(m.Content)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -141,10 +140,5 @@ func (p *printer) resourceItem(raw json.RawMessage) {
 	if c.Text == nil {
 		return
 	}
-	text := *c.Text
-	var out bytes.Buffer
-	if strings.Contains(c.MIMEType, "json") && json.Indent(&out, []byte(text), "", "  ") == nil {
-		text = out.String()
-	}
-	fmt.Fprintln(p.w, p.text(strings.TrimRight(text, "\n")))
+	p.resourceText(c.MIMEType, *c.Text)
 }

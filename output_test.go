@@ -50,8 +50,8 @@ func TestCallShowsWhatContentHolds(t *testing.T) {
 	assertSays(t, "the output", out,
 		"[image · image/png · 1.5 KiB (1536 bytes)]",
 		"[audio · audio/wav · 3 bytes]",
-		"[resource · file:///notes.txt · text/plain · 5 bytes of text]",
-		"[resource · file:///b.bin · application/octet-stream · 10 bytes]",
+		"[resource · file:///notes.txt · text/plain · 5 bytes of text]\nhello\n",
+		"[resource · file:///b.bin · application/octet-stream · blob 10 bytes]",
 		`[resource_link · file:///big.iso · name "big" · application/x-iso9660-image]`,
 	)
 
@@ -214,4 +214,27 @@ func TestRefusedAndForcedCallsSayWhatHappened(t *testing.T) {
 			t.Errorf("a forced call says %q:\n%s", bad, out)
 		}
 	}
+}
+
+// A prompt's message that embeds a resource shows the resource's text under
+// the line describing it, as read shows it (JSON indented); before, only
+// its size was said.
+func TestPromptShowsAnEmbeddedResourcesText(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "embeds", Version: "1"}, nil)
+	srv.AddPrompt(&mcp.Prompt{Name: "review"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
+			{Role: "user", Content: &mcp.TextContent{Text: "Review this:"}},
+			{Role: "user", Content: &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.json", MIMEType: "application/json", Text: `{"k":[1,2]}`}}},
+			{Role: "user", Content: &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///evil.txt", MIMEType: "text/plain", Text: "line\x1b[2J"}}},
+		}}, nil
+	})
+	code, out, errs := runSafe(t, "prompt", "review", "--url", serveHTTP(t, srv))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	assertSays(t, "the prompt's output", out,
+		"Review this:",
+		"[resource · file:///a.json · application/json · 11 bytes of text]\n{\n  \"k\": [\n    1,\n    2\n  ]\n}\n",
+		"[resource · file:///evil.txt · text/plain · 8 bytes of text]\nline␛[2J\n",
+	)
 }

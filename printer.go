@@ -293,11 +293,7 @@ func (p *printer) result(raw json.RawMessage) {
 		fmt.Fprintln(p.w, p.red("isError: true"))
 	}
 	for _, c := range res.Content {
-		if c.Type == "text" {
-			fmt.Fprintln(p.w, p.text(c.Text))
-			continue
-		}
-		fmt.Fprintln(p.w, p.dim("["+p.describe(c)+"]"))
+		p.block(c)
 	}
 	if len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null" {
 		var out bytes.Buffer
@@ -305,6 +301,29 @@ func (p *printer) result(raw json.RawMessage) {
 			fmt.Fprintf(p.w, "%s\n%s\n", p.dim("structuredContent:"), p.text(out.String()))
 		}
 	}
+}
+
+// block writes one content block: a text as it is, anything else as a
+// line saying what it holds, and an embedded resource's text under that
+// line, as read shows a resource's.
+func (p *printer) block(c content) {
+	if c.Type == "text" {
+		fmt.Fprintln(p.w, p.text(c.Text))
+		return
+	}
+	fmt.Fprintln(p.w, p.dim("["+p.describe(c)+"]"))
+	if c.Type == "resource" && c.Resource != nil && c.Resource.Text != nil {
+		p.resourceText(c.Resource.MimeType, *c.Resource.Text)
+	}
+}
+
+// resourceText writes a resource's text, indented when it is JSON.
+func (p *printer) resourceText(mimeType, text string) {
+	var out bytes.Buffer
+	if strings.Contains(mimeType, "json") && json.Indent(&out, []byte(text), "", "  ") == nil {
+		text = out.String()
+	}
+	fmt.Fprintln(p.w, p.text(strings.TrimRight(text, "\n")))
 }
 
 // describe says what a content item that is not text holds: an image's or
@@ -335,7 +354,7 @@ func (p *printer) describe(c content) string {
 		case c.Resource.Text != nil:
 			parts = append(parts, byteCount(len(*c.Resource.Text))+" of text")
 		case c.Resource.Blob != nil:
-			parts = append(parts, base64Size(*c.Resource.Blob))
+			parts = append(parts, "blob "+base64Size(*c.Resource.Blob))
 		}
 	case "resource_link":
 		add("", c.URI)
