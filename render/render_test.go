@@ -112,6 +112,8 @@ func TestRowText(t *testing.T) {
 		{fold.Row{Kind: fold.RowWalk, Walk: &fold.WalkRow{ID: 2, Method: "tools/list", Pages: 3, Items: 25, Ms: 12,
 			Incomplete: paging.CursorRepeated, Err: "cursor \"a\" again", AfterChange: true}},
 			"walk", `walk #2 tools/list: ⚠ incomplete: cursor-repeated · 25 items · 12 ms (after list_changed) · cursor "a" again`},
+		{fold.Row{Kind: fold.RowWalk, Walk: &fold.WalkRow{ID: 3, Method: "resources/list", Pages: 1, Items: 1, Ms: 2}},
+			"walk", `walk #3 resources/list: ✓ 1 page · 1 item · 2.0 ms`},
 	} {
 		kind, text := render.RowText(&c.row)
 		if kind != c.wantKind || text != c.wantTx {

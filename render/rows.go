@@ -73,7 +73,7 @@ func errorRowText(r *fold.Row) string {
 
 // walkRowText says how a walk ended.
 func walkRowText(w *fold.WalkRow) string {
-	text := fmt.Sprintf("walk #%d %s: %s · %d items · %s", w.ID, w.Method, WalkEnd(w.Pages, w.Incomplete), w.Items, Ms(w.Ms))
+	text := fmt.Sprintf("walk #%d %s: %s · %d %s · %s", w.ID, w.Method, WalkEnd(w.Pages, w.Incomplete), w.Items, Plural(w.Items, "item", "items"), Ms(w.Ms))
 	if w.AfterChange {
 		text += " (after list_changed)"
 	}

@@ -68,7 +68,11 @@ func describeWalk(ev session.Event) string {
 		}
 	case session.KindPage:
 		if ev.Page != nil && ev.Walk != nil {
-			return fmt.Sprintf("walk #%d: page %d arrived · %d items", ev.Walk.ID, ev.Page.Number, ev.Page.Count)
+			items := "items"
+			if ev.Page.Count == 1 {
+				items = "item"
+			}
+			return fmt.Sprintf("walk #%d: page %d arrived · %d %s", ev.Walk.ID, ev.Page.Number, ev.Page.Count, items)
 		}
 	case session.KindWalk:
 		if w := ev.Walk; w != nil {
