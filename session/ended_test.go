@@ -1,9 +1,12 @@
 package session
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/demo"
 )
@@ -23,6 +26,17 @@ func TestHTTPServerGoneEndsTheSession(t *testing.T) {
 			t.Errorf("closed event %q does not say why", ev.Text)
 		}
 	}
+}
+
+// A legacy SSE server that goes away closes its event stream: the session
+// ends, and the closed event says the server closed it.
+func TestSSEServerGoneEndsTheSession(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return demo.New(nil) }, nil))
+	t.Cleanup(srv.Close)
+	s := dial(t, Target{URL: srv.URL, SSE: true}, nil)
+	srv.CloseClientConnections()
+	srv.Close()
+	waitFor(t, "a closed event", func() bool { return hasEvent(s.Log(), KindClosed, "connection ended: ") })
 }
 
 // A session closed by the client says only that: no "connection ended"

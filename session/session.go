@@ -202,9 +202,9 @@ func (s *Session) watchEnd(cs *mcp.ClientSession) {
 	if closed || s.Lost() != "" {
 		return
 	}
-	why := "connection ended"
+	why := "connection ended: the server closed it"
 	if err != nil {
-		why += ": " + s.redact(err).Error()
+		why = "connection ended: " + s.redact(err).Error()
 	}
 	s.log.Append(Event{Kind: KindClosed, Text: why})
 }
