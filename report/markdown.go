@@ -52,6 +52,7 @@ func (s *Summary) Markdown(w io.Writer, opts *MarkdownOptions) error {
 	s.walks(&b)
 	s.findings(&b)
 	s.calls(&b)
+	s.requests(&b)
 	s.failed(&b, o)
 	s.server(&b)
 	return sc.write(w, b.String())
@@ -67,11 +68,17 @@ func (s *Summary) serverName() string {
 func (s *Summary) title(b *bytes.Buffer) {
 	fmt.Fprintf(b, "# mcpwitness session: %s\n\n", text(s.serverName()))
 	parts := []string{plural(len(s.Walks), "walk"), plural(len(s.Calls), "call")}
+	if len(s.Requests) > 0 {
+		parts = append(parts, plural(len(s.Requests), "other request"))
+	}
 	failed := 0
 	for _, c := range s.Calls {
 		if c.Failed() {
 			failed++
 		}
+	}
+	if n := s.failedRequests(); n > 0 {
+		parts = append(parts, "**"+plural(n, "request")+" with a failed verdict**")
 	}
 	if failed > 0 {
 		parts = append(parts, fmt.Sprintf("**%d failed or refused**", failed))

@@ -23,11 +23,13 @@ type step struct {
 	tool  string
 	args  string
 	force bool
+	read  string // a resources/read of this uri
 }
 
 func walk() step                    { return step{walk: true} }
 func call(tool, args string) step   { return step{tool: tool, args: args} }
 func forced(tool, args string) step { return step{tool: tool, args: args, force: true} }
+func read(uri string) step          { return step{read: uri} }
 
 // record runs steps against srv in-process, recording to a file through
 // the recorder and redactor of target (which only labels the header), and
@@ -62,6 +64,10 @@ func record(t *testing.T, srv *mcp.Server, target session.Target, do []step) str
 			if _, res := s.Walk(ctx, paging.Tools()); res.Incomplete != paging.Complete {
 				t.Fatalf("walk: %s %v", res.Incomplete, res.Err)
 			}
+			continue
+		}
+		if st.read != "" {
+			s.ReadResource(ctx, st.read)
 			continue
 		}
 		s.Call(ctx, st.tool, json.RawMessage(st.args), &session.CallOptions{Force: st.force})

@@ -35,6 +35,10 @@ type Summary struct {
 	// definitions of the last complete tools/list walk are kept.
 	Walks []*fold.Walk
 	Calls []*Call
+	// Requests are the other requests the client sent (reads, prompt gets,
+	// completions, subscriptions, pings, log levels) with their verdicts,
+	// oldest first, as many as the fold keeps.
+	Requests []*fold.Request
 	// Errors are the error events, at most maxNotes of them; ErrorCount
 	// counts them all.
 	Errors     []Note
@@ -149,6 +153,7 @@ func summarize(f *session.File) (*Summary, error) {
 		rowsRead = rows.Total()
 	}
 	s.Walks = st.Walks()
+	s.Requests = st.Requests()
 	s.Closed = st.ClosedWhy()
 	s.Notifications = counts(notes)
 	s.Unknown = counts(unknown)
