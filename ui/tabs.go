@@ -172,11 +172,17 @@ func (m *model) tabStripDrawn() string {
 }
 
 // tabStrip draws the tabs, the shown one bright: "Tools 49 · Resources 7 ·
-// Templates 2 · Prompts 4", shorter names when it does not fit in w.
+// Templates 2 · Prompts 4", shorter names when it does not fit in w, then
+// a space between them rather than " · ", so that all five tabs show in
+// an 80-column terminal ("Tools 17 Res 7 Tmpl 2 Prm 4 Tsk 0").
 func (m *model) tabStrip(w int) string {
 	s := m.sty
 	tabs := m.tabs()
-	for _, short := range []bool{false, true} {
+	for _, f := range []struct {
+		short bool
+		sep   string
+	}{{false, " · "}, {true, " · "}, {true, " "}} {
+		short := f.short
 		parts := make([]string, len(tabs))
 		plain := 0
 		for i, t := range tabs {
@@ -196,9 +202,9 @@ func (m *model) tabStrip(w int) string {
 			}
 			parts[i] = style.Render(name) + " " + count.Render(n)
 		}
-		plain += 3 * (len(tabs) - 1)
-		if plain <= w || short {
-			return render.Fit(strings.Join(parts, s.Subtle.Render(" · ")), w)
+		plain += ansi.StringWidth(f.sep) * (len(tabs) - 1)
+		if plain <= w || f.sep == " " {
+			return render.Fit(strings.Join(parts, s.Subtle.Render(f.sep)), w)
 		}
 	}
 	return ""
