@@ -105,7 +105,7 @@ func readDocument(uri string, r *session.RequestResult) readDoc {
 
 // read prints a read: the verdicts, then each item of contents by type.
 func (p *printer) read(doc readDoc, r *session.RequestResult) {
-	fmt.Fprintf(p.w, "%s · %s · %.1f ms\n", p.bold(p.line(doc.URI)), nouns(len(doc.Contents), "item"), doc.Ms)
+	fmt.Fprintf(p.w, "%s · %s · %.1f ms\n", p.bold(p.line(doc.URI)), counted(r, len(doc.Contents), "item"), doc.Ms)
 	p.verdicts(doc.Verdicts)
 	p.failure(r)
 	for _, raw := range doc.Contents {

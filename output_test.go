@@ -238,3 +238,30 @@ func TestPromptShowsAnEmbeddedResourcesText(t *testing.T) {
 		"[resource · file:///evil.txt · text/plain · 8 bytes of text]\nline␛[2J\n",
 	)
 }
+
+// An error answer is not an empty one: read and prompt say "error answer"
+// where they count items or messages, not "0 items" or "0 messages".
+func TestAnErrorAnswerIsNotCountedAsEmpty(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sparse", Version: "1"}, nil)
+	srv.AddResource(&mcp.Resource{URI: "file:///here.txt", Name: "here"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///here.txt", Text: "hi"}}}, nil
+	})
+	srv.AddPrompt(&mcp.Prompt{Name: "here"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}}, nil
+	})
+	url := serveHTTP(t, srv)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"read", "file:///gone.txt"}, "file:///gone.txt · error answer · "},
+		{[]string{"prompt", "gone"}, "gone · sent · error answer · "},
+		{[]string{"read", "file:///here.txt"}, "file:///here.txt · 1 item · "},
+	} {
+		_, out, errs := runSafe(t, append(tc.args, "--url", url)...)
+		first, _, _ := strings.Cut(out, "\n")
+		if !strings.HasPrefix(first, tc.want) {
+			t.Errorf("%v: first line %q, want it to start %q\n%s%s", tc.args, first, tc.want, out, errs)
+		}
+	}
+}

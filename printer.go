@@ -303,6 +303,18 @@ func (p *printer) result(raw json.RawMessage) {
 	}
 }
 
+// counted says how many things a request's answer held, or that it held no
+// result to count: an error answer is not "0 items".
+func counted(r *session.RequestResult, n int, noun string) string {
+	switch {
+	case len(r.RPCError) > 0:
+		return "error answer"
+	case r.Err != nil || len(r.Result) == 0:
+		return "no result"
+	}
+	return nouns(n, noun)
+}
+
 // block writes one content block: a text as it is, anything else as a
 // line saying what it holds, and an embedded resource's text under that
 // line, as read shows a resource's.
