@@ -69,7 +69,11 @@ func (l *stderrLog) text() string {
 	}
 	quoted := []string{l.first}
 	if skipped := tailFrom - l.at - 1; skipped > 0 {
-		quoted = append(quoted, fmt.Sprintf("… (%d more lines)", skipped))
+		more := "lines"
+		if skipped == 1 {
+			more = "line"
+		}
+		quoted = append(quoted, fmt.Sprintf("… (%d more %s)", skipped, more))
 	}
 	quoted = append(quoted, l.lines...)
 	return "its stderr says:\n    " + strings.Join(quoted, "\n    ")
