@@ -41,7 +41,11 @@ func runPrompt(ctx context.Context, a *app) error {
 	defer sess.Close()
 	name := a.cfg.args[0]
 	folded := foldLog(a.log)
-	if _, walk := sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
+	if !fold.ReadCaps(sess.Info().Capabilities).Prompts {
+		// No prompts/list to ask (a client would not): the get goes
+		// out as a probe, its arguments unchecked.
+		a.warn(fmt.Errorf("the server does not declare prompts; getting %q all the same", name))
+	} else if _, walk := sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing prompts before getting one: %w", walk.Err))
 	}
 	var def json.RawMessage

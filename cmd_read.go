@@ -41,6 +41,9 @@ func runRead(ctx context.Context, a *app) error {
 
 // readOnce reads uri, shows it and returns its exit.
 func (a *app) readOnce(ctx context.Context, sess *session.Session, uri string) error {
+	if !fold.ReadCaps(sess.Info().Capabilities).Resources {
+		a.warn(fmt.Errorf("the server does not declare resources; reading %s all the same", a.pr.line(uri)))
+	}
 	r := sess.ReadResource(ctx, uri)
 	doc := readDocument(uri, r)
 	a.show(doc, func() { a.pr.read(doc, r) })

@@ -265,3 +265,24 @@ func TestAnErrorAnswerIsNotCountedAsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// A prompt or a read of a server that declares no prompts or resources
+// says so first and asks all the same, without a prompts/list the server
+// never offered (whose "Method not found" was the warning before).
+func TestUndeclaredPromptsAndResourcesAreSaid(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "tools-only", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "only", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+	url := serveHTTP(t, srv)
+	_, out, errs := runSafe(t, "prompt", "x", "--ndjson", "--url", url)
+	if !strings.Contains(errs, `the server does not declare prompts; getting "x" all the same`) || strings.Contains(errs, "listing prompts") {
+		t.Errorf("prompt's warning: %s", errs)
+	}
+	if strings.Contains(out, `"method":"prompts/list"`) {
+		t.Errorf("prompts/list was sent to a server without prompts:\n%s", out)
+	}
+	_, _, errs = runSafe(t, "read", "file:///x", "--url", url)
+	if !strings.Contains(errs, "the server does not declare resources; reading file:///x all the same") {
+		t.Errorf("read's warning: %s", errs)
+	}
+}
