@@ -272,7 +272,9 @@ func TestAnErrorAnswerIsNotCountedAsEmpty(t *testing.T) {
 func TestUndeclaredPromptsAndResourcesAreSaid(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "tools-only", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "only", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	url := serveHTTP(t, srv)
 	_, out, errs := runSafe(t, "prompt", "x", "--ndjson", "--url", url)
 	if !strings.Contains(errs, `the server does not declare prompts; getting "x" all the same`) || strings.Contains(errs, "listing prompts") {
