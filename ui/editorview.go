@@ -25,18 +25,18 @@ func (e *editorPane) View() string {
 		}
 	}
 	title := s.Title.Render("Call "+e.tool.Label) + "  " + s.Muted.Render(mode)
-	lines := []string{render.Fit(title, e.w), ""}
-	if e.raw {
-		lines = append(lines, e.rawLines()...)
-	} else {
-		lines = append(lines, e.formLines()...)
-	}
 	check := e.checkLines()
 	if most := max(e.h/3, 1); len(check) > most {
 		// A low screen keeps room for the fields.
 		check = check[:most]
 	}
 	room := e.h - len(check) - 1
+	lines := []string{render.Fit(title, e.w), ""}
+	if e.raw {
+		lines = append(lines, e.rawLines()...)
+	} else {
+		lines = append(lines, e.formWindow(room-len(lines))...)
+	}
 	if len(lines) > room {
 		lines = lines[:max(room, 1)]
 	}
@@ -91,6 +91,44 @@ func (e *editorPane) formLines() []string {
 		if i == e.focus && f.Desc != "" {
 			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(render.Trunc(sanitize.Line(f.Desc), e.w-lw-5)))
 		}
+	}
+	return out
+}
+
+// formWindow is the form's lines in at most room lines (three at least):
+// the focused field and its description always among them, and a line
+// saying how many fields are left out above or below. Cut from the top
+// only, a long form (server-everything's elicitation of 13 fields in 24
+// rows) hid the field being typed into.
+func (e *editorPane) formWindow(room int) []string {
+	lines := e.formLines()
+	room = max(room, 3)
+	if len(lines) <= room || len(e.fields) == 0 {
+		return lines
+	}
+	end := min(e.focus+1, len(lines)) // past the focused field's lines
+	if e.focus < len(e.fields) && e.fields[e.focus].Desc != "" {
+		end = min(end+1, len(lines))
+	}
+	start := 0
+	if end > room-1 {
+		start = end - (room - 2)
+	}
+	stop := start + room
+	if start > 0 {
+		stop--
+	}
+	if stop < len(lines) {
+		stop--
+	}
+	stop = min(stop, len(lines))
+	var out []string
+	if start > 0 {
+		out = append(out, e.sty.Muted.Render(fmt.Sprintf("  … %s above", fmt.Sprintf("%d %s", start, render.Plural(start, "more field", "more fields")))))
+	}
+	out = append(out, lines[start:stop]...)
+	if below := len(lines) - stop; below > 0 {
+		out = append(out, e.sty.Muted.Render(fmt.Sprintf("  … %s below", fmt.Sprintf("%d %s", below, render.Plural(below, "more field", "more fields")))))
 	}
 	return out
 }

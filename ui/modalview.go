@@ -142,7 +142,7 @@ func (m *model) formBody(r *askReq, w, h int) []string {
 	if a.form.raw {
 		fields = strings.Split(a.form.area.View(), "\n")
 	} else {
-		fields = a.form.formLines()
+		fields = a.form.formWindow(room)
 	}
 	if len(fields) > room {
 		fields = fields[:max(room, 1)]
