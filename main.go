@@ -71,7 +71,10 @@ func (a *app) run(args []string) error {
 	}
 	a.cfg, a.red = cfg, cfg.secrets()
 	a.pr = newPrinter(a.stdout, !cfg.noColor && isTTY(a.stdout.w), a.red)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP too: a terminal window closed under the TUI ends it as q does
+	// (the export spool removed, the server stopped, the record closed),
+	// not by the signal's default, which left the spool in the temp dir.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	cmd := lookupCommand(cfg.cmd).run
 	if !hasSession(cfg.cmd) {
