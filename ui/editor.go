@@ -429,6 +429,10 @@ func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
 // ShortHelp returns the editor's bindings for the help line.
 func (e *editorPane) ShortHelp() []key.Binding {
 	k := e.keys
+	if e.raw && !e.canForm {
+		// No form to switch to: ctrl+r would only say so.
+		return []key.Binding{k.Send, k.Skeleton, k.Schema, e.global.Back}
+	}
 	if e.raw {
 		return []key.Binding{k.Send, k.Skeleton, k.Schema, k.Raw, e.global.Back}
 	}

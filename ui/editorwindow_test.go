@@ -51,3 +51,28 @@ func TestALongFormShowsTheFocusedField(t *testing.T) {
 		}
 	}
 }
+
+// The raw editor's key line offers ctrl+r only when there is a form to go
+// back to: for server-memory's create_entities (an array of objects) it
+// only said that the schema needs raw JSON.
+func TestRawEditorOffersTheFormOnlyWhenThereIsOne(t *testing.T) {
+	h, _ := demoHarness(t)
+	e := &h.m.editor
+	offers := func() bool {
+		for _, b := range e.ShortHelp() {
+			if b.Help().Desc == e.keys.Raw.Help().Desc {
+				return true
+			}
+		}
+		return false
+	}
+	e.Open(&fold.Tool{Name: "flat", Label: "flat", Input: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)})
+	e.toggleRaw()
+	if !e.raw || !offers() {
+		t.Errorf("a flat schema in raw JSON (raw %v): ctrl+r not offered", e.raw)
+	}
+	e.Open(&fold.Tool{Name: "nested", Label: "nested", Input: json.RawMessage(`{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object"}}}}`)})
+	if !e.raw || offers() {
+		t.Errorf("a schema with no form (raw %v): ctrl+r offered", e.raw)
+	}
+}
