@@ -124,20 +124,27 @@ func (id Identity) Short() string {
 }
 
 // Differences names the parts in which id and other differ, sorted: a part
-// only one of them has, or a part whose digests differ. It is nil when the
-// hashes are equal. Values are never named, only parts.
+// only one of them has, or a part whose digests differ. Across transports
+// (stdio and HTTP) the parts of one transport only are not named: they
+// differ by the transport, and named they read as settings the user made
+// (a stdio server and an HTTP one differed in "args, command, cwd,
+// header-cmd, transport, url" with no --cwd or --header-cmd given). It is
+// nil when the hashes are equal. Values are never named, only parts.
 func (id Identity) Differences(other Identity) []string {
 	if id.Hash == other.Hash {
 		return nil
 	}
+	a, aok := id.Parts[PartTransport]
+	b, bok := other.Parts[PartTransport]
+	sameTransport := !aok || !bok || a == b
 	var diff []string
 	for _, name := range slices.Sorted(maps.Keys(id.Parts)) {
-		if d, ok := other.Parts[name]; !ok || d != id.Parts[name] {
+		if d, ok := other.Parts[name]; ok && d != id.Parts[name] || !ok && sameTransport {
 			diff = append(diff, name)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(other.Parts)) {
-		if _, ok := id.Parts[name]; !ok {
+		if _, ok := id.Parts[name]; !ok && sameTransport {
 			diff = append(diff, name)
 		}
 	}
