@@ -38,6 +38,8 @@ type (
 		Transport       string `json:"transport,omitempty"`
 		// ConfigHash is the hash of the server's configuration identity.
 		ConfigHash string `json:"configHash,omitempty"`
+		// AskedProtocol is the --protocol the server did not settle on.
+		AskedProtocol string `json:"askedProtocol,omitempty"`
 	}
 	walkDoc struct {
 		Complete   bool   `json:"complete"`
@@ -111,7 +113,7 @@ func (f *logFold) read(fn func(st *fold.State)) {
 
 // serverDocument is what the documents say of the server.
 func serverDocument(info session.ServerInfo) serverDoc {
-	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport, ConfigHash: info.ConfigHash}
+	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport, ConfigHash: info.ConfigHash, AskedProtocol: info.AskedProtocol}
 }
 
 // toolsDocument is the document of the newest tools walk st folded.

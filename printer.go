@@ -64,7 +64,11 @@ func (p *printer) server(s serverDoc) {
 	}
 	parts := []string{head}
 	if s.ProtocolVersion != "" {
-		parts = append(parts, "protocol "+p.line(s.ProtocolVersion))
+		v := "protocol " + p.line(s.ProtocolVersion)
+		if s.AskedProtocol != "" {
+			v += " (asked for " + p.line(s.AskedProtocol) + ")"
+		}
+		parts = append(parts, v)
 	}
 	if s.Transport != "" {
 		parts = append(parts, s.Transport)

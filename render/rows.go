@@ -15,8 +15,12 @@ func RowText(r *fold.Row) (kind, text string) {
 	switch r.Kind {
 	case fold.RowConnect:
 		srv := r.Server
+		protocol := OrDash(srv.ProtocolVersion)
+		if srv.AskedProtocol != "" {
+			protocol += " (asked for " + srv.AskedProtocol + ")"
+		}
 		return "session", rowLine(fmt.Sprintf("connected to %s %s · protocol %s · %s",
-			OrDash(srv.Name), srv.Version, OrDash(srv.ProtocolVersion), OrDash(srv.Transport)), false)
+			OrDash(srv.Name), srv.Version, protocol, OrDash(srv.Transport)), false)
 	case fold.RowInstructions:
 		return "session", rowLine("instructions: "+r.Text, r.Cut)
 	case fold.RowStderr:

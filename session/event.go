@@ -101,6 +101,10 @@ type ServerInfo struct {
 	// ConfigHash is the hash of the target's configuration identity
 	// (see [Identity]), when known.
 	ConfigHash string `json:"configHash,omitempty"`
+	// AskedProtocol is the version --protocol asked for when the server
+	// settled on another (ProtocolVersion); "" when it agreed or none was
+	// asked for.
+	AskedProtocol string `json:"askedProtocol,omitempty"`
 }
 
 // Phase says where in its life a walk or a call was when an event was

@@ -282,6 +282,10 @@ func (s *Session) keepServerInfo(res *mcp.InitializeResult) {
 		s.info.Name, s.info.Version = res.ServerInfo.Name, res.ServerInfo.Version
 	}
 	s.info.ProtocolVersion = res.ProtocolVersion
+	s.info.AskedProtocol = ""
+	if s.opts.Protocol != "" && s.opts.Protocol != res.ProtocolVersion {
+		s.info.AskedProtocol = s.opts.Protocol
+	}
 	s.info.Instructions = res.Instructions
 	if raw := s.tap.initialized(); raw != nil {
 		// As the server wrote them: the SDK's struct drops tasks and

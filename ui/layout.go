@@ -252,8 +252,11 @@ func (m *model) serverText(srv *session.ServerInfo) string {
 	if srv.Version != "" {
 		text += " " + s.Text.Render(sanitize.Line(srv.Version))
 	}
-	text += s.Muted.Render(" · protocol ") + s.Text.Render(render.OrDash(sanitize.Line(srv.ProtocolVersion))) +
-		s.Muted.Render(" · "+render.OrDash(sanitize.Line(srv.Transport)))
+	text += s.Muted.Render(" · protocol ") + s.Text.Render(render.OrDash(sanitize.Line(srv.ProtocolVersion)))
+	if srv.AskedProtocol != "" {
+		text += s.Warn.Render(" (asked for " + sanitize.Line(srv.AskedProtocol) + ")")
+	}
+	text += s.Muted.Render(" · " + render.OrDash(sanitize.Line(srv.Transport)))
 	if h := srv.ConfigHash; len(h) >= 12 {
 		// Before the target, which is long and cut first.
 		text += s.Muted.Render(" · config ") + s.Text.Render(h[:12])
