@@ -123,7 +123,7 @@ func (m *model) restartDone(msg restartDoneMsg) tea.Cmd {
 	}
 	m.backend, m.link = msg.backend, linkUp
 	m.restarts.lost = ""
-	status := m.setStatus("restarted: the lists shown come from the old connection until each is walked again (walking now)", levelOK)
+	status := m.setStatus("restarted: every list is walked again on the new connection; until its walk ends a list is the old connection's", levelOK)
 	if msg.redial {
 		status = m.setStatus("connected", levelOK)
 	}
