@@ -186,7 +186,7 @@ func (s *State) Apply(ev session.Event) {
 		s.applyUpdated(ev)
 		s.applyNotification(ev)
 	case session.KindServerCall:
-		s.row(&Row{T: ev.T, Kind: RowServerCall, Method: ev.Method, Text: ev.Text})
+		s.row(&Row{T: ev.T, Kind: RowServerCall, Method: ev.Method, Text: ev.Text, Ask: ev.ID})
 	case session.KindError:
 		s.row(&Row{T: ev.T, Kind: RowError, Level: LevelError, Method: ev.Method, Text: ev.Text})
 	case session.KindClosed:

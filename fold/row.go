@@ -53,7 +53,10 @@ type Row struct {
 	Level Level
 	// Method is the notification's, error's or server request's method.
 	Method string
-	Text   string
+	// Ask is the server request a row of one is about (its event ID,
+	// "ask-1"): its asking, findings and answer share it.
+	Ask  string
+	Text string
 	// Cut says Text was cut to [MaxRowText] bytes.
 	Cut bool
 	// LogLevel is a log message's level as the server sent it.

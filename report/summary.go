@@ -47,6 +47,9 @@ type Summary struct {
 	Notifications []Count
 	// ServerRequests are the server's own requests and how they were answered.
 	ServerRequests []Note
+	// asksFrom is where the current connection's requests start in
+	// ServerRequests: a new connection may number its asks from 1 again.
+	asksFrom int
 	// Stderr holds the server's last stderr lines; StderrCount counts them all.
 	Stderr      []string
 	StderrCount int
@@ -83,6 +86,8 @@ type Note struct {
 	T      time.Time
 	Method string
 	Text   string
+	// Ask is the server request a note of one is about ("" otherwise).
+	Ask string
 }
 
 // Count is how many events of one name a file holds.
@@ -190,10 +195,10 @@ func (s *Summary) note(r *fold.Row, notes, unknown map[string]int) {
 	switch r.Kind {
 	case fold.RowLog, fold.RowToolsChanged, fold.RowChanged, fold.RowNotify:
 		notes[r.Method]++
+	case fold.RowConnect:
+		s.asksFrom = len(s.ServerRequests)
 	case fold.RowServerCall:
-		if len(s.ServerRequests) < maxNotes {
-			s.ServerRequests = append(s.ServerRequests, Note{T: r.T, Method: r.Method, Text: r.Text})
-		}
+		s.noteServerRequest(r)
 	case fold.RowError:
 		s.ErrorCount++
 		if len(s.Errors) < maxNotes {
@@ -299,4 +304,21 @@ func toolPages(w *fold.Walk) []paging.Page {
 		out[i].Items = items
 	}
 	return out
+}
+
+// noteServerRequest keeps a row of the server's own requests: the rows of
+// one request (asked, its findings, the answer) make one note, its texts
+// joined in order.
+func (s *Summary) noteServerRequest(r *fold.Row) {
+	if r.Ask != "" {
+		for i := len(s.ServerRequests) - 1; i >= s.asksFrom; i-- {
+			if n := &s.ServerRequests[i]; n.Ask == r.Ask && n.Method == r.Method {
+				n.Text += " · " + r.Text
+				return
+			}
+		}
+	}
+	if len(s.ServerRequests) < maxNotes {
+		s.ServerRequests = append(s.ServerRequests, Note{T: r.T, Method: r.Method, Text: r.Text, Ask: r.Ask})
+	}
 }
