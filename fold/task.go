@@ -206,19 +206,24 @@ func (s *State) applyTaskPage(ev session.Event) {
 	s.tasks = b
 }
 
-// TaskCaps is what a server declared of tasks (protocol 2025-11-25's
-// capabilities.tasks).
+// TaskCaps is what a server declared of tasks: protocol 2025-11-25's
+// capabilities.tasks, and 2026-07-28's tasks extension.
 type TaskCaps struct {
 	// Declared says capabilities.tasks is there; List, Cancel and
 	// ToolsCall that it lists tasks, cancels them and takes task-augmented
 	// tools/call.
 	Declared, List, Cancel, ToolsCall bool
+	// Extension says capabilities.extensions names the
+	// io.modelcontextprotocol/tasks extension, which has no tasks/list.
+	Extension bool
 }
 
-// ReadTaskCaps reads capabilities.tasks out of the raw capabilities.
+// ReadTaskCaps reads capabilities.tasks and the tasks extension out of the
+// raw capabilities.
 func ReadTaskCaps(raw json.RawMessage) TaskCaps {
 	var c struct {
-		Tasks *struct {
+		Extensions map[string]json.RawMessage
+		Tasks      *struct {
 			List, Cancel json.RawMessage
 			Requests     struct {
 				Tools struct {
@@ -227,11 +232,15 @@ func ReadTaskCaps(raw json.RawMessage) TaskCaps {
 			}
 		}
 	}
-	if json.Unmarshal(raw, &c) != nil || c.Tasks == nil {
+	if json.Unmarshal(raw, &c) != nil {
 		return TaskCaps{}
 	}
+	_, ext := c.Extensions[session.ExtensionTasks]
+	if c.Tasks == nil {
+		return TaskCaps{Extension: ext}
+	}
 	set := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
-	return TaskCaps{Declared: true, List: set(c.Tasks.List), Cancel: set(c.Tasks.Cancel), ToolsCall: set(c.Tasks.Requests.Tools.Call)}
+	return TaskCaps{Declared: true, List: set(c.Tasks.List), Cancel: set(c.Tasks.Cancel), ToolsCall: set(c.Tasks.Requests.Tools.Call), Extension: ext}
 }
 
 // readTaskItem fills it, an item of tasks/list, from the task raw: its

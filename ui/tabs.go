@@ -110,9 +110,9 @@ func (m *model) syncDeclared() {
 		}
 	}
 	if srv != nil {
-		list := fold.ReadTaskCaps(srv.Capabilities).List
-		d.ownTasks = !list && declaresTasksExtension(srv.Capabilities)
-		if list || d.ownTasks {
+		tc := fold.ReadTaskCaps(srv.Capabilities)
+		d.ownTasks = !tc.List && tc.Extension
+		if tc.List || d.ownTasks {
 			d.tabs = append(d.tabs, tabTasks)
 		}
 	}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -21,19 +20,6 @@ import (
 // tasks extension (2026-07-28), which has no tasks/list: it lists the
 // tasks this session knows of — its own calls the server made tasks —
 // from the fold, never from a server listing, and says so.
-
-// declaresTasksExtension says whether the raw capabilities declare the
-// tasks extension under capabilities.extensions.
-func declaresTasksExtension(raw json.RawMessage) bool {
-	var c struct {
-		Extensions map[string]json.RawMessage `json:"extensions"`
-	}
-	if json.Unmarshal(raw, &c) != nil {
-		return false
-	}
-	_, ok := c.Extensions[session.ExtensionTasks]
-	return ok
-}
 
 // ownTasksKey is what the rows of an own-tasks pane were built from: the
 // fold's list of tasks (a new array on every change) and its length.
