@@ -114,8 +114,8 @@ func (d *detailPane) fit() { d.sc.SetSize(d.w, d.h-1-d.liveRows()) }
 // ShowTool shows t's details.
 func (d *detailPane) ShowTool(t *fold.Tool) {
 	if d.tool != t || d.call != 0 {
-		d.sc.Top()
-		d.sc.x, d.pick = 0, 0
+		d.sc.Home()
+		d.pick = 0
 	}
 	d.tool, d.call, d.confirm = t, 0, false
 }
@@ -123,8 +123,8 @@ func (d *detailPane) ShowTool(t *fold.Tool) {
 // ShowCall shows call id of t.
 func (d *detailPane) ShowCall(t *fold.Tool, id int64) {
 	if d.call != id {
-		d.sc.Top()
-		d.sc.x, d.pick = 0, 0
+		d.sc.Home()
+		d.pick = 0
 	}
 	d.tool, d.call, d.confirm = t, id, false
 }

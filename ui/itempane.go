@@ -74,8 +74,7 @@ func (p *itemPane) Focus(on bool) { p.focused = on }
 // resource subscribed to.
 func (p *itemPane) Show(it *fold.Item, subscribed bool) {
 	if it != p.it && (it == nil || p.it == nil || it.Key != p.it.Key) {
-		p.sc.Top()
-		p.sc.x = 0
+		p.sc.Home()
 		p.tmpl = nil
 		if it != nil && it.URITemplate != "" {
 			p.tmpl, _ = fold.ReadTemplate(it.URITemplate)

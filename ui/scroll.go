@@ -93,7 +93,10 @@ func (s *scroller) Sideways() (col int, more bool) { return s.x, s.widest > s.x+
 // Height is the number of lines shown.
 func (s *scroller) Height() int { return s.h }
 
-func (s *scroller) Top()    { s.off = 0 }
+func (s *scroller) Top() { s.off = 0 }
+
+// Home goes to the start of a new document: its top, its left edge.
+func (s *scroller) Home()   { s.off, s.x = 0, 0 }
 func (s *scroller) Bottom() { s.off = len(s.lines); s.clamp() }
 
 func (s *scroller) clamp() {

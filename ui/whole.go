@@ -48,8 +48,7 @@ func (v *wholeView) Row() *fold.Row { return v.row }
 // Open shows r whole, with what else is known of it.
 func (v *wholeView) Open(r *fold.Row, x render.Whole) {
 	v.row, v.x = r, x
-	v.sc.Top()
-	v.sc.x = 0
+	v.sc.Home()
 	v.Sync()
 }
 

@@ -114,8 +114,7 @@ func (p *wirePane) Sync() tea.Cmd {
 		return func() tea.Msg { return frameBuiltMsg{key: k, doc: build()} }
 	}
 	if p.built.n != k.n {
-		p.frame.Top()
-		p.frame.x = 0
+		p.frame.Home()
 	}
 	doc := build()
 	p.frame.SetWide(doc.lines, doc.widest)
@@ -128,8 +127,7 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case frameBuiltMsg:
 		if msg.key == p.building {
-			p.frame.Top()
-			p.frame.x = 0
+			p.frame.Home()
 			p.frame.SetWide(msg.doc.lines, msg.doc.widest)
 			p.built, p.building = msg.key, frameKey{}
 			p.read = msg.read
