@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mcpwitness/session"
 )
@@ -13,12 +14,20 @@ import (
 // Credentials that may still stand in text written from a session file.
 // The recorder redacts every secret it knows; these catch what it could not
 // know, or a file written by something else.
+//
+// They are compiled on first use: a process that never scrubs (every
+// command but report and diff) does not pay for them at start.
 var (
 	// scheme://user:password@host
-	userinfoRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://)([^\s/@\[\]"'<>` + "`" + `]+)@`)
+	userinfoRE = lazyRegexp(`([A-Za-z][A-Za-z0-9+.\-]*://)([^\s/@\[\]"'<>` + "`" + `]+)@`)
 	// Authorization schemes followed by a credential with a digit in it.
-	schemeRE = regexp.MustCompile(`\b(Bearer|Basic) ([A-Za-z0-9\-._~+/]*[0-9][A-Za-z0-9\-._~+/]*=*)`)
+	schemeRE = lazyRegexp(`\b(Bearer|Basic) ([A-Za-z0-9\-._~+/]*[0-9][A-Za-z0-9\-._~+/]*=*)`)
 )
+
+// lazyRegexp is a regexp compiled the first time it is asked for.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // A Scrubber is the last check for secrets of what report writes: the
 // recorder redacts every secret it knows, but a file written by something
@@ -92,12 +101,12 @@ func (sc *Scrubber) Err() error {
 // credentials. When the key cannot be had it says so (an error naming the
 // cause) and writes nothing of the credential.
 func (sc *Scrubber) Scrub(s string) (string, error) {
-	s = userinfoRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := userinfoRE.FindStringSubmatch(m)
+	s = userinfoRE().ReplaceAllStringFunc(s, func(m string) string {
+		sub := userinfoRE().FindStringSubmatch(m)
 		return sub[1] + sc.placeholder("userinfo", sub[2]) + "@"
 	})
-	s = schemeRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := schemeRE.FindStringSubmatch(m)
+	s = schemeRE().ReplaceAllStringFunc(s, func(m string) string {
+		sub := schemeRE().FindStringSubmatch(m)
 		if len(sub[2]) < 12 {
 			return m
 		}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -102,12 +103,14 @@ func afterwards(end string) string {
 
 // unsupportedVersion matches the SDK's error for an initialize answer
 // naming a protocol version it does not support.
-var unsupportedVersion = regexp.MustCompile(`unsupported protocol version: ("(?:[^"\\]|\\.)*")`)
+var unsupportedVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`unsupported protocol version: ("(?:[^"\\]|\\.)*")`)
+})
 
 // explain says what an SDK error means where its own text is cryptic.
 func explain(err error) string {
 	text := err.Error()
-	if m := unsupportedVersion.FindStringSubmatch(text); m != nil {
+	if m := unsupportedVersion().FindStringSubmatch(text); m != nil {
 		return fmt.Sprintf("the server answered protocol version %s, which mcpwitness did not ask for and does not support (supported: %s)",
 			m[1], strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}

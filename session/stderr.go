@@ -25,7 +25,9 @@ const (
 // "panic: …" and "fatal error: …", Node's "Error: Cannot find module …",
 // Rust's "panicked at", Python's "Traceback" and "ValueError: …", Java's
 // "Exception in thread …".
-var causeLine = regexp.MustCompile(`(?i:(^|[^a-z])(error|panic|panicked|fatal|exception|traceback)([^a-z]|$))|[a-z](Error|Exception)\b`)
+var causeLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i:(^|[^a-z])(error|panic|panicked|fatal|exception|traceback)([^a-z]|$))|[a-z](Error|Exception)\b`)
+})
 
 // stderrLog keeps what an error quotes of a server's stderr: the first line
 // that says what went wrong, and the last lines. It holds a bounded amount
@@ -46,7 +48,7 @@ func (l *stderrLog) add(line string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
-	if l.first == "" && causeLine.MatchString(line) {
+	if l.first == "" && causeLine().MatchString(line) {
 		l.first, l.at = line, l.n
 	}
 	l.lines = append(l.lines, line)

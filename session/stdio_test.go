@@ -271,7 +271,7 @@ func TestCauseLines(t *testing.T) {
 		"fatal: crashing on purpose",
 	}
 	for _, c := range causes {
-		if !causeLine.MatchString(c) {
+		if !causeLine().MatchString(c) {
 			t.Errorf("%q is not taken for a cause", c)
 		}
 	}
@@ -284,7 +284,7 @@ func TestCauseLines(t *testing.T) {
 		"main.deep(...)",
 	}
 	for _, o := range others {
-		if causeLine.MatchString(o) {
+		if causeLine().MatchString(o) {
 			t.Errorf("%q is taken for a cause", o)
 		}
 	}
