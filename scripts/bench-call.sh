@@ -2,11 +2,19 @@
 # Compares one tool call made by mcpwitness with the same call made by
 # f/mcptools v0.7.1, as whole processes: `call add a=2 b=3` against
 # `mcpwitness demo-server` over stdio, each client starting the server
-# itself. Runs alternate (mcptools, then mcpwitness) so that a busy machine
-# slows both alike; it prints each one's median wall time, the ratio of the
-# medians, and the median and quartiles of the ratio taken pair by pair
-# (each mcpwitness run over the mcptools run just before it), which a load
-# that drifts during the runs moves less. The project aims at ≤ 1.2×.
+# itself. Runs alternate (mcptools, bench/caller, then mcpwitness) so that
+# a busy machine slows all alike; it prints each one's median wall time,
+# the ratio of the medians, and the median and quartiles of the ratio taken
+# pair by pair (each mcpwitness run over the mcptools run just before it),
+# which a load that drifts during the runs moves less. The project aims at
+# ≤ 1.2× mcptools.
+#
+# bench/caller is the floor of a client that checks what it calls: a bare
+# go-sdk program that reads tools/list up to the page listing the tool,
+# calls it, and ends the session as the SDK does (closing the server's
+# stdin and waiting for it to exit). mcptools lists nothing and does not
+# wait for the server; the caller's own ratio says how much of the gap any
+# such client pays.
 #
 # Usage: scripts/bench-call.sh [extra mcpwitness call flags, e.g. --walk-all]
 #   RUNS=21       runs of each client (medians are taken over them)
@@ -25,8 +33,9 @@ target=${TARGET:-1.2}
 work=$(mktemp -d -t mcpwitness-bench-call.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-bin="$work/mcpwitness"
+bin="$work/mcpwitness" caller="$work/caller"
 GOTOOLCHAIN=local go build -o "$bin" .
+GOTOOLCHAIN=local go build -o "$caller" ./bench/caller
 
 mt=${MCPTOOLS:-}
 if [[ -z $mt ]]; then
@@ -58,21 +67,27 @@ time_ms() {
 }
 
 : >"$work/mt.ms"
+: >"$work/sdk.ms"
 : >"$work/mw.ms"
 for ((i = 0; i < runs; i++)); do
 	time_ms "$mt" call add --params '{"a":2,"b":3}' "$bin" demo-server >>"$work/mt.ms"
+	time_ms "$caller" -list -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/sdk.ms"
 	time_ms "$bin" call add a=2 b=3 "$@" -- "$bin" demo-server >>"$work/mw.ms"
 done
 
 median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 a=$(median "$work/mt.ms")
 b=$(median "$work/mw.ms")
+c=$(median "$work/sdk.ms")
 ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", b/a}')
+sdkratio=$(awk -v a="$a" -v c="$c" 'BEGIN {printf "%.2f", c/a}')
+oversdk=$(awk -v b="$b" -v c="$c" 'BEGIN {printf "%.2f", b/c}')
 paste "$work/mt.ms" "$work/mw.ms" | awk '{printf "%.4f\n", $2 / $1}' >"$work/pairs"
 pairs=$(sort -n "$work/pairs" | awk '{v[NR]=$1} END {printf "%.2f× (quartiles %.2f–%.2f)", (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2, v[int((NR+3)/4)], v[int((3*NR+3)/4)]}')
 printf 'call add a=2 b=3, %d runs each, median wall time\n' "$runs"
 printf '  mcptools v0.7.1  %6.1f ms\n' "$a"
-printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×)\n' "$b" "$ratio" "$target"
+printf '  go-sdk, listing  %6.1f ms  (%s×; bench/caller -list)\n' "$c" "$sdkratio"
+printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×; %s× the go-sdk caller)\n' "$b" "$ratio" "$target" "$oversdk"
 printf '  pair by pair     %s\n' "$pairs"
 if [[ ${STRICT:-} == 1 ]] && awk -v r="$ratio" -v t="$target" 'BEGIN {exit !(r > t)}'; then
 	exit 3
