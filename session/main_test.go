@@ -19,5 +19,16 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The digest key a session makes in the user's config directory
+	// (os.UserConfigDir reads XDG_CONFIG_HOME on Linux) stays out of the
+	// real one.
+	dir, err := os.MkdirTemp("", "mcpwitness-test-config-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "creating a config directory for the tests:", err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
