@@ -218,75 +218,110 @@ func askID(seq int64) string { return fmt.Sprintf("ask-%d", seq) }
 // answer. A request the client did not declare is refused, as a finding.
 func (s *Session) answerAsk(ctx context.Context, method string, params json.RawMessage, roundTrip bool) (mcp.Result, error) {
 	a := &Asked{Seq: s.asks.n.Add(1), Method: method, Params: params, Call: s.askingCall(params), RoundTrip: roundTrip, owner: s}
-	id := askID(a.Seq)
-	var call *CallInfo
+	// Every event of the ask is told apart by its ID and names the call
+	// that asked, if one is known.
+	base := Event{Kind: KindServerCall, Method: method, ID: askID(a.Seq)}
 	if a.Call != 0 {
-		call = &CallInfo{ID: a.Call}
+		base.Call = &CallInfo{ID: a.Call}
 	}
-	decl := s.answerer.Declares()
-	var refuse *jsonrpc.Error
-	switch method {
-	case MethodSampling:
-		if v := checks.SamplingRequest(params); v.Status != checks.Pass {
-			a.Findings = append(a.Findings, v.Message)
-		}
-		if !decl.Sampling {
-			refuse = userRejected("mcpwitness has no model attached and did not declare sampling")
-		}
-	case MethodElicit:
-		var p struct {
-			Mode            string          `json:"mode"`
-			RequestedSchema json.RawMessage `json:"requestedSchema"`
-		}
-		_ = json.Unmarshal(params, &p)
-		switch {
-		case !decl.ElicitForm && !decl.ElicitURL:
-			refuse = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "mcpwitness did not declare elicitation and does not answer it"}
-		case p.Mode == "url" && !decl.ElicitURL:
-			a.Findings = append(a.Findings, "the server asked for URL elicitation; mcpwitness declared form mode only")
-		case p.Mode != "url":
-			_, v := checks.ElicitProperties(p.RequestedSchema)
-			for _, e := range v.Errors {
-				a.Findings = append(a.Findings, v.Message+": "+e.Message)
-			}
-		}
-	}
-	if refuse != nil {
-		s.log.Append(Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Level: LevelFinding, Data: params,
-			Text: "declined: " + refuse.Message})
+	if refuse := s.judgeAsk(a); refuse != nil {
+		ev := base
+		ev.Level, ev.Data, ev.Text = LevelFinding, params, "declined: "+refuse.Message
+		s.log.Append(ev)
 		return nil, refuse
 	}
+	s.announceAsk(a, base)
+	return s.awaitReply(ctx, a, base)
+}
+
+// judgeAsk notes in a.Findings what the request does wrong, and returns
+// the error to refuse it with when it asks for what the client did not
+// declare (nil when it is to be answered).
+func (s *Session) judgeAsk(a *Asked) *jsonrpc.Error {
+	decl := s.answerer.Declares()
+	switch a.Method {
+	case MethodSampling:
+		return judgeSampling(a, decl)
+	case MethodElicit:
+		return judgeElicit(a, decl)
+	}
+	return nil
+}
+
+// judgeSampling checks a sampling request's parameters; one the client
+// did not declare is rejected as a user would reject it.
+func judgeSampling(a *Asked, decl Declared) *jsonrpc.Error {
+	if v := checks.SamplingRequest(a.Params); v.Status != checks.Pass {
+		a.Findings = append(a.Findings, v.Message)
+	}
+	if !decl.Sampling {
+		return userRejected("mcpwitness has no model attached and did not declare sampling")
+	}
+	return nil
+}
+
+// judgeElicit checks an elicitation request: one the client declared no
+// elicitation for is refused; a URL request when only form mode was
+// declared is a finding; a form's requested schema is checked.
+func judgeElicit(a *Asked, decl Declared) *jsonrpc.Error {
+	var p struct {
+		Mode            string          `json:"mode"`
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	_ = json.Unmarshal(a.Params, &p)
+	switch {
+	case !decl.ElicitForm && !decl.ElicitURL:
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "mcpwitness did not declare elicitation and does not answer it"}
+	case p.Mode == "url" && !decl.ElicitURL:
+		a.Findings = append(a.Findings, "the server asked for URL elicitation; mcpwitness declared form mode only")
+	case p.Mode != "url":
+		_, v := checks.ElicitProperties(p.RequestedSchema)
+		for _, e := range v.Errors {
+			a.Findings = append(a.Findings, v.Message+": "+e.Message)
+		}
+	}
+	return nil
+}
+
+// announceAsk records that the server asked a (events like base), then
+// each of its findings. A person's reply is expected before the event is
+// out, since it may come as soon as it is.
+func (s *Session) announceAsk(a *Asked, base Event) {
 	if ia, ok := s.answerer.(*Interactive); ok {
-		// A reply may come as soon as the event is out.
 		ia.expect(askKey{s, a.Seq})
 	}
-	asked := Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Text: "asked", Data: params}
-	if roundTrip {
+	asked := base
+	asked.Text, asked.Data = "asked", a.Params
+	if a.RoundTrip {
 		asked.Text = "asked (an input request in a result)"
 	}
 	s.log.Append(asked)
 	for _, f := range a.Findings {
-		s.log.Append(Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Level: LevelFinding, Text: "finding: " + f})
+		ev := base
+		ev.Level, ev.Text = LevelFinding, "finding: "+f
+		s.log.Append(ev)
 	}
+}
+
+// awaitReply asks the answerer for its reply to a, within the request
+// timeout, until the server cancels (ctx) or the session ends, and records
+// what came of it (events like base): the reply, the error it gives the
+// server instead, or why there was none.
+func (s *Session) awaitReply(ctx context.Context, a *Asked, base Event) (mcp.Result, error) {
 	actx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	stop := context.AfterFunc(s.life, cancel)
 	defer stop()
 	r, err := s.answerer.Answer(actx, a)
 	if err != nil {
-		why := err.Error()
-		switch {
-		case s.life.Err() != nil || s.closing():
-			why = "the session closed before an answer"
-		case ctx.Err() != nil:
-			why = "the server cancelled the request"
-		case errors.Is(actx.Err(), context.DeadlineExceeded):
-			why = fmt.Sprintf("no answer within %s", s.timeout)
-		}
-		s.log.Append(Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Text: "unanswered: " + why})
+		why := s.unansweredWhy(ctx, actx, err)
+		ev := base
+		ev.Text = "unanswered: " + why
+		s.log.Append(ev)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "mcpwitness: " + why}
 	}
-	answer := Event{Kind: KindServerCall, Method: method, ID: id, Call: call, Text: r.Text}
+	answer := base
+	answer.Text = r.Text
 	if r.Err != nil {
 		answer.Data, _ = json.Marshal(r.Err)
 		if answer.Text == "" {
@@ -298,6 +333,21 @@ func (s *Session) answerAsk(ctx context.Context, method string, params json.RawM
 	answer.Data, _ = json.Marshal(r.Result)
 	s.log.Append(answer)
 	return r.Result, nil
+}
+
+// unansweredWhy says why the answerer gave no reply (it failed with err,
+// asked within actx, derived from the server's request context ctx): the
+// session closed, the server cancelled, the timeout passed, or err itself.
+func (s *Session) unansweredWhy(ctx, actx context.Context, err error) string {
+	switch {
+	case s.life.Err() != nil || s.closing():
+		return "the session closed before an answer"
+	case ctx.Err() != nil:
+		return "the server cancelled the request"
+	case errors.Is(actx.Err(), context.DeadlineExceeded):
+		return fmt.Sprintf("no answer within %s", s.timeout)
+	}
+	return err.Error()
 }
 
 // closing says whether Close has begun (it cancels the requests in
