@@ -241,13 +241,7 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 	method, latency, w, stray := t.book(dir, env.Method, id, now)
 	var frame int64 // the sequence number of the frame's event, when it holds this message alone
 	if rec != nil {
-		rec.Method, rec.ID = method, id
-		if latency > 0 {
-			rec.LatencyMs = ms(latency)
-		}
-		if stamped := t.log.Append(*rec); !cut && stamped.Frame != nil {
-			frame = stamped.Seq
-		}
+		frame = t.recordAlone(rec, method, id, latency, cut)
 	}
 	if stray {
 		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
@@ -255,22 +249,56 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 	}
 	if w != nil {
 		w.deliver(env.Result, env.Error, cut, frame)
-		// Only a well-formed answer: anything else reaches the SDK as it
-		// came, for the SDK to judge.
-		if rec != nil && w.items != "" && method == w.list && env.JSONRPC == "2.0" && len(env.Result) > 0 && len(env.Error) == 0 {
+		if rec != nil && readsOwnPage(w, method, env) {
 			fwd = emptyPage(env.ID, w.items)
 		}
 	}
-	if dir == Recv && (method == "initialize" || method == "server/discover") && len(env.Result) > 0 {
-		t.keepInit(env.Result)
-	}
-	if dir == Recv && env.Method == "" && t.settleOwn(id) {
+	if dir == Recv && !t.take(method, id, env, now) {
 		return false, nil
 	}
-	if dir == Recv && env.Method != "" && id == "" {
+	return true, fwd
+}
+
+// recordAlone records rec, a frame that holds one message alone, under the
+// method and id the message was booked with (and an answer's latency). It
+// returns the sequence number of its event, which a watcher keeps to point
+// at the answer; 0 when the frame was cut or is recorded as text.
+func (t *tap) recordAlone(rec *Event, method, id string, latency time.Duration, cut bool) int64 {
+	rec.Method, rec.ID = method, id
+	if latency > 0 {
+		rec.LatencyMs = ms(latency)
+	}
+	if stamped := t.log.Append(*rec); !cut && stamped.Frame != nil {
+		return stamped.Seq
+	}
+	return 0
+}
+
+// readsOwnPage reports whether watcher w reads the page of the answer env
+// (to a request of method) from the raw answer, so that the SDK is to be
+// given an empty page: only a well-formed answer to w's list; anything
+// else reaches the SDK as it came, for the SDK to judge.
+func readsOwnPage(w *watcher, method string, env envelope) bool {
+	return w.items != "" && method == w.list && env.JSONRPC == "2.0" && len(env.Result) > 0 && len(env.Error) == 0
+}
+
+// take acts on a message from the server (booked under method and id)
+// that the tap itself needs: the result of initialize (or server/discover)
+// is kept, the answer to one of the session's own requests settles it, and
+// a notification becomes an event of its own. It reports whether the
+// message goes on to the SDK: an answer to the session's own request does
+// not.
+func (t *tap) take(method, id string, env envelope, now time.Time) bool {
+	if (method == "initialize" || method == "server/discover") && len(env.Result) > 0 {
+		t.keepInit(env.Result)
+	}
+	if env.Method == "" && t.settleOwn(id) {
+		return false
+	}
+	if env.Method != "" && id == "" {
 		t.notification(env.Method, env.Params, now)
 	}
-	return true, fwd
+	return true
 }
 
 // emptyPage is a JSON-RPC answer with id rawID whose result is a list page
