@@ -167,73 +167,110 @@ func pollEvery(ms int64) time.Duration {
 func (s *Session) followTask(ctx context.Context, r *CallResult, def json.RawMessage, cur TaskInfo, sub *Subscription) {
 	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	var fetched chan taskResult // tasks/result in flight, asked for once
-	var got *taskResult
-	notes := sub.C()
-	update := func(next TaskInfo, source TaskSource, raw json.RawMessage) {
-		if next.Status != cur.Status || next.StatusMessage != cur.StatusMessage || source == TaskNotified {
-			s.taskEvent(r, next, source, raw)
-		}
-		if next.PollInterval == 0 {
-			next.PollInterval = cur.PollInterval
-		}
-		cur = next
-	}
-	for !cur.Status.Terminal() {
-		if cur.Status == TaskInputRequired && fetched == nil {
-			// The server sends the requests the task waits on (elicitation,
-			// sampling) once tasks/result is asked for; the session's
-			// handlers answer them.
-			fetched = s.fetchResult(tctx, cur.TaskID)
-		}
-		timer := time.NewTimer(pollEvery(cur.PollInterval))
-		select {
-		case <-tctx.Done():
-			timer.Stop()
-			s.cancelTask(ctx, r, cur.TaskID)
-			return
-		case ev, ok := <-notes:
-			timer.Stop()
-			if !ok {
-				notes = nil
-				continue
-			}
-			if ev.Kind == KindNotification && ev.Method == TaskStatusMethod {
-				if next, err := ReadTask(ev.Data); err == nil && next.TaskID == cur.TaskID {
-					update(next, TaskNotified, ev.Data)
-				}
-			}
-		case res := <-fetched:
-			timer.Stop()
-			got, fetched = &res, nil
-			// tasks/result answers once the task has ended; its status
-			// is asked for next.
-			s.pollTask(tctx, r, cur, update)
-		case <-timer.C:
-			s.pollTask(tctx, r, cur, update)
-		}
-		if r.Err != nil {
+	f := &taskFollow{s: s, r: r, cur: cur, notes: sub.C()}
+	for !f.cur.Status.Terminal() {
+		if !f.next(ctx, tctx) {
 			return
 		}
 	}
-	if cur.Status == TaskCancelled {
+	if f.cur.Status == TaskCancelled {
 		r.Cancelled = true
-		r.Err = fmt.Errorf("the server cancelled task %s%s", cur.TaskID, colonMessage(cur.StatusMessage))
+		r.Err = fmt.Errorf("the server cancelled task %s%s", f.cur.TaskID, colonMessage(f.cur.StatusMessage))
 		return
 	}
-	if got == nil {
-		if fetched == nil {
-			fetched = s.fetchResult(tctx, cur.TaskID)
-		}
-		select {
-		case res := <-fetched:
-			got = &res
-		case <-tctx.Done():
-			s.cancelTask(ctx, r, cur.TaskID)
-			return
+	if f.got == nil && !f.awaitResult(ctx, tctx) {
+		return
+	}
+	s.taskOutcome(r, def, f.cur, *f.got)
+}
+
+// taskFollow is what following one task of call r has learnt so far: its
+// last known status, and its tasks/result, asked for or come.
+type taskFollow struct {
+	s       *Session
+	r       *CallResult
+	cur     TaskInfo
+	notes   <-chan Event    // the session's events, for status notifications; nil once closed
+	fetched chan taskResult // tasks/result in flight, asked for once
+	got     *taskResult
+}
+
+// next waits for one thing to happen to the unfinished task and takes it:
+// a status notification, the answer to tasks/result, or the time to poll
+// tasks/get. A task waiting for input has its result asked for at once:
+// the server sends the requests the task waits on (elicitation, sampling)
+// once tasks/result is asked for, and the session's handlers answer them.
+// It reports false when the call has ended: past the timeout (tctx) or
+// when the caller's ctx is cancelled, the task is cancelled; a failed poll
+// ends it too.
+func (f *taskFollow) next(ctx, tctx context.Context) bool {
+	if f.cur.Status == TaskInputRequired && f.fetched == nil {
+		f.fetched = f.s.fetchResult(tctx, f.cur.TaskID)
+	}
+	timer := time.NewTimer(pollEvery(f.cur.PollInterval))
+	select {
+	case <-tctx.Done():
+		timer.Stop()
+		f.s.cancelTask(ctx, f.r, f.cur.TaskID)
+		return false
+	case ev, ok := <-f.notes:
+		timer.Stop()
+		f.notified(ev, ok)
+	case res := <-f.fetched:
+		timer.Stop()
+		f.got, f.fetched = &res, nil
+		// tasks/result answers once the task has ended; its status is
+		// asked for next.
+		f.s.pollTask(tctx, f.r, f.cur, f.update)
+	case <-timer.C:
+		f.s.pollTask(tctx, f.r, f.cur, f.update)
+	}
+	return f.r.Err == nil
+}
+
+// notified takes an event of the session's log (ok false when the
+// subscription has closed, and is read no more): a status notification of
+// this task is its new status.
+func (f *taskFollow) notified(ev Event, ok bool) {
+	if !ok {
+		f.notes = nil
+		return
+	}
+	if ev.Kind == KindNotification && ev.Method == TaskStatusMethod {
+		if next, err := ReadTask(ev.Data); err == nil && next.TaskID == f.cur.TaskID {
+			f.update(next, TaskNotified, ev.Data)
 		}
 	}
-	s.taskOutcome(r, def, cur, *got)
+}
+
+// update takes next as the task's status, learnt from source (raw as it
+// came). A change of status or message, and every notification, is
+// recorded; a status that names no poll interval keeps the last one.
+func (f *taskFollow) update(next TaskInfo, source TaskSource, raw json.RawMessage) {
+	if next.Status != f.cur.Status || next.StatusMessage != f.cur.StatusMessage || source == TaskNotified {
+		f.s.taskEvent(f.r, next, source, raw)
+	}
+	if next.PollInterval == 0 {
+		next.PollInterval = f.cur.PollInterval
+	}
+	f.cur = next
+}
+
+// awaitResult waits for the ended task's tasks/result, asking for it if it
+// was not asked yet. It reports false when the timeout (tctx) passed or
+// the caller's ctx was cancelled first: the task is then cancelled.
+func (f *taskFollow) awaitResult(ctx, tctx context.Context) bool {
+	if f.fetched == nil {
+		f.fetched = f.s.fetchResult(tctx, f.cur.TaskID)
+	}
+	select {
+	case res := <-f.fetched:
+		f.got = &res
+		return true
+	case <-tctx.Done():
+		f.s.cancelTask(ctx, f.r, f.cur.TaskID)
+		return false
+	}
 }
 
 func colonMessage(msg string) string {
