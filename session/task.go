@@ -197,14 +197,15 @@ type taskFollow struct {
 
 // next waits for one thing to happen to the unfinished task and takes it:
 // a status notification, the answer to tasks/result, or the time to poll
-// tasks/get. A task waiting for input has its result asked for at once:
-// the server sends the requests the task waits on (elicitation, sampling)
-// once tasks/result is asked for, and the session's handlers answer them.
+// tasks/get. A task waiting for input has its result asked for at once,
+// and once only: the server sends the requests the task waits on
+// (elicitation, sampling) once tasks/result is asked for, and the
+// session's handlers answer them.
 // It reports false when the call has ended: past the timeout (tctx) or
 // when the caller's ctx is cancelled, the task is cancelled; a failed poll
 // ends it too.
 func (f *taskFollow) next(ctx, tctx context.Context) bool {
-	if f.cur.Status == TaskInputRequired && f.fetched == nil {
+	if f.cur.Status == TaskInputRequired && f.fetched == nil && f.got == nil {
 		f.fetched = f.s.fetchResult(tctx, f.cur.TaskID)
 	}
 	timer := time.NewTimer(pollEvery(f.cur.PollInterval))

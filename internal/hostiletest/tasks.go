@@ -11,4 +11,8 @@ const (
 	ModeTasksOddStatus = "tasks-odd-status"
 	// ModeTasksLoop pages tasks/list 1 → "A" → "B" → "A".
 	ModeTasksLoop = "tasks-loop"
+	// ModeTasksEarlyResult creates task "t1" input_required, answers
+	// tasks/get with input_required for ever and tasks/result at once, as
+	// if the task had ended.
+	ModeTasksEarlyResult = "tasks-early-result"
 )

@@ -15,15 +15,19 @@ import (
 //	                tasks/get with status "paused", which the specification
 //	                does not name.
 //	tasks-loop      tasks/list pages 1 → "A" → "B" → "A", one task a page.
+//	tasks-early-result answers tools/call with task "t1" input_required,
+//	                tasks/get with input_required for ever, and tasks/result
+//	                at once with a result, as if the task had ended.
 const (
-	modeTasksNoID      = "tasks-no-id"
-	modeTasksOddStatus = "tasks-odd-status"
-	modeTasksLoop      = "tasks-loop"
+	modeTasksNoID        = "tasks-no-id"
+	modeTasksOddStatus   = "tasks-odd-status"
+	modeTasksLoop        = "tasks-loop"
+	modeTasksEarlyResult = "tasks-early-result"
 )
 
 // tasksTheme holds the modes of this file.
 func tasksTheme() theme {
-	return theme{modes: []string{modeTasksNoID, modeTasksOddStatus, modeTasksLoop}, handle: handleTasks}
+	return theme{modes: []string{modeTasksNoID, modeTasksOddStatus, modeTasksLoop, modeTasksEarlyResult}, handle: handleTasks}
 }
 
 // hostileTask is a task as the protocol writes it.
@@ -45,12 +49,24 @@ func handleTasks(s *server, req request) bool {
 			return false
 		}
 		task := hostileTask("t1", "working")
-		if s.cfg.mode == modeTasksNoID {
+		switch s.cfg.mode {
+		case modeTasksNoID:
 			delete(task, "taskId")
+		case modeTasksEarlyResult:
+			task["status"] = "input_required"
 		}
 		s.reply(req.ID, map[string]any{"task": task})
 	case "tasks/get":
+		if s.cfg.mode == modeTasksEarlyResult {
+			s.reply(req.ID, hostileTask("t1", "input_required"))
+			return true
+		}
 		s.reply(req.ID, hostileTask("t1", "paused"))
+	case "tasks/result":
+		if s.cfg.mode != modeTasksEarlyResult {
+			return false
+		}
+		s.reply(req.ID, map[string]any{"content": []any{map[string]any{"type": "text", "text": "early"}}})
 	case "tasks/cancel":
 		s.reply(req.ID, hostileTask("t1", "cancelled"))
 	case "tasks/list":
