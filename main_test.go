@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +23,22 @@ func TestMain(m *testing.M) {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Setenv("MCPWITNESS_AS_MAIN", "1")
-	os.Exit(m.Run())
+	os.Exit(withTestConfigDir(m))
+}
+
+// withTestConfigDir runs the tests with a user config directory of their
+// own (XDG_CONFIG_HOME, which os.UserConfigDir reads on Linux), which the
+// commands they run inherit: the digest key a session makes there when no
+// --digest-key is given stays out of the real one. It returns m.Run's code.
+func withTestConfigDir(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "mcpwitness-test-config-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "creating a config directory for the tests:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_CONFIG_HOME", dir)
+	return m.Run()
 }
 
 // testBinary is the path of this test binary, which runs as mcpwitness
