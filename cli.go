@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ type config struct {
 	record   string
 	maxPages int
 	maxFrame int64 // 0: session.DefaultMaxFrame
+	spoolMax int64 // --spool-max: 0 session.DefaultSpoolMax, -1 no cap
 	timeout  time.Duration
 	protocol string
 	theme    string
@@ -83,6 +83,11 @@ func outputFlags() []flagSpec {
 		{[]string{"--json"}, false, func(c *config, _ string) error { c.json = true; return nil }},
 		{[]string{"--ndjson"}, false, func(c *config, _ string) error { c.ndjson = true; return nil }},
 		{[]string{"--record"}, true, func(c *config, v string) error { c.record = v; return nil }},
+		{[]string{"--spool-max"}, true, func(c *config, v string) error {
+			n, err := parseSpoolMax(v)
+			c.spoolMax = n
+			return err
+		}},
 		{[]string{"--max-pages"}, true, func(c *config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
@@ -205,43 +210,6 @@ func commandFlags() []flagSpec {
 	}
 }
 
-// minMaxFrame is the smallest --max-frame accepted: below it no server's
-// answer to initialize fits, and the number was most likely meant in MiB.
-const minMaxFrame = 1 << 10
-
-// sizeUnits are the units --max-frame knows, lower case: binary (k, KiB)
-// and decimal (KB).
-var sizeUnits = map[string]float64{
-	"": 1, "b": 1,
-	"k": 1 << 10, "kib": 1 << 10, "kb": 1e3,
-	"m": 1 << 20, "mib": 1 << 20, "mb": 1e6,
-	"g": 1 << 30, "gib": 1 << 30, "gb": 1e9,
-}
-
-// parseSize reads a size such as 64MiB, 1MB, 512k, 1.5m or 1048576 (bytes).
-// The error says what is wrong, for a message that starts with the flag.
-func parseSize(v string) (int64, error) {
-	s := strings.TrimSpace(v)
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	num, unit := s, ""
-	if i >= 0 {
-		num, unit = s[:i], strings.ToLower(strings.TrimSpace(s[i:]))
-	}
-	mult, ok := sizeUnits[unit]
-	f, err := strconv.ParseFloat(num, 64)
-	if !ok || err != nil || num == "" {
-		return 0, fmt.Errorf("wants a size such as 64MiB, 1MB, 512k or a number of bytes, not %q", v)
-	}
-	bytes := f * mult
-	switch {
-	case bytes > 1<<62:
-		return 0, fmt.Errorf("%q is more than any frame can be", v)
-	case bytes < minMaxFrame:
-		return 0, fmt.Errorf("%q is %.0f bytes, less than 1 KiB: no server's answer fits (did you mean %sMiB?)", v, bytes, num)
-	}
-	return int64(bytes), nil
-}
-
 func intFlag(name string, field func(*config) *int) func(*config, string) error {
 	return func(c *config, v string) error {
 		n, err := strconv.Atoi(v)
@@ -335,6 +303,12 @@ func (c *config) checkOutput() error {
 	}
 	if c.junit != "" && c.cmd != "check" {
 		return usagef("--junit FILE is for check: mcpwitness check --junit FILE [server | --config FILE]")
+	}
+	switch {
+	case c.spoolMax != 0 && c.cmd != "":
+		return usagef("--spool-max bounds the terminal UI's export spool; %s keeps none (--record FILE is never capped)", c.cmd)
+	case c.spoolMax != 0 && c.record != "":
+		return usagef("--spool-max bounds the export spool, which --record replaces: with --record FILE, e exports the record, which is never capped")
 	}
 	return nil
 }

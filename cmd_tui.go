@@ -16,7 +16,7 @@ func runTUI(ctx context.Context, a *app) error {
 	cfg := ui.Config{
 		Target:  a.cfg.target,
 		Session: interactive(sessionOptions(a.cfg, a.log)),
-		Export: func(ctx context.Context) (string, int64, error) {
+		Export: func(ctx context.Context) (session.Exported, error) {
 			return spool.Export(ctx, ".")
 		},
 		Theme:   a.cfg.theme,

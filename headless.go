@@ -37,7 +37,7 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 		// written once.
 		if rec != nil {
 			a.spool, err = session.FollowRecord(rec)
-		} else if a.spool, err = session.NewSpool(h, a.red); err == nil {
+		} else if a.spool, err = session.NewSpool(h, a.red, a.spoolOptions()); err == nil {
 			a.log.AddSink(a.spool.Write)
 		}
 		if err != nil {
@@ -53,6 +53,17 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 		a.log.AddSink(progressSink(a.stderr, a.red))
 	}
 	return closeRecord, nil
+}
+
+// spoolOptions bound the terminal UI's own spool by --spool-max and, when
+// it stops, say so in the session's log, whose events the UI shows.
+func (a *app) spoolOptions() *session.SpoolOptions {
+	log := a.log
+	return &session.SpoolOptions{Max: a.cfg.spoolMax, Stopped: func(ev session.Event) {
+		// The spool may be writing as a sink of log, which is locked
+		// meanwhile: append once the sink has returned.
+		go log.Append(ev)
+	}}
 }
 
 // closeBoth closes the record, then the spool; the record's error comes

@@ -44,6 +44,7 @@ type Recorder struct {
 	w     io.Writer
 	red   *Redactor
 	err   error
+	errEv Event // the seq and time of the event whose write failed
 	n     int64
 	first int64 // the sequence number of the first event written; 0 before it
 	buf   bytes.Buffer
@@ -77,7 +78,7 @@ func (r *Recorder) Write(ev Event) {
 	ev.Frame = nil
 	r.trim(&ev)
 	if err := r.writeLineLocked(ev, frame); err != nil {
-		r.err = err
+		r.err, r.errEv = err, Event{Seq: ev.Seq, T: ev.T}
 	}
 }
 
@@ -149,6 +150,14 @@ func (r *Recorder) Err() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.err
+}
+
+// failed returns the first write error, if any, with the sequence number
+// and time of the event that was not written.
+func (r *Recorder) failed() (seq int64, at time.Time, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.errEv.Seq, r.errEv.T, r.err
 }
 
 // Lines returns how many lines were written, the header included.

@@ -2,19 +2,42 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
 
+// DefaultSpoolMax is where a spool of its own stops taking events when
+// [SpoolOptions] name no bound: 1 GiB, some four minutes of a server
+// flooding notifications.
+const DefaultSpoolMax int64 = 1 << 30
+
+// SpoolOptions tune a spool made by [NewSpool]. nil means defaults.
+type SpoolOptions struct {
+	// Max bounds the spool file, in bytes: the line that would take it
+	// past Max is not written, nor any after it, and one last event says
+	// so. 0 means [DefaultSpoolMax]; a negative Max, no bound.
+	Max int64
+	// Stopped, when set, is called once with the event that says the
+	// spool stopped taking events: it reached Max, or a write failed (a
+	// full disk). It may run in [Spool.Write], a sink of the session's
+	// log, so it must not append to that log before it returns.
+	Stopped func(Event)
+}
+
 // Spool keeps a live session's record on disk while it runs, so that
 // [Spool.Export] can copy it at any moment without holding it in memory:
-// however long the session, memory stays flat and the spool is bounded by
-// the disk. A spool made by [NewSpool] has a temporary file of its own,
-// which [Spool.Close] removes; add [Spool.Write] to the session's [Log] as
-// a sink. One made by [FollowRecord] keeps no file: it exports the session's
-// record (--record), so that each event is written once.
+// however long the session, memory stays flat. A spool made by [NewSpool]
+// has a temporary file of its own, bounded by [SpoolOptions.Max], which
+// [Spool.Close] removes; add [Spool.Write] to the session's [Log] as a
+// sink. One made by [FollowRecord] keeps no file: it exports the session's
+// record (--record), so that each event is written once; a record is the
+// user's own file and has no bound.
 type Spool struct {
 	rec *RecordFile
 	// src is what exports read: the spool's own file, or the record's
@@ -22,21 +45,70 @@ type Spool struct {
 	src *os.File
 	own bool       // the file is the spool's: Write writes to it, Close removes it
 	mu  sync.Mutex // serialises exports
+
+	max     int64       // the bound of a spool of its own; none when <= 0
+	onStop  func(Event) // SpoolOptions.Stopped
+	stopped sync.Once   // the stop is noted once, by Write or an export
+}
+
+// Exported is what [Spool.Export] wrote.
+type Exported struct {
+	Path  string // the new file's absolute path
+	Lines int64  // how many lines it holds, the header included
+	// Stopped, when the spool stopped taking events before the export
+	// (its bound, or a failed write), says when and why: "the spool
+	// stopped at 14:03:22: it reached its cap of 1 GiB (--spool-max)".
+	// The file holds every whole line written before that and, at the
+	// bound, the event saying so.
+	Stopped string
+}
+
+// errSpoolFull is the write a spool of its own refuses at its bound.
+var errSpoolFull = errors.New("the export spool is full")
+
+// capWriter writes to w until a write would take it past max bytes: that
+// write and every one after it write nothing and fail with errSpoolFull.
+// A [Recorder] writes one whole line per Write, so the file ends on a
+// whole line.
+type capWriter struct {
+	w   io.Writer
+	n   int64
+	max int64 // no bound when <= 0
+}
+
+func (c *capWriter) Write(p []byte) (int, error) {
+	if c.max > 0 && c.n+int64(len(p)) > c.max {
+		return 0, errSpoolFull
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // NewSpool creates the spool file in the system's temporary directory and
 // writes h, the header, to it. Events pass through red on their way in.
-func NewSpool(h Header, red *Redactor) (*Spool, error) {
+func NewSpool(h Header, red *Redactor, opts *SpoolOptions) (*Spool, error) {
+	var o SpoolOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Max == 0 {
+		o.Max = DefaultSpoolMax
+	}
 	f, err := os.CreateTemp("", "mcpwitness-spool-*.jsonl")
 	if err != nil {
 		return nil, fmt.Errorf("creating the session spool file: %w", err)
 	}
-	rec, err := newRecordFile(f, h, red)
+	rec, err := NewRecorder(&capWriter{w: f, max: o.Max}, h, red)
 	if err != nil {
+		f.Close()
 		os.Remove(f.Name())
+		if errors.Is(err, errSpoolFull) {
+			err = fmt.Errorf("its cap of %s is less than the header", byteSize(o.Max))
+		}
 		return nil, fmt.Errorf("writing the session spool file: %w", err)
 	}
-	return &Spool{rec: rec, src: f, own: true}, nil
+	return &Spool{rec: &RecordFile{f: f, rec: rec}, src: f, own: true, max: o.Max, onStop: o.Stopped}, nil
 }
 
 // FollowRecord returns a spool whose exports copy rec, a record the
@@ -62,46 +134,124 @@ func FollowRecord(rec *RecordFile) (*Spool, error) {
 // Write records one event; it runs as a log sink, under the log's lock,
 // and never waits for an export. A spool that follows a record writes
 // nothing: the record's own sink does.
+//
+// The event that would take a spool of its own past its bound is not
+// written, nor any after it: an error event takes its place, the last
+// line, saying when the spool stopped and what to do instead. After a
+// failed write nothing more is written. Either way
+// [SpoolOptions.Stopped] hears of it.
 func (s *Spool) Write(ev Event) {
-	if s.own {
-		s.rec.Write(ev)
+	if !s.own {
+		return
 	}
+	s.rec.Write(ev)
+	s.noteStop()
+}
+
+// noteStop, once the record has failed a write, writes the spool's last
+// line when its bound stopped it and tells [SpoolOptions.Stopped], once.
+// An export calls it too, so that it never copies a stopped spool without
+// its last line.
+func (s *Spool) noteStop() {
+	seq, at, err := s.rec.rec.failed()
+	if err == nil || !s.own {
+		return
+	}
+	s.stopped.Do(func() {
+		if at.IsZero() {
+			at = time.Now()
+		}
+		ev := Event{Seq: seq, T: at, Kind: KindError, Text: stopText(at, err, s.max)}
+		if errors.Is(err, errSpoolFull) {
+			// Past the bound by this line alone; a line that fails to
+			// be written whole is left out of exports.
+			if b, merr := json.Marshal(ev); merr == nil {
+				s.src.Write(append(b, '\n'))
+			}
+		}
+		if s.onStop != nil {
+			s.onStop(ev)
+		}
+	})
+}
+
+// spoolStopPrefix begins the text of the event a spool of its own ends
+// with (see [SpoolStopped]).
+const spoolStopPrefix = "the export spool "
+
+// stopText is what the event saying that the spool stopped at at, for err,
+// says: when, why, and what keeps everything.
+func stopText(at time.Time, err error, max int64) string {
+	const later = "; later events are not in exports (record with --record FILE to keep everything"
+	if errors.Is(err, errSpoolFull) {
+		return fmt.Sprintf("%sreached %s at %s%s, or raise --spool-max)", spoolStopPrefix, byteSize(max), at.Format(time.TimeOnly), later)
+	}
+	return fmt.Sprintf("%sstopped at %s: %v%s)", spoolStopPrefix, at.Format(time.TimeOnly), err, later)
+}
+
+// SpoolStopped reports whether ev is the event a spool of its own ends
+// with when its bound or a failed write stops it.
+func SpoolStopped(ev Event) bool {
+	return ev.Kind == KindError && strings.HasPrefix(ev.Text, spoolStopPrefix)
 }
 
 // Export writes the record so far to a new file in dir ("" is the current
 // directory) named mcpwitness-YYYYMMDD-HHMMSS.jsonl (-2, -3… before
-// .jsonl when that name is taken), and returns the file's absolute path
-// and how many lines it holds, the header included.
+// .jsonl when that name is taken), and says where and how many lines it
+// holds.
 //
 // The export is atomic: a temporary file in dir, synced, then given its
 // name, so the name never shows a partial file, even after a crash, and an
 // existing file is never replaced. A line being written right now is left
 // for the next export. On failure nothing is left behind and the spool
-// goes on.
-func (s *Spool) Export(ctx context.Context, dir string) (path string, lines int64, err error) {
+// goes on. A spool that stopped taking events (its bound, a failed write)
+// still exports every whole line written before, and
+// [Exported.Stopped] says when it stopped and why.
+func (s *Spool) Export(ctx context.Context, dir string) (Exported, error) {
 	return s.export(ctx, dir, time.Now())
 }
 
-func (s *Spool) export(ctx context.Context, dir string, now time.Time) (string, int64, error) {
+func (s *Spool) export(ctx context.Context, dir string, now time.Time) (Exported, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	what := "the session spool"
 	if !s.own {
 		what = "the session record " + s.src.Name()
 	}
-	if err := s.rec.rec.Err(); err != nil {
-		return "", 0, fmt.Errorf("%s failed earlier (%w)", what, err)
-	}
+	s.noteStop()
+	_, at, stopErr := s.rec.rec.failed()
 	f := s.src
 	st, err := f.Stat()
 	if err != nil {
-		return "", 0, fmt.Errorf("reading %s: %w", what, err)
+		return Exported{}, fmt.Errorf("reading %s: %w", what, err)
 	}
 	end, err := wholeLines(f, st.Size())
 	if err != nil {
-		return "", 0, fmt.Errorf("reading %s: %w", what, err)
+		return Exported{}, fmt.Errorf("reading %s: %w", what, err)
 	}
-	return exportLines(ctx, f, end, dir, now)
+	path, lines, err := exportLines(ctx, f, end, dir, now)
+	if err != nil {
+		return Exported{}, err
+	}
+	ex := Exported{Path: path, Lines: lines}
+	if stopErr != nil {
+		ex.Stopped = stoppedNote(what, at, stopErr, s.max)
+	}
+	return ex, nil
+}
+
+// stoppedNote is [Exported.Stopped] for what (the spool, or the record
+// followed) stopped at at by err.
+func stoppedNote(what string, at time.Time, err error, max int64) string {
+	cause := err.Error()
+	if errors.Is(err, errSpoolFull) {
+		cause = "it reached its cap of " + byteSize(max) + " (--spool-max)"
+	}
+	what = strings.TrimPrefix(what, "the session ")
+	if at.IsZero() {
+		return fmt.Sprintf("the %s stopped: %s", what, cause)
+	}
+	return fmt.Sprintf("the %s stopped at %s: %s", what, at.Format(time.TimeOnly), cause)
 }
 
 // Close removes the spool file, or, for a spool that follows a record,

@@ -21,7 +21,7 @@ import (
 func newTestSpool(t *testing.T) *Spool {
 	t.Helper()
 	target := Target{Command: []string{"true"}}
-	s, err := NewSpool(NewHeader("test", target.Describe()), target.Secrets())
+	s, err := NewSpool(NewHeader("test", target.Describe()), target.Secrets(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,15 +58,16 @@ func TestExportFailureKeepsTheSession(t *testing.T) {
 	if err := os.WriteFile(blocker, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Export(context.Background(), filepath.Join(blocker, "sub")); err == nil || !strings.Contains(err.Error(), "creating a file in") {
+	if _, err := s.Export(context.Background(), filepath.Join(blocker, "sub")); err == nil || !strings.Contains(err.Error(), "creating a file in") {
 		t.Fatalf("export into a file's path: err = %v", err)
 	}
 
 	dir := t.TempDir()
-	path, lines, err := s.Export(context.Background(), dir)
+	ex, err := s.Export(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	path, lines := ex.Path, ex.Lines
 	if lines != 51 {
 		t.Errorf("exported %d lines, want the header and 50 events", lines)
 	}
@@ -74,9 +75,9 @@ func TestExportFailureKeepsTheSession(t *testing.T) {
 		t.Errorf("export path %q: want an absolute path in %s", path, dir)
 	}
 	openExport(t, path, 50)
-	again, _, err := s.Export(context.Background(), dir)
-	if err != nil || again == path {
-		t.Errorf("a second export = %q (%v); it must not replace %q", again, err, path)
+	again, err := s.Export(context.Background(), dir)
+	if err != nil || again.Path == path {
+		t.Errorf("a second export = %q (%v); it must not replace %q", again.Path, err, path)
 	}
 	if names := dirNames(t, dir); len(names) != 2 {
 		t.Errorf("%s holds %q; want the two exports and nothing else", dir, names)
@@ -95,10 +96,11 @@ func TestExportNeverOverwrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"mcpwitness-20261201-053000-2.jsonl", "mcpwitness-20261201-053000-3.jsonl"} {
-		path, _, err := s.export(context.Background(), dir, now)
+		ex, err := s.export(context.Background(), dir, now)
 		if err != nil {
 			t.Fatal(err)
 		}
+		path := ex.Path
 		if filepath.Base(path) != want {
 			t.Errorf("export named %s, want %s", filepath.Base(path), want)
 		}
@@ -133,10 +135,11 @@ func TestExportOfALiveLogIsWhole(t *testing.T) {
 	dir := t.TempDir()
 	last := -1
 	for i := range 20 {
-		path, lines, err := s.export(context.Background(), dir, time.Unix(int64(i), 0))
+		ex, err := s.export(context.Background(), dir, time.Unix(int64(i), 0))
 		if err != nil {
 			t.Fatal(err)
 		}
+		path, lines := ex.Path, ex.Lines
 		f, err := OpenFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -160,10 +163,11 @@ func TestExportLeavesOutALineInProgress(t *testing.T) {
 	if _, err := s.rec.f.WriteString(`{"seq":2,"t":"2026-12-01T05:30:00Z","kind":"std`); err != nil {
 		t.Fatal(err)
 	}
-	path, lines, err := s.Export(context.Background(), t.TempDir())
+	ex, err := s.Export(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	path, lines := ex.Path, ex.Lines
 	b, _ := os.ReadFile(path)
 	if lines != 2 || !strings.HasSuffix(string(b), "\"text\":\"whole\"}\n") {
 		t.Errorf("export of %d lines:\n%s", lines, b)
@@ -187,7 +191,8 @@ func TestSpoolIsBoundedByDiskNotMemory(t *testing.T) {
 	if st.Size() < events*int64(len(line)) {
 		t.Errorf("the spool file holds %d bytes, less than the %d written", st.Size(), events*len(line))
 	}
-	path, lines, err := s.Export(context.Background(), t.TempDir())
+	ex, err := s.Export(context.Background(), t.TempDir())
+	path, lines := ex.Path, ex.Lines
 	if err != nil || lines != events+1 {
 		t.Fatalf("export: %d lines, %v", lines, err)
 	}
@@ -353,7 +358,7 @@ func dirNames(t *testing.T, dir string) []string {
 func TestExportOfARecordEqualsTheSpool(t *testing.T) {
 	target := demoStdio(t)
 	h := NewHeader("test", target.Describe())
-	own, err := NewSpool(h, target.Secrets())
+	own, err := NewSpool(h, target.Secrets(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,14 +390,16 @@ func TestExportOfARecordEqualsTheSpool(t *testing.T) {
 
 	dir := t.TempDir()
 	now := time.Date(2026, 12, 1, 5, 30, 0, 0, time.Local)
-	ownPath, ownLines, err := own.export(ctx, dir, now)
+	ex, err := own.export(ctx, dir, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recPath, recLines, err := followed.export(ctx, dir, now)
+	ownPath, ownLines := ex.Path, ex.Lines
+	fx, err := followed.export(ctx, dir, now)
 	if err != nil {
 		t.Fatal(err)
 	}
+	recPath, recLines := fx.Path, fx.Lines
 	a, _ := os.ReadFile(ownPath)
 	b, _ := os.ReadFile(recPath)
 	if ownLines < 20 || recLines != ownLines || string(a) != string(b) {

@@ -221,8 +221,8 @@ func (m *model) export() tea.Cmd {
 	m.ops.export = true
 	exp, ctx := m.o.Export, m.o.Ctx
 	return tea.Batch(m.setStatus("exporting the session…", levelInfo), m.o.Tasks.cmd(func() tea.Msg {
-		path, n, err := exp(ctx)
-		return exportDoneMsg{path: path, lines: n, err: err}
+		ex, err := exp(ctx)
+		return exportDoneMsg{ex: ex, err: err}
 	}))
 }
 

@@ -183,7 +183,7 @@ func TestDemoToggleToolsWalksAgain(t *testing.T) {
 // which the caller made, is left for the caller to close.
 func TestRunExportsAndQuitsCleanly(t *testing.T) {
 	target := demoTarget(t)
-	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), target.Secrets())
+	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), target.Secrets(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestRunExportsAndQuitsCleanly(t *testing.T) {
 	cfg := Config{
 		Target:  target,
 		Session: session.Options{Log: log},
-		Export:  func(ctx context.Context) (string, int64, error) { return spool.Export(ctx, dir) },
+		Export:  func(ctx context.Context) (session.Exported, error) { return spool.Export(ctx, dir) },
 	}
 	go func() {
 		done <- run(context.Background(), cfg,

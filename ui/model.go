@@ -59,9 +59,8 @@ type (
 	}
 	// exportDoneMsg says where an export went, or why it failed.
 	exportDoneMsg struct {
-		path  string
-		lines int64
-		err   error
+		ex  session.Exported
+		err error
 	}
 	statusMsg struct {
 		text  string
@@ -125,7 +124,7 @@ type options struct {
 	NoColor bool
 	// Export writes the session file and says where; nil when there is
 	// nothing to export.
-	Export func(ctx context.Context) (path string, lines int64, err error)
+	Export func(ctx context.Context) (session.Exported, error)
 	Ctx    context.Context
 	Tasks  *tasks
 	// LogLevel is the level the server is asked to log at once connected

@@ -27,10 +27,10 @@ type Config struct {
 	// sinks nor closes it: the caller closes it after Run returns. A nil Log
 	// gets a log of Run's own, closed by Run.
 	Session session.Options
-	// Export writes the session so far to a new file and says where and
-	// how many lines it holds (see [session.Spool.Export]); nil offers no
-	// export.
-	Export  func(ctx context.Context) (path string, lines int64, err error)
+	// Export writes the session so far to a new file and says where, how
+	// many lines it holds and whether the spool stopped before (see
+	// [session.Spool.Export]); nil offers no export.
+	Export  func(ctx context.Context) (session.Exported, error)
 	Theme   string // a theme name [themes.Lookup] knows, or "" to choose: dark, light on a light background, mono with NoColor
 	NoColor bool   // colour is off (NO_COLOR): "" Theme means mono
 	// LogLevel, when set, is the level (one of [session.LogLevels]) the

@@ -108,7 +108,11 @@ func (m *model) opDone(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return m.setStatus("export failed: "+msg.err.Error()+"; the session is still recorded, try e again", levelError)
 		}
-		return m.setStatus("exported "+plural64(msg.lines)+" to "+msg.path, levelOK)
+		done := "exported " + plural64(msg.ex.Lines) + " to " + msg.ex.Path
+		if msg.ex.Stopped != "" {
+			return m.setStatus(done+" ("+msg.ex.Stopped+")", levelWarn)
+		}
+		return m.setStatus(done, levelOK)
 	}
 	return nil
 }
@@ -185,6 +189,9 @@ func (m *model) applyEvent(ev session.Event) tea.Cmd {
 		return cmd
 	}
 	switch {
+	case session.SpoolStopped(ev) && m.replay == nil:
+		// Said once, as it happens; the events pane keeps it.
+		return m.setStatus(ev.Text, levelWarn)
 	case ev.Kind == session.KindNotification && fold.ListChangedOf(ev.Method) != "" && m.backend != nil:
 		return m.walkAgain(ev.Method)
 	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart && m.ops.call != nil && m.ops.call.awaiting &&

@@ -1,0 +1,277 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"mcpwitness/paging"
+)
+
+// newSpoolWith is a spool of its own made with opts, removed when the test
+// ends.
+func newSpoolWith(t *testing.T, opts *SpoolOptions) *Spool {
+	t.Helper()
+	target := Target{Command: []string{"true"}}
+	s, err := NewSpool(NewHeader("test", target.Describe()), target.Secrets(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// lastEvent reads the last event of the session file at path, which must
+// read whole: n events, no warnings.
+func lastEvent(t *testing.T, path string, n int) Event {
+	t.Helper()
+	f, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Len() != n || len(f.Warnings()) != 0 || f.Cut() != 0 {
+		t.Fatalf("%s has %d events, warnings %q and %d bytes cut; want %d events and nothing forgiven", path, f.Len(), f.Warnings(), f.Cut(), n)
+	}
+	ev, err := f.Event(n - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// A spool of its own stops at its cap: a session's real events (a walk of
+// the demo's tools, some 40 KiB) fill 4 KiB; the export holds every line
+// that fitted, exactly as an uncapped spool wrote them, then one event
+// saying when and why the spool stopped, and the spool's owner hears of it
+// once, with that event.
+func TestSpoolStopsAtItsCap(t *testing.T) {
+	const max = 4 << 10
+	var stops []Event
+	capped := newSpoolWith(t, &SpoolOptions{Max: max, Stopped: func(ev Event) { stops = append(stops, ev) }})
+	whole := newSpoolWith(t, &SpoolOptions{Max: -1})
+	log := NewLog(nil)
+	log.AddSink(capped.Write)
+	log.AddSink(whole.Write)
+	s := demoInMemory(t, &Options{Log: log})
+	ctx := context.Background()
+	if _, res := s.Walk(ctx, paging.Tools()); res.Err != nil || res.Incomplete != "" {
+		t.Fatalf("walk: %v %q", res.Err, res.Incomplete)
+	}
+	if _, res := s.Walk(ctx, paging.Tools()); res.Err != nil {
+		t.Fatalf("second walk: %v", res.Err)
+	}
+	if len(stops) != 1 {
+		t.Fatalf("the spool said it stopped %d times, want once: %+v", len(stops), stops)
+	}
+	stop := stops[0]
+	at := stop.T.Format(time.TimeOnly)
+	wantText := "the export spool reached 4 KiB at " + at + "; later events are not in exports (record with --record FILE to keep everything, or raise --spool-max)"
+	if stop.Kind != KindError || stop.Text != wantText || !SpoolStopped(stop) {
+		t.Errorf("the stop event: %s %q\nwant error %q", stop.Kind, stop.Text, wantText)
+	}
+
+	dir := t.TempDir()
+	ex, err := capped.export(ctx, dir, time.Unix(1, 0))
+	if err != nil {
+		t.Fatalf("export of a spool at its cap: %v", err)
+	}
+	if want := "the spool stopped at " + at + ": it reached its cap of 4 KiB (--spool-max)"; ex.Stopped != want {
+		t.Errorf("the export's note = %q, want %q", ex.Stopped, want)
+	}
+	all, err := whole.export(ctx, dir, time.Unix(2, 0))
+	if err != nil || all.Stopped != "" {
+		t.Fatalf("export of the uncapped spool: %+v, %v", all, err)
+	}
+	got, _ := os.ReadFile(ex.Path)
+	full, _ := os.ReadFile(all.Path)
+	checkStoppedAtCap(t, got, full, max)
+	last := lastEvent(t, ex.Path, int(ex.Lines)-1)
+	if last.Kind != KindError || last.Text != wantText || last.Seq <= 0 {
+		t.Errorf("the export ends with %s #%d %q; want the note", last.Kind, last.Seq, last.Text)
+	}
+
+	// Later exports hold the same, and nothing more is written.
+	again, err := capped.export(ctx, dir, time.Unix(3, 0))
+	if err != nil || again.Lines != ex.Lines || again.Stopped != ex.Stopped {
+		t.Errorf("a later export: %+v, %v; want %d lines as the first", again, err, ex.Lines)
+	}
+	if st, _ := os.Stat(capped.src.Name()); st.Size() != int64(len(got)) {
+		t.Errorf("the spool file grew to %d bytes after its note (%d)", st.Size(), len(got))
+	}
+}
+
+// checkStoppedAtCap checks that got, the export of a spool capped at max,
+// holds the lines of full, the uncapped spool's, that fit in max, then one
+// error event.
+func checkStoppedAtCap(t *testing.T, got, full []byte, max int) {
+	t.Helper()
+	// The headers differ in their start times; the lines after are one
+	// session's.
+	body, note := splitLastLine(got)
+	_, body, _ = bytes.Cut(body, []byte("\n"))
+	_, full, _ = bytes.Cut(full, []byte("\n"))
+	rest, ok := bytes.CutPrefix(full, body)
+	next, _, _ := bytes.Cut(rest, []byte("\n"))
+	kept := len(got) - len(note)
+	switch {
+	case !ok || len(rest) == 0:
+		t.Fatalf("the capped export's %d bytes before its note are not the start of the uncapped %d", len(body), len(full))
+	case kept > max || kept+len(next)+1 <= max:
+		t.Errorf("the spool stopped after %d bytes, before a line of %d: want the last line that fits in %d", kept, len(next)+1, max)
+	case !bytes.Contains(note, []byte(`"kind":"error"`)):
+		t.Errorf("the last line is not the note: %s", note)
+	}
+}
+
+// splitLastLine splits b, whole lines, before its last line.
+func splitLastLine(b []byte) (before, last []byte) {
+	i := bytes.LastIndexByte(b[:len(b)-1], '\n')
+	return b[:i+1], b[i+1:]
+}
+
+// failAfter writes to w until left bytes have gone, writing a short part
+// of the write that passes it, then fails as a full disk does.
+type failAfter struct {
+	w    io.Writer
+	left int
+}
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) <= f.left {
+		f.left -= len(p)
+		return f.w.Write(p)
+	}
+	n, _ := f.w.Write(p[:f.left])
+	f.left = 0
+	return n, &os.PathError{Op: "write", Path: "spool", Err: syscall.ENOSPC}
+}
+
+// A write that fails (the disk is full) stops the spool; an export still
+// holds every whole line written before, leaves out the part of the line
+// that failed, and says why.
+func TestSpoolExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
+	var stops []Event
+	s := newSpoolWith(t, &SpoolOptions{Stopped: func(ev Event) { stops = append(stops, ev) }})
+	header, err := s.src.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw := s.rec.rec.w.(*capWriter)
+	cw.w = &failAfter{w: cw.w, left: 1000}
+	for i := range 40 {
+		s.Write(stderrEvent(i+1, strings.Repeat("z", 90)))
+	}
+	if len(stops) != 1 || !strings.Contains(stops[0].Text, "no space left on device") || !SpoolStopped(stops[0]) {
+		t.Fatalf("the stop events: %+v; want one naming the full disk", stops)
+	}
+	want := "the export spool stopped at " + stops[0].T.Format(time.TimeOnly) + ": writing session record: write spool: no space left on device; later events are not in exports (record with --record FILE to keep everything)"
+	if stops[0].Text != want {
+		t.Errorf("the stop event says %q\nwant %q", stops[0].Text, want)
+	}
+	ex, err := s.Export(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatalf("export after a failed write: %v", err)
+	}
+	if !strings.HasSuffix(ex.Stopped, ": writing session record: write spool: no space left on device") || !strings.HasPrefix(ex.Stopped, "the spool stopped at ") {
+		t.Errorf("the export's note = %q", ex.Stopped)
+	}
+	written, _ := os.ReadFile(s.src.Name())
+	lines := bytes.Count(written, []byte("\n"))
+	if int64(len(written)) != header.Size()+1000 || written[len(written)-1] == '\n' || ex.Lines != int64(lines) {
+		t.Errorf("the spool holds %d bytes in %d whole lines; the export %d lines", len(written), lines, ex.Lines)
+	}
+	if last := lastEvent(t, ex.Path, lines-1); last.Kind != KindStderr || last.Seq != int64(lines-1) {
+		t.Errorf("the export ends with %s #%d; want the last whole stderr line", last.Kind, last.Seq)
+	}
+}
+
+// A record (--record) whose file goes away under it still exports, through
+// the spool that follows it, every line written before, and the note names
+// the record and the failure. A record is never capped.
+func TestFollowedRecordExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	target := Target{Command: []string{"true"}}
+	rec, err := CreateRecord(path, NewHeader("test", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	s, err := FollowRecord(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	line := strings.Repeat("r", 1000)
+	for i := range 10 {
+		rec.Write(stderrEvent(i+1, line)) // 10 KiB: past any small cap
+	}
+	rec.f.Close() // the disk goes away under the record
+	rec.Write(stderrEvent(11, "lost"))
+	ex, err := s.Export(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatalf("export of a record that failed a write: %v", err)
+	}
+	wantStart := "the record " + path + " stopped at "
+	if !strings.HasPrefix(ex.Stopped, wantStart) || !strings.Contains(ex.Stopped, "writing session record:") || !strings.Contains(ex.Stopped, "file already closed") {
+		t.Errorf("the export's note = %q, want it to start %q and name the failed write", ex.Stopped, wantStart)
+	}
+	if last := lastEvent(t, ex.Path, 10); ex.Lines != 11 || last.Text != line {
+		t.Errorf("the export holds %d lines and ends with %q; want the header and the 10 events written", ex.Lines, last.Text)
+	}
+}
+
+// With no cap (a negative Max, --spool-max 0) the spool takes everything;
+// with none given it stops at [DefaultSpoolMax].
+func TestSpoolCapZeroMeansNone(t *testing.T) {
+	stopped := false
+	s := newSpoolWith(t, &SpoolOptions{Max: -1, Stopped: func(Event) { stopped = true }})
+	line := strings.Repeat("n", 4<<10)
+	for i := range 256 { // 1 MiB
+		s.Write(stderrEvent(i+1, line))
+	}
+	ex, err := s.Export(context.Background(), t.TempDir())
+	if err != nil || stopped || ex.Stopped != "" || ex.Lines != 257 {
+		t.Errorf("an uncapped spool after 1 MiB: %+v, %v, stopped %v; want all 256 events", ex, err, stopped)
+	}
+	if d := newSpoolWith(t, nil); d.max != DefaultSpoolMax || d.rec.rec.w.(*capWriter).max != 1<<30 {
+		t.Errorf("a spool with no options is capped at %d, want 1 GiB", d.max)
+	}
+}
+
+// A cap smaller than the header is refused, and no file is left behind.
+func TestSpoolCapBelowTheHeader(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	target := Target{Command: []string{"true"}}
+	_, err := NewSpool(NewHeader("test", target.Describe()), target.Secrets(), &SpoolOptions{Max: 10})
+	if err == nil || err.Error() != "writing the session spool file: its cap of 10 B is less than the header" {
+		t.Errorf("a spool capped at 10 bytes: err = %v", err)
+	}
+	if names := dirNames(t, tmp); len(names) != 0 {
+		t.Errorf("a refused spool left %q behind", names)
+	}
+}
+
+// BenchmarkSpoolWrite writes stderr events of 200 bytes to a spool of its
+// own under its cap: what the bound costs each event.
+func BenchmarkSpoolWrite(b *testing.B) {
+	target := Target{Command: []string{"true"}}
+	s, err := NewSpool(NewHeader("test", target.Describe()), target.Secrets(), &SpoolOptions{Max: 1 << 40})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ev := stderrEvent(1, strings.Repeat("b", 200))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		ev.Seq = int64(i + 1)
+		s.Write(ev)
+	}
+}

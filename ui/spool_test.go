@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"mcpwitness/fold"
+	"mcpwitness/session"
+)
+
+// spoolHarness opens the UI on the demo server with a spool capped at max
+// bytes that exports into dir, wired as the command line wires the
+// terminal UI's spool: when it stops, the session's log says so.
+func spoolHarness(t *testing.T, max int64, dir string) *harness {
+	t.Helper()
+	target := demoTarget(t)
+	log := session.NewLog(nil)
+	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), target.Secrets(), &session.SpoolOptions{
+		Max:     max,
+		Stopped: func(ev session.Event) { go log.Append(ev) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { spool.Close() })
+	log.AddSink(spool.Write)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	h := newHarness(t, options{Backend: s, Export: func(ctx context.Context) (session.Exported, error) { return spool.Export(ctx, dir) }})
+	h.bridge(log)
+	info := s.Info()
+	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	return h
+}
+
+// spoolRows counts the rows of the events pane that say the spool stopped.
+func spoolRows(st *fold.State) int {
+	n := 0
+	for i := range st.Rows().Len() {
+		if r := st.Rows().At(i); r.Kind == fold.RowError && strings.HasPrefix(r.Text, "the export spool reached") {
+			n++
+		}
+	}
+	return n
+}
+
+// A spool that reaches its cap while the demo's lists are walked says so on
+// the status line, once, as it happens; e then exports what it holds and
+// says where the spool stopped and why; and the export, opened, shows the
+// note that ends it.
+func TestSpoolCapIsSaidOnceAndExportKeepsWhatWasWritten(t *testing.T) {
+	dir := t.TempDir()
+	h := spoolHarness(t, 16<<10, dir)
+	h.until("the status line to say the spool stopped", func() bool {
+		return strings.HasPrefix(h.m.status.text, "the export spool reached 16 KiB at ")
+	})
+	if h.m.status.level != levelWarn {
+		t.Errorf("the spool's stop is said at level %v, want a warning", h.m.status.level)
+	}
+	if s := h.screen(); !strings.Contains(s, "the export spool reached 16 KiB at") {
+		t.Errorf("the screen does not say the spool stopped:\n%s", s)
+	}
+	h.firstWalks()
+	h.key("r") // more events: the spool says nothing more
+	h.until("the walk again", func() bool {
+		walks := h.m.st.Walks()
+		return len(walks) == 5 && walks[4].Done && !h.m.ops.walking()
+	})
+	h.drain()
+	if n := spoolRows(h.m.st); n != 1 {
+		t.Errorf("%d rows say the spool stopped, want one", n)
+	}
+
+	h.key("e")
+	exported := regexp.MustCompile(`^exported (\d+) lines to (\S+\.jsonl) \(the spool stopped at \d\d:\d\d:\d\d: it reached its cap of 16 KiB \(--spool-max\)\)$`)
+	h.until("the export", func() bool { return !h.m.ops.export && exported.MatchString(h.m.status.text) })
+	path := exported.FindStringSubmatch(h.m.status.text)[2]
+
+	r := replayHarness(t, path, 120, 40, "dark")
+	if n := spoolRows(r.m.st); n != 1 {
+		t.Fatalf("the export, opened, has %d rows saying the spool stopped; want its last", n)
+	}
+	rows := r.m.st.Rows()
+	if last := rows.At(rows.Len() - 1); !strings.HasPrefix(last.Text, "the export spool reached 16 KiB at ") {
+		t.Errorf("the export, opened, ends with %s %q; want the note", last.Kind, last.Text)
+	}
+}
