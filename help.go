@@ -71,6 +71,9 @@ Output and limits:
                        {"error": {"message": …, "exitCode": N}}
   --ndjson             every event as one JSON line, as it happens
   --record FILE        stream the session log to FILE (secrets redacted)
+  --spool-max SIZE     the terminal UI without --record: the temporary file that
+                       e exports stops at SIZE, e.g. 512M or 2G (default 1GiB,
+                       0 for no cap); --record FILE is never capped
   --max-pages N        stop a walk after N list requests (default 100)
   --max-frame SIZE     largest frame (stdio line, HTTP body, server-sent
                        event) accepted, e.g. 64MiB, 1MB, 512k or bytes
