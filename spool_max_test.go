@@ -77,7 +77,7 @@ func TestTUISpoolStopsAtSpoolMax(t *testing.T) {
 		t.Errorf("the log says %q", note.Text)
 	}
 	ex, err := a.spool.Export(context.Background(), t.TempDir())
-	if err != nil || !strings.HasSuffix(ex.Stopped, "it reached its cap of 8 KiB (--spool-max)") {
+	if err != nil || !strings.HasSuffix(ex.Stopped, "it reached its cap of 8 KiB") {
 		t.Fatalf("export: %+v, %v", ex, err)
 	}
 	a.log.Close()

@@ -57,9 +57,9 @@ type Exported struct {
 	Lines int64  // how many lines it holds, the header included
 	// Stopped, when the spool stopped taking events before the export
 	// (its bound, or a failed write), says when and why: "the spool
-	// stopped at 14:03:22: it reached its cap of 1 GiB (--spool-max)".
-	// The file holds every whole line written before that and, at the
-	// bound, the event saying so.
+	// stopped at 14:03:22: it reached its cap of 1 GiB". The file holds
+	// every whole line written before that and, at the bound, the event
+	// saying so.
 	Stopped string
 }
 
@@ -245,7 +245,7 @@ func (s *Spool) export(ctx context.Context, dir string, now time.Time) (Exported
 func stoppedNote(what string, at time.Time, err error, max int64) string {
 	cause := err.Error()
 	if errors.Is(err, errSpoolFull) {
-		cause = "it reached its cap of " + byteSize(max) + " (--spool-max)"
+		cause = "it reached its cap of " + byteSize(max)
 	}
 	what = strings.TrimPrefix(what, "the session ")
 	if at.IsZero() {

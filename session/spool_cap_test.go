@@ -82,7 +82,7 @@ func TestSpoolStopsAtItsCap(t *testing.T) {
 	if err != nil {
 		t.Fatalf("export of a spool at its cap: %v", err)
 	}
-	if want := "the spool stopped at " + at + ": it reached its cap of 4 KiB (--spool-max)"; ex.Stopped != want {
+	if want := "the spool stopped at " + at + ": it reached its cap of 4 KiB"; ex.Stopped != want {
 		t.Errorf("the export's note = %q, want %q", ex.Stopped, want)
 	}
 	all, err := whole.export(ctx, dir, time.Unix(2, 0))

@@ -80,7 +80,7 @@ func TestSpoolCapIsSaidOnceAndExportKeepsWhatWasWritten(t *testing.T) {
 	}
 
 	h.key("e")
-	exported := regexp.MustCompile(`^exported (\d+) lines to (\S+\.jsonl) \(the spool stopped at \d\d:\d\d:\d\d: it reached its cap of 16 KiB \(--spool-max\)\)$`)
+	exported := regexp.MustCompile(`^exported (\d+) lines to (\S+\.jsonl) \(the spool stopped at \d\d:\d\d:\d\d: it reached its cap of 16 KiB\)$`)
 	h.until("the export", func() bool { return !h.m.ops.export && exported.MatchString(h.m.status.text) })
 	path := exported.FindStringSubmatch(h.m.status.text)[2]
 
