@@ -82,6 +82,11 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 	for i, sub := range subs {
 		wg.Go(func() { bridge(sub.C(), func(msg tea.Msg) { p.Send(serverMsg{i: i, msg: msg}) }) })
 	}
+	var notes *session.Subscription
+	if cfg.Session.Log != nil {
+		notes = cfg.Session.Log.Subscribe()
+		wg.Go(func() { spoolNotes(notes.C(), len(views), p.Send) })
+	}
 
 	_, runErr := p.Run()
 
@@ -96,6 +101,9 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 	for i, sub := range subs {
 		sub.Close()
 		logs[i].Close()
+	}
+	if notes != nil {
+		notes.Close()
 	}
 	wg.Wait()
 	if errors.Is(runErr, tea.ErrProgramKilled) && ctx.Err() != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"mcpwitness/fold"
 	"mcpwitness/session"
 )
@@ -91,5 +93,51 @@ func TestSpoolCapIsSaidOnceAndExportKeepsWhatWasWritten(t *testing.T) {
 	rows := r.m.st.Rows()
 	if last := rows.At(rows.Len() - 1); !strings.HasPrefix(last.Text, "the export spool reached 16 KiB at ") {
 		t.Errorf("the export, opened, ends with %s %q; want the note", last.Kind, last.Text)
+	}
+}
+
+// With several servers the spool is the shared log's: when it stops at its
+// cap, every server's status line says so, though no server's own log,
+// which its screen folds, has the event.
+func TestSpoolCapIsSaidOnEveryServer(t *testing.T) {
+	shared := session.NewLog(nil)
+	target := session.Target{Name: "two demos"}
+	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), nil, &session.SpoolOptions{
+		Max:     16 << 10,
+		Stopped: func(ev session.Event) { go shared.Append(ev) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { spool.Close() })
+	shared.AddSink(spool.Write)
+	notes := shared.Subscribe()
+	t.Cleanup(notes.Close)
+	forwarded := func(names []string, dial func(context.Context, *session.Log) (Backend, error)) func(context.Context, *session.Log) (Backend, error) {
+		return func(ctx context.Context, log *session.Log) (Backend, error) {
+			log.AddSink(session.Forward(shared, names))
+			return dial(ctx, log)
+		}
+	}
+	h := newServersHarness(t, [][]string{{"alpha"}, {"beta"}}, []func(context.Context, *session.Log) (Backend, error){
+		forwarded([]string{"alpha"}, demoDial(t)), forwarded([]string{"beta"}, demoDial(t)),
+	})
+	go spoolNotes(notes.C(), len(h.r.servers), func(msg tea.Msg) {
+		select {
+		case h.msgs <- msg:
+		case <-h.done:
+		}
+	})
+	said := func(i int) bool {
+		return strings.HasPrefix(h.r.servers[i].m.status.text, "the export spool reached 16 KiB at ")
+	}
+	h.until("both servers' status lines to say the spool stopped", func() bool { return said(0) && said(1) })
+	if s := h.screen(); !strings.Contains(s, "the export spool reached 16 KiB at") {
+		t.Errorf("the screen does not say the spool stopped:\n%s", s)
+	}
+	for i, v := range h.r.servers {
+		if n := spoolRows(v.m.st); n != 0 {
+			t.Errorf("server %d folded %d rows of the shared spool; its events are its own", i+1, n)
+		}
 	}
 }
