@@ -6,9 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
@@ -20,9 +17,9 @@ import (
 const maxMarkdown = 64 << 10
 
 // Markdown adds Markdown text rendered into styled lines, indented by
-// indent: the source is parsed with goldmark's CommonMark parser (no
-// extensions: they cost more at start than they give) and its tree drawn
-// here with the theme's styles (see [mdRender]). The mono theme keeps the
+// indent: the source is parsed as CommonMark (see [parseMarkdown]; GFM's
+// pipe tables too, no other extension) and its tree drawn here with the
+// theme's styles (see [mdRender]). The mono theme keeps the
 // marks (#, *, `, fences, >) so that structure shows without colour.
 //
 // A server's Markdown must not reach the terminal's parser: the source is
@@ -54,14 +51,8 @@ func renderMarkdown(src string, w int, st *themes.Styles) ([]string, bool) {
 	if len(src) > maxMarkdown {
 		return nil, false
 	}
-	p := parser.NewParser(
-		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
-	b := []byte(src)
-	r := &mdRender{src: b, w: w, st: st}
-	r.blocks(p.Parse(text.NewReader(b)), prefix{}, false)
+	r := &mdRender{w: w, st: st}
+	r.blocks(parseMarkdown(src), prefix{}, false)
 	lines := r.lines
 	for i, l := range lines {
 		l = onlySGR(l)
@@ -79,9 +70,8 @@ func renderMarkdown(src string, w int, st *themes.Styles) ([]string, bool) {
 	return lines, true
 }
 
-// mdRender draws a goldmark tree into lines.
+// mdRender draws a tree of [mdNode]s into lines.
 type mdRender struct {
-	src   []byte
 	w     int
 	st    *themes.Styles
 	lines []string
@@ -147,9 +137,9 @@ func (r *mdRender) blank(p prefix) {
 }
 
 // blocks draws the children of n, separated by blank lines unless tight.
-func (r *mdRender) blocks(n ast.Node, p prefix, tight bool) {
+func (r *mdRender) blocks(n *mdNode, p prefix, tight bool) {
 	i := 0
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	for c := n.first; c != nil; c = c.nx {
 		cp := p
 		if i > 0 {
 			cp = p.later()
@@ -163,104 +153,98 @@ func (r *mdRender) blocks(n ast.Node, p prefix, tight bool) {
 }
 
 // block draws one block node.
-func (r *mdRender) block(n ast.Node, p prefix) {
+func (r *mdRender) block(n *mdNode, p prefix) {
 	st := r.st
-	switch n := n.(type) {
-	case *ast.Heading:
+	switch n.kind {
+	case mdHeading:
 		r.heading(n, p)
-	case *ast.Paragraph, *ast.TextBlock:
-		if rows, aligns := tableRows(n, r.src); rows != nil {
+	case mdParagraph:
+		if rows, aligns := tableRows(n); rows != nil {
 			r.table(rows, aligns, p)
 			return
 		}
-		r.wrap(r.inlines(n, st.Text), p)
-	case *ast.ThematicBreak:
+		r.wrap(r.inlines(n, st.Text, nil), p)
+	case mdThematicBreak:
 		r.emit(p.first, []Seg{{Text: strings.Repeat("─", max(r.w-p.width, 3)), Style: st.Subtle}})
-	case *ast.CodeBlock:
+	case mdCodeBlock:
 		r.code(n, "", false, p)
-	case *ast.FencedCodeBlock:
-		r.code(n, sanitize.Line(string(n.Language(r.src))), true, p)
-	case *ast.HTMLBlock:
+	case mdFencedCode:
+		lang := n.text
+		if i := strings.IndexAny(lang, " \t"); i >= 0 {
+			lang = lang[:i]
+		}
+		r.code(n, sanitize.Line(lang), true, p)
+	case mdHTMLBlock:
 		for i, l := range r.rawLines(n) {
 			if i > 0 {
 				p = p.later()
 			}
 			r.wrap([]Seg{{Text: l, Style: st.Muted}}, p)
 		}
-		if n.HasClosure() {
-			r.wrap([]Seg{{Text: r.clean(n.ClosureLine.Value(r.src), true), Style: st.Muted}}, p.later())
-		}
-	case *ast.Blockquote:
+	case mdQuote:
 		bar := Seg{Text: "│ ", Style: st.Subtle}
 		if st.Mono {
 			bar.Text = "> "
 		}
 		r.blocks(n, r.nest(p, bar, bar), false)
-	case *ast.List:
+	case mdList:
 		r.list(n, p)
-	default:
-		if n.HasChildren() {
-			r.blocks(n, p, false)
-			return
-		}
-		for i, l := range r.rawLines(n) {
-			if i > 0 {
-				p = p.later()
-			}
-			r.wrap([]Seg{{Text: l, Style: st.Text}}, p)
-		}
 	}
 }
 
 // heading draws a heading: bold in the title style for levels 1 and 2;
 // its level marked by #s, except for level 1 in colour, underlined
 // instead. Mono marks every level.
-func (r *mdRender) heading(n *ast.Heading, p prefix) {
+func (r *mdRender) heading(n *mdNode, p prefix) {
 	st := r.st
 	style := st.Bold
-	if n.Level <= 2 {
+	if n.level <= 2 {
 		style = st.Title
 	}
 	var ss []Seg
 	switch {
 	case st.Mono:
-		ss = append(ss, Seg{Text: strings.Repeat("#", n.Level) + " ", Style: style})
-	case n.Level == 1:
+		ss = append(ss, Seg{Text: strings.Repeat("#", n.level) + " ", Style: style})
+	case n.level == 1:
 		style = style.Underline(true)
 	default:
-		ss = append(ss, Seg{Text: strings.Repeat("#", n.Level) + " ", Style: st.Subtle})
+		ss = append(ss, Seg{Text: strings.Repeat("#", n.level) + " ", Style: st.Subtle})
 	}
-	r.wrap(append(ss, r.inlines(n, style)...), p)
+	r.wrap(r.inlines(n, style, ss), p)
 }
 
 // list draws a list: bullets (by depth) or numbers from the list's start,
 // each item's blocks indented under its text.
-func (r *mdRender) list(n *ast.List, p prefix) {
+func (r *mdRender) list(n *mdNode, p prefix) {
 	st := r.st
 	bullets := []string{"•", "◦", "▪"}
-	count := n.ChildCount()
-	widest := len(strconv.Itoa(n.Start + count - 1))
+	count := 0
+	for item := n.first; item != nil; item = item.nx {
+		count++
+	}
+	l := n.list
+	widest := len(strconv.Itoa(l.start + count - 1))
 	r.depth++
 	defer func() { r.depth-- }()
-	num := n.Start
+	num := l.start
 	i := 0
-	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+	for item := n.first; item != nil; item = item.nx {
 		mark := bullets[(r.depth-1)%len(bullets)] + " "
-		if n.IsOrdered() {
-			s := strconv.Itoa(num) + string(n.Marker)
+		if l.ordered {
+			s := strconv.Itoa(num) + string(l.marker)
 			mark = strings.Repeat(" ", max(widest-len(strconv.Itoa(num)), 0)) + s + " "
 			num++
 		}
 		ip := p
 		if i > 0 {
 			ip = p.later()
-			if !n.IsTight {
+			if !l.tight {
 				r.blank(p)
 			}
 		}
 		ip = r.nest(ip, Seg{Text: mark, Style: st.Muted}, Seg{Text: strings.Repeat(" ", utf8.RuneCountInString(mark)), Plain: true})
-		if item.HasChildren() {
-			r.blocks(item, ip, n.IsTight)
+		if item.first != nil {
+			r.blocks(item, ip, l.tight)
 		} else {
 			r.emit(ip.first, nil)
 		}
@@ -270,7 +254,7 @@ func (r *mdRender) list(n *ast.List, p prefix) {
 
 // code draws a code block verbatim, dimmed, indented by two, each line
 // cut (never wrapped) at the width; fenced shows the fences in mono.
-func (r *mdRender) code(n ast.Node, lang string, fenced bool, p prefix) {
+func (r *mdRender) code(n *mdNode, lang string, fenced bool, p prefix) {
 	st := r.st
 	fence := st.Mono && fenced
 	if fence {
@@ -299,14 +283,12 @@ func (r *mdRender) code(n ast.Node, lang string, fenced bool, p prefix) {
 	}
 }
 
-// rawLines returns the source lines of a block as they are (tabs expanded,
-// the newline dropped), each safe for one line.
-func (r *mdRender) rawLines(n ast.Node) []string {
-	segs := n.Lines()
-	out := make([]string, 0, segs.Len())
-	for i := 0; i < segs.Len(); i++ {
-		seg := segs.At(i)
-		out = append(out, r.clean(seg.Value(r.src), true))
+// rawLines returns the source lines of a block as they are (tabs
+// expanded), each safe for one line.
+func (r *mdRender) rawLines(n *mdNode) []string {
+	out := make([]string, 0, len(n.lines))
+	for _, l := range n.lines {
+		out = append(out, r.clean(l, true))
 	}
 	return out
 }
@@ -315,8 +297,8 @@ func (r *mdRender) rawLines(n ast.Node) []string {
 // tabs expanded to the next stop of four when verbatim, else (in prose,
 // where a code span may span lines) tabs and newlines read as spaces; each
 // other control shown visibly.
-func (r *mdRender) clean(b []byte, verbatim bool) string {
-	s := strings.TrimRight(string(b), "\r\n")
+func (r *mdRender) clean(s string, verbatim bool) string {
+	s = strings.TrimRight(s, "\r\n")
 	if !verbatim {
 		s = strings.Map(func(c rune) rune {
 			if c == '\t' || c == '\n' || c == '\r' {

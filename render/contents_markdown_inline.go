@@ -6,78 +6,56 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/util"
 )
 
-// inlines returns the inline children of n as segments in style and what
-// their marks add to it; a hard line break is a segment "\n".
-func (r *mdRender) inlines(n ast.Node, style lipgloss.Style) []Seg {
-	var out []Seg
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+// inlines appends to out the inline children of n as segments in style
+// and what their marks add to it; a hard line break is a segment "\n".
+func (r *mdRender) inlines(n *mdNode, style lipgloss.Style, out []Seg) []Seg {
+	for c := n.first; c != nil; c = c.nx {
 		out = r.inline(c, style, out)
 	}
 	return out
 }
 
 // inline appends the segments of one inline node to out.
-func (r *mdRender) inline(n ast.Node, style lipgloss.Style, out []Seg) []Seg {
+func (r *mdRender) inline(n *mdNode, style lipgloss.Style, out []Seg) []Seg {
 	st := r.st
-	switch n := n.(type) {
-	case *ast.Text:
-		out = append(out, Seg{Text: r.text(n.Value(r.src), n.IsRaw()), Style: style})
-		switch {
-		case n.HardLineBreak():
-			out = append(out, Seg{Text: "\n"})
-		case n.SoftLineBreak():
-			out = append(out, Seg{Text: " ", Style: style})
-		}
-	case *ast.String:
-		out = append(out, Seg{Text: r.text(n.Value, n.IsRaw()), Style: style})
-	case *ast.CodeSpan:
-		var b strings.Builder
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			if t, ok := c.(*ast.Text); ok {
-				b.Write(t.Value(r.src))
-			} else if s, ok := c.(*ast.String); ok {
-				b.Write(s.Value)
-			}
-		}
-		code := r.clean([]byte(b.String()), false)
+	switch n.kind {
+	case mdText:
+		out = append(out, Seg{Text: r.clean(n.text, false), Style: style})
+	case mdSoftBreak:
+		out = append(out, Seg{Text: " ", Style: style})
+	case mdHardBreak:
+		out = append(out, Seg{Text: "\n"})
+	case mdCodeSpan:
+		code := r.clean(n.text, false)
 		if st.Mono {
 			out = append(out, Seg{Text: "`" + code + "`", Style: style})
 		} else {
 			out = append(out, Seg{Text: code, Style: st.JSONString})
 		}
-	case *ast.Emphasis:
-		mark := strings.Repeat("*", n.Level)
+	case mdEmph:
+		mark := strings.Repeat("*", n.level)
 		inner := style.Italic(true)
-		if n.Level >= 2 {
+		if n.level >= 2 {
 			inner = style.Bold(true)
 		}
 		if st.Mono {
 			out = append(out, Seg{Text: mark, Style: style})
 		}
-		out = append(out, r.inlines(n, inner)...)
+		out = r.inlines(n, inner, out)
 		if st.Mono {
 			out = append(out, Seg{Text: mark, Style: style})
 		}
-	case *ast.Link:
-		out = r.link(r.inlines(n, r.linkStyle(style)), r.text(n.Destination, false), out)
-	case *ast.Image:
-		alt := append([]Seg{{Text: "[image: ", Style: st.Muted}}, r.inlines(n, st.Muted)...)
-		out = r.link(append(alt, Seg{Text: "]", Style: st.Muted}), r.text(n.Destination, false), out)
-	case *ast.AutoLink:
-		out = r.link([]Seg{{Text: r.text(n.Label(r.src), true), Style: r.linkStyle(style)}}, r.text(n.URL(r.src), true), out)
-	case *ast.RawHTML:
-		for i := 0; i < n.Segments.Len(); i++ {
-			seg := n.Segments.At(i)
-			out = append(out, Seg{Text: r.clean(seg.Value(r.src), false), Style: st.Muted})
-		}
-	default:
-		if n.HasChildren() {
-			out = append(out, r.inlines(n, style)...)
-		}
+	case mdLink:
+		out = r.link(r.inlines(n, r.linkStyle(style), nil), r.clean(n.dest, false), out)
+	case mdImage:
+		alt := r.inlines(n, st.Muted, []Seg{{Text: "[image: ", Style: st.Muted}})
+		out = r.link(append(alt, Seg{Text: "]", Style: st.Muted}), r.clean(n.dest, false), out)
+	case mdAutoLink:
+		out = r.link([]Seg{{Text: r.clean(n.text, false), Style: r.linkStyle(style)}}, r.clean(n.dest, false), out)
+	case mdRawHTML:
+		out = append(out, Seg{Text: r.clean(n.text, false), Style: st.Muted})
 	}
 	return out
 }
@@ -104,18 +82,6 @@ func (r *mdRender) link(label []Seg, dest string, out []Seg) []Seg {
 	return out
 }
 
-// text returns inline source as it reads: backslash escapes and entity and
-// numeric references resolved unless raw, then made safe for one line
-// (a reference may name a control character).
-func (r *mdRender) text(b []byte, raw bool) string {
-	if !raw {
-		b = util.UnescapePunctuations(b)
-		b = util.ResolveNumericReferences(b)
-		b = util.ResolveEntityNames(b)
-	}
-	return r.clean(b, false)
-}
-
 // cellAlign is how a table column is aligned, as its delimiter row says.
 type cellAlign uint8
 
@@ -129,19 +95,15 @@ const (
 // tableRows returns the cells of a paragraph that is a GFM pipe table
 // (rows of cells between pipes, the second a delimiter row such as
 // |---|:--:|), with the delimiter row left out, and the alignment of each
-// column; nil when it is not one. Tables are read here rather than with
-// goldmark's extension package, whose start-up cost is as large as the
-// parser's.
-func tableRows(n ast.Node, src []byte) ([][]string, []cellAlign) {
-	segs := n.Lines()
-	if segs.Len() < 2 {
+// column; nil when it is not one.
+func tableRows(n *mdNode) ([][]string, []cellAlign) {
+	if len(n.lines) < 2 {
 		return nil, nil
 	}
 	var rows [][]string
 	var aligns []cellAlign
-	for i := 0; i < segs.Len(); i++ {
-		seg := segs.At(i)
-		line := strings.TrimSpace(string(seg.Value(src)))
+	for i, l := range n.lines {
+		line := strings.TrimSpace(l)
 		if !strings.Contains(line, "|") {
 			return nil, nil
 		}
@@ -222,7 +184,7 @@ func (r *mdRender) table(rows [][]string, aligns []cellAlign, p prefix) {
 	cols := 0
 	for i, row := range rows {
 		for j, c := range row {
-			row[j] = r.text([]byte(c), false)
+			row[j] = r.clean(unescapeMarkdown(c), false)
 		}
 		rows[i] = row
 		cols = max(cols, len(row))

@@ -142,3 +142,14 @@ func BenchmarkMarkdown(b *testing.B) {
 		d.Markdown(src, 2)
 	}
 }
+
+// BenchmarkMarkdownNestedEmphasis renders 5,000 openers of emphasis
+// closed in reverse, the nesting a parser that backtracks pays for most.
+func BenchmarkMarkdownNestedEmphasis(b *testing.B) {
+	src := strings.Repeat("*a ", 5000) + strings.Repeat("b* ", 5000)
+	st := themes.New(themes.Palette{Name: themes.Mono, Mono: true})
+	for b.Loop() {
+		d := render.NewDoc(80, &st)
+		d.Markdown(src, 2)
+	}
+}
