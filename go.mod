@@ -15,7 +15,6 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/segmentio/encoding v0.5.4
 	github.com/yosida95/uritemplate/v3 v3.0.2
-	github.com/yuin/goldmark v1.7.8
 	golang.org/x/oauth2 v0.35.0
 )
 
