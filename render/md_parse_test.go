@@ -182,3 +182,7 @@ func treeDepth(n *mdNode) int {
 	}
 	return d + 1
 }
+
+// ParseMarkdown is parseMarkdown for the benchmarks of package
+// render_test, which hold the sample.
+var ParseMarkdown = parseMarkdown
