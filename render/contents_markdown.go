@@ -19,8 +19,8 @@ const maxMarkdown = 64 << 10
 // Markdown adds Markdown text rendered into styled lines, indented by
 // indent: the source is parsed as CommonMark (see [parseMarkdown]; GFM's
 // pipe tables too, no other extension) and its tree drawn here with the
-// theme's styles (see [mdRender]). The mono theme keeps the
-// marks (#, *, `, fences, >) so that structure shows without colour.
+// theme's styles (see [mdRender]). The mono theme keeps the marks (#, *,
+// `, fences, >) so that structure shows without colour.
 //
 // A server's Markdown must not reach the terminal's parser: the source is
 // sanitised first (every control and escape shown visibly), every string
