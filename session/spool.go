@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -186,7 +188,18 @@ func stopText(at time.Time, err error, max int64) string {
 	if errors.Is(err, errSpoolFull) {
 		return fmt.Sprintf("%sreached %s at %s%s, or raise --spool-max)", spoolStopPrefix, byteSize(max), at.Format(time.TimeOnly), later)
 	}
-	return fmt.Sprintf("%sstopped at %s: %v%s)", spoolStopPrefix, at.Format(time.TimeOnly), err, later)
+	return fmt.Sprintf("%sstopped at %s: %s%s)", spoolStopPrefix, at.Format(time.TimeOnly), writeCause(err), later)
+}
+
+// writeCause is what a failed write of the spool or of a record says: the
+// system's reason and the folder, where the disk is full, without the
+// file's long temporary name.
+func writeCause(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "writing failed: " + pe.Err.Error() + " in " + filepath.Dir(pe.Path)
+	}
+	return err.Error()
 }
 
 // SpoolStopped reports whether ev is the event a spool of its own ends
@@ -243,7 +256,7 @@ func (s *Spool) export(ctx context.Context, dir string, now time.Time) (Exported
 // stoppedNote is [Exported.Stopped] for what (the spool, or the record
 // followed) stopped at at by err.
 func stoppedNote(what string, at time.Time, err error, max int64) string {
-	cause := err.Error()
+	cause := writeCause(err)
 	if errors.Is(err, errSpoolFull) {
 		cause = "it reached its cap of " + byteSize(max)
 	}

@@ -150,7 +150,7 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	}
 	n, _ := f.w.Write(p[:f.left])
 	f.left = 0
-	return n, &os.PathError{Op: "write", Path: "spool", Err: syscall.ENOSPC}
+	return n, &os.PathError{Op: "write", Path: "/full/disk/mcpwitness-spool-1.jsonl", Err: syscall.ENOSPC}
 }
 
 // A write that fails (the disk is full) stops the spool; an export still
@@ -171,7 +171,7 @@ func TestSpoolExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
 	if len(stops) != 1 || !strings.Contains(stops[0].Text, "no space left on device") || !SpoolStopped(stops[0]) {
 		t.Fatalf("the stop events: %+v; want one naming the full disk", stops)
 	}
-	want := "the export spool stopped at " + stops[0].T.Format(time.TimeOnly) + ": writing session record: write spool: no space left on device; later events are not in exports (record with --record FILE to keep everything)"
+	want := "the export spool stopped at " + stops[0].T.Format(time.TimeOnly) + ": writing failed: no space left on device in /full/disk; later events are not in exports (record with --record FILE to keep everything)"
 	if stops[0].Text != want {
 		t.Errorf("the stop event says %q\nwant %q", stops[0].Text, want)
 	}
@@ -179,8 +179,8 @@ func TestSpoolExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("export after a failed write: %v", err)
 	}
-	if !strings.HasSuffix(ex.Stopped, ": writing session record: write spool: no space left on device") || !strings.HasPrefix(ex.Stopped, "the spool stopped at ") {
-		t.Errorf("the export's note = %q", ex.Stopped)
+	if want := "the spool stopped at " + stops[0].T.Format(time.TimeOnly) + ": writing failed: no space left on device in /full/disk"; ex.Stopped != want {
+		t.Errorf("the export's note = %q, want %q", ex.Stopped, want)
 	}
 	written, _ := os.ReadFile(s.src.Name())
 	lines := bytes.Count(written, []byte("\n"))
@@ -219,7 +219,7 @@ func TestFollowedRecordExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
 		t.Fatalf("export of a record that failed a write: %v", err)
 	}
 	wantStart := "the record " + path + " stopped at "
-	if !strings.HasPrefix(ex.Stopped, wantStart) || !strings.Contains(ex.Stopped, "writing session record:") || !strings.Contains(ex.Stopped, "file already closed") {
+	if !strings.HasPrefix(ex.Stopped, wantStart) || !strings.HasSuffix(ex.Stopped, ": writing failed: file already closed in "+filepath.Dir(path)) {
 		t.Errorf("the export's note = %q, want it to start %q and name the failed write", ex.Stopped, wantStart)
 	}
 	if last := lastEvent(t, ex.Path, 10); ex.Lines != 11 || last.Text != line {
