@@ -36,8 +36,8 @@ type SpoolOptions struct {
 // [Spool.Export] can copy it at any moment without holding it in memory:
 // however long the session, memory stays flat. A spool made by [NewSpool]
 // has a temporary file of its own, bounded by [SpoolOptions.Max], which
-// [Spool.Close] removes; add [Spool.Write] to the session's [Log] as a
-// sink. One made by [FollowRecord] keeps no file: it exports the session's
+// is gone when the spool is closed or the process ends, however it ends;
+// add [Spool.Write] to the session's [Log] as a sink. One made by [FollowRecord] keeps no file: it exports the session's
 // record (--record), so that each event is written once; a record is the
 // user's own file and has no bound.
 type Spool struct {
@@ -47,6 +47,11 @@ type Spool struct {
 	src *os.File
 	own bool       // the file is the spool's: Write writes to it, Close removes it
 	mu  sync.Mutex // serialises exports
+	// linked is the name of a spool's own file while it has one: the
+	// file is unlinked as soon as it is made, where the system allows it
+	// (exports read it through src), so that a killed process leaves no
+	// spool behind; elsewhere Close removes it.
+	linked string
 
 	max     int64       // the bound of a spool of its own; none when <= 0
 	onStop  func(Event) // SpoolOptions.Stopped
@@ -87,7 +92,8 @@ func (c *capWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// NewSpool creates the spool file in the system's temporary directory and
+// NewSpool creates the spool file in the system's temporary directory,
+// unlinks it where the system allows an open file to lose its name, and
 // writes h, the header, to it. Events pass through red on their way in.
 func NewSpool(h Header, red *Redactor, opts *SpoolOptions) (*Spool, error) {
 	var o SpoolOptions
@@ -110,7 +116,11 @@ func NewSpool(h Header, red *Redactor, opts *SpoolOptions) (*Spool, error) {
 		}
 		return nil, fmt.Errorf("writing the session spool file: %w", err)
 	}
-	return &Spool{rec: &RecordFile{f: f, rec: rec}, src: f, own: true, max: o.Max, onStop: o.Stopped}, nil
+	s := &Spool{rec: &RecordFile{f: f, rec: rec}, src: f, own: true, max: o.Max, onStop: o.Stopped}
+	if os.Remove(f.Name()) != nil {
+		s.linked = f.Name()
+	}
+	return s, nil
 }
 
 // FollowRecord returns a spool whose exports copy rec, a record the
@@ -267,9 +277,9 @@ func stoppedNote(what string, at time.Time, err error, max int64) string {
 	return fmt.Sprintf("the %s stopped at %s: %s", what, at.Format(time.TimeOnly), cause)
 }
 
-// Close removes the spool file, or, for a spool that follows a record,
-// stops reading the record and leaves it as it is. Close the log first:
-// events written after Close are dropped.
+// Close closes the spool file (which removes it), or, for a spool that
+// follows a record, stops reading the record and leaves it as it is.
+// Close the log first: events written after Close are dropped.
 func (s *Spool) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -278,7 +288,10 @@ func (s *Spool) Close() error {
 		return nil
 	}
 	s.rec.f.Close()
-	if err := os.Remove(s.rec.f.Name()); err != nil {
+	if s.linked == "" {
+		return nil
+	}
+	if err := os.Remove(s.linked); err != nil {
 		return fmt.Errorf("removing the session spool: %w", err)
 	}
 	return nil

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -102,7 +103,7 @@ func TestSpoolStopsAtItsCap(t *testing.T) {
 	if err != nil || again.Lines != ex.Lines || again.Stopped != ex.Stopped {
 		t.Errorf("a later export: %+v, %v; want %d lines as the first", again, err, ex.Lines)
 	}
-	if st, _ := os.Stat(capped.src.Name()); st.Size() != int64(len(got)) {
+	if st, _ := capped.src.Stat(); st.Size() != int64(len(got)) {
 		t.Errorf("the spool file grew to %d bytes after its note (%d)", st.Size(), len(got))
 	}
 }
@@ -182,7 +183,7 @@ func TestSpoolExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
 	if want := "the spool stopped at " + stops[0].T.Format(time.TimeOnly) + ": writing failed: no space left on device in /full/disk"; ex.Stopped != want {
 		t.Errorf("the export's note = %q, want %q", ex.Stopped, want)
 	}
-	written, _ := os.ReadFile(s.src.Name())
+	written := spoolBytes(t, s)
 	lines := bytes.Count(written, []byte("\n"))
 	if int64(len(written)) != header.Size()+1000 || written[len(written)-1] == '\n' || ex.Lines != int64(lines) {
 		t.Errorf("the spool holds %d bytes in %d whole lines; the export %d lines", len(written), lines, ex.Lines)
@@ -274,4 +275,19 @@ func BenchmarkSpoolWrite(b *testing.B) {
 		ev.Seq = int64(i + 1)
 		s.Write(ev)
 	}
+}
+
+// spoolBytes is what s's file holds, read through the spool's own handle
+// (the file has no name).
+func spoolBytes(t *testing.T, s *Spool) []byte {
+	t.Helper()
+	st, err := s.src.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, st.Size())
+	if _, err := s.src.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
+		t.Fatal(err)
+	}
+	return b
 }
