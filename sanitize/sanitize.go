@@ -186,9 +186,11 @@ func joinsEmoji(r rune, before, after string) bool {
 	if r != 0x200d {
 		return false
 	}
+	// At either end of the string, or next to an invalid byte, the
+	// decoded rune is U+FFFD, itself a symbol (So): no emoji there.
 	prev, _ := utf8.DecodeLastRuneInString(before)
 	next, _ := utf8.DecodeRuneInString(after)
-	return pictographic(prev) && pictographic(next)
+	return prev != utf8.RuneError && next != utf8.RuneError && pictographic(prev) && pictographic(next)
 }
 
 func pictographic(r rune) bool {

@@ -25,6 +25,8 @@ var hostile = []struct {
 	{"bidi isolate", "x\u2066y\u2069", `x\u2066y\u2069`},
 	{"zero-width space", "get\u200buser", `get\u200buser`},
 	{"byte order mark", "\ufeffname", `\ufeffname`},
+	{"lone zero-width joiner", "\u200d", `\u200d`},
+	{"zero-width joiner by no emoji", "\ufffd\u200d\xff", "\ufffd\\u200d\ufffd"},
 	{"invalid UTF-8", "a\xffb\xc3", "a\ufffdb\ufffd"},
 	{"newline in a line", "one\ntwo", `one\ntwo`},
 	{"tab in a line", "a\tb", `a\tb`},
