@@ -5,8 +5,10 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
+	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
 
@@ -155,15 +157,26 @@ func (m *model) noteConnection(ev session.Event) tea.Cmd {
 		m.restarts.lost = ev.HTTP.SessionID
 		return m.setStatus(lostText(ev.HTTP.SessionID), levelWarn)
 	case ev.Kind == session.KindClosed && ev.Text != "session closed":
-		return m.setStatus(closedOffer(ev.Text), levelWarn)
+		return m.setStatus(m.closedOffer(ev.Text), levelWarn)
 	}
 	return nil
 }
 
 // closedOffer is the status line once the server's connection ended
-// (why): what can still be done, R first.
-func closedOffer(why string) string {
-	return why + " · the session is closed · R restarts the server; q quit, e export, w wire"
+// (why): what can still be done, R first. A long why (a server's stderr,
+// a failed restart's cause) is cut to leave the offer on the line; the
+// events pane has it whole.
+func (m *model) closedOffer(why string) string {
+	offer := " · the session is closed · R restarts the server"
+	const more = "; q quit, e export, w wire"
+	// The line's margin and the status mark ("⚠ ") come before it; the
+	// other keys go first when the line is too narrow for them.
+	room := m.w - 3 - ansi.StringWidth(offer)
+	if room-len(more) >= 16 {
+		offer += more
+		room -= len(more)
+	}
+	return ansi.Truncate(sanitize.Line(why), max(room, 8), "…") + offer
 }
 
 // keepLost says again, when the status line is free, that the server's
@@ -172,7 +185,7 @@ func (m *model) keepLost() tea.Cmd {
 	switch {
 	case m.replay != nil || m.backend == nil || m.restarts.running || m.status.text != "":
 	case m.st.Closed() && m.st.ClosedWhy() != "session closed":
-		return m.setStatus(closedOffer(m.st.ClosedWhy()), levelWarn)
+		return m.setStatus(m.closedOffer(m.st.ClosedWhy()), levelWarn)
 	case m.restarts.lost != "":
 		return m.setStatus(lostText(m.restarts.lost), levelWarn)
 	case m.oldList() && !m.ops.walking():

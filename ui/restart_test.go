@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/demo"
 	"mcpwitness/fold"
@@ -269,4 +270,24 @@ func canceledCtx() context.Context {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	return ctx
+}
+
+// However long the reason the connection ended (a server's stderr, a
+// failed restart's cause), the status line keeps what can be done: the
+// reason is cut, the offer is whole.
+func TestClosedOfferKeepsRestartOnTheLine(t *testing.T) {
+	why := "the server exited (exit status 1): " + strings.Repeat("panic: something went wrong in a deep place ", 6) + "\x1b[2J"
+	for _, w := range []int{80, 120, 200} {
+		m := &model{w: w}
+		got := m.closedOffer(why)
+		if !strings.HasSuffix(got, "R restarts the server; q quit, e export, w wire") && (w > 100 || !strings.HasSuffix(got, "R restarts the server")) {
+			t.Errorf("at %d columns the offer is cut: %q", w, got)
+		}
+		if n := ansi.StringWidth(got) + 3; n > w {
+			t.Errorf("at %d columns the status line needs %d: %q", w, n, got)
+		}
+		if strings.Contains(got, "\x1b") {
+			t.Errorf("the reason reached the status line unsanitised: %q", got)
+		}
+	}
 }
