@@ -231,13 +231,16 @@ func wrapSegs(ss []Seg, width, hang int) [][]Seg {
 		text := s.Text
 		for text != "" {
 			room := width - used
-			w := ansi.StringWidth(text)
-			if w <= room {
-				cur = append(cur, Seg{Text: text, Style: s.Style, Plain: s.Plain})
-				used += w
-				break
-			}
+			// Only what can fit is measured: measuring all the rest of a
+			// long text on each line made wrapping it quadratic.
 			head, rest := cutWidth(text, room)
+			if rest == "" || len(text) <= 4*room {
+				if w := ansi.StringWidth(text); w <= room {
+					cur = append(cur, Seg{Text: text, Style: s.Style, Plain: s.Plain})
+					used += w
+					break
+				}
+			}
 			switch sp := strings.LastIndexByte(head, ' '); {
 			case strings.HasPrefix(rest, " "):
 				rest = rest[1:]

@@ -17,7 +17,7 @@ import (
 	"mcpwitness/themes"
 )
 
-func styles(t *testing.T) *themes.Styles {
+func styles(t testing.TB) *themes.Styles {
 	t.Helper()
 	p, ok := themes.Lookup(themes.Mono)
 	if !ok {
