@@ -20,13 +20,7 @@ import (
 // newTestSpool is a spool for a stdio target, removed when the test ends.
 func newTestSpool(t *testing.T) *Spool {
 	t.Helper()
-	target := Target{Command: []string{"true"}}
-	s, err := NewSpool(NewHeader("test", target.Describe()), target.Secrets(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return newSpoolWith(t, nil)
 }
 
 func stderrEvent(seq int, text string) Event {
