@@ -338,27 +338,15 @@ func (c *config) checkServer() error {
 	return nil
 }
 
-// checkArgs checks the positional arguments of the command.
+// checkArgs checks the positional arguments of the command, by family, and
+// the task flags, which only call takes.
 func (c *config) checkArgs() error {
 	if (c.task || c.taskTTL > 0) && c.cmd != "call" {
 		return usagef("--task and --task-ttl are for call: mcpwitness call TOOL --task [--task-ttl D]")
 	}
 	switch c.cmd {
 	case "call":
-		if c.taskTTL > 0 && !c.task {
-			return usagef("--task-ttl is the ttl of a task: give --task too")
-		}
-		if len(c.args) == 0 {
-			return usagef("call needs a tool name: mcpwitness call TOOL [k=v ...] [--args JSON]")
-		}
-		if c.argsSet && len(c.args) > 1 {
-			return usagef("give the arguments either as k=v pairs or as --args JSON, not both")
-		}
-		for _, kv := range c.args[1:] {
-			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-				return usagef("bad argument %q: want NAME=VALUE (or use --args JSON)", kv)
-			}
-		}
+		return c.checkCallArgs()
 	case "read", "prompt", "complete":
 		return c.checkRequestArgs()
 	case "tools", "check", "resources", "prompts", "ping", "tasks":
@@ -366,13 +354,40 @@ func (c *config) checkArgs() error {
 			return usagef("%s takes no arguments (got %q); put the server's command after --", c.cmd, c.args[0])
 		}
 	case "demo-server":
-		if len(c.args) > 0 || len(c.target.Command) > 0 || c.target.URL != "" || c.config != "" {
-			return usagef("demo-server takes no server: it is one")
-		}
+		return c.checkDemoServerArgs()
 	case "":
 		if len(c.args) > 0 {
 			return usagef("unexpected %q; put the server's command after --", c.args[0])
 		}
+	}
+	return nil
+}
+
+// checkCallArgs checks call's tool name and its arguments, given either as
+// k=v pairs or as --args JSON, and that --task-ttl comes with --task.
+func (c *config) checkCallArgs() error {
+	if c.taskTTL > 0 && !c.task {
+		return usagef("--task-ttl is the ttl of a task: give --task too")
+	}
+	if len(c.args) == 0 {
+		return usagef("call needs a tool name: mcpwitness call TOOL [k=v ...] [--args JSON]")
+	}
+	if c.argsSet && len(c.args) > 1 {
+		return usagef("give the arguments either as k=v pairs or as --args JSON, not both")
+	}
+	for _, kv := range c.args[1:] {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return usagef("bad argument %q: want NAME=VALUE (or use --args JSON)", kv)
+		}
+	}
+	return nil
+}
+
+// checkDemoServerArgs checks that demo-server, which is a server, is given
+// none: no argument, no command after --, no --url, no --config.
+func (c *config) checkDemoServerArgs() error {
+	if len(c.args) > 0 || len(c.target.Command) > 0 || c.target.URL != "" || c.config != "" {
+		return usagef("demo-server takes no server: it is one")
 	}
 	return nil
 }
