@@ -15,66 +15,20 @@ import (
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.resize(msg.Width, msg.Height)
-		m.ask.resize(msg.Width, msg.Height)
-	case tea.BackgroundColorMsg:
-		if !m.fixed && !msg.IsDark() {
-			m.setTheme(themes.Light)
-		}
-	case eventMsg:
-		cmd = tea.Batch(m.applyEvent(session.Event(msg)), m.askEvent(session.Event(msg)))
-	case eventsMsg:
-		cmds := make([]tea.Cmd, 0, len(msg))
-		for _, ev := range msg {
-			cmds = append(cmds, m.applyEvent(ev), m.askEvent(ev))
-		}
-		cmd = tea.Batch(cmds...)
+	case tea.WindowSizeMsg, tea.BackgroundColorMsg:
+		m.screenChanged(msg)
+	case eventMsg, eventsMsg:
+		cmd = m.eventsIn(msg)
 	case connectedMsg, dialFailedMsg, walkDoneMsg, callDoneMsg, exportDoneMsg:
 		cmd = m.opDone(msg)
-	case requestDoneMsg:
-		cmd = m.requestDone(msg)
-	case restartDoneMsg:
-		cmd = m.restartDone(msg)
-	case askRepliedMsg, askFileMsg, urlOpenedMsg:
-		cmd = m.askDone(msg)
-	case rootsMsg:
-		cmd = m.rootsDone(msg)
-	case foldedMsg:
-		cmd = m.folded(msg.job)
-	case statusMsg:
-		cmd = m.setStatus(msg.text, msg.level)
-	case statusExpiredMsg:
-		if msg.id == m.status.id {
-			m.status.text = ""
-			cmd = m.keepLost()
-		}
-	case spinner.TickMsg:
-		cmd = m.tick(msg)
+	case requestDoneMsg, restartDoneMsg, askRepliedMsg, askFileMsg, urlOpenedMsg, rootsMsg, foldedMsg:
+		cmd = m.resultIn(msg)
+	case statusMsg, statusExpiredMsg, spinner.TickMsg:
+		cmd = m.timed(msg)
 	case tea.KeyPressMsg:
-		if c, ok := m.modalKey(msg); ok {
-			cmd = c
-		} else if c, ok := m.wholeKey(msg); ok {
-			cmd = c
-		} else if c, ok := m.verdictKey(msg); ok {
-			cmd = c
-		} else if c, ok := m.restartKey(msg); ok {
-			cmd = c
-		} else if c, ok := m.taskKey(msg); ok {
-			cmd = c
-		} else {
-			cmd = m.key(msg)
-		}
-	case tea.MouseWheelMsg:
-		if !m.wheelWhole(msg.Mouse()) && !m.wheelDetailX(msg.Mouse()) {
-			cmd = m.wheel(msg.Mouse())
-		}
-	case tea.MouseClickMsg:
-		if c, ok := m.clickVerdict(msg.Mouse()); ok {
-			cmd = c
-		} else {
-			cmd = m.click(msg.Mouse())
-		}
+		cmd = m.keyPress(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		cmd = m.mouse(msg)
 	default:
 		cmd = m.toPane(msg)
 	}
@@ -82,6 +36,112 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.settle()
 	m.predraw()
 	return m, cmd
+}
+
+// screenChanged takes what the terminal says of itself: its new size, or
+// a light background, which a theme not chosen follows.
+func (m *model) screenChanged(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		m.ask.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		if !m.fixed && !msg.IsDark() {
+			m.setTheme(themes.Light)
+		}
+	}
+}
+
+// eventsIn folds the session's events in, one or a batch, in the order
+// they came; each may also open or end a modal for a server's request.
+func (m *model) eventsIn(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case eventMsg:
+		return tea.Batch(m.applyEvent(session.Event(msg)), m.askEvent(session.Event(msg)))
+	case eventsMsg:
+		cmds := make([]tea.Cmd, 0, len(msg))
+		for _, ev := range msg {
+			cmds = append(cmds, m.applyEvent(ev), m.askEvent(ev))
+		}
+		return tea.Batch(cmds...)
+	}
+	return nil
+}
+
+// resultIn takes what a command sent back other than the end of an
+// operation: a request's answer, a restart, a modal's reply, the roots
+// editor's change, a replay's fold.
+func (m *model) resultIn(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case requestDoneMsg:
+		return m.requestDone(msg)
+	case restartDoneMsg:
+		return m.restartDone(msg)
+	case askRepliedMsg, askFileMsg, urlOpenedMsg:
+		return m.askDone(msg)
+	case rootsMsg:
+		return m.rootsDone(msg)
+	case foldedMsg:
+		return m.folded(msg.job)
+	}
+	return nil
+}
+
+// timed takes what runs on time: a status said, a status whose time is
+// up, the spinner's tick.
+func (m *model) timed(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case statusMsg:
+		return m.setStatus(msg.text, msg.level)
+	case statusExpiredMsg:
+		if msg.id == m.status.id {
+			m.status.text = ""
+			return m.keepLost()
+		}
+	case spinner.TickMsg:
+		return m.tick(msg)
+	}
+	return nil
+}
+
+// keyPress offers a key to each part that takes keys before the mode's
+// handler, in this order: a modal or the roots editor, the event opened
+// whole (and copying), the verdicts, restarting, tasks.
+func (m *model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
+	if c, ok := m.modalKey(msg); ok {
+		return c
+	}
+	if c, ok := m.wholeKey(msg); ok {
+		return c
+	}
+	if c, ok := m.verdictKey(msg); ok {
+		return c
+	}
+	if c, ok := m.restartKey(msg); ok {
+		return c
+	}
+	if c, ok := m.taskKey(msg); ok {
+		return c
+	}
+	return m.key(msg)
+}
+
+// mouse takes the wheel and clicks. The wheel scrolls the event opened
+// whole, or a document sideways, before the pane under the pointer; a
+// click on a verdict picks it before the pane sees the click.
+func (m *model) mouse(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if !m.wheelWhole(msg.Mouse()) && !m.wheelDetailX(msg.Mouse()) {
+			return m.wheel(msg.Mouse())
+		}
+	case tea.MouseClickMsg:
+		if c, ok := m.clickVerdict(msg.Mouse()); ok {
+			return c
+		}
+		return m.click(msg.Mouse())
+	}
+	return nil
 }
 
 // opDone takes the end of an operation: the dial, a walk, a call or an
