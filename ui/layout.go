@@ -291,25 +291,38 @@ func joinEnds(left, right string, w int) string {
 	return left + strings.Repeat(" ", w-lw-rw) + right
 }
 
-// body is the main area: help, the connection state, the tools and detail
-// panes (or the editor), or the wire pane.
+// body is the main area: a replay loading, the events pane on a low
+// screen, the wire pane, the connection failing or being made, or else
+// the panes.
 func (m *model) body() string {
-	l := m.lay
 	switch {
 	case m.replay != nil && !m.replay.Loaded():
 		return m.loadingBody()
-	case l.short && m.focus == paneEvents:
+	case m.lay.short && m.focus == paneEvents:
 		return m.events.View()
 	case m.mode == modeWire:
 		// Before a connection too: the wire shows how an attempt went.
 		return m.wire.View()
 	case m.st.Server() == nil && m.link == linkFailed:
-		msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
-			m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then press R to try again; q quits.")
-		return m.block(lipgloss.NewStyle().Width(m.w-4).Render(msg), m.w, l.bodyH)
+		return m.failedBody()
 	case m.st.Server() == nil && m.o.Dial != nil:
 		return m.connectingBody()
 	}
+	return m.panesBody()
+}
+
+// failedBody says why the connection failed and what to do next.
+func (m *model) failedBody() string {
+	msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
+		m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then press R to try again; q quits.")
+	return m.block(lipgloss.NewStyle().Width(m.w-4).Render(msg), m.w, m.lay.bodyH)
+}
+
+// panesBody is the list and the pane on its right (the detail, an item,
+// the editor, or an event opened whole) side by side, or on a narrow
+// screen the one of them that has the focus.
+func (m *model) panesBody() string {
+	l := m.lay
 	if l.stacked && m.mode != modeEditor && m.mode != modeForm && m.focus != paneDetail {
 		return m.listView()
 	}
@@ -320,20 +333,26 @@ func (m *model) body() string {
 	if l.stacked {
 		return right
 	}
-	left := strings.Split(m.listView(), "\n")
+	return m.sideBySide(m.listView(), right)
+}
+
+// sideBySide puts the lines of left and right next to each other with a
+// rule between them, as many as the body has rows.
+func (m *model) sideBySide(left, right string) string {
+	ll := strings.Split(left, "\n")
 	rl := strings.Split(right, "\n")
 	rule := m.drawn.vrule
 	if rule == "" {
 		rule = " " + m.sty.Rule.Render("│") + " "
 	}
 	var b strings.Builder
-	for i := 0; i < l.bodyH; i++ {
+	for i := 0; i < m.lay.bodyH; i++ {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		a, c := "", ""
-		if i < len(left) {
-			a = left[i]
+		if i < len(ll) {
+			a = ll[i]
 		}
 		if i < len(rl) {
 			c = rl[i]
