@@ -41,26 +41,46 @@ func (m *model) bindings() []key.Binding {
 // modeBindings returns the help line's keys of the mode, or of the
 // focused pane.
 func (m *model) modeBindings() []key.Binding {
+	if short, ok := m.ownBindings(); ok {
+		return short
+	}
+	return m.paneBindings()
+}
+
+// ownBindings returns the keys of a screen or a mode that has keys of its
+// own, whatever pane has the focus: help, a replay loading, no server yet,
+// the editor, a form, a server's request, the roots editor, the log level
+// picker. ok is false in the modes that browse the panes.
+func (m *model) ownBindings() (short []key.Binding, ok bool) {
 	g := &m.keys.Global
 	switch {
 	case m.mode == modeHelp:
-		return append(m.helpView.ShortHelp(), g.Quit)
+		return append(m.helpView.ShortHelp(), g.Quit), true
 	case m.replay != nil && !m.replay.Loaded():
-		return []key.Binding{g.Theme, g.Help, g.Quit}
+		return []key.Binding{g.Theme, g.Help, g.Quit}, true
 	case m.st.Server() == nil && m.replay == nil:
-		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}
+		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}, true
 	case m.mode == modeEditor:
-		return m.editor.ShortHelp()
+		return m.editor.ShortHelp(), true
 	case m.mode == modeForm:
-		return m.keys.Form.ShortHelp()
+		return m.keys.Form.ShortHelp(), true
 	case m.mode == modeAsk:
-		return m.ask.ShortHelp()
+		return m.ask.ShortHelp(), true
 	case m.mode == modeRoots:
 		k := &m.keys.Roots
-		return []key.Binding{k.Add, k.Remove, k.Up, k.Down, k.Close}
+		return []key.Binding{k.Add, k.Remove, k.Up, k.Down, k.Close}, true
 	case m.mode == modeLevel:
 		k := &m.keys.Level
-		return []key.Binding{k.Pick, k.Prev, k.Next, g.Back}
+		return []key.Binding{k.Pick, k.Prev, k.Next, g.Back}, true
+	}
+	return nil, false
+}
+
+// paneBindings returns the keys of the focused pane (or of the list being
+// filtered): the event opened whole, a tab's items or the item shown, the
+// tools or the tool shown, the events, or else the wire.
+func (m *model) paneBindings() []key.Binding {
+	switch {
 	case m.mode == modeNormal && m.focus == paneDetail && m.whole.Shown():
 		return m.whole.ShortHelp()
 	case (m.mode == modeFilter || m.focus == paneTools) && m.tab != tabTools:
