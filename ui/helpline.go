@@ -14,7 +14,23 @@ import (
 
 // bindings returns the help line's keys for what has the keys now.
 func (m *model) bindings() []key.Binding {
-	short := m.modeBindings()
+	short := m.callBindings(m.modeBindings())
+	if m.offersRestart() && (m.mode == modeNormal || m.mode == modeWire) {
+		// The server is gone: restarting it is what there is to do.
+		short = append([]key.Binding{m.keys.Global.Restart}, short...)
+	}
+	if r := m.replay; r != nil && r.Loaded() && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
+		short = append(m.scrub.ShortHelp(), short...)
+	}
+	return short
+}
+
+// callBindings adds the keys of the call shown to short, the mode's: while
+// the detail pane asks before a refused call is sent anyway, its keys
+// replace them; once a call is done, and the detail pane has not the
+// focus, f sends a refused one anyway and T runs it again as a task.
+// Where keys type, or another tab is shown, short stays as it is.
+func (m *model) callBindings(short []key.Binding) []key.Binding {
 	switch c := m.detail.Call(); {
 	case m.mode == modeEditor || m.mode == modeHelp || m.mode == modeForm || m.mode == modeLevel || m.tab != tabTools,
 		m.mode == modeAsk || m.mode == modeRoots:
@@ -27,13 +43,6 @@ func (m *model) bindings() []key.Binding {
 		if m.taskTool() != nil {
 			short = append([]key.Binding{m.keys.Detail.Task}, short...)
 		}
-	}
-	if m.offersRestart() && (m.mode == modeNormal || m.mode == modeWire) {
-		// The server is gone: restarting it is what there is to do.
-		short = append([]key.Binding{m.keys.Global.Restart}, short...)
-	}
-	if r := m.replay; r != nil && r.Loaded() && (m.mode == modeNormal || m.mode == modeWire || m.mode == modeConfirm) {
-		short = append(m.scrub.ShortHelp(), short...)
 	}
 	return short
 }
