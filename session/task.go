@@ -223,10 +223,22 @@ func (f *taskFollow) next(ctx, tctx context.Context) bool {
 		// tasks/result answers once the task has ended; its status is
 		// asked for next.
 		f.s.pollTask(tctx, f.r, f.cur, f.update)
+		f.answeredEarly()
 	case <-timer.C:
 		f.s.pollTask(tctx, f.r, f.cur, f.update)
 	}
 	return f.r.Err == nil
+}
+
+// answeredEarly is a finding when the status asked for after tasks/result's
+// answer says the task has not ended: the receiver holds that answer until
+// the task reaches a terminal status (2025-11-25, tasks: result retrieval).
+func (f *taskFollow) answeredEarly() {
+	if f.r.Err != nil || f.cur.Status.Terminal() {
+		return
+	}
+	f.r.Findings = append(f.r.Findings, finding.Finding{Check: "task-result-early", Severity: finding.SeverityWarning,
+		Message: fmt.Sprintf("tasks/result for task %s was answered while the task was still %s; it should be held until the task ends", f.cur.TaskID, f.cur.Status)})
 }
 
 // notified takes an event of the session's log (ok false when the

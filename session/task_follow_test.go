@@ -2,10 +2,12 @@ package session
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 )
 
@@ -13,6 +15,7 @@ import (
 // answers tasks/result at once while tasks/get still says input_required
 // is polled at its pollInterval, not asked for tasks/result again after
 // each answer (which went back and forth with no pause until the timeout).
+// The early answer is a finding.
 func TestTaskResultIsAskedForOnce(t *testing.T) {
 	log := NewLog(&LogOptions{History: true})
 	s := dial(t, hostile(t, hostiletest.ModeTasksEarlyResult), &Options{Log: log, Protocol: "2025-11-25"})
@@ -24,6 +27,11 @@ func TestTaskResultIsAskedForOnce(t *testing.T) {
 	}
 	if n := sentOwn(log, "tasks/result"); n != 1 {
 		t.Errorf("%d tasks/result sent, want 1", n)
+	}
+	if !slices.ContainsFunc(r.Findings, func(f finding.Finding) bool {
+		return f.Check == "task-result-early" && strings.Contains(f.Message, "while the task was still input_required")
+	}) {
+		t.Errorf("findings %+v, want task-result-early: tasks/result came before the task ended", r.Findings)
 	}
 	// Each poll waits for the timer (at least minPoll), but the one right
 	// after tasks/result's answer.
