@@ -92,7 +92,10 @@ type Session struct {
 	// an answer.
 	life    context.Context
 	endLife context.CancelFunc
-	max     int
+	// logLevel is logging/setLevel in flight (see [Session.askForLogs]),
+	// which shutdown waits for once the connection is closed.
+	logLevel sync.WaitGroup
+	max      int
 
 	counter   *paging.Counter
 	validator *checks.Validator
@@ -120,25 +123,6 @@ type toolDef struct {
 	raw  json.RawMessage
 	gen  int64
 	walk int64
-}
-
-// newProtocol is the first protocol version where the log level travels in
-// each request's _meta instead of logging/setLevel.
-const newProtocol = "2026-07-28"
-
-// askForLogs asks a server that logs to send everything, so the events show
-// its log; on newer protocols each call carries the level instead.
-func (s *Session) askForLogs(ctx context.Context, res *mcp.InitializeResult) {
-	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
-	if res == nil || res.Capabilities == nil || res.Capabilities.Logging == nil || res.ProtocolVersion >= newProtocol {
-		return
-	}
-	lctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
-	if err := s.cs.SetLoggingLevel(lctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
-		s.log.Append(Event{Kind: KindError, Method: "logging/setLevel", Text: "asking for debug logs failed: " + s.redact(err).Error()})
-	}
 }
 
 // SupportedProtocols lists the protocol versions a session can ask for.
@@ -183,7 +167,7 @@ func (s *Session) connect(ctx context.Context) error {
 	if s.child == nil {
 		go s.watchEnd(cs)
 	}
-	s.askForLogs(ctx, res)
+	s.askForLogs(res)
 	return nil
 }
 
@@ -462,6 +446,7 @@ func (s *Session) shutdown() {
 	if s.child != nil {
 		s.child.stop()
 	}
+	s.logLevel.Wait()
 }
 
 // failure explains a request that failed, adding what became of a stdio

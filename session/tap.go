@@ -36,6 +36,9 @@ type tap struct {
 	// on (stdio and in-memory; HTTP posts them).
 	own  map[string]chan struct{}
 	conn mcp.Connection
+	// writes are the methods a request of which is awaited on the wire
+	// (see [tap.expectWrite]).
+	writes map[string]chan struct{}
 	// init is the raw result of the initialize answer.
 	init json.RawMessage
 }
@@ -46,7 +49,7 @@ type sentCall struct {
 }
 
 func newTap(log *Log) *tap {
-	return &tap{log: log, watched: map[string]*watcher{}, sent: map[string]sentCall{}, recvReq: map[string]string{}, own: map[string]chan struct{}{}}
+	return &tap{log: log, watched: map[string]*watcher{}, sent: map[string]sentCall{}, recvReq: map[string]string{}, own: map[string]chan struct{}{}, writes: map[string]chan struct{}{}}
 }
 
 // envelope is the part of a JSON-RPC frame the tap needs.
@@ -480,7 +483,11 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			c.tap.frame(Send, raw)
 		}
 	}
-	return c.inner.Write(ctx, msg)
+	err := c.inner.Write(ctx, msg)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.tap.written(req.Method)
+	}
+	return err
 }
 
 func (c *tapConn) Close() error      { return c.inner.Close() }

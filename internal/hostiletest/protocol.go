@@ -16,4 +16,6 @@ const (
 	// ModeAnswerOnCancel holds each tools/call until the client cancels it,
 	// then answers it all the same.
 	ModeAnswerOnCancel = "answer-on-cancel"
+	// ModeHangSetLevel declares logging and never answers logging/setLevel.
+	ModeHangSetLevel = "hang-setlevel"
 )

@@ -29,6 +29,8 @@ import (
 //	                 arguments.method — roots/list, sampling/createMessage or
 //	                 elicitation/create — to the client, waits for its answer
 //	                 and answers the call with that raw answer as text).
+//	hang-setlevel    normal, declares logging, and never answers
+//	                 logging/setLevel (keeps reading stdin).
 //	answer-on-cancel normal list; a tools/call is held until the client
 //	                 cancels it (notifications/cancelled), and then answered
 //	                 all the same, with the text "answered after the
@@ -38,13 +40,14 @@ const (
 	modeDeepSchema     = "deep-schema"
 	modeServerRequests = "server-requests"
 	modeAnswerOnCancel = "answer-on-cancel"
+	modeHangSetLevel   = "hang-setlevel"
 )
 
 // protocolTheme holds the modes of this file.
 func protocolTheme() theme {
 	p := &protocolState{waiting: map[string]chan json.RawMessage{}}
 	return theme{
-		modes:  []string{modeStrayAnswers, modeDeepSchema, modeServerRequests, modeAnswerOnCancel},
+		modes:  []string{modeStrayAnswers, modeDeepSchema, modeServerRequests, modeAnswerOnCancel, modeHangSetLevel},
 		start:  p.start,
 		handle: p.handle,
 	}
@@ -108,6 +111,23 @@ func (p *protocolState) handle(s *server, req request) bool {
 		return p.serverRequests(s, req)
 	case modeAnswerOnCancel:
 		return answerOnCancel(s, req)
+	case modeHangSetLevel:
+		return hangSetLevel(s, req)
+	}
+	return false
+}
+
+// hangSetLevel declares logging at initialize and holds logging/setLevel
+// for good.
+func hangSetLevel(s *server, req request) bool {
+	switch req.Method {
+	case "initialize":
+		res := s.initialize(req.Params).(map[string]any)
+		res["capabilities"].(map[string]any)["logging"] = map[string]any{}
+		s.reply(req.ID, res)
+		return true
+	case "logging/setLevel":
+		return true
 	}
 	return false
 }

@@ -1,0 +1,85 @@
+package session
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// newProtocol is the first protocol version where the log level travels in
+// each request's _meta instead of logging/setLevel.
+const newProtocol = "2026-07-28"
+
+// askForLogs asks a server that logs to send everything (logging/setLevel
+// debug), so the events show its log; on newer protocols each call carries
+// the level instead.
+//
+// On a connection (stdio, in memory) the answer is not waited for: once
+// the request is written, what the session sends next follows it on the
+// wire, so the server sees the level first, and the first walk does not
+// wait a round trip for it. The answer, or why none came, is recorded
+// when it comes. Over HTTP, where each request is a POST of its own and
+// two may arrive in either order, the answer is waited for.
+func (s *Session) askForLogs(res *mcp.InitializeResult) {
+	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
+	if res == nil || res.Capabilities == nil || res.Capabilities.Logging == nil || res.ProtocolVersion >= newProtocol {
+		return
+	}
+	if s.tap.connection() == nil {
+		s.setDebugLevel()
+		return
+	}
+	written := s.tap.expectWrite(MethodSetLevel)
+	defer s.tap.forgetWrite(MethodSetLevel)
+	done := make(chan struct{})
+	s.logLevel.Add(1)
+	go func() {
+		defer s.logLevel.Done()
+		defer close(done)
+		s.setDebugLevel()
+	}()
+	select {
+	case <-written:
+	case <-done:
+	}
+}
+
+// setDebugLevel sends logging/setLevel debug and waits for its answer,
+// within the timeout or until the session ends; a failure is an error
+// event, unless the session ended first.
+func (s *Session) setDebugLevel() {
+	ctx, cancel := context.WithTimeout(s.life, s.timeout)
+	defer cancel()
+	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
+	err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
+	if err != nil && s.life.Err() == nil {
+		s.log.Append(Event{Kind: KindError, Method: MethodSetLevel, Text: "asking for debug logs failed: " + s.redact(err).Error()})
+	}
+}
+
+// expectWrite returns a channel closed once a request of method has been
+// written on the tapped connection.
+func (t *tap) expectWrite(method string) <-chan struct{} {
+	ch := make(chan struct{})
+	t.mu.Lock()
+	t.writes[method] = ch
+	t.mu.Unlock()
+	return ch
+}
+
+// forgetWrite stops waiting for a request of method to be written.
+func (t *tap) forgetWrite(method string) {
+	t.mu.Lock()
+	delete(t.writes, method)
+	t.mu.Unlock()
+}
+
+// written signals that a request of method was written.
+func (t *tap) written(method string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if ch, ok := t.writes[method]; ok {
+		close(ch)
+		delete(t.writes, method)
+	}
+}
