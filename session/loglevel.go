@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,7 +19,8 @@ const newProtocol = "2026-07-28"
 // the request is written, what the session sends next follows it on the
 // wire, so the server sees the level first, and the first walk does not
 // wait a round trip for it. The answer, or why none came, is recorded
-// when it comes. Over HTTP, where each request is a POST of its own and
+// when it comes; a level asked for later waits for it
+// ([Session.afterDebugLevel]). Over HTTP, where each request is a POST of its own and
 // two may arrive in either order, the answer is waited for.
 func (s *Session) askForLogs(res *mcp.InitializeResult) {
 	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
@@ -32,6 +34,7 @@ func (s *Session) askForLogs(res *mcp.InitializeResult) {
 	written := s.tap.expectWrite(MethodSetLevel)
 	defer s.tap.forgetWrite(MethodSetLevel)
 	done := make(chan struct{})
+	s.debugSet = done
 	s.logLevel.Add(1)
 	go func() {
 		defer s.logLevel.Done()
@@ -54,6 +57,22 @@ func (s *Session) setDebugLevel() {
 	err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
 	if err != nil && s.life.Err() == nil {
 		s.log.Append(Event{Kind: KindError, Method: MethodSetLevel, Text: "asking for debug logs failed: " + s.redact(err).Error()})
+	}
+}
+
+// afterDebugLevel waits until the level asked for at connect has its
+// answer (or has failed), so that a level asked for later is not sent while
+// it is in flight: a server that handles requests concurrently could apply
+// the two in either order. It fails if ctx ends first.
+func (s *Session) afterDebugLevel(ctx context.Context) error {
+	if s.debugSet == nil {
+		return nil
+	}
+	select {
+	case <-s.debugSet:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("the debug level asked for at connect has no answer yet; nothing was sent: %w", ctx.Err())
 	}
 }
 

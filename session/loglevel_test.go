@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
@@ -34,10 +36,41 @@ func TestDebugLevelIsNotWaitedFor(t *testing.T) {
 	if len(wireFrames(log, Recv, MethodSetLevel)) != 0 {
 		t.Fatal("the server answered logging/setLevel; this test needs one that never does")
 	}
+	// A level asked for while that one is in flight waits for it, here in
+	// vain: nothing more is sent.
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if r := s.SetLogLevel(ctx, "warning"); r.Sent || r.Err == nil || !strings.Contains(r.Err.Error(), "no answer yet") {
+		t.Errorf("SetLogLevel while the first level is unanswered: sent %v, err %v; want nothing sent", r.Sent, r.Err)
+	}
+	if n := len(wireFrames(log, Send, MethodSetLevel)); n != 1 {
+		t.Errorf("%d logging/setLevel sent, want 1", n)
+	}
 	s.Close()
 	for _, ev := range log.Events() {
 		if ev.Kind == KindError && ev.Method == MethodSetLevel {
 			t.Errorf("Close recorded the unanswered level as a failure: %s", ev.Text)
 		}
+	}
+}
+
+// A level asked for right after connecting is sent once the debug level
+// asked for at connect is answered, so that the server, which may handle
+// the two at once, ends at the level asked for last.
+func TestLogLevelWaitsForTheDebugLevel(t *testing.T) {
+	log := NewLog(&LogOptions{History: true})
+	s := dial(t, demoStdio(t), &Options{Log: log, Protocol: "2025-11-25"})
+	defer s.Close()
+	if r := s.SetLogLevel(context.Background(), "warning"); !r.Sent || r.Err != nil {
+		t.Fatalf("SetLogLevel: sent %v, err %v", r.Sent, r.Err)
+	}
+	var order []string
+	for _, ev := range log.Events() {
+		if ev.Kind == KindWire && ev.Method == MethodSetLevel {
+			order = append(order, ev.Dir)
+		}
+	}
+	if want := []string{Send, Recv, Send, Recv}; strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Errorf("logging/setLevel frames %v; want %v (the second sent after the first's answer)", order, want)
 	}
 }

@@ -180,6 +180,9 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) *RequestResult 
 		s.mu.Unlock()
 		r.Err = fmt.Errorf("protocol %s has no logging/setLevel; nothing was sent: calls from now on ask for %s in their _meta", s.info.ProtocolVersion, level)
 	}
+	if r.Err == nil {
+		r.Err = s.afterDebugLevel(ctx)
+	}
 	if r.Err != nil {
 		s.finishRequest(r)
 		return r

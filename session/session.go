@@ -93,8 +93,10 @@ type Session struct {
 	life    context.Context
 	endLife context.CancelFunc
 	// logLevel is logging/setLevel in flight (see [Session.askForLogs]),
-	// which shutdown waits for once the connection is closed.
+	// which shutdown waits for once the connection is closed; debugSet is
+	// closed when it has ended (nil when none was sent without waiting).
 	logLevel sync.WaitGroup
+	debugSet <-chan struct{}
 	max      int
 
 	counter   *paging.Counter
