@@ -31,13 +31,11 @@ func (s *Session) askForLogs(res *mcp.InitializeResult) {
 		s.setDebugLevel()
 		return
 	}
-	written := s.tap.expectWrite(MethodSetLevel)
-	defer s.tap.forgetWrite(MethodSetLevel)
+	written := s.tap.expect(s.tap.writes, MethodSetLevel)
+	defer s.tap.forget(s.tap.writes, MethodSetLevel)
 	done := make(chan struct{})
 	s.debugSet = done
-	s.logLevel.Add(1)
 	go func() {
-		defer s.logLevel.Done()
 		defer close(done)
 		s.setDebugLevel()
 	}()
@@ -73,32 +71,5 @@ func (s *Session) afterDebugLevel(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("the debug level asked for at connect has no answer yet; nothing was sent: %w", ctx.Err())
-	}
-}
-
-// expectWrite returns a channel closed once a request of method has been
-// written on the tapped connection.
-func (t *tap) expectWrite(method string) <-chan struct{} {
-	ch := make(chan struct{})
-	t.mu.Lock()
-	t.writes[method] = ch
-	t.mu.Unlock()
-	return ch
-}
-
-// forgetWrite stops waiting for a request of method to be written.
-func (t *tap) forgetWrite(method string) {
-	t.mu.Lock()
-	delete(t.writes, method)
-	t.mu.Unlock()
-}
-
-// written signals that a request of method was written.
-func (t *tap) written(method string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if ch, ok := t.writes[method]; ok {
-		close(ch)
-		delete(t.writes, method)
 	}
 }

@@ -92,10 +92,9 @@ type Session struct {
 	// an answer.
 	life    context.Context
 	endLife context.CancelFunc
-	// logLevel is logging/setLevel in flight (see [Session.askForLogs]),
-	// which shutdown waits for once the connection is closed; debugSet is
-	// closed when it has ended (nil when none was sent without waiting).
-	logLevel sync.WaitGroup
+	// debugSet is closed when the logging/setLevel that connect did not
+	// wait for has ended (see [Session.askForLogs]); nil when there is
+	// none. shutdown waits for it once the connection is closed.
 	debugSet <-chan struct{}
 	max      int
 
@@ -448,7 +447,9 @@ func (s *Session) shutdown() {
 	if s.child != nil {
 		s.child.stop()
 	}
-	s.logLevel.Wait()
+	if s.debugSet != nil {
+		<-s.debugSet
+	}
 }
 
 // failure explains a request that failed, adding what became of a stdio

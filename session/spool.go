@@ -37,15 +37,16 @@ type SpoolOptions struct {
 // however long the session, memory stays flat. A spool made by [NewSpool]
 // has a temporary file of its own, bounded by [SpoolOptions.Max], which
 // is gone when the spool is closed or the process ends, however it ends;
-// add [Spool.Write] to the session's [Log] as a sink. One made by [FollowRecord] keeps no file: it exports the session's
-// record (--record), so that each event is written once; a record is the
-// user's own file and has no bound.
+// add [Spool.Write] to the session's [Log] as a sink. One made by
+// [FollowRecord] keeps no file: it exports the session's record
+// (--record), so that each event is written once; a record is the user's
+// own file and has no bound.
 type Spool struct {
 	rec *RecordFile
 	// src is what exports read: the spool's own file, or the record's
 	// opened again for reading.
 	src *os.File
-	own bool       // the file is the spool's: Write writes to it, Close removes it
+	own bool       // the file is the spool's: Write writes to it, Close ends it
 	mu  sync.Mutex // serialises exports
 	// linked is the name of a spool's own file while it has one: the
 	// file is unlinked as soon as it is made, where the system allows it
@@ -237,10 +238,11 @@ func (s *Spool) Export(ctx context.Context, dir string) (Exported, error) {
 func (s *Spool) export(ctx context.Context, dir string, now time.Time) (Exported, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	what := "the session spool"
+	name := "spool"
 	if !s.own {
-		what = "the session record " + s.src.Name()
+		name = "record " + s.src.Name()
 	}
+	what := "the session " + name
 	s.noteStop()
 	_, at, stopErr := s.rec.rec.failed()
 	f := s.src
@@ -258,19 +260,18 @@ func (s *Spool) export(ctx context.Context, dir string, now time.Time) (Exported
 	}
 	ex := Exported{Path: path, Lines: lines}
 	if stopErr != nil {
-		ex.Stopped = stoppedNote(what, at, stopErr, s.max)
+		ex.Stopped = stoppedNote(name, at, stopErr, s.max)
 	}
 	return ex, nil
 }
 
-// stoppedNote is [Exported.Stopped] for what (the spool, or the record
-// followed) stopped at at by err.
+// stoppedNote is [Exported.Stopped] for what ("spool", or "record" and the
+// record's name) stopped at at by err.
 func stoppedNote(what string, at time.Time, err error, max int64) string {
 	cause := writeCause(err)
 	if errors.Is(err, errSpoolFull) {
 		cause = "it reached its cap of " + byteSize(max)
 	}
-	what = strings.TrimPrefix(what, "the session ")
 	if at.IsZero() {
 		return fmt.Sprintf("the %s stopped: %s", what, cause)
 	}

@@ -36,8 +36,8 @@ type tap struct {
 	// on (stdio and in-memory; HTTP posts them).
 	own  map[string]chan struct{}
 	conn mcp.Connection
-	// writes are the methods a request of which is awaited on the wire
-	// (see [tap.expectWrite]).
+	// writes are the methods a request of which is awaited on the wire:
+	// its write closes the channel.
 	writes map[string]chan struct{}
 	// init is the raw result of the initialize answer.
 	init json.RawMessage
@@ -295,7 +295,7 @@ func (t *tap) take(method, id string, env envelope, now time.Time) bool {
 	if (method == "initialize" || method == "server/discover") && len(env.Result) > 0 {
 		t.keepInit(env.Result)
 	}
-	if env.Method == "" && t.settleOwn(id) {
+	if env.Method == "" && t.signal(t.own, id) {
 		return false
 	}
 	if env.Method != "" && id == "" {
@@ -485,7 +485,7 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	err := c.inner.Write(ctx, msg)
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		c.tap.written(req.Method)
+		c.tap.signal(c.tap.writes, req.Method)
 	}
 	return err
 }

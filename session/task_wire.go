@@ -36,32 +36,32 @@ func (t *tap) connection() mcp.Connection {
 	return t.conn
 }
 
-// expectOwn registers id (canonical) as one of the session's own requests
-// and returns the channel its answer closes.
-func (t *tap) expectOwn(id string) <-chan struct{} {
+// expect returns a channel that [tap.signal] of key in signals closes
+// once: signals is one of the tap's tables of them (own, writes).
+func (t *tap) expect(signals map[string]chan struct{}, key string) <-chan struct{} {
 	ch := make(chan struct{})
 	t.mu.Lock()
-	t.own[id] = ch
+	signals[key] = ch
 	t.mu.Unlock()
 	return ch
 }
 
-// forgetOwn stops waiting for the answer to id.
-func (t *tap) forgetOwn(id string) {
+// forget stops waiting for key in signals.
+func (t *tap) forget(signals map[string]chan struct{}, key string) {
 	t.mu.Lock()
-	delete(t.own, id)
+	delete(signals, key)
 	t.mu.Unlock()
 }
 
-// settleOwn reports whether id is one of the session's own requests, and
-// if so signals its answer: the SDK must not see it.
-func (t *tap) settleOwn(id string) bool {
+// signal closes the channel of key in signals, and reports whether key
+// was awaited.
+func (t *tap) signal(signals map[string]chan struct{}, key string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	ch, ok := t.own[id]
+	ch, ok := signals[key]
 	if ok {
 		close(ch)
-		delete(t.own, id)
+		delete(signals, key)
 	}
 	return ok
 }
@@ -95,8 +95,8 @@ func (s *Session) requestWatched(ctx context.Context, w *watcher, method string,
 	key := canonicalID(rawID)
 	s.tap.watch(key, w)
 	defer s.tap.unwatch(w)
-	done := s.tap.expectOwn(key)
-	defer s.tap.forgetOwn(key)
+	done := s.tap.expect(s.tap.own, key)
+	defer s.tap.forget(s.tap.own, key)
 	id, err := jsonrpc.MakeID(idStr)
 	if err != nil {
 		return ownReply{}, err
