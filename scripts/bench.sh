@@ -94,16 +94,16 @@ process_bench() {
 			"$bin" demo-server --page-size "$size" --filler "$filler" <"$work/in" >"$work/out" 2>/dev/null &
 		fi
 		local server=$! t0 t1 rc=0
-		t0=$(date +%s%N)
+		t0=${EPOCHREALTIME/[.,]/}
 		/usr/bin/time -f %M -o "$work/rss" "$@" -- sh -c 'cat "$1" & exec cat >"$2"' relay "$work/out" "$work/in" \
 			</dev/null >"$work/stdout" 2>"$work/stderr" || rc=$?
-		t1=$(date +%s%N)
+		t1=${EPOCHREALTIME/[.,]/}
 		wait "$server" || true
 		if [[ $rc -ne 0 && $rc -ne 3 ]]; then
 			echo "$label exited $rc:" >&2
 			head -5 "$work/stderr" >&2
 		fi
-		echo "$label $(((t1 - t0) / 1000000)) $(tail -1 "$work/rss") $rc" >>"$res"
+		echo "$label $(((t1 - t0) / 1000)) $(tail -1 "$work/rss") $rc" >>"$res"
 	}
 
 	echo "Whole processes: mcpwitness vs bench/lister (bare go-sdk), ${SERVER:-demo} server over stdio, protocol $proto"
