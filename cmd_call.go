@@ -21,6 +21,9 @@ import (
 // as the UI and the report read it. The exit code says how it went: see
 // [callExit].
 func runCall(ctx context.Context, a *app) error {
+	// The checks before and after the call compile the tool's schemas: the
+	// library's first compile is warmed while the server starts.
+	go checks.Warm()
 	sess, err := a.dial(ctx)
 	if err != nil {
 		return err

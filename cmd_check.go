@@ -62,6 +62,9 @@ func (c checked) outcome() int {
 // servers (check --config) see [runCheckServers]; --junit FILE writes the
 // findings as JUnit XML either way.
 func runCheck(ctx context.Context, a *app) error {
+	// Every definition's schemas are compiled: the library's first
+	// compile is warmed while the servers start.
+	go checks.Warm()
 	if a.cfg.servers != nil {
 		return runCheckServers(ctx, a)
 	}
