@@ -180,13 +180,19 @@ func TestFormCompletesAsTheUserTypes(t *testing.T) {
 	if v := h.m.form.Values()["language"]; v != "Rust" {
 		t.Errorf("language %q after picking, want Rust", v)
 	}
+	// The suggestions come in the answer's message; the request's events
+	// reach the fold through the log, in messages of their own.
 	var asked []string
-	for _, r := range h.m.st.Requests() {
-		if r.Method == session.MethodComplete {
-			asked = append(asked, r.About)
+	h.until("the completion requests in the fold", func() bool {
+		asked = asked[:0]
+		for _, r := range h.m.st.Requests() {
+			if r.Method == session.MethodComplete {
+				asked = append(asked, r.About)
+			}
 		}
-	}
-	if len(asked) == 0 || asked[0] != "ref/prompt code_review" {
+		return len(asked) > 0
+	})
+	if asked[0] != "ref/prompt code_review" {
 		t.Errorf("completion requests %v", asked)
 	}
 }
