@@ -67,6 +67,9 @@ func TestSpoolCapIsSaidOnceAndExportKeepsWhatWasWritten(t *testing.T) {
 	if h.m.status.level != levelWarn {
 		t.Errorf("the spool's stop is said at level %v, want a warning", h.m.status.level)
 	}
+	if !strings.HasSuffix(h.m.status.text, "; later events are not in exports") {
+		t.Errorf("the status line says %q, want that exports lack what follows", h.m.status.text)
+	}
 	if s := h.screen(); !strings.Contains(s, "the export spool reached 16 KiB at") {
 		t.Errorf("the screen does not say the spool stopped:\n%s", s)
 	}
@@ -139,5 +142,19 @@ func TestSpoolCapIsSaidOnEveryServer(t *testing.T) {
 		if n := spoolRows(v.m.st); n != 0 {
 			t.Errorf("server %d folded %d rows of the shared spool; its events are its own", i+1, n)
 		}
+	}
+}
+
+// The status line says the spool's stop in 80 columns, at the largest cap
+// and with the longest clock; the events pane keeps the whole text.
+func TestSpoolStatusFitsEightyColumns(t *testing.T) {
+	full := "the export spool reached 1023.9 GiB at 23:59:59; later events are not in exports " +
+		"(record with --record FILE to keep everything, or raise --spool-max)"
+	got := spoolStatus(full)
+	if got != "the export spool reached 1023.9 GiB at 23:59:59; later events are not in exports" || len(got) > 80 {
+		t.Errorf("spoolStatus = %q (%d columns)", got, len(got))
+	}
+	if odd := "the export spool stopped"; spoolStatus(odd) != odd {
+		t.Errorf("a text with no clause after ; became %q", spoolStatus(odd))
 	}
 }
