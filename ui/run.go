@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -61,7 +62,7 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 	conn := &conn{}
 	tasks := newTasks()
 	target := cfg.Target
-	m := newModel(liveOptions(ctx, cfg, tasks, func(ctx context.Context) (Backend, error) {
+	dial := func(ctx context.Context) (Backend, error) {
 		s, err := session.Dial(ctx, target, &opts)
 		if err != nil {
 			return nil, err
@@ -71,10 +72,15 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 			return nil, errors.New("closed while connecting")
 		}
 		return s, nil
-	}))
+	}
+	// The first dial begins now, before the program sets the terminal up
+	// and draws: the server starts meanwhile.
+	var wg sync.WaitGroup
+	early := &earlyDial{done: make(chan struct{})}
+	wg.Go(func() { early.run(ctx, dial) })
+	m := newModel(liveOptions(ctx, cfg, tasks, early.then(dial)))
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 
-	var wg sync.WaitGroup
 	wg.Go(func() { bridge(sub.C(), p.Send) })
 
 	final, runErr := p.Run()
@@ -100,6 +106,37 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 		return fm.dialErr
 	}
 	return nil
+}
+
+// earlyDial is a dial begun before the program starts, whose result the
+// model's first dial takes.
+type earlyDial struct {
+	done    chan struct{} // closed once run has the result
+	backend Backend
+	err     error
+	taken   atomic.Bool
+}
+
+// run dials with dial under ctx and keeps what came of it.
+func (e *earlyDial) run(ctx context.Context, dial func(context.Context) (Backend, error)) {
+	defer close(e.done)
+	e.backend, e.err = dial(ctx)
+}
+
+// then is the model's dial: its first call waits for the early one (or
+// for ctx), later ones (another try after a failure) call dial.
+func (e *earlyDial) then(dial func(context.Context) (Backend, error)) func(context.Context) (Backend, error) {
+	return func(ctx context.Context) (Backend, error) {
+		if e.taken.Swap(true) {
+			return dial(ctx)
+		}
+		select {
+		case <-e.done:
+			return e.backend, e.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }
 
 // liveOptions are the model's options for a live session on cfg's target,
