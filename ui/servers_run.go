@@ -37,6 +37,7 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 	defer cancel()
 
 	tasks := newTasks()
+	var wg sync.WaitGroup
 	conns := make([]*conn, len(servers))
 	logs := make([]*session.Log, len(servers))
 	subs := make([]*session.Subscription, len(servers))
@@ -57,7 +58,7 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 		target, c, log := srv.Target, conns[i], logs[i]
 		one := cfg
 		one.Target = target
-		m := newModel(liveOptions(ctx, one, tasks, func(ctx context.Context) (Backend, error) {
+		dial := func(ctx context.Context) (Backend, error) {
 			s, err := session.Dial(ctx, target, &opts)
 			if err != nil {
 				// Recorded, so that a replay says why the server failed.
@@ -69,7 +70,12 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 				return nil, errors.New("closed while connecting")
 			}
 			return s, nil
-		}))
+		}
+		// Each server starts while the program sets the terminal up (see
+		// [earlyDial]).
+		early := &earlyDial{done: make(chan struct{})}
+		wg.Go(func() { early.run(ctx, dial) })
+		m := newModel(liveOptions(ctx, one, tasks, early.then(dial)))
 		views[i] = &serverView{names: srv.Names, m: m}
 		if id := target.Identity; id != nil {
 			views[i].hash = id.Short()
@@ -78,7 +84,6 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 	root := newServersModel(views)
 	p := tea.NewProgram(root, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 
-	var wg sync.WaitGroup
 	for i, sub := range subs {
 		wg.Go(func() { bridge(sub.C(), func(msg tea.Msg) { p.Send(serverMsg{i: i, msg: msg}) }) })
 	}
