@@ -195,7 +195,7 @@ const spoolStopPrefix = "the export spool "
 // stopText is what the event saying that the spool stopped at at, for err,
 // says: when, why, and what keeps everything.
 func stopText(at time.Time, err error, max int64) string {
-	const later = "; later events are not in exports (record with --record FILE to keep everything"
+	const later = stopLater + " (record with --record FILE to keep everything"
 	if errors.Is(err, errSpoolFull) {
 		return fmt.Sprintf("%sreached %s at %s%s, or raise --spool-max)", spoolStopPrefix, byteSize(max), at.Format(time.TimeOnly), later)
 	}
@@ -213,10 +213,25 @@ func writeCause(err error) string {
 	return err.Error()
 }
 
+// stopLater is the clause of [stopText] that says exports lack what
+// follows; what comes after it says what keeps everything.
+const stopLater = "; later events are not in exports"
+
 // SpoolStopped reports whether ev is the event a spool of its own ends
 // with when its bound or a failed write stops it.
 func SpoolStopped(ev Event) bool {
 	return ev.Kind == KindError && strings.HasPrefix(ev.Text, spoolStopPrefix)
+}
+
+// SpoolStoppedBrief is the text of ev, a [SpoolStopped] event, without
+// what keeps everything (--record, --spool-max): when and why the spool
+// stopped, and that exports lack what follows, for a status line of some
+// 80 columns.
+func SpoolStoppedBrief(ev Event) string {
+	if head, _, ok := strings.Cut(ev.Text, stopLater); ok {
+		return head + stopLater
+	}
+	return ev.Text
 }
 
 // Export writes the record so far to a new file in dir ("" is the current

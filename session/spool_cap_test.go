@@ -291,3 +291,17 @@ func spoolBytes(t *testing.T, s *Spool) []byte {
 	}
 	return b
 }
+
+// The status line's brief of the spool's stop fits 80 columns, at the
+// largest cap and with the longest clock; the event keeps the whole text.
+func TestSpoolStoppedBriefFitsEightyColumns(t *testing.T) {
+	full := "the export spool reached 1023.9 GiB at 23:59:59; later events are not in exports " +
+		"(record with --record FILE to keep everything, or raise --spool-max)"
+	got := SpoolStoppedBrief(Event{Kind: KindError, Text: full})
+	if got != "the export spool reached 1023.9 GiB at 23:59:59; later events are not in exports" || len(got) > 80 {
+		t.Errorf("SpoolStoppedBrief = %q (%d columns)", got, len(got))
+	}
+	if odd := "the export spool stopped"; SpoolStoppedBrief(Event{Kind: KindError, Text: odd}) != odd {
+		t.Errorf("a text with no clause after ; became %q", SpoolStoppedBrief(Event{Kind: KindError, Text: odd}))
+	}
+}

@@ -144,17 +144,3 @@ func TestSpoolCapIsSaidOnEveryServer(t *testing.T) {
 		}
 	}
 }
-
-// The status line says the spool's stop in 80 columns, at the largest cap
-// and with the longest clock; the events pane keeps the whole text.
-func TestSpoolStatusFitsEightyColumns(t *testing.T) {
-	full := "the export spool reached 1023.9 GiB at 23:59:59; later events are not in exports " +
-		"(record with --record FILE to keep everything, or raise --spool-max)"
-	got := spoolStatus(full)
-	if got != "the export spool reached 1023.9 GiB at 23:59:59; later events are not in exports" || len(got) > 80 {
-		t.Errorf("spoolStatus = %q (%d columns)", got, len(got))
-	}
-	if odd := "the export spool stopped"; spoolStatus(odd) != odd {
-		t.Errorf("a text with no clause after ; became %q", spoolStatus(odd))
-	}
-}

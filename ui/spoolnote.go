@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/session"
@@ -19,19 +17,7 @@ func spoolNotes(c <-chan session.Event, servers int, send func(tea.Msg)) {
 			continue
 		}
 		for i := range servers {
-			send(serverMsg{i: i, msg: statusMsg{text: spoolStatus(ev.Text), level: levelWarn}})
+			send(serverMsg{i: i, msg: statusMsg{text: session.SpoolStoppedBrief(ev), level: levelWarn}})
 		}
 	}
-}
-
-// spoolStatus is what the status line says of the spool's stop, whose
-// event says text: when and why it stopped, and that exports lack what
-// follows, in some 80 columns; the events pane keeps the whole text, with
-// what keeps everything (--record, --spool-max).
-func spoolStatus(text string) string {
-	head, _, ok := strings.Cut(text, ";")
-	if !ok {
-		return text
-	}
-	return head + "; later events are not in exports"
 }

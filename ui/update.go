@@ -251,7 +251,7 @@ func (m *model) applyEvent(ev session.Event) tea.Cmd {
 	switch {
 	case session.SpoolStopped(ev) && m.replay == nil:
 		// Said once, as it happens; the events pane keeps it.
-		return m.setStatus(spoolStatus(ev.Text), levelWarn)
+		return m.setStatus(session.SpoolStoppedBrief(ev), levelWarn)
 	case ev.Kind == session.KindNotification && fold.ListChangedOf(ev.Method) != "" && m.backend != nil:
 		return m.walkAgain(ev.Method)
 	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart && m.ops.call != nil && m.ops.call.awaiting &&
