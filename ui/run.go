@@ -73,12 +73,8 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 		}
 		return s, nil
 	}
-	// The first dial begins now, before the program sets the terminal up
-	// and draws: the server starts meanwhile.
 	var wg sync.WaitGroup
-	early := &earlyDial{done: make(chan struct{})}
-	wg.Go(func() { early.run(ctx, dial) })
-	m := newModel(liveOptions(ctx, cfg, tasks, early.then(dial)))
+	m := newModel(liveOptions(ctx, cfg, tasks, dialEarly(ctx, &wg, dial)))
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 
 	wg.Go(func() { bridge(sub.C(), p.Send) })
@@ -106,6 +102,15 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 		return fm.dialErr
 	}
 	return nil
+}
+
+// dialEarly begins dial now, under ctx, on a goroutine of wg, and
+// returns the model's dial, whose first call takes its result: the
+// server starts while the program sets the terminal up and draws.
+func dialEarly(ctx context.Context, wg *sync.WaitGroup, dial func(context.Context) (Backend, error)) func(context.Context) (Backend, error) {
+	e := &earlyDial{done: make(chan struct{})}
+	wg.Go(func() { e.run(ctx, dial) })
+	return e.then(dial)
 }
 
 // earlyDial is a dial begun before the program starts, whose result the

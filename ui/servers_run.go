@@ -71,11 +71,7 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 			}
 			return s, nil
 		}
-		// Each server starts while the program sets the terminal up (see
-		// [earlyDial]).
-		early := &earlyDial{done: make(chan struct{})}
-		wg.Go(func() { early.run(ctx, dial) })
-		m := newModel(liveOptions(ctx, one, tasks, early.then(dial)))
+		m := newModel(liveOptions(ctx, one, tasks, dialEarly(ctx, &wg, dial)))
 		views[i] = &serverView{names: srv.Names, m: m}
 		if id := target.Identity; id != nil {
 			views[i].hash = id.Short()
