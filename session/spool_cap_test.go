@@ -198,11 +198,7 @@ func TestSpoolExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
 // the record and the failure. A record is never capped.
 func TestFollowedRecordExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	target := Target{Command: []string{"true"}}
-	rec, err := CreateRecord(path, NewHeader("test", target.Describe()), target.Secrets())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := createTestRecord(t, path)
 	defer rec.Close()
 	s, err := FollowRecord(rec)
 	if err != nil {

@@ -302,11 +302,7 @@ func TestCreateRecordNeverOverwrites(t *testing.T) {
 // failed.
 func TestRecordFileStreamsAndReportsAFailedWrite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	target := Target{Command: []string{"true"}}
-	r, err := CreateRecord(path, NewHeader("test", target.Describe()), target.Secrets())
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := createTestRecord(t, path)
 	r.Write(stderrEvent(1, "first"))
 	openExport(t, path, 1)
 	r.f.Close() // the disk goes away under the record
@@ -315,6 +311,18 @@ func TestRecordFileStreamsAndReportsAFailedWrite(t *testing.T) {
 		t.Errorf("Close after a failed write = %v, want the write's error", err)
 	}
 	openExport(t, path, 1)
+}
+
+// createTestRecord creates the record path of a session with a stdio
+// target, failing the test if it cannot.
+func createTestRecord(t *testing.T, path string) *RecordFile {
+	t.Helper()
+	target := Target{Command: []string{"true"}}
+	rec, err := CreateRecord(path, NewHeader("test", target.Describe()), target.Secrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
 
 func dirNames(t *testing.T, dir string) []string {
@@ -400,11 +408,7 @@ func TestExportOfARecordEqualsTheSpool(t *testing.T) {
 // would export the wrong session.
 func TestFollowRecordRefusesAReplacedFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
-	target := Target{Command: []string{"true"}}
-	rec, err := CreateRecord(path, NewHeader("test", target.Describe()), target.Secrets())
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := createTestRecord(t, path)
 	defer rec.Close()
 	if err := os.Rename(path, path+".moved"); err != nil {
 		t.Fatal(err)
