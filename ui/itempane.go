@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -24,6 +25,20 @@ type itemKey struct {
 	listing render.ItemListing
 }
 
+// bigItemDoc is the size of what an item's document shows from the
+// server (its definition and the newest answer about it) past which the
+// document is built in a command instead of in Update. It is smaller
+// than the tool detail's [bigDoc]: an answer may be Markdown, which costs
+// some 1 ms per KiB to draw, and much more when a server nests emphasis.
+const bigItemDoc = 8 << 10
+
+// itemBuiltMsg carries an item's document built in a command.
+type itemBuiltMsg struct {
+	key    itemKey
+	lines  []string
+	widest int
+}
+
 // itemPane shows the selected resource, template or prompt: what it is,
 // where it was listed, and the newest request about it (a read or a get)
 // with its verdicts and answer.
@@ -42,6 +57,9 @@ type itemPane struct {
 
 	sc    scroller
 	built itemKey
+	// pending is the key of a document being built in a command (see
+	// [bigItemDoc]); the zero key when none is.
+	pending itemKey
 	// latest is the newest request about the item, worked out when the
 	// item or the newest request changed (latestFor).
 	latest    *fold.Request
@@ -157,31 +175,81 @@ func (p *itemPane) listing() render.ItemListing {
 	return l
 }
 
-// Sync rebuilds the document when what it shows changed.
-func (p *itemPane) Sync() {
+// Sync rebuilds the document when what it shows changed. A big one is
+// built in a command: the pane keeps the item's document as it was (or
+// says it is rendering a new item's) until it comes.
+func (p *itemPane) Sync() tea.Cmd {
 	k := itemKey{item: p.it, req: p.Latest(), width: p.w, sty: p.sty, listing: p.listing()}
+	if k == p.pending {
+		return nil
+	}
+	// A build for another key is no longer wanted, even when what is
+	// wanted is what shows.
+	p.pending = itemKey{}
 	if k == p.built {
-		return
+		return nil
 	}
-	p.built = k
 	if p.it == nil {
+		p.built = k
 		p.sc.SetLines([]string{p.sty.Muted.Render("Nothing selected.")})
-		return
+		return nil
 	}
-	var lines []string
 	if p.it.Method == paging.Tasks().Name {
-		lines = taskItemLines(p.st, k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
-	} else {
-		lines = render.ItemDoc(k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
+		// Built from the state, which only Update may read.
+		p.built = k
+		lines := taskItemLines(p.st, k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
+		p.sc.SetWide(lines, measureLines(lines))
+		return nil
 	}
-	p.sc.SetWide(lines, measureLines(lines))
+	build := itemBuilder(k, p.loc)
+	if itemDocSize(k) <= bigItemDoc {
+		p.built = k
+		p.sc.SetWide(build())
+		return nil
+	}
+	p.pending = k
+	if p.built.item != k.item {
+		p.built = itemKey{}
+		p.sc.SetLines([]string{p.sty.Muted.Render("rendering…")})
+	}
+	return func() tea.Msg {
+		lines, widest := build()
+		return itemBuiltMsg{key: k, lines: lines, widest: widest}
+	}
+}
+
+// itemDocSize is how much of what the server sent k's document shows.
+func itemDocSize(k itemKey) int {
+	n := len(k.item.Raw)
+	if r := k.req; r != nil {
+		n += len(r.Result) + len(r.RPCError) + len(r.Params)
+	}
+	return n
+}
+
+// itemBuilder returns a function that builds k's document and measures
+// it; it reads only k (whose item and request the fold never changes)
+// and loc, so it may run on another goroutine.
+func itemBuilder(k itemKey, loc *time.Location) func() ([]string, int) {
+	return func() ([]string, int) {
+		lines := render.ItemDoc(k.item, k.listing, k.req, max(k.width-2, 10), k.sty, loc)
+		return lines, measureLines(lines)
+	}
 }
 
 // Update scrolls while focused: down and up, and sideways (h/l) where
 // JSON lines are wider than the pane.
 func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
-	if msg, ok := msg.(tea.KeyPressMsg); ok && !sidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {
-		moveKey(msg, &p.keys.MoveKeyMap, &p.sc)
+	switch msg := msg.(type) {
+	case itemBuiltMsg:
+		if msg.key == p.pending {
+			p.sc.SetWide(msg.lines, msg.widest)
+			p.built, p.pending = msg.key, itemKey{}
+		}
+	case tea.KeyPressMsg:
+		if !sidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {
+			moveKey(msg, &p.keys.MoveKeyMap, &p.sc)
+		}
 	}
 	return p, nil
 }

@@ -313,7 +313,7 @@ func (m *model) sync() tea.Cmd {
 		}
 	}
 	cmds = append(cmds, m.detail.Sync())
-	m.syncItems()
+	cmds = append(cmds, m.syncItems())
 	if m.base() == modeWire {
 		cmds = append(cmds, m.wire.Sync())
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
@@ -216,7 +217,7 @@ func (m *model) walking(t tab) bool { return m.ops.walks[t.method().Name] != nil
 // syncItems brings the item tabs up to date, and the item pane with the
 // selected item of the tab shown. A tab the server does not declare gives
 // way to tools.
-func (m *model) syncItems() {
+func (m *model) syncItems() tea.Cmd {
 	m.syncDeclared()
 	m.items[tabTasks.item()].SetOwn(m.declared.ownTasks)
 	for i := range m.items {
@@ -232,12 +233,12 @@ func (m *model) syncItems() {
 		m.sizeLists()
 	}
 	if m.tab == tabTools {
-		return
+		return nil
 	}
 	p := &m.items[m.tab.item()]
 	it := p.Selected()
 	m.item.Show(it, it != nil && it.URI != "" && p.Subscribed(it.URI))
-	m.item.Sync()
+	return m.item.Sync()
 }
 
 // sizeLists sizes the list panes: the tab strip takes a row above them

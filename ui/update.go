@@ -190,6 +190,8 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 		m.ask.form, _ = m.ask.form.Update(msg)
 	case docBuiltMsg:
 		m.detail, _ = m.detail.Update(msg)
+	case itemBuiltMsg:
+		m.item, _ = m.item.Update(msg)
 	case frameBuiltMsg:
 		m.wire, _ = m.wire.Update(msg)
 	case formDebounceMsg, FormCompletionsMsg:

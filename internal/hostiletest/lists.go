@@ -18,4 +18,8 @@ const (
 	// and neither text nor blob, prompts/get with a message of role
 	// "system", and completion/complete with 101 values.
 	ModeBadAnswers = "bad-answers"
+	// ModeHeavyMarkdown answers every resources/read with text/markdown of
+	// 5,000 emphasis openers closed in reverse (some 30 KB): the nesting
+	// that costs a Markdown renderer most.
+	ModeHeavyMarkdown = "heavy-markdown"
 )

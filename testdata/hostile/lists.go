@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // The modes of this file: the lists other than tools, and the requests
@@ -25,18 +26,23 @@ import (
 //	                text nor blob, prompts/get with a message of role
 //	                "system", completion/complete with 101 values and no
 //	                hasMore.
+//	heavy-markdown  lists-paged, and answers every resources/read with
+//	                text/markdown of 5,000 emphasis openers closed in
+//	                reverse (some 30 KB), the nesting that costs a Markdown
+//	                renderer most.
 const (
 	modeListsPaged   = "lists-paged"
 	modeListsLoop    = "lists-loop"
 	modeListsEndless = "lists-endless"
 	modeHangRequests = "hang-requests"
 	modeBadAnswers   = "bad-answers"
+	modeHeavyMD      = "heavy-markdown"
 )
 
 // listsTheme holds the modes of this file.
 func listsTheme() theme {
 	return theme{
-		modes:  []string{modeListsPaged, modeListsLoop, modeListsEndless, modeHangRequests, modeBadAnswers},
+		modes:  []string{modeListsPaged, modeListsLoop, modeListsEndless, modeHangRequests, modeBadAnswers, modeHeavyMD},
 		handle: handleLists,
 	}
 }
@@ -70,6 +76,11 @@ func handleLists(s *server, req request) bool {
 		case modeBadAnswers:
 			badAnswer(s, req)
 			return true
+		case modeHeavyMD:
+			if req.Method == "resources/read" {
+				heavyMarkdown(s, req)
+				return true
+			}
 		}
 	}
 	return false
@@ -134,4 +145,15 @@ func badAnswer(s *server, req request) {
 		}
 		s.reply(req.ID, map[string]any{"completion": map[string]any{"values": values}})
 	}
+}
+
+// heavyMarkdown answers resources/read with the Markdown a renderer pays
+// most for: emphasis opened 5,000 times, then closed.
+func heavyMarkdown(s *server, req request) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	text := strings.Repeat("*a ", 5000) + strings.Repeat("b* ", 5000)
+	s.reply(req.ID, map[string]any{"contents": []any{map[string]any{"uri": p.URI, "mimeType": "text/markdown", "text": text}}})
 }

@@ -1,0 +1,158 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/internal/hostiletest"
+	"mcpwitness/session"
+)
+
+// markdownResource is wideResource with a read whose answer is n
+// paragraphs of Markdown, each naming its number.
+func markdownResource(n int) []session.Event {
+	evs := wideResource()
+	var md strings.Builder
+	for i := range n {
+		fmt.Fprintf(&md, "## Part %d\n\nSome *emphasis* and `code` in paragraph %d of the readme.\n\n", i, i)
+	}
+	text, _ := json.Marshal(md.String())
+	last := &evs[len(evs)-1]
+	r := *last.Request
+	r.Result = json.RawMessage(`{"contents":[{"uri":"demo://wide.json","mimeType":"text/markdown","text":` + string(text) + `}]}`)
+	last.Request = &r
+	return evs
+}
+
+// itemModel is a model at w×40 that folded evs and shows the resources
+// tab, with what Sync left to a command not built yet.
+func itemModel(t *testing.T, evs []session.Event, w int) *model {
+	t.Helper()
+	m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: 40})
+	for _, ev := range evs {
+		m.Update(eventMsg(ev))
+	}
+	m.Update(keyMsg("2"))
+	return m
+}
+
+func plainView(m *model) string { return ansi.Strip(m.View().Content) }
+
+// A big answer's document is built in a command, not in Update: the pane
+// says it is rendering until the document comes; a small one is drawn at
+// once.
+func TestBigItemDocumentIsBuiltOffTheLoop(t *testing.T) {
+	small := itemModel(t, markdownResource(3), 120)
+	if small.item.pending != (itemKey{}) || !strings.Contains(plainView(small), "paragraph 2 of the readme") {
+		t.Fatalf("a small document is not drawn at once:\n%s", plainView(small))
+	}
+
+	m := itemModel(t, markdownResource(200), 120)
+	if n := itemDocSize(m.item.pending); n <= bigItemDoc {
+		t.Fatalf("the test's answer is %d bytes: not past %d", n, bigItemDoc)
+	}
+	if v := plainView(m); !strings.Contains(v, "rendering…") || strings.Contains(v, "paragraph 0 of the readme") {
+		t.Fatalf("while the document is built the pane does not say so:\n%s", v)
+	}
+	buildItemNow(m)
+	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0 of the readme") {
+		t.Fatalf("the built document is not shown:\n%s", v)
+	}
+	if m.item.pending != (itemKey{}) || m.item.built.item == nil {
+		t.Fatalf("after the build: pending %+v", m.item.pending)
+	}
+}
+
+// Resized, the pane keeps the item's document until the one for the new
+// width comes; a build for a width no longer wanted is dropped, also when
+// the width went back to that of the document shown.
+func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
+	m := itemModel(t, markdownResource(200), 120)
+	buildItemNow(m)
+	shown := m.item.built
+
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	at100 := m.item.pending
+	if at100 == (itemKey{}) || at100.width == shown.width {
+		t.Fatalf("a resize did not start a build: pending %+v", at100)
+	}
+	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0") {
+		t.Fatalf("while the resized document is built, the old one does not show:\n%s", v)
+	}
+
+	// Wider again before the build came: the build for 100 is dropped.
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	at110 := m.item.pending
+	lines, widest := itemBuilder(at100, m.loc)()
+	m.Update(itemBuiltMsg{key: at100, lines: lines, widest: widest})
+	if m.item.built == at100 {
+		t.Fatal("a build for a width no longer wanted was shown")
+	}
+	buildItemNow(m)
+	if m.item.built != at110 {
+		t.Fatalf("the build for the width wanted was not shown: built width %d", m.item.built.width)
+	}
+
+	// To 120 and back to 110 before the build came: what shows is wanted,
+	// and the late build for 120 is dropped.
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	at120 := m.item.pending
+	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
+	if m.item.pending != (itemKey{}) {
+		t.Fatalf("back at the width shown, a build is still wanted: %+v", m.item.pending)
+	}
+	lines, widest = itemBuilder(at120, m.loc)()
+	m.Update(itemBuiltMsg{key: at120, lines: lines, widest: widest})
+	if m.item.built != at110 {
+		t.Fatalf("a late build replaced the document shown: built width %d", m.item.built.width)
+	}
+}
+
+// A server whose resource is Markdown nested 5,000 deep: the read's
+// document is built while the UI goes on, and then shows.
+func TestHeavyMarkdownReadShows(t *testing.T) {
+	h, _, _ := hostileHarness(t, hostiletest.ModeHeavyMarkdown, 120, 40)
+	h.until("the resources", func() bool { return h.m.st.Walk(2) != nil && h.m.st.Walk(2).Done })
+	h.key("2")
+	h.key("enter")
+	h.until("the read's document", func() bool {
+		k := h.m.item.built
+		return k.req != nil && k.req.Done && strings.Contains(h.screen(), "Contents (1)")
+	})
+	h.checkView("the heavy Markdown read")
+	h.key("j")
+	if h.m.item.pending != (itemKey{}) {
+		t.Errorf("a key started a build: %+v", h.m.item.pending)
+	}
+}
+
+// BenchmarkItemAnswerHeavyMarkdown measures the UI loop's share of a
+// read's answer that is Markdown nested 5,000 deep: the Update that folds
+// it in (its document is built in a command; BenchmarkMarkdownNestedEmphasis
+// in render measures that build).
+func BenchmarkItemAnswerHeavyMarkdown(b *testing.B) {
+	evs := wideResource()
+	text, _ := json.Marshal(strings.Repeat("*a ", 5000) + strings.Repeat("b* ", 5000))
+	last := &evs[len(evs)-1]
+	r := *last.Request
+	r.Result = json.RawMessage(`{"contents":[{"uri":"demo://wide.json","mimeType":"text/markdown","text":` + string(text) + `}]}`)
+	last.Request = &r
+	for b.Loop() {
+		b.StopTimer()
+		m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		for _, ev := range evs[:len(evs)-1] {
+			m.Update(eventMsg(ev))
+		}
+		m.Update(keyMsg("2"))
+		b.StartTimer()
+		m.Update(eventMsg(evs[len(evs)-1]))
+	}
+}
