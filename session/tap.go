@@ -29,7 +29,12 @@ type tap struct {
 	mu      sync.Mutex
 	watched map[string]*watcher
 	sent    map[string]sentCall // our requests awaiting an answer, by id
-	recvReq map[string]string   // the server's requests we have not answered, id → method
+	// sentOrder is sent in the order the requests went (answered ones
+	// are dropped lazily): when more than maxUnanswered await an answer,
+	// the oldest is forgotten. sentN numbers them.
+	sentOrder []sentRef
+	sentN     int64
+	recvReq   map[string]string // the server's requests we have not answered, id → method
 	// own are the requests the session sends itself (the task methods,
 	// which the SDK has none of), by id: each answer closes its channel
 	// and never reaches the SDK. conn is the tapped connection they go out
@@ -43,9 +48,22 @@ type tap struct {
 	init json.RawMessage
 }
 
+// maxUnanswered bounds the requests the tap remembers awaiting an answer.
+// A request that timed out or was cancelled stays, so that a late answer
+// is recorded as its answer (with its latency) rather than as a stray;
+// past this many, the oldest is forgotten, and an answer to it is a stray.
+const maxUnanswered = 4096
+
 type sentCall struct {
 	method string
 	at     time.Time
+	n      int64 // its place in sentOrder
+}
+
+// sentRef is one request in [tap.sentOrder].
+type sentRef struct {
+	id string
+	n  int64
 }
 
 func newTap(log *Log) *tap {
@@ -326,7 +344,7 @@ func (t *tap) book(dir, method, id string, now time.Time) (recorded string, late
 	defer t.mu.Unlock()
 	switch {
 	case method != "" && id != "" && dir == Send:
-		t.sent[id] = sentCall{method: method, at: now}
+		t.remember(id, sentCall{method: method, at: now})
 	case method != "" && id != "" && dir == Recv:
 		t.recvReq[id] = method
 	case method == "" && dir == Recv:
@@ -343,6 +361,32 @@ func (t *tap) book(dir, method, id string, now time.Time) (recorded string, late
 		delete(t.recvReq, id)
 	}
 	return method, 0, nil, false
+}
+
+// remember books the request id sent, forgetting the oldest unanswered
+// one past maxUnanswered. t.mu is held.
+func (t *tap) remember(id string, sc sentCall) {
+	t.sentN++
+	sc.n = t.sentN
+	t.sent[id] = sc
+	t.sentOrder = append(t.sentOrder, sentRef{id: id, n: sc.n})
+	for len(t.sent) > maxUnanswered {
+		oldest := t.sentOrder[0]
+		t.sentOrder = t.sentOrder[1:]
+		if t.sent[oldest.id].n == oldest.n {
+			delete(t.sent, oldest.id)
+		}
+	}
+	if len(t.sentOrder) > 2*len(t.sent)+maxUnanswered {
+		// Mostly answered: keep the requests still awaited, in order.
+		kept := make([]sentRef, 0, len(t.sent))
+		for _, r := range t.sentOrder {
+			if sc, ok := t.sent[r.id]; ok && sc.n == r.n {
+				kept = append(kept, r)
+			}
+		}
+		t.sentOrder = kept
+	}
 }
 
 // strayText says why an answer from the server was ignored.
