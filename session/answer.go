@@ -205,8 +205,13 @@ func RejectSampling(why string) Reply {
 	return Reply{Err: userRejected(why), Text: "declined: " + why}
 }
 
-// asks numbers the session's asks.
-type asks struct{ n atomic.Int64 }
+// asks numbers the session's asks and counts those awaiting a reply.
+type asks struct{ n, awaiting atomic.Int64 }
+
+// maxAwaiting bounds the server's requests that await a reply at once: a
+// server that asks faster than anyone answers gets each one past it
+// refused at once, instead of a goroutine and a place in the queue each.
+const maxAwaiting = 64
 
 // askID is the ID of the events of ask seq.
 func askID(seq int64) string { return fmt.Sprintf("ask-%d", seq) }
@@ -230,6 +235,16 @@ func (s *Session) answerAsk(ctx context.Context, method string, params json.RawM
 		s.log.Append(ev)
 		return nil, refuse
 	}
+	if n := s.asks.awaiting.Add(1); n > maxAwaiting {
+		s.asks.awaiting.Add(-1)
+		refuse := &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("mcpwitness: %d requests of the server's already await an answer; this one is refused", maxAwaiting)}
+		ev := base
+		ev.Level, ev.Data, ev.Text = LevelFinding, params, "declined: "+refuse.Message
+		s.log.Append(ev)
+		return nil, refuse
+	}
+	defer s.asks.awaiting.Add(-1)
 	s.announceAsk(a, base)
 	return s.awaitReply(ctx, a, base)
 }

@@ -10,8 +10,9 @@ const (
 	// HOSTILE_DEPTH levels deep (environment variable, default 10000).
 	ModeDeepSchema = "deep-schema"
 	// ModeServerRequests lists "capabilities" (answers what the client
-	// declared) and "ask" (sends arguments.method to the client and answers
-	// its raw answer).
+	// declared), "ask" (sends arguments.method to the client and answers
+	// its raw answer) and "flood" (sends arguments.method
+	// arguments.count times at once, and answers when they are out).
 	ModeServerRequests = "server-requests"
 	// ModeAnswerOnCancel holds each tools/call until the client cancels it,
 	// then answers it all the same.

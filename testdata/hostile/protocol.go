@@ -28,7 +28,10 @@ import (
 //	                 text) and "ask" (sends the request named by
 //	                 arguments.method — roots/list, sampling/createMessage or
 //	                 elicitation/create — to the client, waits for its answer
-//	                 and answers the call with that raw answer as text).
+//	                 and answers the call with that raw answer as text), and
+//	                 "flood" (sends arguments.method to the client
+//	                 arguments.count times at once and answers the call as
+//	                 soon as they are out).
 //	hang-setlevel    normal, declares logging, and never answers
 //	                 logging/setLevel (keeps reading stdin).
 //	answer-on-cancel normal list; a tools/call is held until the client
@@ -228,6 +231,8 @@ func (p *protocolState) serverRequests(s *server, req request) bool {
 			{Name: "capabilities", Description: "Answers the capabilities the client declared.", InputSchema: map[string]any{"type": "object"}},
 			{Name: "ask", Description: "Sends the request named by arguments.method to the client and answers its answer.",
 				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"method": map[string]any{"type": "string"}}}},
+			{Name: "flood", Description: "Sends the request named by arguments.method to the client arguments.count times at once, and answers when they are out.",
+				InputSchema: map[string]any{"type": "object", "properties": map[string]any{"method": map[string]any{"type": "string"}, "count": map[string]any{"type": "integer"}}}},
 		}})
 		return true
 	case "tools/call":
@@ -235,6 +240,7 @@ func (p *protocolState) serverRequests(s *server, req request) bool {
 			Name      string `json:"name"`
 			Arguments struct {
 				Method string `json:"method"`
+				Count  int    `json:"count"`
 			} `json:"arguments"`
 		}
 		_ = json.Unmarshal(req.Params, &params)
@@ -246,6 +252,8 @@ func (p *protocolState) serverRequests(s *server, req request) bool {
 			s.reply(req.ID, callResult{Content: []content{{"text", caps}}})
 		case "ask":
 			go p.ask(s, req.ID, params.Arguments.Method)
+		case "flood":
+			go p.flood(s, req.ID, params.Arguments.Method, params.Arguments.Count)
 		default:
 			s.fail(req.ID, codeInvalidParams, "unknown tool: "+params.Name)
 		}
@@ -256,6 +264,22 @@ func (p *protocolState) serverRequests(s *server, req request) bool {
 
 // ask sends method to the client and answers call id with its raw answer.
 func (p *protocolState) ask(s *server, id json.RawMessage, method string) {
+	ch := p.send(s, method)
+	s.reply(id, callResult{Content: []content{{"text", string(<-ch)}}})
+}
+
+// flood sends method to the client count times at once and answers call
+// id as soon as they are out; the client's answers are read and dropped.
+func (p *protocolState) flood(s *server, id json.RawMessage, method string, count int) {
+	for range count {
+		p.send(s, method)
+	}
+	s.reply(id, callResult{Content: []content{{"text", fmt.Sprintf("sent %d %s requests", count, method)}}})
+}
+
+// send sends method to the client (with params that ask for nothing odd)
+// and returns where its answer will come.
+func (p *protocolState) send(s *server, method string) chan json.RawMessage {
 	params := map[string]any{}
 	switch method {
 	case "sampling/createMessage":
@@ -273,5 +297,5 @@ func (p *protocolState) ask(s *server, id json.RawMessage, method string) {
 	p.mu.Unlock()
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(reqID), "method": method, "params": params})
 	s.write(append(b, '\n'))
-	s.reply(id, callResult{Content: []content{{"text", string(<-ch)}}})
+	return ch
 }
