@@ -14,20 +14,26 @@ import (
 	"mcpwitness/session"
 )
 
-// markdownResource is wideResource with a read whose answer is n
-// paragraphs of Markdown, each naming its number.
-func markdownResource(n int) []session.Event {
+// resourceReading is wideResource with a read whose answer is text of
+// the MIME type mime.
+func resourceReading(mime, text string) []session.Event {
 	evs := wideResource()
+	quoted, _ := json.Marshal(text)
+	last := &evs[len(evs)-1]
+	r := *last.Request
+	r.Result = json.RawMessage(`{"contents":[{"uri":"demo://wide.json","mimeType":"` + mime + `","text":` + string(quoted) + `}]}`)
+	last.Request = &r
+	return evs
+}
+
+// markdownResource is a resource read answering n paragraphs of
+// Markdown, each naming its number.
+func markdownResource(n int) []session.Event {
 	var md strings.Builder
 	for i := range n {
 		fmt.Fprintf(&md, "## Part %d\n\nSome *emphasis* and `code` in paragraph %d of the readme.\n\n", i, i)
 	}
-	text, _ := json.Marshal(md.String())
-	last := &evs[len(evs)-1]
-	r := *last.Request
-	r.Result = json.RawMessage(`{"contents":[{"uri":"demo://wide.json","mimeType":"text/markdown","text":` + string(text) + `}]}`)
-	last.Request = &r
-	return evs
+	return resourceReading("text/markdown", md.String())
 }
 
 // itemModel is a model at w×40 that folded evs and shows the resources
@@ -138,12 +144,7 @@ func TestHeavyMarkdownReadShows(t *testing.T) {
 // it in (its document is built in a command; BenchmarkMarkdownNestedEmphasis
 // in render measures that build).
 func BenchmarkItemAnswerHeavyMarkdown(b *testing.B) {
-	evs := wideResource()
-	text, _ := json.Marshal(strings.Repeat("*a ", 5000) + strings.Repeat("b* ", 5000))
-	last := &evs[len(evs)-1]
-	r := *last.Request
-	r.Result = json.RawMessage(`{"contents":[{"uri":"demo://wide.json","mimeType":"text/markdown","text":` + string(text) + `}]}`)
-	last.Request = &r
+	evs := resourceReading("text/markdown", strings.Repeat("*a ", 5000)+strings.Repeat("b* ", 5000))
 	for b.Loop() {
 		b.StopTimer()
 		m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})

@@ -265,12 +265,7 @@ func wideItemModel(b *testing.B, n, width int) *model {
 	for i := range rows {
 		rows[i] = fmt.Sprintf("%q", strings.Repeat("x", width))
 	}
-	evs := wideResource()
-	text, _ := json.Marshal(`{"rows":[` + strings.Join(rows, ",") + `]}`)
-	last := &evs[len(evs)-1]
-	r := *last.Request
-	r.Result = json.RawMessage(`{"contents":[{"uri":"demo://wide.json","mimeType":"application/json","text":` + string(text) + `}]}`)
-	last.Request = &r
+	evs := resourceReading("application/json", `{"rows":[`+strings.Join(rows, ",")+`]}`)
 	for _, ev := range evs {
 		m.Update(eventMsg(ev))
 	}
