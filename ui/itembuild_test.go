@@ -119,6 +119,27 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 	if m.item.built != at110 {
 		t.Fatalf("a late build replaced the document shown: built width %d", m.item.built.width)
 	}
+
+	// The same resource listed again by a new walk: its document stays
+	// while the new one builds.
+	was := m.item.Item()
+	seq := int64(100)
+	for _, ev := range markdownResource(200)[1:4] {
+		w := *ev.Walk
+		w.ID = 2
+		seq++
+		ev.Walk, ev.Seq = &w, seq
+		m.Update(eventMsg(ev))
+	}
+	if now := m.item.Item(); now == was || now.Key != was.Key {
+		t.Fatalf("the pane shows %p (key %q), want the same resource listed again", now, now.Key)
+	}
+	if m.item.pending == (itemKey{}) {
+		t.Fatal("the resource listed again started no build")
+	}
+	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0") {
+		t.Fatalf("while the resource listed again builds, its document does not show:\n%s", v)
+	}
 }
 
 // A server whose resource is Markdown nested 5,000 deep: the read's

@@ -208,7 +208,8 @@ func (p *itemPane) Sync() tea.Cmd {
 		return nil
 	}
 	p.pending = k
-	if p.built.item != k.item {
+	if b := p.built.item; b == nil || b.Method != k.item.Method || b.Key != k.item.Key {
+		// Another item (not the same one listed again): its document.
 		p.built = itemKey{}
 		p.sc.SetLines([]string{p.sty.Muted.Render("rendering…")})
 	}
