@@ -96,7 +96,7 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 	// Wider again before the build came: the build for 100 is dropped.
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
 	at110 := m.item.pending
-	lines, widest := itemBuilder(at100, m.loc)()
+	lines, widest := buildItem(m, at100)
 	m.Update(itemBuiltMsg{key: at100, lines: lines, widest: widest})
 	if m.item.built == at100 {
 		t.Fatal("a build for a width no longer wanted was shown")
@@ -114,7 +114,7 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 	if m.item.pending != (itemKey{}) {
 		t.Fatalf("back at the width shown, a build is still wanted: %+v", m.item.pending)
 	}
-	lines, widest = itemBuilder(at120, m.loc)()
+	lines, widest = buildItem(m, at120)
 	m.Update(itemBuiltMsg{key: at120, lines: lines, widest: widest})
 	if m.item.built != at110 {
 		t.Fatalf("a late build replaced the document shown: built width %d", m.item.built.width)
@@ -177,4 +177,26 @@ func BenchmarkItemAnswerHeavyMarkdown(b *testing.B) {
 		b.StartTimer()
 		m.Update(eventMsg(evs[len(evs)-1]))
 	}
+}
+
+// A task whose call answered a big result: its document in the Tasks tab
+// is built in a command too, from what Sync read of the state.
+func TestBigTaskDocumentIsBuiltOffTheLoop(t *testing.T) {
+	h := newHarness(t, options{})
+	h.update(tea.WindowSizeMsg{Width: 110, Height: 30})
+	b := &evs{}
+	conn := b.connect()
+	conn.Server.ProtocolVersion = "2026-07-28"
+	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", tool("render_video", `"execution":{"taskSupport":"required"}`)), b.walkDone(1, 1, 1, 1, ""))
+	text, _ := json.Marshal(strings.Repeat("frame ", 3000) + "the last frame")
+	h.feed(b.renderTask(1, `{"content":[{"type":"text","text":`+string(text)+`}]}`)...)
+	h.key("2")
+	if h.m.tab != tabTasks || h.m.item.pending == (itemKey{}) {
+		t.Fatalf("tab %v, pending %+v: the big task's document was not left to a command", h.m.tab, h.m.item.pending)
+	}
+	h.until("the task's document", func() bool {
+		d := strings.Join(h.m.item.sc.lines, "\n")
+		return strings.Contains(d, "completed: done") && strings.Contains(d, "the last frame")
+	})
 }

@@ -194,15 +194,8 @@ func (p *itemPane) Sync() tea.Cmd {
 		p.sc.SetLines([]string{p.sty.Muted.Render("Nothing selected.")})
 		return nil
 	}
-	if p.it.Method == paging.Tasks().Name {
-		// Built from the state, which only Update may read.
-		p.built = k
-		lines := taskItemLines(p.st, k.item, k.listing, k.req, max(p.w-2, 10), p.sty, p.loc)
-		p.sc.SetWide(lines, measureLines(lines))
-		return nil
-	}
-	build := itemBuilder(k, p.loc)
-	if itemDocSize(k) <= bigItemDoc {
+	build, size := p.builder(k)
+	if size <= bigItemDoc {
 		p.built = k
 		p.sc.SetWide(build())
 		return nil
@@ -219,6 +212,17 @@ func (p *itemPane) Sync() tea.Cmd {
 	}
 }
 
+// builder returns a function that builds k's document (see
+// [itemBuilder]), reading now from the state what a task's shows, and
+// how much of what the server sent the document shows.
+func (p *itemPane) builder(k itemKey) (build func() ([]string, int), size int) {
+	var task *taskView
+	if k.item.Method == paging.Tasks().Name {
+		task = readTaskView(p.st, k.item.Key)
+	}
+	return itemBuilder(k, task, p.loc), itemDocSize(k) + task.size()
+}
+
 // itemDocSize is how much of what the server sent k's document shows.
 func itemDocSize(k itemKey) int {
 	n := len(k.item.Raw)
@@ -228,12 +232,18 @@ func itemDocSize(k itemKey) int {
 	return n
 }
 
-// itemBuilder returns a function that builds k's document and measures
-// it; it reads only k (whose item and request the fold never changes)
-// and loc, so it may run on another goroutine.
-func itemBuilder(k itemKey, loc *time.Location) func() ([]string, int) {
+// itemBuilder returns a function that builds k's document (a task's
+// from task, when it is one the state knows) and measures it; it reads
+// only k (whose item and request the fold never changes), task and loc,
+// so it may run on another goroutine.
+func itemBuilder(k itemKey, task *taskView, loc *time.Location) func() ([]string, int) {
 	return func() ([]string, int) {
-		lines := render.ItemDoc(k.item, k.listing, k.req, max(k.width-2, 10), k.sty, loc)
+		var lines []string
+		if k.item.Method == paging.Tasks().Name {
+			lines = taskItemLines(task, k.item, k.listing, k.req, max(k.width-2, 10), k.sty, loc)
+		} else {
+			lines = render.ItemDoc(k.item, k.listing, k.req, max(k.width-2, 10), k.sty, loc)
+		}
 		return lines, measureLines(lines)
 	}
 }

@@ -246,11 +246,17 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 	}
 }
 
+// buildItem builds the item's document for k, as Sync's command would.
+func buildItem(m *model, k itemKey) ([]string, int) {
+	build, _ := m.item.builder(k)
+	return build()
+}
+
 // buildItemNow builds the item's document Sync left to a command, as
 // the command would, and gives it to the model.
 func buildItemNow(m *model) {
 	if k := m.item.pending; k != (itemKey{}) {
-		lines, widest := itemBuilder(k, m.loc)()
+		lines, widest := buildItem(m, k)
 		m.Update(itemBuiltMsg{key: k, lines: lines, widest: widest})
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -120,16 +121,51 @@ func ttlText(ttl *int64) string {
 	return "ttl " + render.Dur(time.Duration(*ttl)*time.Millisecond)
 }
 
+// taskView is what a task's document shows from the state, read in
+// Update so that the document may be built on another goroutine: the
+// task (which the fold never changes; a change replaces it), its age at
+// the session's newest event, and the answer of the call that made it.
+type taskView struct {
+	t      *fold.Task
+	age    time.Duration
+	call   bool // the call that made it is known
+	rpcErr json.RawMessage
+	result json.RawMessage
+	err    string
+}
+
+// readTaskView reads task id's view from st; nil when st knows no such
+// task.
+func readTaskView(st *fold.State, id string) *taskView {
+	t := st.Task(id)
+	if t == nil {
+		return nil
+	}
+	v := &taskView{t: t, age: t.Age(st.At())}
+	if c := st.Call(t.Call); c != nil {
+		v.call, v.rpcErr, v.result, v.err = true, c.RPCError, c.Result, c.Err
+	}
+	return v
+}
+
+// size is how much of what the server sent the view shows.
+func (v *taskView) size() int {
+	if v == nil {
+		return 0
+	}
+	return len(v.t.Raw) + len(v.rpcErr) + len(v.result)
+}
+
 // taskItemLines builds the document of a task of the Tasks tab: what it
 // is (status, ttl, age at the session's newest event, the call that made
 // it, its lifecycle), then its result or error — a tasks/result fetched
 // for a listed task, the answer of the call that made it on the
 // extension — and the statuses it went through.
-func taskItemLines(st *fold.State, it *fold.Item, k render.ItemListing, req *fold.Request, w int, sty *themes.Styles, loc *time.Location) []string {
-	t := st.Task(it.Key)
-	if t == nil {
+func taskItemLines(v *taskView, it *fold.Item, k render.ItemListing, req *fold.Request, w int, sty *themes.Styles, loc *time.Location) []string {
+	if v == nil {
 		return render.ItemDoc(it, k, req, w, sty, loc)
 	}
+	t := v.t
 	d := render.NewWideDoc(w, sty)
 	d.Segs([]render.Seg{{Text: t.ID, Style: sty.Bold}}, 4)
 	if t.Listed {
@@ -147,26 +183,26 @@ func taskItemLines(st *fold.State, it *fold.Item, k render.ItemListing, req *fol
 	}
 	field("status", status, taskStatusStyle(t.Status, sty))
 	field("ttl", strings.TrimPrefix(ttlText(t.TTL), "ttl "), sty.Text)
-	field("age", render.Dur(t.Age(st.At()).Round(time.Millisecond)), sty.Text)
+	field("age", render.Dur(v.age.Round(time.Millisecond)), sty.Text)
 	if t.Call != 0 {
 		field("call", fmt.Sprintf("#%d %s", t.Call, sanitize.Line(t.Tool)), sty.Text)
 	}
 	field("lifecycle", lifecycleName(t.Lifecycle), sty.Text)
-	switch c := st.Call(t.Call); {
+	switch {
 	case req != nil:
 		d.Heading("Latest " + req.Method)
 		for _, l := range render.RequestDoc(req, w-2, sty, loc, nil) {
 			d.Add("  " + l)
 		}
-	case !t.Listed && c != nil && len(c.RPCError) > 0:
+	case !t.Listed && v.call && len(v.rpcErr) > 0:
 		d.Heading("Error")
-		d.JSON(c.RPCError, 2)
-	case !t.Listed && c != nil && len(c.Result) > 0:
+		d.JSON(v.rpcErr, 2)
+	case !t.Listed && v.call && len(v.result) > 0:
 		d.Heading("Result")
-		d.JSON(c.Result, 2)
-	case !t.Listed && c != nil && c.Err != "":
+		d.JSON(v.result, 2)
+	case !t.Listed && v.call && v.err != "":
 		d.Heading("Error")
-		d.Text(sty.Fail, c.Err, 2)
+		d.Text(sty.Fail, v.err, 2)
 	case k.Verb != "":
 		d.Blank()
 		d.Text(sty.Muted, "enter "+k.Verb, 0)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -78,6 +79,33 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	}
 }
 
+// extTask is an event of task id of call (on the tasks extension) in
+// status st.
+func (b *evs) extTask(call int64, id string, st session.TaskStatus, msg string, src session.TaskSource) session.Event {
+	ttl := int64(60000)
+	return b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: id, Text: "task " + id + " " + string(st),
+		Task: &session.TaskInfo{Call: call, TaskID: id, Status: st, StatusMessage: msg, TTL: &ttl, PollInterval: 250,
+			Source: src, Lifecycle: session.LifecycleExtension, CreatedAt: t0.Format("2006-01-02T15:04:05.000Z07:00")},
+		Data: json.RawMessage(`{"taskId":"` + id + `","status":"` + string(st) + `","ttlMs":60000}`)})
+}
+
+// renderCallStart is the start of call id of render_video as a task.
+func (b *evs) renderCallStart(id int64, args string) session.Event {
+	return b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: "render_video", State: session.PhaseStart,
+		Args: json.RawMessage(args), Listed: true, Generation: 1, AsTask: true}})
+}
+
+// renderTask is call id of render_video made task "task-ID", working
+// and then completed with result.
+func (b *evs) renderTask(id int64, result string) []session.Event {
+	tid := fmt.Sprintf("task-%d", id)
+	return []session.Event{b.renderCallStart(id, `{"storyboard":"title card"}`),
+		b.extTask(id, tid, session.TaskWorking, "rendering scene 1 of 1", session.TaskCreated),
+		b.extTask(id, tid, session.TaskCompleted, "done", session.TaskPolled),
+		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: "render_video", State: session.PhaseDone, Sent: true,
+			Listed: true, AsTask: true, TaskID: tid, TaskStatus: session.TaskCompleted, Ms: 900, Result: json.RawMessage(result)}})}
+}
+
 // TestGoldenOwnTasksTab draws the Tasks tab of a 2026-07-28 session from
 // synthetic events: a completed task and a failed one, each with its
 // call, status, ttl, and the completed one's document.
@@ -90,24 +118,9 @@ func TestGoldenOwnTasksTab(t *testing.T) {
 	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
 	def := tool("render_video", `"execution":{"taskSupport":"required"}`)
 	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""))
-	ttl := int64(60000)
-	task := func(call int64, id string, st session.TaskStatus, msg string, src session.TaskSource) session.Event {
-		return b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: id, Text: "task " + id + " " + string(st),
-			Task: &session.TaskInfo{Call: call, TaskID: id, Status: st, StatusMessage: msg, TTL: &ttl, PollInterval: 250,
-				Source: src, Lifecycle: session.LifecycleExtension, CreatedAt: t0.Format("2006-01-02T15:04:05.000Z07:00")},
-			Data: json.RawMessage(`{"taskId":"` + id + `","status":"` + string(st) + `","ttlMs":60000}`)})
-	}
-	start := func(id int64, args string) session.Event {
-		return b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: "render_video", State: session.PhaseStart,
-			Args: json.RawMessage(args), Listed: true, Generation: 1, AsTask: true}})
-	}
-	h.feed(start(1, `{"storyboard":"title card"}`),
-		task(1, "task-1", session.TaskWorking, "rendering scene 1 of 1", session.TaskCreated),
-		task(1, "task-1", session.TaskCompleted, "done", session.TaskPolled),
-		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "render_video", State: session.PhaseDone, Sent: true,
-			Listed: true, AsTask: true, TaskID: "task-1", TaskStatus: session.TaskCompleted, Ms: 900,
-			Result: json.RawMessage(`{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)}}),
-		start(2, `{"storyboard":"a","resolution":"2160p"}`),
+	task, start := b.extTask, b.renderCallStart
+	h.feed(b.renderTask(1, `{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)...)
+	h.feed(start(2, `{"storyboard":"a","resolution":"2160p"}`),
 		task(2, "task-2", session.TaskWorking, "", session.TaskCreated),
 		task(2, "task-2", session.TaskFailed, "2160p is not supported", session.TaskPolled),
 		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 2, Tool: "render_video", State: session.PhaseDone, Sent: true,
