@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/paging"
 	"mcpwitness/session"
 )
 
@@ -199,4 +200,56 @@ func TestBigTaskDocumentIsBuiltOffTheLoop(t *testing.T) {
 		d := strings.Join(h.m.item.sc.lines, "\n")
 		return strings.Contains(d, "completed: done") && strings.Contains(d, "the last frame")
 	})
+}
+
+// A task listed by tasks/list whose status the session learns of later
+// (polled, notified): its document follows the status, not the listing.
+func TestListedTaskDocumentFollowsItsStatus(t *testing.T) {
+	h := newHarness(t, options{})
+	h.update(tea.WindowSizeMsg{Width: 110, Height: 30})
+	b := &evs{}
+	conn := b.connect()
+	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"tasks":{"list":{},"requests":{"tools":{"call":{}}}}}`)
+	m := paging.Tasks().Name
+	p := paging.Page{Number: 1, Count: 1, Ms: 2, Generation: 1}
+	item := json.RawMessage(`{"taskId":"task-1","status":"working","statusMessage":"scene 1 of 3","createdAt":"2026-01-02T15:04:05Z","ttl":60000}`)
+	h.feed(conn,
+		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
+		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{item},
+			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
+		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 1, Ms: 3}}))
+	h.key("2")
+	doc := func() string { return strings.Join(h.m.item.sc.lines, "\n") }
+	if h.m.tab != tabTasks || !strings.Contains(doc(), "working: scene 1 of 3") {
+		t.Fatalf("tab %v; the listed task's document:\n%s", h.m.tab, doc())
+	}
+	ttl := int64(60000)
+	h.feed(b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: "task-1", Text: "task task-1 completed",
+		Task: &session.TaskInfo{TaskID: "task-1", Status: session.TaskCompleted, StatusMessage: "done", TTL: &ttl, Source: session.TaskPolled}}))
+	if d := doc(); !strings.Contains(d, "completed: done") {
+		t.Errorf("the document does not follow the task's status:\n%s", d)
+	}
+}
+
+// A task of the session's own call whose call ends after the tab shows
+// it: the document gains the call's result.
+func TestOwnTaskDocumentGainsItsCallsResult(t *testing.T) {
+	h := newHarness(t, options{})
+	h.update(tea.WindowSizeMsg{Width: 110, Height: 30})
+	b := &evs{}
+	conn := b.connect()
+	conn.Server.ProtocolVersion = "2026-07-28"
+	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
+	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", tool("render_video", `"execution":{"taskSupport":"required"}`)), b.walkDone(1, 1, 1, 1, ""))
+	evs := b.renderTask(1, `{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)
+	h.feed(evs[:3]...)
+	h.key("2")
+	doc := func() string { return strings.Join(h.m.item.sc.lines, "\n") }
+	if !strings.Contains(doc(), "completed: done") || strings.Contains(doc(), "Rendered 1 scenes") {
+		t.Fatalf("before the call's end, the task's document:\n%s", doc())
+	}
+	h.feed(evs[3])
+	if d := doc(); !strings.Contains(d, "Rendered 1 scenes") {
+		t.Errorf("the document lacks the call's result after its end:\n%s", d)
+	}
 }

@@ -23,6 +23,11 @@ type itemKey struct {
 	width   int
 	sty     *themes.Styles
 	listing render.ItemListing
+	// task is what the fold knows of the task a Tasks item names (nil for
+	// other items): a new one whenever its status changes; callDone says
+	// whether the call that made it has ended (its answer is shown).
+	task     *fold.Task
+	callDone bool
 }
 
 // bigItemDoc is the size of what an item's document shows from the
@@ -180,6 +185,12 @@ func (p *itemPane) listing() render.ItemListing {
 // says it is rendering a new item's) until it comes.
 func (p *itemPane) Sync() tea.Cmd {
 	k := itemKey{item: p.it, req: p.Latest(), width: p.w, sty: p.sty, listing: p.listing()}
+	if p.it != nil && p.it.Method == paging.Tasks().Name {
+		if k.task = p.st.Task(p.it.Key); k.task != nil {
+			c := p.st.Call(k.task.Call)
+			k.callDone = c != nil && c.Done
+		}
+	}
 	if k == p.pending {
 		return nil
 	}
@@ -216,10 +227,7 @@ func (p *itemPane) Sync() tea.Cmd {
 // [itemBuilder]), reading now from the state what a task's shows, and
 // how much of what the server sent the document shows.
 func (p *itemPane) builder(k itemKey) (build func() ([]string, int), size int) {
-	var task *taskView
-	if k.item.Method == paging.Tasks().Name {
-		task = readTaskView(p.st, k.item.Key)
-	}
+	task := readTaskView(p.st, k.task)
 	return itemBuilder(k, task, p.loc), itemDocSize(k) + task.size()
 }
 

@@ -134,10 +134,8 @@ type taskView struct {
 	err    string
 }
 
-// readTaskView reads task id's view from st; nil when st knows no such
-// task.
-func readTaskView(st *fold.State, id string) *taskView {
-	t := st.Task(id)
+// readTaskView reads the view of task t from st; nil for no task.
+func readTaskView(st *fold.State, t *fold.Task) *taskView {
 	if t == nil {
 		return nil
 	}
