@@ -318,7 +318,7 @@ func (m *model) sync() tea.Cmd {
 		cmds = append(cmds, m.wire.Sync())
 	}
 	m.events.Sync()
-	m.whole.Sync()
+	cmds = append(cmds, m.whole.Sync())
 	cmds = append(cmds, m.ensureSpin())
 	return tea.Batch(cmds...)
 }

@@ -181,7 +181,7 @@ func (m *model) opDone(msg tea.Msg) tea.Cmd {
 // cursor blinks go to the input that has the keys.
 func (m *model) toPane(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	switch msg.(type) {
+	switch msg := msg.(type) {
 	case filterDoneMsg:
 		m.tools, cmd = m.tools.Update(msg)
 	case argsCheckedMsg:
@@ -192,6 +192,8 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 		m.detail, _ = m.detail.Update(msg)
 	case itemBuiltMsg:
 		m.item, _ = m.item.Update(msg)
+	case wholeBuiltMsg:
+		m.whole.take(msg)
 	case frameBuiltMsg:
 		m.wire, _ = m.wire.Update(msg)
 	case formDebounceMsg, FormCompletionsMsg:

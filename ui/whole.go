@@ -26,6 +26,9 @@ type wholeView struct {
 	x     render.Whole
 	sc    scroller
 	built wholeKey
+	// pending is the key of a document being built in a command; the
+	// zero key when none is.
+	pending wholeKey
 }
 
 // wholeKey is what the document was built for.
@@ -45,37 +48,91 @@ func (v *wholeView) Shown() bool { return v.row != nil }
 // Row is the event open, or nil.
 func (v *wholeView) Row() *fold.Row { return v.row }
 
-// Open shows r whole, with what else is known of it.
+// Open shows r whole, with what else is known of it; Sync builds its
+// document.
 func (v *wholeView) Open(r *fold.Row, x render.Whole) {
 	v.row, v.x = r, x
 	v.sc.Home()
-	v.Sync()
 }
 
 // Close goes back to the detail pane.
-func (v *wholeView) Close() { v.row, v.x, v.built = nil, render.Whole{}, wholeKey{} }
+func (v *wholeView) Close() {
+	v.row, v.x, v.built, v.pending = nil, render.Whole{}, wholeKey{}, wholeKey{}
+}
 
 // SetSize sizes the view: a title line over the document.
 func (v *wholeView) SetSize(w, h int) {
 	v.w, v.h = w, h
 	v.sc.SetSize(w, h-1)
-	v.Sync()
+}
+
+// wholeBuiltMsg carries an event's document built in a command.
+type wholeBuiltMsg struct {
+	key    wholeKey
+	lines  []string
+	widest int
 }
 
 // Sync builds the document again when the event, the width or the styles
-// changed. An event's document is small: a row's text is bounded, and so
-// are the frames shown in full.
-func (v *wholeView) Sync() {
+// changed. A row's text is bounded, and so are the frames shown in full;
+// a call's arguments and answer are not: past [bigDoc] of them the
+// document is built in a command, the view keeping the event's document
+// (or saying it is rendering a new event's) until it comes.
+func (v *wholeView) Sync() tea.Cmd {
 	if v.row == nil {
-		return
+		return nil
 	}
 	k := wholeKey{row: v.row, w: v.w, sty: v.sty}
-	if k == v.built {
-		return
+	if k == v.pending {
+		return nil
 	}
-	lines := render.RowDoc(v.row, v.x, max(v.w-2, 10), v.sty, v.loc)
-	v.sc.SetWide(lines, measureLines(lines))
-	v.built = k
+	v.pending = wholeKey{}
+	if k == v.built {
+		return nil
+	}
+	build, size := wholeBuilder(v.row, v.x, k, v.loc)
+	if size <= bigDoc {
+		v.sc.SetWide(build())
+		v.built = k
+		return nil
+	}
+	v.pending = k
+	if v.built.row != k.row {
+		v.built = wholeKey{}
+		v.sc.SetLines([]string{v.sty.Muted.Render("rendering…")})
+	}
+	return func() tea.Msg {
+		lines, widest := build()
+		return wholeBuiltMsg{key: k, lines: lines, widest: widest}
+	}
+}
+
+// take shows a document built in a command, if it is still the one
+// wanted.
+func (v *wholeView) take(msg wholeBuiltMsg) {
+	if msg.key == v.pending && v.row != nil {
+		v.sc.SetWide(msg.lines, msg.widest)
+		v.built, v.pending = msg.key, wholeKey{}
+	}
+}
+
+// wholeBuilder returns a function that builds the document of r whole
+// for k and measures it, from copies made now (so that it may run on
+// another goroutine), and how many bytes of a call's arguments and
+// answer it shows.
+func wholeBuilder(r *fold.Row, x render.Whole, k wholeKey, loc *time.Location) (build func() ([]string, int), size int) {
+	row := *r
+	if c := x.Call; c != nil {
+		cc := *c
+		cc.Verdicts = slices.Clone(c.Verdicts)
+		x.Call = &cc
+		size = len(cc.Args) + len(cc.Result) + len(cc.RPCError)
+	}
+	x.Frames = slices.Clone(x.Frames)
+	return func() ([]string, int) {
+		lines := render.RowDoc(&row, x, max(k.w-2, 10), k.sty, loc)
+		return lines, measureLines(lines)
+	}, size
 }
 
 // Copy is what y copies of the open event: the section in view of a
