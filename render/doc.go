@@ -40,7 +40,10 @@ type Doc struct {
 	lines []string
 	width int
 	st    *themes.Styles
-	cut   int // lines left out past maxDocLines
+	cut   int // lines left out past the bound
+	// most is the bound on lines: maxDocLines unless [Doc.Limit] set a
+	// smaller one.
+	most int
 	// wide keeps JSON lines whole, wider than the width, for a view that
 	// scrolls sideways (see [NewWideDoc]).
 	wide bool
@@ -60,17 +63,26 @@ func NewWideDoc(width int, st *themes.Styles) *Doc {
 // NewDoc starts a document wrapped to width cells (at least 8), drawn
 // with st.
 func NewDoc(width int, st *themes.Styles) *Doc {
-	return &Doc{width: max(width, 8), st: st}
+	return &Doc{width: max(width, 8), st: st, most: maxDocLines}
 }
+
+// Limit bounds the document to n lines (at most maxDocLines), for a view
+// that shows only its first lines: what is past them is counted, not
+// drawn.
+func (d *Doc) Limit(n int) { d.most = min(max(n, 0), maxDocLines) }
 
 // Add adds one line as it is, or counts it as left out past the bound.
 func (d *Doc) Add(line string) {
-	if len(d.lines) >= maxDocLines {
+	if len(d.lines) >= d.most {
 		d.cut++
 		return
 	}
 	d.lines = append(d.lines, line)
 }
+
+// Shown returns the lines built within the bound, without the line
+// saying how many were left out, and that number.
+func (d *Doc) Shown() (lines []string, left int) { return d.lines, d.cut }
 
 // Lines returns the built lines.
 func (d *Doc) Lines() []string {
@@ -140,7 +152,7 @@ func (d *Doc) JSON(raw []byte, indent int) {
 	pretty = sanitize.Text(pretty)
 	pad := strings.Repeat(" ", indent)
 	for _, line := range strings.Split(pretty, "\n") {
-		if len(d.lines) >= maxDocLines {
+		if len(d.lines) >= d.most {
 			d.cut++
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"mcpwitness/render"
 )
 
@@ -35,5 +37,20 @@ func BenchmarkWrapLongParagraph(b *testing.B) {
 			d := render.NewDoc(80, st)
 			d.Markdown(src, 2)
 		}
+	}
+}
+
+// A document limited to its first lines draws those and counts the rest;
+// Lines ends with a line that says how many were left out.
+func TestDocLimit(t *testing.T) {
+	d := render.NewDoc(80, styles(t))
+	d.Limit(3)
+	d.JSON([]byte(`{"a":1,"b":2,"c":3,"d":4}`), 0) // six lines pretty
+	lines, left := d.Shown()
+	if len(lines) != 3 || left != 3 {
+		t.Fatalf("%d lines drawn, %d left out; want 3 and 3", len(lines), left)
+	}
+	if all := d.Lines(); len(all) != 4 || !strings.Contains(ansi.Strip(all[3]), "3 more lines not shown") {
+		t.Errorf("Lines: %q", all)
 	}
 }

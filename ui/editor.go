@@ -95,19 +95,38 @@ type editorPane struct {
 	note   string // why the last send did not happen
 
 	// hideSchema hides the input schema shown beside (or under) the raw
-	// JSON; schemaLines is it drawn for the width, in SetSize.
+	// JSON; schemaLines is its first lines drawn for the width, in SetSize.
 	hideSchema  bool
 	schemaLines []string
+	schemaLeft  int // the schema's lines past those drawn
+	// nameWidth is the width of the widest field name and its mark.
+	nameWidth int
+	// noForm says why the schema needs raw JSON, when it does.
+	noForm string
 }
 
 func newEditorPane(c *common, keys *EditorKeyMap, v *checks.Validator) editorPane {
 	return editorPane{common: c, keys: keys, v: v, area: textarea.New()}
 }
 
+// maxFormFields bounds the fields of a form: a schema with more
+// properties is edited as raw JSON (a form of thousands is no help to
+// anyone, and a field each would cost a text input each).
+const maxFormFields = 500
+
 // Open starts editing a call of t, prefilled from its input schema.
 func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 	e.tool, e.note, e.checked, e.focus = t, "", nil, 0
 	e.fields, e.canForm = tooldef.FormFields(t.Input)
+	e.noForm = "it is not a flat object of simple values shown safely"
+	if n := len(e.fields); n > maxFormFields {
+		e.fields, e.canForm = nil, false
+		e.noForm = fmt.Sprintf("it has %d properties, and a form takes at most %d", n, maxFormFields)
+	}
+	e.nameWidth = 0
+	for _, f := range e.fields {
+		e.nameWidth = max(e.nameWidth, len(f.Name)+1)
+	}
 	e.inputs = make([]textinput.Model, len(e.fields))
 	e.choice = make([]int, len(e.fields))
 	e.picks = make([][]bool, len(e.fields))
@@ -182,22 +201,26 @@ func styleFields(inputs []textinput.Model, sty *themes.Styles) {
 
 func (e *editorPane) SetSize(w, h int) {
 	e.w, e.h = w, h
+	iw := max(w-e.labelWidth()-6, 8)
 	for i := range e.inputs {
-		e.inputs[i].SetWidth(max(w-e.labelWidth()-6, 8))
+		e.inputs[i].SetWidth(iw)
 	}
 	aw, ah := e.areaSize()
 	e.area.SetWidth(aw)
 	e.area.SetHeight(ah)
-	e.schemaLines = nil
+	e.schemaLines, e.schemaLeft = nil, 0
 	if e.tool != nil && e.sty != nil {
 		sw, _ := e.schemaSize()
 		d := render.NewDoc(max(sw-1, 8), e.sty)
+		// The pane shows the schema's first lines only: a server's may
+		// run to thousands, which are counted, not drawn.
+		d.Limit(max(h, 1))
 		if render.IsNull(e.tool.Input) {
 			d.Text(e.sty.Muted, "no input schema", 0)
 		} else {
 			d.JSON(e.tool.Input, 0)
 		}
-		e.schemaLines = d.Lines()
+		e.schemaLines, e.schemaLeft = d.Shown()
 	}
 }
 
@@ -205,11 +228,7 @@ func (e *editorPane) SetSize(w, h int) {
 func (e *editorPane) reserved() int { return 6 }
 
 func (e *editorPane) labelWidth() int {
-	n := 4
-	for _, f := range e.fields {
-		n = max(n, len(f.Name)+1)
-	}
-	return min(n, max(e.w/3, 6))
+	return min(max(e.nameWidth, 4), max(e.w/3, 6))
 }
 
 func (e *editorPane) focusCmd() tea.Cmd {
@@ -366,7 +385,7 @@ func (e *editorPane) toggleRaw() tea.Cmd {
 		return e.focusCmd()
 	}
 	if !e.canForm {
-		e.note = "this input schema needs raw JSON: it is not a flat object of simple values shown safely"
+		e.note = "this input schema needs raw JSON: " + e.noForm
 		return nil
 	}
 	if err := e.fillForm(e.Args()); err != nil {

@@ -60,14 +60,42 @@ func fitLines(lines []string, w, h int) string {
 	return b.String()
 }
 
-func (e *editorPane) formLines() []string {
+// formLineCount is how many lines the whole form takes: a line a field,
+// and one more for the focused field's description.
+func (e *editorPane) formLineCount() int {
+	n := len(e.fields)
+	if e.focusDesc() {
+		n++
+	}
+	return n
+}
+
+// focusDesc says whether the focused field shows its description.
+func (e *editorPane) focusDesc() bool {
+	return e.focus < len(e.fields) && e.fields[e.focus].Desc != ""
+}
+
+// formLines draws lines start to stop (excluded) of the whole form, and
+// only those: a server's schema may have thousands of properties.
+func (e *editorPane) formLines(start, stop int) []string {
 	s := e.sty
 	if len(e.fields) == 0 {
 		return []string{" " + s.Muted.Render("This tool takes no arguments; ctrl+s sends {}.")}
 	}
 	lw := e.labelWidth()
+	// The first field drawn: lines past the focused field's description
+	// are one field behind.
+	i := start
+	if e.focusDesc() && start > e.focus {
+		i = start - 1
+	}
+	line := i
+	if e.focusDesc() && i > e.focus {
+		line++
+	}
 	var out []string
-	for i, f := range e.fields {
+	for ; i < len(e.fields) && line < stop; i++ {
+		f := e.fields[i]
 		label := sanitize.Line(f.Name)
 		if f.Required {
 			label += "*"
@@ -87,9 +115,15 @@ func (e *editorPane) formLines() []string {
 		} else {
 			value = e.inputs[i].View()
 		}
-		out = append(out, marker+ls.Render(label)+"  "+value)
+		if line >= start {
+			out = append(out, marker+ls.Render(label)+"  "+value)
+		}
+		line++
 		if i == e.focus && f.Desc != "" {
-			out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(render.Trunc(sanitize.Line(f.Desc), e.w-lw-5)))
+			if line >= start && line < stop {
+				out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(render.Trunc(sanitize.Line(f.Desc), e.w-lw-5)))
+			}
+			line++
 		}
 	}
 	return out
@@ -99,16 +133,17 @@ func (e *editorPane) formLines() []string {
 // the focused field and its description always among them, and a line
 // saying how many fields are left out above or below. Cut from the top
 // only, a long form (server-everything's elicitation of 13 fields in 24
-// rows) hid the field being typed into.
+// rows) hid the field being typed into. Only the lines shown are drawn.
 func (e *editorPane) formWindow(room int) []string {
-	lines := e.formLines()
+	n := e.formLineCount()
 	room = max(room, 3)
-	if len(lines) <= room || len(e.fields) == 0 {
-		return lines
+	if n <= room || len(e.fields) == 0 {
+		return e.formLines(0, n)
 	}
-	end := min(e.focus+1, len(lines)) // past the focused field's lines
-	if e.focus < len(e.fields) && e.fields[e.focus].Desc != "" {
-		end = min(end+1, len(lines))
+	end := min(e.focus+1, n) // past the focused field's lines
+	if e.focusDesc() && room > 3 {
+		// With a mark above and below, three lines hold the field alone.
+		end = min(end+1, n)
 	}
 	start := 0
 	if end > room-1 {
@@ -118,16 +153,16 @@ func (e *editorPane) formWindow(room int) []string {
 	if start > 0 {
 		stop--
 	}
-	if stop < len(lines) {
+	if stop < n {
 		stop--
 	}
-	stop = min(stop, len(lines))
+	stop = min(stop, n)
 	var out []string
 	if start > 0 {
 		out = append(out, e.sty.Muted.Render(fmt.Sprintf("  … %s above", fmt.Sprintf("%d %s", start, render.Plural(start, "more field", "more fields")))))
 	}
-	out = append(out, lines[start:stop]...)
-	if below := len(lines) - stop; below > 0 {
+	out = append(out, e.formLines(start, stop)...)
+	if below := n - stop; below > 0 {
 		out = append(out, e.sty.Muted.Render(fmt.Sprintf("  … %s below", fmt.Sprintf("%d %s", below, render.Plural(below, "more field", "more fields")))))
 	}
 	return out
@@ -239,8 +274,8 @@ func (e *editorPane) rawLines() []string {
 	sw, sh := e.schemaSize()
 	schema := []string{s.Subtle.Render("Input schema · " + e.keys.Schema.Help().Key + " hides")}
 	body := e.schemaLines
-	if room := sh - 1; len(body) > room && room > 0 {
-		body = append(append([]string(nil), body[:room-1]...), s.Muted.Render(fmt.Sprintf("… %d more lines", len(body)-room+1)))
+	if room, total := sh-1, len(body)+e.schemaLeft; total > room && room > 0 {
+		body = append(append([]string(nil), body[:min(room-1, len(body))]...), s.Muted.Render(fmt.Sprintf("… %d more lines", total-min(room-1, len(body)))))
 	}
 	schema = append(schema, body...)
 	if e.w < schemaBeside {
