@@ -183,13 +183,7 @@ func BenchmarkItemAnswerHeavyMarkdown(b *testing.B) {
 // A task whose call answered a big result: its document in the Tasks tab
 // is built in a command too, from what Sync read of the state.
 func TestBigTaskDocumentIsBuiltOffTheLoop(t *testing.T) {
-	h := newHarness(t, options{})
-	h.update(tea.WindowSizeMsg{Width: 110, Height: 30})
-	b := &evs{}
-	conn := b.connect()
-	conn.Server.ProtocolVersion = "2026-07-28"
-	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
-	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", tool("render_video", `"execution":{"taskSupport":"required"}`)), b.walkDone(1, 1, 1, 1, ""))
+	h, b := extTaskHarness(t)
 	text, _ := json.Marshal(strings.Repeat("frame ", 3000) + "the last frame")
 	h.feed(b.renderTask(1, `{"content":[{"type":"text","text":`+string(text)+`}]}`)...)
 	h.key("2")
@@ -234,13 +228,7 @@ func TestListedTaskDocumentFollowsItsStatus(t *testing.T) {
 // A task of the session's own call whose call ends after the tab shows
 // it: the document gains the call's result.
 func TestOwnTaskDocumentGainsItsCallsResult(t *testing.T) {
-	h := newHarness(t, options{})
-	h.update(tea.WindowSizeMsg{Width: 110, Height: 30})
-	b := &evs{}
-	conn := b.connect()
-	conn.Server.ProtocolVersion = "2026-07-28"
-	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
-	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", tool("render_video", `"execution":{"taskSupport":"required"}`)), b.walkDone(1, 1, 1, 1, ""))
+	h, b := extTaskHarness(t)
 	evs := b.renderTask(1, `{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)
 	h.feed(evs[:3]...)
 	h.key("2")

@@ -106,18 +106,26 @@ func (b *evs) renderTask(id int64, result string) []session.Event {
 			Listed: true, AsTask: true, TaskID: tid, TaskStatus: session.TaskCompleted, Ms: 900, Result: json.RawMessage(result)}})}
 }
 
-// TestGoldenOwnTasksTab draws the Tasks tab of a 2026-07-28 session from
-// synthetic events: a completed task and a failed one, each with its
-// call, status, ttl, and the completed one's document.
-func TestGoldenOwnTasksTab(t *testing.T) {
+// extTaskHarness is a harness at 110×30 on a 2026-07-28 session with the
+// tasks extension whose one tool, render_video, requires a task, and the
+// builder of its events.
+func extTaskHarness(t *testing.T) (*harness, *evs) {
+	t.Helper()
 	h := newHarness(t, options{})
 	h.update(tea.WindowSizeMsg{Width: 110, Height: 30})
 	b := &evs{}
 	conn := b.connect()
 	conn.Server.ProtocolVersion = "2026-07-28"
 	conn.Server.Capabilities = json.RawMessage(`{"tools":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`)
-	def := tool("render_video", `"execution":{"taskSupport":"required"}`)
-	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""))
+	h.feed(conn, b.walkStart(1), b.page(1, 1, 1, "", tool("render_video", `"execution":{"taskSupport":"required"}`)), b.walkDone(1, 1, 1, 1, ""))
+	return h, b
+}
+
+// TestGoldenOwnTasksTab draws the Tasks tab of a 2026-07-28 session from
+// synthetic events: a completed task and a failed one, each with its
+// call, status, ttl, and the completed one's document.
+func TestGoldenOwnTasksTab(t *testing.T) {
+	h, b := extTaskHarness(t)
 	task, start := b.extTask, b.renderCallStart
 	h.feed(b.renderTask(1, `{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)...)
 	h.feed(start(2, `{"storyboard":"a","resolution":"2160p"}`),
