@@ -256,8 +256,9 @@ func itemBuilder(k itemKey, task *taskView, loc *time.Location) func() ([]string
 	}
 }
 
-// Update scrolls while focused: down and up, and sideways (h/l) where
-// JSON lines are wider than the pane.
+// Update takes a document built in a command, if it is still the one
+// wanted, and scrolls while focused: down and up, and sideways (h/l)
+// where JSON lines are wider than the pane.
 func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case itemBuiltMsg:
