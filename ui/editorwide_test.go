@@ -12,11 +12,9 @@ import (
 	"mcpwitness/session"
 )
 
-// wideToolModel is a model at 120×40 whose server lists one tool, "wide",
-// whose input schema has n string properties p00000 …, every third with
-// a description.
-func wideToolModel(t testing.TB, n int) *model {
-	t.Helper()
+// wideSchema is an object schema of n string properties p00000 …, every
+// third with a description.
+func wideSchema(n int) string {
 	props := make([]string, n)
 	for i := range props {
 		desc := ""
@@ -25,7 +23,15 @@ func wideToolModel(t testing.TB, n int) *model {
 		}
 		props[i] = fmt.Sprintf(`"p%05d":{"type":"string"%s}`, i, desc)
 	}
-	def := []byte(`{"name":"wide","inputSchema":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}`)
+	return `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+}
+
+// wideToolModel is a model at 120×40 whose server lists one tool, "wide",
+// whose input schema has n string properties p00000 …, every third with
+// a description.
+func wideToolModel(t testing.TB, n int) *model {
+	t.Helper()
+	def := []byte(`{"name":"wide","inputSchema":` + wideSchema(n) + `}`)
 	m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	b := &evs{}

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ const askSchema = `{"type":"object","properties":{
 
 // askingServer is a server whose tools ask the client during the call and
 // answer with what it said (as JSON, or the error): ask_form, ask_sampling,
-// ask_url, read_roots, and ask_then_give_up, which asks and stops waiting
+// ask_url, ask_wide (a form of more properties than a form takes), read_roots, and ask_then_give_up, which asks and stops waiting
 // once release closes. changed receives each roots list_changed.
 type askingServer struct {
 	ss      *mcp.ServerSession
@@ -74,6 +75,9 @@ func newAskingServer(t *testing.T) *askingServer {
 	srv.AddTool(&mcp.Tool{Name: "ask_url", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Sign in, please.",
 			URL: "https://example.com/login?x=\x1b[31mred", ElicitationID: "e1"}))
+	})
+	srv.AddTool(&mcp.Tool{Name: "ask_wide", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "All of it?", RequestedSchema: json.RawMessage(wideSchema(maxFormFields + 1))}))
 	})
 	srv.AddTool(&mcp.Tool{Name: "read_roots", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Session.ListRoots(ctx, nil))
@@ -130,7 +134,7 @@ func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 	h.bridge(log)
 	info := s.Info()
 	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
-	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 7 })
+	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 8 })
 	return h, srv
 }
 
@@ -230,6 +234,27 @@ func TestModalElicitationForm(t *testing.T) {
 	h.key("esc")
 	if got := h.callAnswer("ask_form"); got != `{"action":"cancel"}` {
 		t.Errorf("cancelled: the server got %s", got)
+	}
+}
+
+// An elicitation of more properties than a form takes is answered as raw
+// JSON in the modal, which says why there is no form.
+func TestModalElicitationTooWideForAForm(t *testing.T) {
+	h, _ := askHarness(t)
+	h.startCall("ask_wide")
+	if f := &h.m.ask.form; !f.raw || f.fields != nil {
+		t.Fatalf("raw %v, %d fields: want raw JSON", f.raw, len(f.fields))
+	}
+	if s := h.screen(); !strings.Contains(s, "All of it?") || !strings.Contains(s, "raw JSON") {
+		t.Errorf("the modal:\n%s", s)
+	}
+	h.key("ctrl+r")
+	if want := fmt.Sprintf("it has %d properties", maxFormFields+1); !strings.Contains(h.screen(), want) {
+		t.Errorf("ctrl+r does not say %q:\n%s", want, h.screen())
+	}
+	h.key("esc")
+	if got := h.callAnswer("ask_wide"); !strings.Contains(got, "cancel") {
+		t.Errorf("the server got %s, want the cancel", got)
 	}
 }
 
