@@ -213,6 +213,16 @@ type asks struct{ n, awaiting atomic.Int64 }
 // refused at once, instead of a goroutine and a place in the queue each.
 const maxAwaiting = 64
 
+// take counts one more ask awaiting a reply, unless maxAwaiting already
+// do; the caller gives it back with awaiting.Add(-1).
+func (a *asks) take() bool {
+	if a.awaiting.Add(1) > maxAwaiting {
+		a.awaiting.Add(-1)
+		return false
+	}
+	return true
+}
+
 // askID is the ID of the events of ask seq.
 func askID(seq int64) string { return fmt.Sprintf("ask-%d", seq) }
 
@@ -220,7 +230,8 @@ func askID(seq int64) string { return fmt.Sprintf("ask-%d", seq) }
 // the wire or from a result's input requests: it records the request and
 // what it did wrong, asks the answerer within the request timeout (the
 // server's cancel or the session's close ends it too), and records the
-// answer. A request the client did not declare is refused, as a finding.
+// answer. A request the client did not declare, or one past maxAwaiting,
+// is refused, as a finding.
 func (s *Session) answerAsk(ctx context.Context, method string, params json.RawMessage, roundTrip bool) (mcp.Result, error) {
 	a := &Asked{Seq: s.asks.n.Add(1), Method: method, Params: params, Call: s.askingCall(params), RoundTrip: roundTrip, owner: s}
 	// Every event of the ask is told apart by its ID and names the call
@@ -229,16 +240,12 @@ func (s *Session) answerAsk(ctx context.Context, method string, params json.RawM
 	if a.Call != 0 {
 		base.Call = &CallInfo{ID: a.Call}
 	}
-	if refuse := s.judgeAsk(a); refuse != nil {
-		ev := base
-		ev.Level, ev.Data, ev.Text = LevelFinding, params, "declined: "+refuse.Message
-		s.log.Append(ev)
-		return nil, refuse
-	}
-	if n := s.asks.awaiting.Add(1); n > maxAwaiting {
-		s.asks.awaiting.Add(-1)
-		refuse := &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+	refuse := s.judgeAsk(a)
+	if refuse == nil && !s.asks.take() {
+		refuse = &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("mcpwitness: %d requests of the server's already await an answer; this one is refused", maxAwaiting)}
+	}
+	if refuse != nil {
 		ev := base
 		ev.Level, ev.Data, ev.Text = LevelFinding, params, "declined: "+refuse.Message
 		s.log.Append(ev)
