@@ -70,11 +70,10 @@ type detailPane struct {
 	sc scroller
 	// doc is the document as built; pick is the place (from 1) among its
 	// verdicts of the one picked, 0 for none (see verdictpick.go).
-	doc     detailDoc
-	pick    int
-	built   detailKey
-	pending detailKey // a document being built in a command
-	bar     progress.Model
+	doc    detailDoc
+	pick   int
+	builds builds[detailKey]
+	bar    progress.Model
 }
 
 func newDetailPane(c *common, keys *DetailKeyMap) detailPane {
@@ -133,7 +132,7 @@ func (d *detailPane) ShowCall(t *fold.Tool, id int64) {
 func (d *detailPane) Focus(on bool) { d.focused = on }
 
 // Busy says whether a document is being built in a command.
-func (d *detailPane) Busy() bool { return d.pending != (detailKey{}) }
+func (d *detailPane) Busy() bool { return d.builds.busy() }
 
 // SetReplay makes the pane read-only, leaving out what needs a live
 // server, and read what a lean state does not keep back from the session
@@ -237,18 +236,18 @@ func (d *detailPane) key() detailKey {
 func (d *detailPane) Sync() tea.Cmd {
 	d.fit()
 	k := d.key()
-	if k == d.built || k == d.pending {
+	if !d.builds.want(k) {
 		return nil
 	}
 	build := d.builder(k)
 	c := d.Call()
 	if d.tool != nil && len(d.tool.Raw) > bigDoc || c != nil && (len(c.Result) > bigDoc || d.mustLoad(c)) {
-		d.pending = k
+		d.builds.pending = k
 		d.setDoc(detailDoc{lines: []string{d.sty.Muted.Render("rendering…")}})
 		return func() tea.Msg { return docBuiltMsg{key: k, doc: build()} }
 	}
 	d.setDoc(build())
-	d.built, d.pending = k, detailKey{}
+	d.builds.shown(k)
 	return nil
 }
 
@@ -307,9 +306,8 @@ func (d *detailPane) mustLoad(c *fold.Call) bool {
 func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case docBuiltMsg:
-		if msg.key == d.pending {
+		if d.builds.came(msg.key) {
 			d.setDoc(msg.doc)
-			d.built, d.pending = msg.key, detailKey{}
 		}
 	case tea.KeyPressMsg:
 		if !sidewaysKey(msg, &d.keys.SidewaysKeyMap, &d.sc) {

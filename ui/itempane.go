@@ -60,11 +60,10 @@ type itemPane struct {
 	// it is not one).
 	tmpl *fold.Template
 
-	sc    scroller
-	built itemKey
-	// pending is the key of a document being built in a command (see
-	// [bigItemDoc]); the zero key when none is.
-	pending itemKey
+	sc scroller
+	// builds are the keys of the document shown and of one being built
+	// in a command (see [bigItemDoc]).
+	builds builds[itemKey]
 	// latest is the newest request about the item, worked out when the
 	// item or the newest request changed (latestFor).
 	latest    *fold.Request
@@ -191,30 +190,24 @@ func (p *itemPane) Sync() tea.Cmd {
 			k.callDone = c != nil && c.Done
 		}
 	}
-	if k == p.pending {
-		return nil
-	}
-	// A build for another key is no longer wanted, even when what is
-	// wanted is what shows.
-	p.pending = itemKey{}
-	if k == p.built {
+	if !p.builds.want(k) {
 		return nil
 	}
 	if p.it == nil {
-		p.built = k
+		p.builds.shown(k)
 		p.sc.SetLines([]string{p.sty.Muted.Render("Nothing selected.")})
 		return nil
 	}
 	build, size := p.builder(k)
 	if size <= bigItemDoc {
-		p.built = k
+		p.builds.shown(k)
 		p.sc.SetWide(build())
 		return nil
 	}
-	p.pending = k
-	if b := p.built.item; b == nil || b.Method != k.item.Method || b.Key != k.item.Key {
+	p.builds.pending = k
+	if b := p.builds.built.item; b == nil || b.Method != k.item.Method || b.Key != k.item.Key {
 		// Another item (not the same one listed again): its document.
-		p.built = itemKey{}
+		p.builds.built = itemKey{}
 		p.sc.SetLines([]string{p.sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
@@ -262,9 +255,8 @@ func itemBuilder(k itemKey, task *taskView, loc *time.Location) func() ([]string
 func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case itemBuiltMsg:
-		if msg.key == p.pending {
+		if p.builds.came(msg.key) {
 			p.sc.SetWide(msg.lines, msg.widest)
-			p.built, p.pending = msg.key, itemKey{}
 		}
 	case tea.KeyPressMsg:
 		if !sidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {

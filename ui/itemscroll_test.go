@@ -255,7 +255,7 @@ func buildItem(m *model, k itemKey) ([]string, int) {
 // buildItemNow builds the item's document Sync left to a command, as
 // the command would, and gives it to the model.
 func buildItemNow(m *model) {
-	if k := m.item.pending; k != (itemKey{}) {
+	if k := m.item.builds.pending; k != (itemKey{}) {
 		lines, widest := buildItem(m, k)
 		m.Update(itemBuiltMsg{key: k, lines: lines, widest: widest})
 	}
@@ -309,7 +309,7 @@ func BenchmarkItemBuildWide(b *testing.B) {
 	m := wideItemModel(b, 200, 300)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.item.built = itemKey{}
+		m.item.builds.built = itemKey{}
 		m.item.Sync()
 		buildItemNow(m)
 	}

@@ -84,7 +84,7 @@ func (h *harness) settle() {
 func (h *harness) settled() bool {
 	r := h.m.replay
 	return r.Loaded() && !r.Running() && r.Pos() == r.Target() &&
-		h.m.detail.pending == (detailKey{}) && h.m.wire.building == (frameKey{})
+		h.m.detail.builds.pending == (detailKey{}) && h.m.wire.building == (frameKey{})
 }
 
 // press presses a key of the scrubber and waits for the screen to follow.

@@ -127,13 +127,13 @@ func compareDetails(t *testing.T, live, replay *harness) {
 			h.m.tools.reselect()
 			h.m.detail.ShowTool(h.m.tools.Selected())
 			h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
-			h.until("the tool's document", func() bool { return h.m.detail.pending == (detailKey{}) })
+			h.until("the tool's document", func() bool { return h.m.detail.builds.pending == (detailKey{}) })
 		}
 		compare(tool+"'s detail", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
 		for range live.m.st.CallsOf(tool) {
 			for _, h := range []*harness{live, replay} {
 				h.key("[")
-				h.until("the call's document", func() bool { return h.m.detail.pending == (detailKey{}) })
+				h.until("the call's document", func() bool { return h.m.detail.builds.pending == (detailKey{}) })
 			}
 			compare(tool+"'s call", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
 		}

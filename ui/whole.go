@@ -22,13 +22,10 @@ type wholeView struct {
 	keys *WholeKeyMap
 	w, h int
 
-	row   *fold.Row // nil while closed
-	x     render.Whole
-	sc    scroller
-	built wholeKey
-	// pending is the key of a document being built in a command; the
-	// zero key when none is.
-	pending wholeKey
+	row    *fold.Row // nil while closed
+	x      render.Whole
+	sc     scroller
+	builds builds[wholeKey]
 }
 
 // wholeKey is what the document was built for.
@@ -57,7 +54,7 @@ func (v *wholeView) Open(r *fold.Row, x render.Whole) {
 
 // Close goes back to the detail pane.
 func (v *wholeView) Close() {
-	v.row, v.x, v.built, v.pending = nil, render.Whole{}, wholeKey{}, wholeKey{}
+	v.row, v.x, v.builds = nil, render.Whole{}, builds[wholeKey]{}
 }
 
 // SetSize sizes the view: a title line over the document.
@@ -83,22 +80,18 @@ func (v *wholeView) Sync() tea.Cmd {
 		return nil
 	}
 	k := wholeKey{row: v.row, w: v.w, sty: v.sty}
-	if k == v.pending {
-		return nil
-	}
-	v.pending = wholeKey{}
-	if k == v.built {
+	if !v.builds.want(k) {
 		return nil
 	}
 	build, size := wholeBuilder(v.row, v.x, k, v.loc)
 	if size <= bigDoc {
 		v.sc.SetWide(build())
-		v.built = k
+		v.builds.shown(k)
 		return nil
 	}
-	v.pending = k
-	if v.built.row != k.row {
-		v.built = wholeKey{}
+	v.builds.pending = k
+	if v.builds.built.row != k.row {
+		v.builds.built = wholeKey{}
 		v.sc.SetLines([]string{v.sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
@@ -110,9 +103,8 @@ func (v *wholeView) Sync() tea.Cmd {
 // take shows a document built in a command, if it is still the one
 // wanted.
 func (v *wholeView) take(msg wholeBuiltMsg) {
-	if msg.key == v.pending && v.row != nil {
+	if v.row != nil && v.builds.came(msg.key) {
 		v.sc.SetWide(msg.lines, msg.widest)
-		v.built, v.pending = msg.key, wholeKey{}
 	}
 }
 
