@@ -128,8 +128,7 @@ func ttlText(ttl *int64) string {
 type taskView struct {
 	t      *fold.Task
 	age    time.Duration
-	call   bool // the call that made it is known
-	rpcErr json.RawMessage
+	rpcErr json.RawMessage // the call's answer, empty when no call is known
 	result json.RawMessage
 	err    string
 }
@@ -141,7 +140,7 @@ func readTaskView(st *fold.State, t *fold.Task) *taskView {
 	}
 	v := &taskView{t: t, age: t.Age(st.At())}
 	if c := st.Call(t.Call); c != nil {
-		v.call, v.rpcErr, v.result, v.err = true, c.RPCError, c.Result, c.Err
+		v.rpcErr, v.result, v.err = c.RPCError, c.Result, c.Err
 	}
 	return v
 }
@@ -192,13 +191,13 @@ func taskItemLines(v *taskView, it *fold.Item, k render.ItemListing, req *fold.R
 		for _, l := range render.RequestDoc(req, w-2, sty, loc, nil) {
 			d.Add("  " + l)
 		}
-	case !t.Listed && v.call && len(v.rpcErr) > 0:
+	case !t.Listed && len(v.rpcErr) > 0:
 		d.Heading("Error")
 		d.JSON(v.rpcErr, 2)
-	case !t.Listed && v.call && len(v.result) > 0:
+	case !t.Listed && len(v.result) > 0:
 		d.Heading("Result")
 		d.JSON(v.result, 2)
-	case !t.Listed && v.call && v.err != "":
+	case !t.Listed && v.err != "":
 		d.Heading("Error")
 		d.Text(sty.Fail, v.err, 2)
 	case k.Verb != "":
