@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"net"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,13 +32,29 @@ func dialErr(t *testing.T, target Target, timeout time.Duration) error {
 	return err
 }
 
-func TestDialFailuresSayWhatHappened(t *testing.T) {
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
+// refusingAddr is an address on 127.0.0.1 where a connection is refused for
+// the whole test: a socket bound there but not listening holds the port, so
+// no server another test starts can take it (a listener closed at once would
+// free it for the next one).
+func refusingAddr(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadURL := "http://" + closed.Addr().String() + "/mcp"
-	closed.Close()
+	t.Cleanup(func() { syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(sa.(*syscall.SockaddrInet4).Port))
+}
+
+func TestDialFailuresSayWhatHappened(t *testing.T) {
+	deadURL := "http://" + refusingAddr(t) + "/mcp"
 
 	tests := []struct {
 		name   string

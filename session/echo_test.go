@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -51,13 +50,8 @@ func TestServerEchoOfASecretIsRedacted(t *testing.T) {
 
 // A URL where nothing listens says so, with the transport's own words kept.
 func TestConnectionRefusedSaysNothingListens(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + l.Addr().String() + "/mcp"
-	l.Close()
-	err = dialErr(t, Target{URL: url}, 10*time.Second)
+	url := "http://" + refusingAddr(t) + "/mcp"
+	err := dialErr(t, Target{URL: url}, 10*time.Second)
 	for _, want := range []string{"nothing is listening there (connection refused)", "is the server running", "connect: connection refused"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)

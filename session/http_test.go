@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -102,12 +101,7 @@ func TestErrorsAreRedacted(t *testing.T) {
 	}
 
 	t.Run("dial", func(t *testing.T) {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		url := "http://" + l.Addr().String()
-		l.Close()
+		url := "http://" + refusingAddr(t)
 		secret(t, dialErr(t, Target{URL: withSecrets(url)}, 5*time.Second))
 	})
 	t.Run("request", func(t *testing.T) {
