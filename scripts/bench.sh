@@ -39,6 +39,7 @@
 #   HEADLESS_ENV="K=V ..."  environment of the headless runs only, e.g.
 #                           GOMEMLIMIT=off to compare the UI with a headless
 #                           walk that has no small-heap memory limit
+#   TUI_ENV="K=V ..."       environment of the terminal UI's runs only
 #
 # To profile one variant:
 #   go test ./bench -run '^$' -bench 'Walk10kStdio/mcpwitness$' -benchtime 10x \
@@ -193,6 +194,19 @@ tui_bench() {
 		b=$(grep -m1 '"kind":"walk".*"state":"done"' "$1" 2>/dev/null | sed 's/^{"seq":[0-9]*,"t":"\([^"]*\)".*/\1/')
 		if [[ -n $a && -n $b ]]; then echo $((($(date -d "$b" +%s%N) - $(date -d "$a" +%s%N)) / 1000000)); else echo 0; fi
 	}
+	# awaitdone FILE: returns once the record FILE has a walk done event (or
+	# after a minute), without polling: a poll every 50 ms (grep, sed and
+	# date, each a process) took CPU from the UI and the server during the
+	# walk, which the headless run, waited for as a process, did not pay.
+	# One tail follows the file (by inotify) into one grep.
+	awaitdone() {
+		local fd tailpid
+		exec {fd}< <(exec tail -F -n +1 "$1" 2>/dev/null)
+		tailpid=$!
+		timeout 60 grep -m1 -q '"kind":"walk".*"state":"done"' <&"$fd" || true
+		kill "$tailpid" 2>/dev/null || true
+		exec {fd}<&-
+	}
 	# serve FILLER: a fresh demo server on the FIFOs in and out.
 	serve() {
 		rm -f "$work/in" "$work/out" "$work/rec.jsonl" "$work/rss"
@@ -221,11 +235,9 @@ tui_bench() {
 		# ms) is not the UI's.
 		rm -f "$work/t0"
 		tmux -S "$sock" new-session -d -x 160 -y 45 \
-			"date +%s%N >$work/t0; exec /usr/bin/time -f %M -o $work/rss $bin --record $work/rec.jsonl --max-pages $3 --protocol $proto -- $relay 2>/dev/null"
-		for ((i = 0; i < 1200; i++)); do
-			[[ -s $work/t0 ]] && t0=$(<"$work/t0") && ms=$(walkdone "$work/rec.jsonl" "$t0") && [[ -n $ms ]] && break
-			sleep 0.05
-		done
+			"date +%s%N >$work/t0; exec env ${TUI_ENV:-} /usr/bin/time -f %M -o $work/rss $bin --record $work/rec.jsonl --max-pages $3 --protocol $proto -- $relay 2>/dev/null"
+		awaitdone "$work/rec.jsonl"
+		[[ -s $work/t0 ]] && t0=$(<"$work/t0") && ms=$(walkdone "$work/rec.jsonl" "$t0")
 		tmux -S "$sock" send-keys q
 		for ((i = 0; i < 200; i++)); do
 			[[ -s "$work/rss" ]] && break
