@@ -28,7 +28,7 @@ type OpenConfig struct {
 // is indexed, not loaded: the UI reads events as it needs them, so a file
 // of any size opens with memory bounded by the panes, not by the file.
 func Open(ctx context.Context, cfg OpenConfig) error {
-	return open(ctx, cfg)
+	return open(ctx, cfg, terminal())
 }
 
 func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) error {

@@ -45,7 +45,7 @@ type Config struct {
 // in flight, closing the session (which stops a stdio child) and ending
 // every goroutine it started. A failed connection is shown and returned.
 func Run(ctx context.Context, cfg Config) error {
-	return run(ctx, cfg)
+	return run(ctx, cfg, terminal())
 }
 
 func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {

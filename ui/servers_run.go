@@ -26,7 +26,7 @@ type Server struct {
 // record or export holds them all. It returns when the user quits, after
 // closing every session.
 func RunServers(ctx context.Context, cfg Config, servers []Server) error {
-	return runServers(ctx, cfg, servers)
+	return runServers(ctx, cfg, servers, terminal())
 }
 
 func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...tea.ProgramOption) error {
