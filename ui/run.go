@@ -160,11 +160,13 @@ func liveOptions(ctx context.Context, cfg Config, tasks *tasks, dial func(contex
 }
 
 // bridge delivers events to the program in batches: what arrives within
-// a few milliseconds of the first goes in one message, so a server that
-// floods (stderr, logs, notifications) costs one update per batch, and
-// keys still get their turn.
+// a frame (16 ms, at Bubble Tea's 60 frames a second) of the first goes
+// in one message, so a server that floods (stderr, logs, notifications)
+// or a walk of a page every few milliseconds costs one update, and one
+// drawing of the screen, per frame rather than per event; keys still get
+// their turn. The screen could not show the events sooner.
 func bridge(events <-chan session.Event, send func(tea.Msg)) {
-	const most, window = 1000, 4 * time.Millisecond
+	const most, window = 1000, 16 * time.Millisecond
 	timer := time.NewTimer(window)
 	defer timer.Stop()
 	for ev := range events {
