@@ -16,6 +16,7 @@ import (
 
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
+	"mcpwitness/ui"
 )
 
 func main() {
@@ -85,6 +86,7 @@ func (a *app) run(args []string) error {
 		if err := checkTUI(cfg); err != nil {
 			return err
 		}
+		go ui.Warm()
 	}
 	closeRecord, err := a.openLog()
 	if err != nil {
