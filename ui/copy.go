@@ -1,17 +1,32 @@
 package ui
 
 import (
+	"encoding/base64"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/render"
 )
 
+// oscBufLimit is the longest escape sequence tmux takes by default (its
+// input buffer, raised with its input-buffer-size option): an OSC 52
+// longer than it is dropped, and nothing pastes.
+const oscBufLimit = 1 << 20
+
+// maxCopy is the longest OSC 52 sequence y sends: past it (a result of
+// some 6 MB) the terminal would spend a while swallowing what most of them
+// drop anyway, seconds over ssh. What is not copied is still in the
+// session, whole.
+const maxCopy = 8 << 20
+
 // copySelected copies what is selected in the focused pane to the
 // clipboard with OSC 52 ([tea.SetClipboard]) and says on the status line
 // what was copied and how many bytes. A terminal that refuses OSC 52 says
-// nothing back, so the message says what to do when nothing pastes.
+// nothing back, so the message says what to do when nothing pastes. A
+// copy whose sequence tmux would drop says so; one past [maxCopy] is not
+// sent, and the status line says where the text is.
 func (m *model) copySelected() tea.Cmd {
 	cp, why := m.selection()
 	if why != "" {
@@ -19,6 +34,20 @@ func (m *model) copySelected() tea.Cmd {
 	}
 	if cp.Text == "" {
 		return m.setStatus("nothing to copy: the "+cp.What+" is empty", levelInfo)
+	}
+	seq := len(ansi.SetSystemClipboard("")) + base64.StdEncoding.EncodedLen(len(cp.Text))
+	if seq > maxCopy {
+		where := "the session file holds it"
+		if m.o.Export != nil {
+			where = "e exports it in the session"
+		}
+		return m.setStatus(fmt.Sprintf("not copied: %s of %s (OSC 52 of %s, past the %d MiB y sends); %s",
+			cp.What, render.Size(len(cp.Text)), render.Size(seq), maxCopy>>20, where), levelWarn)
+	}
+	if seq > oscBufLimit {
+		text := fmt.Sprintf("copied %s · %s · OSC 52 of %s, past the %d MiB tmux takes unless its input-buffer-size is raised",
+			cp.What, render.Size(len(cp.Text)), render.Size(seq), oscBufLimit>>20)
+		return tea.Batch(tea.SetClipboard(cp.Text), m.setStatus(text, levelWarn))
 	}
 	text := fmt.Sprintf("copied %s · %s · OSC 52 (nothing pastes? the terminal refuses OSC 52; tmux needs set-clipboard on)",
 		cp.What, render.Size(len(cp.Text)))
