@@ -35,7 +35,10 @@
 # alternating, on a fresh 10k server each. It prints the median ratio
 # (target <= 1.1x) and the UI's peak RSS at 10k and 100k tools (target <=
 # 150 MiB at 100k); the UI is quit with q once the walk is done.
-#   RUNSTUI=5               runs of each at 10k (RUNS100K at 100k)
+#   RUNSTUI=15              runs of each at 10k (RUNS100K at 100k); the
+#                           10k server's start varies by tens of ms from run
+#                           to run, so a median of 5 moves by ±0.1x, of 25 by
+#                           ±0.03x
 #   HEADLESS_ENV="K=V ..."  environment of the headless runs only, e.g.
 #                           GOMEMLIMIT=off to compare the UI with a headless
 #                           walk that has no small-heap memory limit
@@ -169,7 +172,7 @@ process_bench() {
 
 # tui_bench compares the terminal UI with the headless walk (see the top).
 tui_bench() {
-	local runs=${RUNSTUI:-5} runs100k=${RUNS100K:-1} proto=2026-07-28
+	local runs=${RUNSTUI:-15} runs100k=${RUNS100K:-1} proto=2026-07-28
 	local bin="$work/mcpwitness" res="$work/tui.txt"
 	if ! command -v tmux >/dev/null 2>&1; then
 		echo "tmux is not installed: the tui part needs it to run the terminal UI"
