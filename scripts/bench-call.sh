@@ -21,6 +21,9 @@
 #   TARGET=1.2    the allowed ratio
 #   STRICT=1      exit 3 when mcpwitness is over the target
 #   MCPTOOLS=BIN  an mcptools binary to use instead of building one
+#   PHASES=N      then N more mcpwitness calls with --record, and where
+#                 their time goes: the median ms from launch to each moment
+#                 the record holds (see phases below)
 #
 # mcptools is built from the Go module proxy with its version pinned in a
 # scratch module (go get, then go build: `go install …@v0.7.1` asks the
@@ -91,6 +94,47 @@ printf '  mcptools v0.7.1  %6.1f ms\n' "$a"
 printf '  go-sdk, listing  %6.1f ms  (%s×; bench/caller -list)\n' "$c" "$sdkratio"
 printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×; %s× the go-sdk caller)\n' "$b" "$ratio" "$target" "$oversdk"
 printf '  pair by pair     %s\n' "$pairs"
+# phases N: N calls with --record; for each moment, the median over the
+# runs of its ms from launch: the session's start (the record opened), the
+# first request sent, the server's first answer (how long it took to
+# start), tools/list answered, tools/call sent and answered, the session
+# closed (the server's exit waited for), and the process's exit. The
+# record costs the call a little of its own.
+phases() {
+	local i t0 t1 rec="$work/phases.jsonl"
+	: >"$work/phases"
+	for ((i = 0; i < $1; i++)); do
+		rm -f "$rec"
+		t0=${EPOCHREALTIME/[.,]/}
+		"$bin" call add a=2 b=3 --record "$rec" -- "$bin" demo-server >/dev/null 2>&1
+		t1=${EPOCHREALTIME/[.,]/}
+		{
+			sed -n '1s/.*"started":"\([^"]*\)".*/\1/p' "$rec"
+			for pat in '"dir":"send"' '"dir":"recv"' '"dir":"recv","method":"tools/list"' \
+				'"dir":"send","method":"tools/call"' '"dir":"recv","method":"tools/call"' '"kind":"closed"'; do
+				grep -m1 "$pat" "$rec" | sed 's/^{"seq":[0-9]*,"t":"\([^"]*\)".*/\1/'
+			done
+		} | date -f - +%s%6N | awk -v t0="$t0" -v t1="$t1" '{printf "%.1f ", ($1 - t0) / 1e3} END {printf "%.1f\n", (t1 - t0) / 1e3}' >>"$work/phases"
+	done
+	awk '
+	function median(col,    n, v, i, j, t) {
+		n = 0
+		for (i = 1; i <= NR; i++) v[++n] = row[i, col]
+		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	{ for (c = 1; c <= NF; c++) row[NR, c] = $c + 0 }
+	END {
+		split("session started|first request sent|server first answered|tools/list answered|tools/call sent|tools/call answered|session closed|process exited", name, "|")
+		printf "where mcpwitness call spends its time, %d runs with --record, median ms from launch\n", NR
+		for (c = 1; c <= 8; c++) printf "  %-24s %7.1f\n", name[c], median(c)
+	}' "$work/phases"
+}
+if [[ ${PHASES:-0} -gt 0 ]]; then
+	echo
+	phases "$PHASES"
+fi
+
 if [[ ${STRICT:-} == 1 ]] && awk -v r="$ratio" -v t="$target" 'BEGIN {exit !(r > t)}'; then
 	exit 3
 fi
