@@ -101,7 +101,7 @@ printf '  pair by pair     %s\n' "$pairs"
 # closed (the server's exit waited for), and the process's exit. The
 # record costs the call a little of its own.
 phases() {
-	local i t0 t1 rec="$work/phases.jsonl"
+	local i c t0 t1 rec="$work/phases.jsonl"
 	: >"$work/phases"
 	for ((i = 0; i < $1; i++)); do
 		rm -f "$rec"
@@ -116,19 +116,13 @@ phases() {
 			done
 		} | date -f - +%s%6N | awk -v t0="$t0" -v t1="$t1" '{printf "%.1f ", ($1 - t0) / 1e3} END {printf "%.1f\n", (t1 - t0) / 1e3}' >>"$work/phases"
 	done
-	awk '
-	function median(col,    n, v, i, j, t) {
-		n = 0
-		for (i = 1; i <= NR; i++) v[++n] = row[i, col]
-		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-		return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	}
-	{ for (c = 1; c <= NF; c++) row[NR, c] = $c + 0 }
-	END {
-		split("session started|first request sent|server first answered|tools/list answered|tools/call sent|tools/call answered|session closed|process exited", name, "|")
-		printf "where mcpwitness call spends its time, %d runs with --record, median ms from launch\n", NR
-		for (c = 1; c <= 8; c++) printf "  %-24s %7.1f\n", name[c], median(c)
-	}' "$work/phases"
+	local names=("session started" "first request sent" "server first answered" "tools/list answered"
+		"tools/call sent" "tools/call answered" "session closed" "process exited")
+	printf 'where mcpwitness call spends its time, %d runs with --record, median ms from launch\n' "$1"
+	for c in "${!names[@]}"; do
+		cut -d' ' -f$((c + 1)) "$work/phases" >"$work/phase"
+		printf '  %-24s %7.1f\n' "${names[c]}" "$(median "$work/phase")"
+	done
 }
 if [[ ${PHASES:-0} -gt 0 ]]; then
 	echo
