@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -105,17 +106,29 @@ func Plural(n int, one, many string) string {
 	return many
 }
 
-// Ms formats a duration given in milliseconds: "0.4 ms", "12 ms", "1.2 s".
+// Ms formats a duration given in milliseconds: "0.4 ms", "12 ms", "1.2 s",
+// and from a minute on in whole seconds: "1 min 30 s", "5 min", "2 h 5 min"
+// (an hour or more leaves the seconds out).
 func Ms(ms float64) string {
 	switch {
 	case ms < 10:
 		return fmt.Sprintf("%.1f ms", ms)
 	case ms < 1000:
 		return fmt.Sprintf("%.0f ms", ms)
-	case ms < 60000:
+	case ms < 59950: // what would print as "60.0 s" is a minute
 		return fmt.Sprintf("%.1f s", ms/1000)
 	}
-	return time.Duration(ms * float64(time.Millisecond)).Round(time.Second).String()
+	secs := int64(math.Round(ms / 1000))
+	h, m, s := secs/3600, secs/60%60, secs%60
+	switch {
+	case h > 0 && m > 0:
+		return fmt.Sprintf("%d h %d min", h, m)
+	case h > 0:
+		return fmt.Sprintf("%d h", h)
+	case s > 0:
+		return fmt.Sprintf("%d min %d s", m, s)
+	}
+	return fmt.Sprintf("%d min", m)
 }
 
 // Dur formats d like [Ms].

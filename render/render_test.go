@@ -64,6 +64,7 @@ func TestFormats(t *testing.T) {
 	got := []string{
 		render.VerdictMark(checks.Pass), render.VerdictMark(checks.Refused), render.VerdictMark(checks.Unchecked),
 		render.Ms(0.42), render.Ms(12), render.Ms(1234), render.Dur(90 * time.Second),
+		render.Ms(59_960), render.Dur(5 * time.Minute), render.Dur(2*time.Hour + 5*time.Minute + 9*time.Second), render.Dur(3 * time.Hour),
 		render.TTL(30000), render.TTL(1500), render.Size(812), render.Size(4300), render.Size(1_200_000),
 		render.Plural(1, "page", "pages"), render.Plural(2, "page", "pages"),
 		render.OneLine("first\r\nsecond"), render.OrDash(""), render.ShortLevel("warning"),
@@ -71,7 +72,8 @@ func TestFormats(t *testing.T) {
 	}
 	want := []string{
 		"✓", "⊘", "?",
-		"0.4 ms", "12 ms", "1.2 s", "1m30s",
+		"0.4 ms", "12 ms", "1.2 s", "1 min 30 s",
+		"1 min", "5 min", "2 h 5 min", "3 h",
 		"ttl 30 s", "ttl 1.5 s", "812 B", "4.3 kB", "1.2 MB",
 		"page", "pages",
 		"first …", "–", "warn",
