@@ -82,9 +82,9 @@ func (d *Doc) ResourceItem(raw json.RawMessage, indent int) {
 	}
 	switch {
 	case it.Text != nil:
-		head = append(head, Seg{Text: "  " + Size(len(*it.Text)) + " text", Style: d.st.Muted})
+		head = append(head, Seg{Text: "  ", Plain: true}, Seg{Text: Size(len(*it.Text)) + " text", Style: d.st.Muted, Whole: true})
 	case it.Blob != nil:
-		head = append(head, Seg{Text: "  " + Size(blobSize(*it.Blob)) + " blob", Style: d.st.Muted})
+		head = append(head, Seg{Text: "  ", Plain: true}, Seg{Text: Size(blobSize(*it.Blob)) + " blob", Style: d.st.Muted, Whole: true})
 	}
 	d.Segs(head, indent+4)
 	in := indent + 2

@@ -221,3 +221,18 @@ func TestContentsImageDimensions(t *testing.T) {
 		}
 	}
 }
+
+// A contents item's size stays whole on its line when the head wraps: the
+// number is not left at the end of one line with its unit on the next.
+func TestContentsSizeDoesNotBreak(t *testing.T) {
+	st := styles(t)
+	text := strings.Repeat("x", 1600)
+	result, _ := json.Marshal(map[string]any{"contents": []any{map[string]any{
+		"uri": "demo://resource/static/document/architecture.md", "mimeType": "text/markdown", "text": text}}})
+	for w := 40; w <= 90; w++ {
+		got := checkLines(t, contentsDoc(result, w, st), w)
+		if !strings.Contains(got, "1.6 kB text") {
+			t.Fatalf("width %d: the size is broken across lines:\n%s", w, got)
+		}
+	}
+}

@@ -31,6 +31,9 @@ type Seg struct {
 	Text  string
 	Style lipgloss.Style
 	Plain bool // draw without a style
+	// Whole: a wrapped line does not break inside it ("1.6 kB text"); it
+	// starts the next line instead, unless it is wider than a line.
+	Whole bool
 }
 
 // Doc builds the styled, wrapped lines of a read-only text view (details,
@@ -241,6 +244,11 @@ func wrapSegs(ss []Seg, width, hang int) [][]Seg {
 	}
 	for _, s := range ss {
 		text := s.Text
+		if s.Whole && used > hang {
+			if w := ansi.StringWidth(text); w > width-used && w <= width-hang {
+				newline()
+			}
+		}
 		for text != "" {
 			room := width - used
 			// Only what can fit is measured: measuring all the rest of a
