@@ -8,6 +8,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/fold"
+	"mcpwitness/render"
 	"mcpwitness/session"
 )
 
@@ -80,7 +81,7 @@ func (p *printer) complete(doc completeDoc, r *session.RequestResult) {
 	case doc.HasMore:
 		more = " (more to come)"
 	}
-	fmt.Fprintf(p.w, "\n%s%s · %.1f ms\n", counted(r, len(doc.Values), "value"), more, doc.Ms)
+	fmt.Fprintf(p.w, "\n%s%s · %s\n", counted(r, len(doc.Values), "value"), more, render.Ms(doc.Ms))
 	p.verdicts(doc.Verdicts)
 	p.failure(r)
 }

@@ -9,6 +9,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/render"
 	"mcpwitness/session"
 )
 
@@ -105,7 +106,7 @@ func promptDocument(name string, r *session.RequestResult) promptDoc {
 func (p *printer) prompt(doc promptDoc, r *session.RequestResult) {
 	sent := p.sentState(doc.Sent, doc.Forced)
 	if doc.Sent {
-		fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", p.bold(p.line(doc.Prompt)), sent, counted(r, len(doc.Messages), "message"), doc.Ms)
+		fmt.Fprintf(p.w, "%s · %s · %s · %s\n", p.bold(p.line(doc.Prompt)), sent, counted(r, len(doc.Messages), "message"), render.Ms(doc.Ms))
 	} else {
 		fmt.Fprintf(p.w, "%s · %s\n", p.bold(p.line(doc.Prompt)), sent)
 	}

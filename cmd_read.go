@@ -10,6 +10,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/fold"
+	"mcpwitness/render"
 	"mcpwitness/session"
 )
 
@@ -108,7 +109,7 @@ func readDocument(uri string, r *session.RequestResult) readDoc {
 
 // read prints a read: the verdicts, then each item of contents by type.
 func (p *printer) read(doc readDoc, r *session.RequestResult) {
-	fmt.Fprintf(p.w, "%s · %s · %.1f ms\n", p.bold(p.line(doc.URI)), counted(r, len(doc.Contents), "item"), doc.Ms)
+	fmt.Fprintf(p.w, "%s · %s · %s\n", p.bold(p.line(doc.URI)), counted(r, len(doc.Contents), "item"), render.Ms(doc.Ms))
 	p.verdicts(doc.Verdicts)
 	p.failure(r)
 	for _, raw := range doc.Contents {

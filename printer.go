@@ -15,6 +15,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -196,7 +197,7 @@ func (p *printer) call(doc callDoc, c *fold.Call) {
 	}
 	tool := p.bold(p.line(doc.Tool))
 	if doc.Sent {
-		fmt.Fprintf(p.w, "%s · %s · %s · %.1f ms\n", tool, sent, listed, doc.Ms)
+		fmt.Fprintf(p.w, "%s · %s · %s · %s\n", tool, sent, listed, render.Ms(doc.Ms))
 	} else {
 		fmt.Fprintf(p.w, "%s · %s · %s\n", tool, sent, listed)
 	}
