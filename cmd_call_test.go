@@ -83,6 +83,35 @@ func TestCallFoundOnPageIsTheDefinitionChecked(t *testing.T) {
 	}
 }
 
+// TestCallSaysTheToolListChanged calls a tool of the hostile server that
+// says its tool list changed before it answers: the text output says the
+// definition may be stale, --json says listChanged, and a report of the
+// record has the finding; a tool that answers first has none of it.
+func TestCallSaysTheToolListChanged(t *testing.T) {
+	bin := hostiletest.Build(t)
+	server := []string{"--", bin, "-mode", hostiletest.ModeListChanged}
+	const says = "the server said its tool list changed after the listing checked against"
+	code, out, stderr := runCLI(t, append([]string{"call", "tool_1_1"}, server...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	assertSays(t, "the output", out, says)
+	if _, out, _ := runCLI(t, append([]string{"call", "tool_1_2"}, server...)...); strings.Contains(out, says) {
+		t.Errorf("a call answered before the notification says the list changed:\n%s", out)
+	}
+	path := filepath.Join(t.TempDir(), "call.jsonl")
+	_, out, stderr = runCLI(t, append([]string{"call", "tool_1_1", "--json", "--record", path}, server...)...)
+	var doc struct{ ListChanged, Stale bool }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v:\n%s%s", err, out, stderr)
+	}
+	if !doc.ListChanged || doc.Stale {
+		t.Errorf("listChanged %v, stale %v; want listChanged only", doc.ListChanged, doc.Stale)
+	}
+	_, report, stderr := runCLI(t, "report", path)
+	assertSays(t, "the report", report+stderr, "list-changed")
+}
+
 // TestCallSaysOnWhichPageTheToolWasListed reads the text output.
 func TestCallSaysOnWhichPageTheToolWasListed(t *testing.T) {
 	code, out, stderr := runCLI(t, "call", "uuid_v4")

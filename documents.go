@@ -66,18 +66,21 @@ type (
 		Definition      json.RawMessage `json:"definition"`
 	}
 	callDoc struct {
-		Tool             string            `json:"tool"`
-		Sent             bool              `json:"sent"`
-		Listed           bool              `json:"listed"`
-		Forced           bool              `json:"forced,omitempty"`
-		Generation       int64             `json:"generation"`
-		Stale            bool              `json:"stale"`
-		ListedDuringCall bool              `json:"listedDuringCall"`
-		Verdicts         []checks.Verdict  `json:"verdicts"`
-		Findings         []finding.Finding `json:"findings,omitempty"`
-		Result           json.RawMessage   `json:"result"`
-		Error            json.RawMessage   `json:"error"`
-		Ms               float64           `json:"ms"`
+		Tool             string `json:"tool"`
+		Sent             bool   `json:"sent"`
+		Listed           bool   `json:"listed"`
+		Forced           bool   `json:"forced,omitempty"`
+		Generation       int64  `json:"generation"`
+		Stale            bool   `json:"stale"`
+		ListedDuringCall bool   `json:"listedDuringCall"`
+		// ListChanged: the server said its tool list changed after the
+		// listing the checks used and before the answer.
+		ListChanged bool              `json:"listChanged"`
+		Verdicts    []checks.Verdict  `json:"verdicts"`
+		Findings    []finding.Finding `json:"findings,omitempty"`
+		Result      json.RawMessage   `json:"result"`
+		Error       json.RawMessage   `json:"error"`
+		Ms          float64           `json:"ms"`
 		// FoundOnPage is the page of the tools walk before the call that
 		// listed the tool (0: none did); the walk stopped there unless
 		// --walk-all.
@@ -218,7 +221,7 @@ func listedName(t *fold.Tool) string {
 func callDocument(c *fold.Call, findings []finding.Finding, foundOnPage int) callDoc {
 	doc := callDoc{
 		Tool: c.Tool, Sent: c.Sent, Listed: c.Listed, Forced: c.Forced, Generation: c.Generation, Stale: c.Stale,
-		ListedDuringCall: c.ListedDuring, Verdicts: c.Verdicts, Findings: findings,
+		ListedDuringCall: c.ListedDuring, ListChanged: c.ListChanged, Verdicts: c.Verdicts, Findings: findings,
 		Result: c.Result, Error: c.RPCError, Ms: c.Ms, FoundOnPage: foundOnPage,
 	}
 	if doc.Verdicts == nil {

@@ -201,8 +201,11 @@ func (p *printer) call(doc callDoc, c *fold.Call) {
 	} else {
 		fmt.Fprintf(p.w, "%s · %s · %s\n", tool, sent, listed)
 	}
-	if doc.Stale {
+	switch {
+	case doc.Stale:
 		fmt.Fprintln(p.w, p.yellow("⚠ the definition checked is stale: a later listing changed it"))
+	case doc.ListChanged:
+		fmt.Fprintln(p.w, p.yellow("⚠ the server said its tool list changed after the listing checked against, before the answer: the definition may be stale"))
 	}
 	if doc.ListedDuringCall {
 		fmt.Fprintln(p.w, p.yellow("⚠ a list request went out while the call was in flight"))

@@ -78,6 +78,10 @@ type Answer struct {
 	// it out of a frame it had validated), so the walk does not validate
 	// it again; false has the walk check it.
 	Valid bool
+	// Mark is a number of the fetcher's own that the walk passes on unread
+	// as [Page.Mark] (a session counts there the notifications that the
+	// tool list changed, read before the answer).
+	Mark int64
 }
 
 // A Fetcher sends one list request for the given cursor ("" for the first
@@ -133,6 +137,8 @@ type Page struct {
 	// [Answer.Frame] did; 0 when the fetcher named none. A record may then
 	// keep the items only in that frame.
 	Frame int64 `json:"frame,omitempty"`
+	// Mark is [Answer.Mark], not recorded.
+	Mark int64 `json:"-"`
 }
 
 // Result is the outcome of a [Walk]. What was read is kept even when the walk

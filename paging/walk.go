@@ -158,6 +158,7 @@ func (w *walker) ask(ctx context.Context, c *Counter, fetch Fetcher, n int, curs
 	p.Cursor = cursor
 	p.RequestID = ans.RequestID
 	p.Frame = ans.Frame
+	p.Mark = ans.Mark
 	p.Elapsed = elapsed
 	p.Ms = float64(elapsed) / float64(time.Millisecond)
 	p.Generation = gen

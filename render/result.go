@@ -109,8 +109,11 @@ func callNotes(d *Doc, c *fold.Call, s *themes.Styles, missing string) {
 	if len(notes) > 0 {
 		d.Text(s.Muted, strings.Join(notes, " · "), 0)
 	}
-	if c.Stale {
+	switch {
+	case c.Stale:
 		d.Text(s.BadgeStale, "stale: a later listing changed this tool's definition during the call", 0)
+	case c.ListChanged:
+		d.Text(s.BadgeStale, "the server said its tool list changed after the listing checked against, before the answer: the definition may be stale", 0)
 	}
 	if c.ListedDuring {
 		d.Text(s.Warn, "a list request was out while this call was in flight: a typical client would not have held its checks", 0)

@@ -216,8 +216,11 @@ func (s *Summary) findings(b *bytes.Buffer) {
 		if c.Done && !c.Listed {
 			item("⚠️", "not-listed", where, "the server did not list this tool; it was sent as a probe and its definition checks were skipped")
 		}
-		if c.Stale {
+		switch {
+		case c.Stale:
 			item("⚠️", "stale-definition", where, "the definition the checks used is stale: a later listing changed it")
+		case c.ListChanged:
+			item("⚠️", "list-changed", where, "the server said its tool list changed after the listing the checks used, before the answer")
 		}
 		if c.ListedDuring {
 			item("⚠️", "listed-during-call", where, "a list request went out while the call was in flight")

@@ -59,8 +59,9 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	def, gen, listed := s.Tool(name)
-	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: gen}}
+	d, listed := s.toolDef(name)
+	def := d.raw
+	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: d.gen}}
 	if !listed {
 		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
 			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
@@ -72,7 +73,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 
 	r.Verdicts = s.validator.Before(name, def, args)
 	if checks.Blocks(r.Verdicts) && !force {
-		s.finishCall(r, def, outAtStart, sentAtStart)
+		s.finishCall(r, d, 0, outAtStart, sentAtStart)
 		return r
 	}
 	r.Forced = checks.Blocks(r.Verdicts)
@@ -85,13 +86,18 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	rctx, w := withWatcher(rctx)
 	defer s.tap.unwatch(w)
 	s.sendCall(ctx, rctx, w, r, token)
+	seen, answered := w.changesBefore()
 	if isTaskHandle(r.Result) {
 		// On the tasks extension the server may make any call a task.
 		s.followExtension(ctx, r, def, r.Result)
+		answered = false // its result came later
 	} else if len(r.Result) > 0 {
 		r.Verdicts = append(r.Verdicts, s.checkAnswer(name, def, r.Result, w.wasCut())...)
 	}
-	s.finishCall(r, def, outAtStart, sentAtStart)
+	if !answered {
+		seen = s.tap.toolsChanged.Load()
+	}
+	s.finishCall(r, d, seen, outAtStart, sentAtStart)
 	return r
 }
 
@@ -179,12 +185,16 @@ func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool
 	return after
 }
 
-func (s *Session) finishCall(r *CallResult, def json.RawMessage, outAtStart int, sentAtStart int64) {
+// finishCall settles r, a call checked against the listing d, whose
+// answer (or end, when none came) followed seen notifications that the
+// tool list changed.
+func (s *Session) finishCall(r *CallResult, d toolDef, seen int64, outAtStart int, sentAtStart int64) {
 	r.State = PhaseDone
 	r.ListedDuring = outAtStart > 0 || s.listsSent.Load() != sentAtStart
 	if r.Listed {
 		now, _, ok := s.Tool(r.Tool)
-		r.Stale = !ok || !bytes.Equal(now, def)
+		r.Stale = !ok || !bytes.Equal(now, d.raw)
+		r.ListChanged = r.Sent && seen > d.changes
 	}
 	if r.Err != nil {
 		r.CallInfo.Err = r.Err.Error()

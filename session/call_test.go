@@ -12,6 +12,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 )
 
@@ -339,5 +340,39 @@ func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
 			t.Fatalf("%d of %d late answers recorded", len(wireFrames(log, Recv, "tools/call")), calls)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A call says when the server sent notifications/tools/list_changed after
+// the listing its definition came from and before its answer, in the order
+// the server wrote them: tool_1_2 is answered before its notification,
+// tool_1_1 after its own; a new listing takes the changes in.
+func TestCallSaysTheToolListChanged(t *testing.T) {
+	s := dial(t, hostile(t, hostiletest.ModeListChanged, "-page-size", "3"), &Options{Timeout: time.Minute})
+	walked(t, s)
+	ctx := context.Background()
+	if r := s.Call(ctx, "tool_1_2", nil, nil); r.Err != nil || r.ListChanged {
+		t.Fatalf("a call answered before the notification: err=%v listChanged=%v", r.Err, r.ListChanged)
+	}
+	// tool_1_2's notification came after its answer and before this one's.
+	if r := s.Call(ctx, "tool_1_3", nil, nil); r.Err != nil || !r.ListChanged || r.Stale {
+		t.Fatalf("a call after the server said its list changed: err=%v listChanged=%v stale=%v, want listChanged only", r.Err, r.ListChanged, r.Stale)
+	}
+	walked(t, s)
+	if r := s.Call(ctx, "tool_1_3", nil, nil); r.Err != nil || r.ListChanged {
+		t.Fatalf("a call checked against a listing newer than every notification: err=%v listChanged=%v", r.Err, r.ListChanged)
+	}
+	r := s.Call(ctx, "tool_1_1", nil, nil)
+	if r.Err != nil || !r.ListChanged {
+		t.Fatalf("a call whose answer followed a notification: err=%v listChanged=%v", r.Err, r.ListChanged)
+	}
+	var done *CallInfo
+	for _, ev := range s.Log().Events() {
+		if ev.Kind == KindCall && ev.Call.State == PhaseDone && ev.Call.ID == r.ID {
+			done = ev.Call
+		}
+	}
+	if done == nil || !done.ListChanged {
+		t.Errorf("the call's done event does not say listChanged: %+v", done)
 	}
 }

@@ -162,6 +162,10 @@ type CallInfo struct {
 	// flight.
 	Stale        bool `json:"stale,omitempty"`
 	ListedDuring bool `json:"listedDuringCall,omitempty"`
+	// ListChanged says the server sent notifications/tools/list_changed
+	// after the listing the definition checked came from and before the
+	// answer: the definition may be stale though no listing since said so.
+	ListChanged bool `json:"listChanged,omitempty"`
 	// RequestID is the JSON-RPC id of the tools/call request.
 	RequestID string `json:"requestId,omitempty"`
 	// Result is the raw result the server answered, RPCError its JSON-RPC

@@ -27,6 +27,10 @@ const (
 	// MethodUpdated is the notification a server sends when a subscribed
 	// resource changed; the tap records it as a [KindNotification].
 	MethodUpdated = "notifications/resources/updated"
+	// MethodToolsChanged is the notification a server sends when its tool
+	// list changed; a call says when one came after the listing it was
+	// checked against (see [CallInfo.ListChanged]).
+	MethodToolsChanged = "notifications/tools/list_changed"
 )
 
 // LogLevels are the levels logging/setLevel accepts, least severe first

@@ -124,6 +124,9 @@ type toolDef struct {
 	raw  json.RawMessage
 	gen  int64
 	walk int64
+	// changes counts the notifications that the tool list changed read
+	// before the page that listed it (see [tap.toolsChanged]).
+	changes int64
 }
 
 // SupportedProtocols lists the protocol versions a session can ask for.
@@ -375,10 +378,17 @@ func (s *Session) Counter() *paging.Counter { return s.counter }
 // Tool returns the latest listed definition of the named tool and the
 // generation it came in.
 func (s *Session) Tool(name string) (def json.RawMessage, gen int64, ok bool) {
+	d, ok := s.toolDef(name)
+	return d.raw, d.gen, ok
+}
+
+// toolDef returns what the session holds of the named tool's latest
+// listing.
+func (s *Session) toolDef(name string) (toolDef, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, ok := s.tools[name]
-	return d.raw, d.gen, ok
+	return d, ok
 }
 
 // Close ends the session within about a second, whatever the server

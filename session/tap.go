@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -46,6 +47,12 @@ type tap struct {
 	writes map[string]chan struct{}
 	// init is the raw result of the initialize answer.
 	init json.RawMessage
+	// toolsChanged counts the notifications that the tool list changed
+	// read so far. Each answer a watcher takes carries the count as it was
+	// when the answer was read, so that a call can tell whether the server
+	// said its tools changed after the listing it was checked against and
+	// before its answer, in the order the server sent them.
+	toolsChanged atomic.Int64
 }
 
 // maxUnanswered bounds the requests the tap remembers awaiting an answer.
@@ -269,7 +276,7 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 		return false, nil
 	}
 	if w != nil {
-		w.deliver(env.Result, env.Error, cut, frame)
+		w.deliver(env.Result, env.Error, cut, frame, t.toolsChanged.Load())
 		if rec != nil && readsOwnPage(w, method, env) {
 			fwd = emptyPage(env.ID, w.items)
 		}
@@ -317,6 +324,9 @@ func (t *tap) take(method, id string, env envelope, now time.Time) bool {
 		return false
 	}
 	if env.Method != "" && id == "" {
+		if env.Method == MethodToolsChanged {
+			t.toolsChanged.Add(1)
+		}
 		t.notification(env.Method, env.Params, now)
 	}
 	return true

@@ -62,8 +62,9 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage("{}")
 	}
-	def, gen, listed := s.Tool(name)
-	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: gen, AsTask: true}}
+	d, listed := s.toolDef(name)
+	def := d.raw
+	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: d.gen, AsTask: true}}
 	if !listed {
 		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
 			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
@@ -75,7 +76,7 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 
 	r.Verdicts = s.validator.BeforeTask(name, def, args)
 	if checks.Blocks(r.Verdicts) && !o.Force {
-		s.finishCall(r, def, outAtStart, sentAtStart)
+		s.finishCall(r, d, 0, outAtStart, sentAtStart)
 		return r
 	}
 	r.Forced = checks.Blocks(r.Verdicts)
@@ -91,7 +92,9 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 		s.createTask(ctx, r, def, token, o.TTL, sub)
 	}
 	r.Ms = ms(time.Since(t0))
-	s.finishCall(r, def, outAtStart, sentAtStart)
+	// A task's result comes from tasks/result or its last status: what was
+	// read by then counts.
+	s.finishCall(r, d, s.tap.toolsChanged.Load(), outAtStart, sentAtStart)
 	return r
 }
 

@@ -127,7 +127,8 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 					Text: "the SDK rejected this page (" + s.redact(err).Error() + "); items were read from the raw answer"})
 			}
 			// The tap validated the frame the result is a slice of.
-			return &paging.Answer{Result: result, RequestID: reqID, Frame: w.frameSeq(), Valid: true}, nil
+			changes, _ := w.changesBefore()
+			return &paging.Answer{Result: result, RequestID: reqID, Frame: w.frameSeq(), Valid: true, Mark: changes}, nil
 		case err != nil:
 			return nil, s.failure(rctx, "", err)
 		default:
@@ -187,7 +188,7 @@ func (s *Session) learn(walk int64, p paging.Page) {
 		if name == "" {
 			continue
 		}
-		s.tools[name] = toolDef{raw: item, gen: p.Generation, walk: walk}
+		s.tools[name] = toolDef{raw: item, gen: p.Generation, walk: walk, changes: p.Mark}
 	}
 }
 

@@ -42,6 +42,7 @@ const (
 	ModeTaskRequired    = "task-required"
 	ModeEnv             = "env"
 	ModeTTL             = "ttl"
+	ModeListChanged     = "list-changed"
 )
 
 // Command returns an unstarted command running the hostile server binary bin

@@ -44,6 +44,10 @@
 //	                   value of the server's environment variable named by
 //	                   arguments.name. Writes "started" to stderr at start.
 //	ttl                normal, with "ttlMs": 60000 on every page.
+//	list-changed       normal, but a call of tool_1_1 sends
+//	                   notifications/tools/list_changed before its answer,
+//	                   and a call of tool_1_2 sends it after its answer (the
+//	                   list itself stays the same).
 //
 // -delay D holds every tools/list and tools/call answer back by D; other
 // requests (ping, initialize) are still answered at once meanwhile.
@@ -83,7 +87,7 @@ var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 var baseModes = []string{
 	"normal", "cursor-loop", "endless", "hang-list", "hang-call", "die-on-call",
 	"exit-at-once", "garbage", "flood-stderr", "empty-page-cursor", "duplicate",
-	"task-required", "env", "ttl",
+	"task-required", "env", "ttl", "list-changed",
 }
 
 // theme is a group of modes implemented in a file of its own. start runs

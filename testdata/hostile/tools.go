@@ -222,6 +222,12 @@ func (s *server) callTool(req request) {
 		s.reply(req.ID, structured(map[string]any{"n": "not a number"}))
 	case p.Name == "ref_broken" || p.Name == "schema_broken":
 		s.reply(req.ID, structured(map[string]any{}))
+	case s.cfg.mode == "list-changed" && p.Name == "tool_1_1":
+		s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
+		s.reply(req.ID, text("ok"))
+	case s.cfg.mode == "list-changed" && p.Name == "tool_1_2":
+		s.reply(req.ID, text("ok"))
+		s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
 	case s.cfg.mode == "env":
 		name, _ := p.Arguments["name"].(string)
 		value, ok := os.LookupEnv(name)
