@@ -2,7 +2,7 @@
 # Compares one tool call made by mcpwitness with the same call made by
 # f/mcptools v0.7.1, as whole processes: `call add a=2 b=3` against
 # `mcpwitness demo-server` over stdio, each client starting the server
-# itself. Runs alternate (mcptools, bench/caller, then mcpwitness) so that
+# itself. Runs alternate (mcptools, the bench/caller floors, then mcpwitness) so that
 # a busy machine slows all alike; it prints each one's median wall time,
 # the ratio of the medians, and the median and quartiles of the ratio taken
 # pair by pair (each mcpwitness run over the mcptools run just before it),
@@ -14,7 +14,11 @@
 # calls it, and ends the session as the SDK does (closing the server's
 # stdin and waiting for it to exit). mcptools lists nothing and does not
 # wait for the server; the caller's own ratio says how much of the gap any
-# such client pays.
+# such client pays. `caller -subscribe` also asks to hear of list changes,
+# as mcpwitness does so that a definition gone stale during the call is
+# seen (on 2026-07-28 that is one more request, subscriptions/listen, and
+# its cancellation): the floor of a client that does what mcpwitness does
+# on the wire.
 #
 # Usage: scripts/bench-call.sh [extra mcpwitness call flags, e.g. --walk-all]
 #   RUNS=21       runs of each client (medians are taken over them)
@@ -73,10 +77,12 @@ time_ms() {
 
 : >"$work/mt.ms"
 : >"$work/sdk.ms"
+: >"$work/sub.ms"
 : >"$work/mw.ms"
 for ((i = 0; i < runs; i++)); do
 	time_ms "$mt" call add --params '{"a":2,"b":3}' "$bin" demo-server >>"$work/mt.ms"
 	time_ms "$caller" -list -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/sdk.ms"
+	time_ms "$caller" -list -subscribe -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/sub.ms"
 	time_ms "$bin" call add a=2 b=3 "$@" -- "$bin" demo-server >>"$work/mw.ms"
 done
 
@@ -84,15 +90,18 @@ median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[N
 a=$(median "$work/mt.ms")
 b=$(median "$work/mw.ms")
 c=$(median "$work/sdk.ms")
+d=$(median "$work/sub.ms")
 ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", b/a}')
 sdkratio=$(awk -v a="$a" -v c="$c" 'BEGIN {printf "%.2f", c/a}')
-oversdk=$(awk -v b="$b" -v c="$c" 'BEGIN {printf "%.2f", b/c}')
+subratio=$(awk -v a="$a" -v d="$d" 'BEGIN {printf "%.2f", d/a}')
+oversub=$(awk -v b="$b" -v d="$d" 'BEGIN {printf "%.2f", b/d}')
 paste "$work/mt.ms" "$work/mw.ms" | awk '{printf "%.4f\n", $2 / $1}' >"$work/pairs"
 pairs=$(sort -n "$work/pairs" | awk '{v[NR]=$1} END {printf "%.2f× (quartiles %.2f–%.2f)", (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2, v[int((NR+3)/4)], v[int((3*NR+3)/4)]}')
 printf 'call add a=2 b=3, %d runs each, median wall time\n' "$runs"
 printf '  mcptools v0.7.1  %6.1f ms\n' "$a"
 printf '  go-sdk, listing  %6.1f ms  (%s×; bench/caller -list)\n' "$c" "$sdkratio"
-printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×; %s× the go-sdk caller)\n' "$b" "$ratio" "$target" "$oversdk"
+printf '  … and subscribed %6.1f ms  (%s×; bench/caller -list -subscribe)\n' "$d" "$subratio"
+printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×; %s× the subscribed go-sdk caller)\n' "$b" "$ratio" "$target" "$oversub"
 printf '  pair by pair     %s\n' "$pairs"
 # phases N: N calls with --record; for each moment, the median over the
 # runs of its ms from launch: the session's start (the record opened), the
