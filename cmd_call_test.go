@@ -112,6 +112,35 @@ func TestCallSaysTheToolListChanged(t *testing.T) {
 	assertSays(t, "the report", report+stderr, "list-changed")
 }
 
+// TestToolsSaysTheListChangedDuringTheWalk walks the hostile server's
+// tools, which says its list changed before the last page: the text output
+// says what is shown may be out of date, --json says listChanged; a walk of
+// a server that says nothing says neither.
+func TestToolsSaysTheListChangedDuringTheWalk(t *testing.T) {
+	bin := hostiletest.Build(t)
+	const says = "the server said tools/list changed after this walk started"
+	for _, tt := range []struct {
+		mode string
+		want bool
+	}{{hostiletest.ModeListChangedWalk, true}, {hostiletest.ModeNormal, false}} {
+		code, out, stderr := runCLI(t, "tools", "--", bin, "-mode", tt.mode)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", tt.mode, code, stderr)
+		}
+		if got := strings.Contains(out, says); got != tt.want {
+			t.Errorf("%s: the output says the list changed: %v, want %v:\n%s", tt.mode, got, tt.want, out)
+		}
+		_, out, stderr = runCLI(t, "tools", "--json", "--", bin, "-mode", tt.mode)
+		var doc struct{ Walk struct{ ListChanged bool } }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("%s: %v:\n%s%s", tt.mode, err, out, stderr)
+		}
+		if doc.Walk.ListChanged != tt.want {
+			t.Errorf("%s: walk.listChanged %v, want %v", tt.mode, doc.Walk.ListChanged, tt.want)
+		}
+	}
+}
+
 // TestCallSaysOnWhichPageTheToolWasListed reads the text output.
 func TestCallSaysOnWhichPageTheToolWasListed(t *testing.T) {
 	code, out, stderr := runCLI(t, "call", "uuid_v4")

@@ -31,6 +31,9 @@ type listDoc struct {
 	Pages      int    `json:"pages"`
 	Items      int    `json:"items"`
 	Generation int64  `json:"generation"`
+	// ListChanged: the server said the list changed after the walk
+	// started (the lists commands; check reads each list once).
+	ListChanged bool `json:"listChanged,omitempty"`
 }
 
 // checked is what checking one server found: its document, whether a list

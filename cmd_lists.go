@@ -102,7 +102,7 @@ func listDocOf(method string, w *fold.Walk) listDoc {
 		return listDoc{Method: method}
 	}
 	return listDoc{Method: method, Complete: w.Complete(), Incomplete: string(w.Incomplete),
-		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation}
+		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation, ListChanged: w.Stale()}
 }
 
 // itemDocs are the items of walk w as the fold has them.
@@ -196,6 +196,9 @@ func (p *printer) listing(server serverDoc, walks []listDoc, sections []itemSect
 			state = p.red("⚠ incomplete: " + w.Incomplete)
 		}
 		fmt.Fprintf(p.w, "%s %s · %s · %s · gen %d\n", w.Method, state, nouns(w.Items, "item"), nouns(w.Pages, "page"), w.Generation)
+		if w.ListChanged {
+			fmt.Fprintln(p.w, p.yellow(changedSince(w.Method)))
+		}
 	}
 }
 

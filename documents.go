@@ -47,6 +47,9 @@ type (
 		Pages      int    `json:"pages"`
 		Generation int64  `json:"generation"`
 		Error      string `json:"error,omitempty"`
+		// ListChanged: the server said its tool list changed after the
+		// walk started; what it read may be out of date.
+		ListChanged bool `json:"listChanged"`
 	}
 	pageDoc struct {
 		Page       int     `json:"page"`
@@ -159,7 +162,7 @@ func toolsHeader(info session.ServerInfo, w *fold.Walk) toolsDoc {
 		return doc
 	}
 	doc.Walk = walkDoc{Complete: w.Incomplete == paging.Complete, Incomplete: string(w.Incomplete),
-		Pages: len(w.Pages), Generation: w.Generation, Error: w.Err}
+		Pages: len(w.Pages), Generation: w.Generation, Error: w.Err, ListChanged: w.Stale()}
 	if w.Findings != nil {
 		doc.Findings = w.Findings
 	}

@@ -114,6 +114,15 @@ func (p *printer) tools(doc toolsDoc) {
 		state = p.red("⚠ incomplete: " + doc.Walk.Incomplete)
 	}
 	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(doc.toolCount(), "tool"), nouns(doc.Walk.Pages, "page"), doc.Walk.Generation)
+	if doc.Walk.ListChanged {
+		fmt.Fprintln(p.w, p.yellow(changedSince("tools/list")))
+	}
+}
+
+// changedSince says that the server said list (its method) changed after
+// the walk of it started.
+func changedSince(list string) string {
+	return "⚠ the server said " + list + " changed after this walk started: what it shows may be out of date; walk again for the current list"
 }
 
 // toolsTable writes the table of doc's tools, columns two cells apart,

@@ -43,6 +43,7 @@ const (
 	ModeEnv             = "env"
 	ModeTTL             = "ttl"
 	ModeListChanged     = "list-changed"
+	ModeListChangedWalk = "list-changed-walk"
 )
 
 // Command returns an unstarted command running the hostile server binary bin

@@ -48,6 +48,8 @@
 //	                   notifications/tools/list_changed before its answer,
 //	                   and a call of tool_1_2 sends it after its answer (the
 //	                   list itself stays the same).
+//	list-changed-walk  normal, but notifications/tools/list_changed is sent
+//	                   before the answer to the last page of tools/list.
 //
 // -delay D holds every tools/list and tools/call answer back by D; other
 // requests (ping, initialize) are still answered at once meanwhile.
@@ -87,7 +89,7 @@ var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 var baseModes = []string{
 	"normal", "cursor-loop", "endless", "hang-list", "hang-call", "die-on-call",
 	"exit-at-once", "garbage", "flood-stderr", "empty-page-cursor", "duplicate",
-	"task-required", "env", "ttl", "list-changed",
+	"task-required", "env", "ttl", "list-changed", "list-changed-walk",
 }
 
 // theme is a group of modes implemented in a file of its own. start runs

@@ -39,6 +39,9 @@ func (s *server) listTools(req request) {
 	if s.cfg.mode == "ttl" {
 		res.TTLMs = 60000
 	}
+	if s.cfg.mode == "list-changed-walk" && next == "" {
+		s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
+	}
 	if s.cfg.mode == "garbage" {
 		s.write([]byte("this is not json\n"))
 		s.write([]byte(`{"jsonrpc":"2.0","id":` + "\n"))
