@@ -90,3 +90,27 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 		t.Errorf("second walk: %+v", doc)
 	}
 }
+
+// A lists document says a walk's list changed when the server said so
+// after the walk started: resources/list_changed marks the resources and
+// templates walks, and no other.
+func TestListDocSaysTheListChanged(t *testing.T) {
+	log := session.NewLog(nil)
+	folded := foldLog(log)
+	for i, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
+		id := int64(i + 1)
+		log.Append(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseStart}})
+		log.Append(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseDone}})
+	}
+	log.Append(session.Event{Kind: session.KindNotification, Method: "notifications/resources/list_changed"})
+	got := map[string]bool{}
+	folded.read(func(st *fold.State) {
+		for _, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
+			got[m] = listDocOf(m, st.Latest(m)).ListChanged
+		}
+	})
+	want := map[string]bool{"resources/list": true, "resources/templates/list": true, "prompts/list": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("listChanged by list (-want +got):\n%s", diff)
+	}
+}
