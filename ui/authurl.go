@@ -41,12 +41,12 @@ func (m *model) connectingBody() string {
 	text := s.Spinner.Render(m.spin.View()) + " " + s.Text.Render(m.connectText())
 	if u := m.restarts.authURL; u != "" {
 		w := max(m.w-4, 20)
-		text += "\n\n" + s.Warn.Render("The server asks for authorization. Open this URL in a browser (it was opened with $BROWSER or the system opener if there is one):") + "\n\n"
+		text += "\n\n" + s.Warn.Render(ansi.Wordwrap("The server asks for authorization. Open this URL in a browser (it was opened with $BROWSER or the system opener if there is one):", w, "")) + "\n\n"
 		var lines []string
 		for _, l := range hardWrap(sanitize.Line(u), w) {
 			lines = append(lines, s.Text.Render(l))
 		}
-		text += strings.Join(lines, "\n") + "\n\n" + s.Muted.Render("mcpwitness listens on 127.0.0.1 for the browser to come back; the events pane keeps the URL (y copies it).")
+		text += strings.Join(lines, "\n") + "\n\n" + s.Muted.Render(ansi.Wordwrap("mcpwitness listens on 127.0.0.1 for the browser to come back; the events pane keeps the URL (y copies it).", w, ""))
 	}
 	return m.block(text, m.w, m.lay.bodyH)
 }

@@ -66,16 +66,18 @@ func TestAuthorizationURLShownWhole(t *testing.T) {
 		t.Fatalf("the authorization URL %q is too short to need wrapping", want)
 	}
 	screen := h.screen()
+	// The URL is the paragraph after the one that asks for authorization
+	// (which wraps as the width asks).
 	var shown strings.Builder
-	in := false
+	para := -1 // paragraphs since the heading's; -1 before it
 	for _, line := range strings.Split(screen, "\n") {
 		line = strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(line, "The server asks for authorization"):
-			in = true
-		case in && strings.HasPrefix(line, "mcpwitness listens"):
-			in = false
-		case in:
+			para = 0
+		case para >= 0 && line == "":
+			para++
+		case para == 1:
 			shown.WriteString(line)
 		}
 	}
