@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/checks"
+	"mcpwitness/paging"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -277,6 +278,19 @@ func (m *model) failingVerdicts() int {
 	return n
 }
 
+// incompleteWalks names m's lists whose newest walk ended incomplete,
+// with why ("tools/list: cursor-repeated"): what the server listed there
+// is not all there is.
+func (m *model) incompleteWalks() []string {
+	var out []string
+	for _, pm := range []paging.Method{paging.Tools(), paging.Resources(), paging.ResourceTemplates(), paging.Prompts(), paging.Tasks()} {
+		if w := m.st.Latest(pm.Name); w != nil && w.Done && w.Incomplete.Finding() {
+			out = append(out, pm.Name+": "+string(w.Incomplete))
+		}
+	}
+	return out
+}
+
 // toolCount is the number of tools m's newest shown walk lists.
 func (m *model) toolCount() int {
 	if w := m.st.Shown(); w != nil {
@@ -317,7 +331,8 @@ func (r *serversModel) stripView() string {
 
 // pickerView is the server picker: a row per server with its names,
 // state, generation and requests out, tools, failing verdicts and config
-// hash, and why a failed or closed one ended.
+// hash, and why a failed or closed one ended and which of its lists a walk
+// could not read whole.
 func (r *serversModel) pickerView() string {
 	sty := r.current().m.sty
 	h := max(r.h-1, 1)
@@ -348,6 +363,9 @@ func (r *serversModel) pickerView() string {
 		groups[i] = append(groups[i], render.Fit(row, r.w))
 		if st.why != "" {
 			groups[i] = append(groups[i], render.Fit("    "+sty.Fail.Render(sanitize.Line(st.why)), r.w))
+		}
+		if inc := m.incompleteWalks(); len(inc) > 0 {
+			groups[i] = append(groups[i], render.Fit("    "+sty.Warn.Render("⚠ incomplete "+strings.Join(inc, ", ")), r.w))
 		}
 	}
 	// From the first server on, or from a later one so the picked one shows.

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -302,5 +303,46 @@ func TestServersPickerFollowsThePick(t *testing.T) {
 	h.key("up") // from the first to the last
 	if s := picker(); !strings.Contains(s, "› 30 server-30") || strings.Contains(s, "server-01") {
 		t.Errorf("the picker on the last server:\n%s", s)
+	}
+}
+
+// The picker says which lists a server's walks could not read whole: a
+// server whose cursors loop has "incomplete tools/list: cursor-repeated"
+// under its row; the demo server has nothing under its.
+func TestServersPickerSaysIncompleteWalks(t *testing.T) {
+	loop := hostiletest.Command(hostiletest.Build(t), hostiletest.ModeCursorLoop).Args
+	loopDial := func(ctx context.Context, log *session.Log) (Backend, error) {
+		s, err := session.Dial(ctx, session.Target{Command: loop}, &session.Options{Log: log, Timeout: time.Minute})
+		if err == nil {
+			t.Cleanup(func() { s.Close() })
+		}
+		return s, err
+	}
+	h := newServersHarness(t, [][]string{{"demo"}, {"loop"}},
+		[]func(context.Context, *session.Log) (Backend, error){demoDial(t), loopDial})
+	h.until("both walked", func() bool {
+		for _, v := range h.r.servers {
+			if w := v.m.st.Latest("tools/list"); w == nil || !w.Done || v.m.ops.walking() {
+				return false
+			}
+		}
+		return true
+	})
+	h.key("S")
+	lines := strings.Split(h.screen(), "\n")
+	under := func(name string) string {
+		for i, l := range lines {
+			if strings.Contains(l, name) && i+1 < len(lines) {
+				return lines[i+1]
+			}
+		}
+		t.Fatalf("no row for %s:\n%s", name, strings.Join(lines, "\n"))
+		return ""
+	}
+	if got := under("2 loop"); !strings.Contains(got, "incomplete tools/list: cursor-repeated") {
+		t.Errorf("under the looping server: %q", got)
+	}
+	if got := under("1 demo"); strings.Contains(got, "incomplete") {
+		t.Errorf("under the demo server: %q", got)
 	}
 }
