@@ -148,7 +148,15 @@ func (p *printer) checkSummary(s configServer, c checked, red *session.Redactor)
 		hash = " · config " + c.doc.Server.ConfigHash[:12]
 	}
 	if c.err != nil {
-		fmt.Fprintf(p.w, "%s %s%s · could not connect: %s\n", p.red("✗"), name, hash, safe(c.err.Error()))
+		// The cause on the server's line; what it quotes (the last lines of
+		// a stdio server's stderr) under it, a line each.
+		first, quoted, _ := strings.Cut(red.String(c.err.Error()), "\n")
+		fmt.Fprintf(p.w, "%s %s%s · could not connect: %s\n", p.red("✗"), name, hash, p.line(first))
+		for l := range strings.SplitSeq(quoted, "\n") {
+			if strings.TrimSpace(l) != "" {
+				fmt.Fprintf(p.w, "    %s\n", p.line(l))
+			}
+		}
 		return
 	}
 	mark := p.green("✓")

@@ -168,3 +168,23 @@ func TestCheckJUnitOneServer(t *testing.T) {
 		t.Errorf("tools --junit: exit %d %s", code, stderr)
 	}
 }
+
+// A server that exits at start has its cause on its line and the stderr
+// it quotes under it, a line each, not folded into one line as "\n".
+func TestCheckConfigQuotesStderrUnderTheServer(t *testing.T) {
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"quits": map[string]any{"command": hostiletest.Build(t), "args": []string{"-mode", hostiletest.ModeExitAtOnce}},
+		"works": map[string]any{"command": hostiletest.Build(t), "args": []string{"-mode", hostiletest.ModeNormal}},
+	}})
+	code, out, stderr := runCLI(t, "check", "--config", writeConfig(t, string(b)))
+	if code != exitConnect {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, stderr)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.HasPrefix(lines[0], "✗ quits") || !strings.HasSuffix(lines[0], "its stderr ends with:") || strings.Contains(out, `\n`) {
+		t.Fatalf("the server's line:\n%s%s", out, stderr)
+	}
+	if len(lines) < 2 || strings.TrimSpace(lines[1]) != "cannot start: missing API key" || !strings.HasPrefix(lines[1], "    ") {
+		t.Errorf("the stderr quoted under it:\n%s", out)
+	}
+}
