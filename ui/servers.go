@@ -362,7 +362,7 @@ func (r *serversModel) pickerView() string {
 		row := cursor + padCols(cols, []int{28, 14, 16, 10, 11})
 		groups[i] = append(groups[i], render.Fit(row, r.w))
 		if st.why != "" {
-			groups[i] = append(groups[i], render.Fit("    "+sty.Fail.Render(sanitize.Line(st.why)), r.w))
+			groups[i] = append(groups[i], render.Fit("    "+sty.Fail.Render(sanitize.Line(joinLines(st.why))), r.w))
 		}
 		if inc := m.incompleteWalks(); len(inc) > 0 {
 			groups[i] = append(groups[i], render.Fit("    "+sty.Warn.Render("⚠ incomplete "+strings.Join(inc, ", ")), r.w))
@@ -381,6 +381,19 @@ func (r *serversModel) pickerView() string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines[:h], "\n")
+}
+
+// joinLines puts a message of several lines on one, its lines trimmed and
+// joined by a space: "…its stderr ends with: cannot start: missing API
+// key", not a visible "\n" and the quote's indentation.
+func joinLines(s string) string {
+	var parts []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // countLines is the number of lines of groups.

@@ -346,3 +346,12 @@ func TestServersPickerSaysIncompleteWalks(t *testing.T) {
 		t.Errorf("under the demo server: %q", got)
 	}
 }
+
+// Why a server failed is one line in the picker: the stderr a message
+// quotes on lines of its own follows it, trimmed.
+func TestJoinLines(t *testing.T) {
+	got := joinLines("connecting to srv: the server exited (exit status 1); its stderr ends with:\n    cannot start: missing API key\n    \n")
+	if want := "connecting to srv: the server exited (exit status 1); its stderr ends with: cannot start: missing API key"; got != want {
+		t.Errorf("joinLines = %q, want %q", got, want)
+	}
+}
