@@ -12,6 +12,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/render"
 	"mcpwitness/session"
 	"mcpwitness/tooldef"
 )
@@ -148,7 +149,7 @@ func (p *printer) taskCall(doc taskCallDoc) {
 	t := doc.Task
 	ttl := "ttl none"
 	if t.TTL != nil {
-		ttl = "ttl " + (time.Duration(*t.TTL) * time.Millisecond).String()
+		ttl = render.TTL(int(*t.TTL))
 	}
 	fmt.Fprintf(p.w, "\n%s %s · %s · %d statuses\n", p.bold("task"), p.line(taskLine(t.TaskID, t.Status, t.StatusMessage)), ttl, len(t.History))
 }
@@ -222,13 +223,13 @@ func (p *printer) tasks(doc tasksDoc) {
 	for _, t := range doc.Tasks {
 		ttl := "none"
 		if t.TTL != nil {
-			ttl = (time.Duration(*t.TTL) * time.Millisecond).String()
+			ttl = strings.TrimPrefix(render.TTL(int(*t.TTL)), "ttl ")
 		}
 		call := "-"
 		if t.Call != nil {
 			call = fmt.Sprintf("#%d %s", t.Call.ID, p.line(t.Call.Tool))
 		}
-		age := (time.Duration(t.AgeMs) * time.Millisecond).Round(time.Second).String()
+		age := render.Ms(float64(t.AgeMs))
 		fmt.Fprintln(tw, strings.Join([]string{short(p.line(t.TaskID), 28), string(t.Status), ttl, age, call,
 			fmt.Sprint(t.Page), orDash(short(p.line(t.StatusMessage), 48))}, "\t"))
 	}

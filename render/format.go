@@ -134,9 +134,9 @@ func Ms(ms float64) string {
 // Dur formats d like [Ms].
 func Dur(d time.Duration) string { return Ms(float64(d) / float64(time.Millisecond)) }
 
-// TTL formats a page's ttlMs: "ttl 30 s".
+// TTL formats a page's ttlMs: "ttl 30 s", "ttl 1.5 s", "ttl 5 min".
 func TTL(ms int) string {
-	if ms%1000 == 0 {
+	if ms%1000 == 0 && ms < 60000 {
 		return fmt.Sprintf("ttl %d s", ms/1000)
 	}
 	return "ttl " + Ms(float64(ms))

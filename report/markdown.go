@@ -14,6 +14,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/render"
 	"mcpwitness/session"
 )
 
@@ -132,7 +133,7 @@ func (s *Summary) session(b *bytes.Buffer, sc *Scrubber) {
 	row("Recorded", stamp(s.Header.Started)+" by "+text(s.Header.Tool))
 	span := ""
 	if from := firstOf(s.Header.Started, s.First); !from.IsZero() && s.Last.After(from) {
-		span = " over " + s.Last.Sub(from).Round(time.Millisecond).String()
+		span = " over " + render.Dur(s.Last.Sub(from))
 	}
 	row("Events", fmt.Sprintf("%d%s", s.Events, span))
 	if s.Closed != "" {
