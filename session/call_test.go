@@ -25,7 +25,7 @@ func verdict(r *CallResult, check string) checks.Verdict {
 	return checks.Verdict{Check: check, Status: "missing"}
 }
 
-func walked(t *testing.T, s *Session) {
+func walked(t testing.TB, s *Session) {
 	t.Helper()
 	if _, res := s.Walk(context.Background(), paging.Tools()); res.Incomplete != paging.Complete {
 		t.Fatalf("walk: %q %v", res.Incomplete, res.Err)

@@ -50,13 +50,13 @@ func demoHTTP(t *testing.T) string {
 }
 
 // hostile is a stdio target running a hostile test server in mode.
-func hostile(t *testing.T, mode string, args ...string) Target {
+func hostile(t testing.TB, mode string, args ...string) Target {
 	t.Helper()
 	bin := hostiletest.Build(t)
 	return Target{Command: append([]string{bin, "-mode", mode}, args...)}
 }
 
-func dial(t *testing.T, target Target, opts *Options) *Session {
+func dial(t testing.TB, target Target, opts *Options) *Session {
 	t.Helper()
 	if opts == nil {
 		opts = &Options{}

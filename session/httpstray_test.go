@@ -233,7 +233,8 @@ func walkKeepsTheDeepTool(t *testing.T, s *Session) {
 
 // An event stream is re-emitted event by event: a stray answer's data is
 // dropped (its id kept, or the whole event when it has none), a frame
-// nested too deep is cut, and everything else is passed on as it came.
+// nested too deep is cut, a log message (which the SDK ignores) is recorded
+// only, and everything else is passed on as it came.
 func TestSSETapReemitsEvents(t *testing.T) {
 	log := NewLog(&LogOptions{History: true})
 	tp := newTap(log)
@@ -245,6 +246,7 @@ func TestSSETapReemitsEvents(t *testing.T) {
 		"event: message\ndata: {}\n\n" +
 		"event: message\nid: 8\ndata: {\"jsonrpc\":\"2.0\",\ndata:  \"id\":1,\"result\":{}}\n\n" +
 		"id: 9\nretry: 5\ndata: " + deep + "\n\n" +
+		"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"file:///a\"}}\n\n" +
 		`data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tail"}}`
 	s := &sseTap{rc: io.NopCloser(strings.NewReader(in)), tap: tp, limit: newFrameLimit(1<<20, log)}
 	got, err := io.ReadAll(s)
@@ -259,7 +261,7 @@ func TestSSETapReemitsEvents(t *testing.T) {
 		"id: 7\r\n\r\n" +
 		"event: message\nid: 8\ndata: {\"jsonrpc\":\"2.0\",\ndata:  \"id\":1,\"result\":{}}\n\n" +
 		"id: 9\nretry: 5\ndata: " + string(cut) + "\n\n" +
-		`data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"tail"}}`
+		"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"file:///a\"}}\n\n"
 	if string(got) != want {
 		t.Errorf("re-emitted\n%q\nwant\n%q", got, want)
 	}

@@ -44,6 +44,7 @@ const (
 	ModeTTL             = "ttl"
 	ModeListChanged     = "list-changed"
 	ModeListChangedWalk = "list-changed-walk"
+	ModeLogFlood        = "log-flood"
 )
 
 // Command returns an unstarted command running the hostile server binary bin

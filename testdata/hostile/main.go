@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	hostile [-mode MODE] [-pages N] [-page-size N] [-stderr-lines N] [-delay D] [-trace]
+//	hostile [-mode MODE] [-pages N] [-page-size N] [-stderr-lines N] [-logs N] [-delay D] [-trace]
 //
 // Modes (tool names are tool_P_I: page P, item I, both from 1):
 //
@@ -50,6 +50,9 @@
 //	                   list itself stays the same).
 //	list-changed-walk  normal, but notifications/tools/list_changed is sent
 //	                   before the answer to the last page of tools/list.
+//	log-flood          normal, but every tools/call is answered after -logs
+//	                   notifications/message, written as fast as stdout
+//	                   takes them.
 //
 // -delay D holds every tools/list and tools/call answer back by D; other
 // requests (ping, initialize) are still answered at once meanwhile.
@@ -89,7 +92,7 @@ var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-
 var baseModes = []string{
 	"normal", "cursor-loop", "endless", "hang-list", "hang-call", "die-on-call",
 	"exit-at-once", "garbage", "flood-stderr", "empty-page-cursor", "duplicate",
-	"task-required", "env", "ttl", "list-changed", "list-changed-walk",
+	"task-required", "env", "ttl", "list-changed", "list-changed-walk", "log-flood",
 }
 
 // theme is a group of modes implemented in a file of its own. start runs
@@ -130,6 +133,7 @@ type config struct {
 	pages       int
 	pageSize    int
 	stderrLines int
+	logs        int
 	delay       time.Duration
 	trace       bool
 }
@@ -140,6 +144,7 @@ func main() {
 	flag.IntVar(&cfg.pages, "pages", 3, "number of tools/list pages")
 	flag.IntVar(&cfg.pageSize, "page-size", 2, "tools per page")
 	flag.IntVar(&cfg.stderrLines, "stderr-lines", 10000, "lines written to stderr in flood-stderr mode")
+	flag.IntVar(&cfg.logs, "logs", 10000, "log messages sent before each call's answer in log-flood mode")
 	flag.DurationVar(&cfg.delay, "delay", 0, "delay before each tools/list and tools/call answer")
 	flag.BoolVar(&cfg.trace, "trace", false, `write "recv METHOD" to stderr for every message received`)
 	flag.Parse()

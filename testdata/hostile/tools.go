@@ -197,6 +197,18 @@ type callResult struct {
 	IsError           bool      `json:"isError,omitempty"`
 }
 
+// logFlood sends -logs log messages, a thousand lines a write.
+func (s *server) logFlood() {
+	var b []byte
+	for i := range s.cfg.logs {
+		b = fmt.Appendf(b, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"flood","data":"log line %d of a flood"}}`+"\n", i+1)
+		if (i+1)%1000 == 0 || i+1 == s.cfg.logs {
+			s.write(b)
+			b = b[:0]
+		}
+	}
+}
+
 func (s *server) callTool(req request) {
 	var p struct {
 		Name      string         `json:"name"`
@@ -231,6 +243,9 @@ func (s *server) callTool(req request) {
 	case s.cfg.mode == "list-changed" && p.Name == "tool_1_2":
 		s.reply(req.ID, text("ok"))
 		s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
+	case s.cfg.mode == "log-flood":
+		s.logFlood()
+		s.reply(req.ID, text("ok"))
 	case s.cfg.mode == "env":
 		name, _ := p.Arguments["name"].(string)
 		value, ok := os.LookupEnv(name)
