@@ -48,7 +48,9 @@ func (s *Session) newClient(o Options) *mcp.Client {
 		// records each round trip and reads the call's last answer.
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		// Handlers make the SDK subscribe to list changes on newer protocols;
-		// the events themselves come from the tap.
+		// the events themselves come from the tap. There is no logging or
+		// progress handler: the tap keeps those notifications from the SDK
+		// (see [sdkIgnores]).
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) {},
 		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) {},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {},
