@@ -114,8 +114,9 @@ func TestCallSaysTheToolListChanged(t *testing.T) {
 
 // TestToolsSaysTheListChangedDuringTheWalk walks the hostile server's
 // tools, which says its list changed before the last page: the text output
-// says what is shown may be out of date, --json says listChanged; a walk of
-// a server that says nothing says neither.
+// says what is shown may be out of date, --json says listChanged, a report
+// of the record has the finding; a walk of a server that says nothing says
+// none of it.
 func TestToolsSaysTheListChangedDuringTheWalk(t *testing.T) {
 	bin := hostiletest.Build(t)
 	const says = "the server said tools/list changed after this walk started"
@@ -137,6 +138,12 @@ func TestToolsSaysTheListChangedDuringTheWalk(t *testing.T) {
 		}
 		if doc.Walk.ListChanged != tt.want {
 			t.Errorf("%s: walk.listChanged %v, want %v", tt.mode, doc.Walk.ListChanged, tt.want)
+		}
+		path := filepath.Join(t.TempDir(), "tools.jsonl")
+		runCLI(t, "tools", "--record", path, "--", bin, "-mode", tt.mode)
+		_, report, _ := runCLI(t, "report", path)
+		if got := strings.Contains(report, "**list-changed** (`tools/list` walk 1)"); got != tt.want {
+			t.Errorf("%s: the report has the list-changed finding: %v, want %v:\n%s", tt.mode, got, tt.want, report)
 		}
 	}
 }

@@ -212,6 +212,21 @@ func (s *Summary) findings(b *bytes.Buffer) {
 			item(severityMark(f.Severity), f.Check, where, f.Message)
 		}
 	}
+	// The newest walk of a list the server said changed after it started:
+	// nothing in the file has that list as it now is. (An older one was
+	// followed by a newer walk.)
+	newest := map[string]bool{}
+	for i := len(s.Walks) - 1; i >= 0; i-- {
+		w := s.Walks[i]
+		if newest[w.Method] {
+			continue
+		}
+		newest[w.Method] = true
+		if w.Stale() {
+			item("⚠️", "list-changed", fmt.Sprintf("%s walk %d", code(w.Method), w.ID),
+				"the server said this list changed after the walk started, and no later walk read it: what it listed may be out of date")
+		}
+	}
 	for _, c := range s.Calls {
 		where := fmt.Sprintf("call %d, %s", c.ID, code(c.Tool))
 		if c.Done && !c.Listed {
