@@ -109,7 +109,9 @@ Follows nextCursor until a page has none. A walk stops at --max-pages
 requests (incomplete: page-limit) or when a page names a cursor already
 sent (incomplete: cursor-repeated); what was read is still printed. Each
 page shows its item count, time, ttlMs and generation; each tool whether
-a typical client would hold its checks for it (held) or not (own).
+a typical client would hold its checks for it (held) or not (own). When
+the server says its list changed after the walk started, the output says
+what it shows may be out of date.
 
 Examples:
   mcpwitness tools
@@ -134,7 +136,9 @@ every page):
   structured-content  an outputSchema demands structuredContent (unless isError)
   output-schema       structuredContent checked against outputSchema, with
                       every failing instance path
-A tool the server did not list is still sent, as a deliberate probe.
+A tool the server did not list is still sent, as a deliberate probe. When
+the server says its tool list changed after that listing and before the
+answer, the output says the definition checked may be stale.
 
 --task runs the tool as a task, for a tool whose taskSupport is "required"
 or "optional"; any other is refused (--force sends it anyway). Tasks follow
