@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/checks"
-	"mcpwitness/paging"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -283,9 +282,10 @@ func (m *model) failingVerdicts() int {
 // is not all there is.
 func (m *model) incompleteWalks() []string {
 	var out []string
-	for _, pm := range []paging.Method{paging.Tools(), paging.Resources(), paging.ResourceTemplates(), paging.Prompts(), paging.Tasks()} {
-		if w := m.st.Latest(pm.Name); w != nil && w.Done && w.Incomplete.Finding() {
-			out = append(out, pm.Name+": "+string(w.Incomplete))
+	for t := tabTools; t < numTabs; t++ {
+		name := t.method().Name
+		if w := m.st.Latest(name); w != nil && w.Done && w.Incomplete.Finding() {
+			out = append(out, name+": "+string(w.Incomplete))
 		}
 	}
 	return out

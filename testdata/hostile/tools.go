@@ -40,7 +40,7 @@ func (s *server) listTools(req request) {
 		res.TTLMs = 60000
 	}
 	if s.cfg.mode == "list-changed-walk" && next == "" {
-		s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
+		s.toolsChanged()
 	}
 	if s.cfg.mode == "garbage" {
 		s.write([]byte("this is not json\n"))
@@ -197,6 +197,11 @@ type callResult struct {
 	IsError           bool      `json:"isError,omitempty"`
 }
 
+// toolsChanged sends notifications/tools/list_changed.
+func (s *server) toolsChanged() {
+	s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
+}
+
 // logFlood sends -logs log messages, a thousand lines a write.
 func (s *server) logFlood() {
 	var b []byte
@@ -238,11 +243,11 @@ func (s *server) callTool(req request) {
 	case p.Name == "ref_broken" || p.Name == "schema_broken":
 		s.reply(req.ID, structured(map[string]any{}))
 	case s.cfg.mode == "list-changed" && p.Name == "tool_1_1":
-		s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
+		s.toolsChanged()
 		s.reply(req.ID, text("ok"))
 	case s.cfg.mode == "list-changed" && p.Name == "tool_1_2":
 		s.reply(req.ID, text("ok"))
-		s.write([]byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` + "\n"))
+		s.toolsChanged()
 	case s.cfg.mode == "log-flood":
 		s.logFlood()
 		s.reply(req.ID, text("ok"))
