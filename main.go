@@ -16,7 +16,6 @@ import (
 
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
-	"mcpwitness/ui"
 )
 
 func main() {
@@ -86,7 +85,6 @@ func (a *app) run(args []string) error {
 		if err := checkTUI(cfg); err != nil {
 			return err
 		}
-		go ui.Warm()
 	}
 	closeRecord, err := a.openLog()
 	if err != nil {

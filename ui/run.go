@@ -9,6 +9,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,6 +76,7 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 	}
 	var wg sync.WaitGroup
 	m := newModel(liveOptions(ctx, cfg, tasks, dialEarly(ctx, &wg, dial)))
+	go Warm()
 	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 
 	wg.Go(func() { bridge(sub.C(), p.Send) })
@@ -110,6 +112,11 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 func dialEarly(ctx context.Context, wg *sync.WaitGroup, dial func(context.Context) (Backend, error)) func(context.Context) (Backend, error) {
 	e := &earlyDial{done: make(chan struct{})}
 	wg.Go(func() { e.run(ctx, dial) })
+	// The new goroutine waits for this one's processor, which goes on to
+	// build the model (some 5 ms) while another may be busy (Warm): on two
+	// cores the server was spawned 5-10 ms late. Yielding lets the dial
+	// run until it blocks starting the server.
+	runtime.Gosched()
 	return e.then(dial)
 }
 

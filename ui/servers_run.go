@@ -77,6 +77,7 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 			views[i].hash = id.Short()
 		}
 	}
+	go Warm()
 	root := newServersModel(views)
 	p := tea.NewProgram(root, append([]tea.ProgramOption{tea.WithContext(ctx)}, progOpts...)...)
 

@@ -6,9 +6,9 @@ import "github.com/charmbracelet/x/ansi"
 // alike: the width of every rune, which go-runewidth lays out (2 MiB)
 // the first time a rune past U+02FF is measured, as the screen's rules and
 // marks are. That is some 15 ms where page faults are dear, on the frame
-// that shows while the server starts. Called on a goroutine of its own as
-// the process starts, it runs while the rest of the start leaves a CPU
-// idle, and Run's first frame and the server's start find it done.
+// that shows while the server starts. Run calls it on a goroutine of its
+// own once the server is being started (before, on two cores, it held up
+// the spawn), and the first frame finds it done.
 func Warm() {
 	ansi.WcWidth.StringWidth("│")
 	ansi.GraphemeWidth.StringWidth("│")
