@@ -20,6 +20,14 @@
 # its cancellation): the floor of a client that does what mcpwitness does
 # on the wire.
 #
+# mcptools v0.7.1 (mcp-go v0.24.1) asks for protocol 2024-11-05, where
+# mcpwitness and the caller ask for the newest the SDK speaks (2026-07-28:
+# server/discover, a listen stream for list changes, _meta on every
+# request), which costs the bare caller some 6 ms on its own. The same
+# call on mcptools's protocol (mcpwitness call --protocol 2024-11-05, and
+# the caller's -list floor there) is timed too, so that the protocol and
+# the client are told apart.
+#
 # Usage: scripts/bench-call.sh [extra mcpwitness call flags, e.g. --walk-all]
 #   RUNS=21       runs of each client (medians are taken over them)
 #   TARGET=1.2    the allowed ratio
@@ -79,11 +87,16 @@ time_ms() {
 : >"$work/sdk.ms"
 : >"$work/sub.ms"
 : >"$work/mw.ms"
+: >"$work/sdkold.ms"
+: >"$work/mwold.ms"
+old=2024-11-05
 for ((i = 0; i < runs; i++)); do
 	time_ms "$mt" call add --params '{"a":2,"b":3}' "$bin" demo-server >>"$work/mt.ms"
 	time_ms "$caller" -list -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/sdk.ms"
 	time_ms "$caller" -list -subscribe -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/sub.ms"
 	time_ms "$bin" call add a=2 b=3 "$@" -- "$bin" demo-server >>"$work/mw.ms"
+	time_ms "$caller" -list -protocol "$old" -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/sdkold.ms"
+	time_ms "$bin" call add a=2 b=3 --protocol "$old" "$@" -- "$bin" demo-server >>"$work/mwold.ms"
 done
 
 median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -95,14 +108,27 @@ ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", b/a}')
 sdkratio=$(awk -v a="$a" -v c="$c" 'BEGIN {printf "%.2f", c/a}')
 subratio=$(awk -v a="$a" -v d="$d" 'BEGIN {printf "%.2f", d/a}')
 oversub=$(awk -v b="$b" -v d="$d" 'BEGIN {printf "%.2f", b/d}')
-paste "$work/mt.ms" "$work/mw.ms" | awk '{printf "%.4f\n", $2 / $1}' >"$work/pairs"
-pairs=$(sort -n "$work/pairs" | awk '{v[NR]=$1} END {printf "%.2f× (quartiles %.2f–%.2f)", (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2, v[int((NR+3)/4)], v[int((3*NR+3)/4)]}')
+# pairs A B: the median and quartiles of B's runs over A's, pair by pair.
+pairs() {
+	paste "$1" "$2" | awk '{printf "%.4f\n", $2 / $1}' | sort -n |
+		awk '{v[NR]=$1} END {printf "%.2f× (quartiles %.2f–%.2f)", (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2, v[int((NR+3)/4)], v[int((3*NR+3)/4)]}'
+}
+pairs=$(pairs "$work/mt.ms" "$work/mw.ms")
+e=$(median "$work/sdkold.ms")
+f=$(median "$work/mwold.ms")
+oldsdk=$(awk -v a="$a" -v e="$e" 'BEGIN {printf "%.2f", e/a}')
+oldratio=$(awk -v a="$a" -v f="$f" 'BEGIN {printf "%.2f", f/a}')
+oldpairs=$(pairs "$work/mt.ms" "$work/mwold.ms")
 printf 'call add a=2 b=3, %d runs each, median wall time\n' "$runs"
 printf '  mcptools v0.7.1  %6.1f ms\n' "$a"
 printf '  go-sdk, listing  %6.1f ms  (%s×; bench/caller -list)\n' "$c" "$sdkratio"
 printf '  … and subscribed %6.1f ms  (%s×; bench/caller -list -subscribe)\n' "$d" "$subratio"
 printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×; %s× the subscribed go-sdk caller)\n' "$b" "$ratio" "$target" "$oversub"
 printf '  pair by pair     %s\n' "$pairs"
+printf 'on mcptools'"'"'s protocol, %s:\n' "$old"
+printf '  go-sdk, listing  %6.1f ms  (%s×; bench/caller -list -protocol %s)\n' "$e" "$oldsdk" "$old"
+printf '  mcpwitness       %6.1f ms  (%s×; call --protocol %s)\n' "$f" "$oldratio" "$old"
+printf '  pair by pair     %s\n' "$oldpairs"
 # phases N: N calls with --record; for each moment, the median over the
 # runs of its ms from launch: the session's start (the record opened), the
 # first request sent, the server's first answer (how long it took to
