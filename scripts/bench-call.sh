@@ -26,7 +26,9 @@
 # request), which costs the bare caller some 6 ms on its own. The same
 # call on mcptools's protocol (mcpwitness call --protocol 2024-11-05, and
 # the caller's -list floor there) is timed too, so that the protocol and
-# the client are told apart.
+# the client are told apart. So is the caller on that protocol without
+# -list: mcptools's own exchange (initialize, the call), from a client that
+# waits for the server to exit; what it costs over mcptools is the wait.
 #
 # Usage: scripts/bench-call.sh [extra mcpwitness call flags, e.g. --walk-all]
 #   RUNS=21       runs of each client (medians are taken over them)
@@ -89,6 +91,7 @@ time_ms() {
 : >"$work/mw.ms"
 : >"$work/sdkold.ms"
 : >"$work/mwold.ms"
+: >"$work/bare.ms"
 old=2024-11-05
 for ((i = 0; i < runs; i++)); do
 	time_ms "$mt" call add --params '{"a":2,"b":3}' "$bin" demo-server >>"$work/mt.ms"
@@ -97,6 +100,7 @@ for ((i = 0; i < runs; i++)); do
 	time_ms "$bin" call add a=2 b=3 "$@" -- "$bin" demo-server >>"$work/mw.ms"
 	time_ms "$caller" -list -protocol "$old" -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/sdkold.ms"
 	time_ms "$bin" call add a=2 b=3 --protocol "$old" "$@" -- "$bin" demo-server >>"$work/mwold.ms"
+	time_ms "$caller" -protocol "$old" -args '{"a":2,"b":3}' add -- "$bin" demo-server >>"$work/bare.ms"
 done
 
 median() { sort -n "$1" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -119,6 +123,8 @@ f=$(median "$work/mwold.ms")
 oldsdk=$(awk -v a="$a" -v e="$e" 'BEGIN {printf "%.2f", e/a}')
 oldratio=$(awk -v a="$a" -v f="$f" 'BEGIN {printf "%.2f", f/a}')
 oldpairs=$(pairs "$work/mt.ms" "$work/mwold.ms")
+g=$(median "$work/bare.ms")
+bareratio=$(awk -v a="$a" -v g="$g" 'BEGIN {printf "%.2f", g/a}')
 printf 'call add a=2 b=3, %d runs each, median wall time\n' "$runs"
 printf '  mcptools v0.7.1  %6.1f ms\n' "$a"
 printf '  go-sdk, listing  %6.1f ms  (%s×; bench/caller -list)\n' "$c" "$sdkratio"
@@ -126,6 +132,7 @@ printf '  … and subscribed %6.1f ms  (%s×; bench/caller -list -subscribe)\n' 
 printf '  mcpwitness       %6.1f ms  (%s×, target ≤ %s×; %s× the subscribed go-sdk caller)\n' "$b" "$ratio" "$target" "$oversub"
 printf '  pair by pair     %s\n' "$pairs"
 printf 'on mcptools'"'"'s protocol, %s:\n' "$old"
+printf '  go-sdk, no list  %6.1f ms  (%s×; bench/caller -protocol %s: mcptools'"'"'s exchange, and the wait for the server to exit)\n' "$g" "$bareratio" "$old"
 printf '  go-sdk, listing  %6.1f ms  (%s×; bench/caller -list -protocol %s)\n' "$e" "$oldsdk" "$old"
 printf '  mcpwitness       %6.1f ms  (%s×; call --protocol %s)\n' "$f" "$oldratio" "$old"
 printf '  pair by pair     %s\n' "$oldpairs"
