@@ -148,6 +148,7 @@ func serverFlags() []flagSpec {
 		}},
 		{[]string{"--client-id"}, true, func(c *config, v string) error { c.target.ClientID = v; return nil }},
 		{[]string{"--client-secret"}, true, func(c *config, v string) error { c.target.ClientSecret = v; return nil }},
+		{[]string{"--client-key"}, true, func(c *config, v string) error { c.target.ClientKey = v; return nil }},
 		{[]string{"--client-metadata-url"}, true, func(c *config, v string) error { c.target.ClientMetadataURL = v; return nil }},
 		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
 		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
@@ -332,7 +333,7 @@ func (c *config) checkServer() error {
 		}
 	case len(c.target.Env) > 0 || c.target.Dir != "" || len(c.target.Headers) > 0 || c.target.SSE:
 		return usagef("-e, --cwd, -H and --sse describe a server: give a command after -- or --url")
-	case c.target.HeaderCmd != "" || c.target.OAuth != session.OAuthAuto || c.target.ClientID != "" || c.target.ClientSecret != "" || c.target.ClientMetadataURL != "":
+	case c.target.SetsHTTPAuth():
 		return usagef("--header-cmd, --oauth and the --client-… flags describe an HTTP server: give --url")
 	}
 	return nil

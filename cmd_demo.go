@@ -22,7 +22,7 @@ func runDemoServer(ctx context.Context, a *app) error {
 		err = demo.ServeHTTP(ctx, a.cfg.httpAddr, opts, func(url string) {
 			fmt.Fprintln(a.stdout, url)
 			if a.cfg.auth {
-				fmt.Fprintf(a.stderr, "OAuth required; dynamic registration is open, or --client-id %s --client-secret %s (also --oauth client-credentials)\n", demo.DemoClientID, demo.DemoClientSecret)
+				fmt.Fprintf(a.stderr, "OAuth required; dynamic registration is open, or --client-id %s --client-secret %s (also --oauth client-credentials), or --oauth client-credentials --client-id %s --client-key FILE with the demo's key (README.md)\n", demo.DemoClientID, demo.DemoClientSecret, demo.DemoJWTClientID)
 			}
 			if f, ok := a.stdout.w.(*os.File); ok {
 				_ = f.Sync()

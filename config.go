@@ -26,6 +26,7 @@ func mergeTarget(t, cmdline session.Target) (session.Target, error) {
 	for _, f := range []struct{ to, from *string }{
 		{&t.HeaderCmd, &cmdline.HeaderCmd}, {&t.ClientID, &cmdline.ClientID},
 		{&t.ClientSecret, &cmdline.ClientSecret}, {&t.ClientMetadataURL, &cmdline.ClientMetadataURL},
+		{&t.ClientKey, &cmdline.ClientKey},
 	} {
 		if *f.from != "" {
 			*f.to = *f.from
@@ -62,6 +63,9 @@ type oauthEntry struct {
 	ClientID          string `json:"clientId"`
 	ClientSecret      string `json:"clientSecret"`
 	ClientMetadataURL string `json:"clientMetadataUrl"`
+	// ClientKeyFile is --client-key: a PEM private key the client
+	// authenticates with (client credentials, private_key_jwt).
+	ClientKeyFile string `json:"clientKeyFile"`
 }
 
 var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -200,6 +204,7 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 				t.OAuth = session.OAuthMode(o.Mode)
 			}
 			t.ClientID, t.ClientSecret, t.ClientMetadataURL = expand(o.ClientID), expand(o.ClientSecret), expand(o.ClientMetadataURL)
+			t.ClientKey = expand(o.ClientKeyFile)
 		}
 		if err := checkHTTPEntry(e, t); err != nil {
 			return t, nil, err
@@ -227,8 +232,8 @@ func (e serverEntry) httpField() string {
 // checkHTTPEntry reports a bad value among the HTTP fields of entry e (t
 // is what it gives, ${env:…} filled in), naming the field: a header name
 // that is not a token, an unknown oauth.mode, client credentials without
-// their id and secret, a clientMetadataUrl that cannot name a Client ID
-// Metadata Document.
+// their id and secret or key (see [checkClientCredentialsEntry]), a
+// clientMetadataUrl that cannot name a Client ID Metadata Document.
 func checkHTTPEntry(e serverEntry, t session.Target) error {
 	for _, k := range sortedKeys(e.Headers) {
 		if !validHeaderName(k) {
@@ -242,13 +247,33 @@ func checkHTTPEntry(e serverEntry, t session.Target) error {
 	if o.Mode != "" && !slices.Contains(session.OAuthModes(), o.Mode) {
 		return fmt.Errorf("has oauth.mode %q, which is not one of %s", o.Mode, strings.Join(session.OAuthModes(), ", "))
 	}
-	if t.OAuth == session.OAuthClientCredentials && (t.ClientID == "" || t.ClientSecret == "") {
-		return fmt.Errorf("has oauth.mode \"client-credentials\", which needs oauth.clientId and oauth.clientSecret too")
+	if err := checkClientCredentialsEntry(t); err != nil {
+		return err
 	}
 	if u := t.ClientMetadataURL; u != "" {
 		p, err := url.Parse(u)
 		if err != nil || p.Scheme != "https" || p.Host == "" || p.Path == "" || p.Path == "/" {
 			return fmt.Errorf("has oauth.clientMetadataUrl %q, which is not an https URL with a path, as a Client ID Metadata Document's must be", u)
+		}
+	}
+	return nil
+}
+
+// checkClientCredentialsEntry reports an entry's client credentials
+// without a client id and one secret or key file, and a key file that is
+// not a key or is given for another mode.
+func checkClientCredentialsEntry(t session.Target) error {
+	switch {
+	case t.ClientKey != "" && t.OAuth != session.OAuthClientCredentials:
+		return fmt.Errorf("has oauth.clientKeyFile, which signs the client credentials grant: set oauth.mode \"client-credentials\" too")
+	case t.OAuth != session.OAuthClientCredentials:
+	case t.ClientID == "" || t.ClientSecret == "" && t.ClientKey == "":
+		return fmt.Errorf("has oauth.mode \"client-credentials\", which needs oauth.clientId, and oauth.clientSecret or oauth.clientKeyFile, too")
+	case t.ClientSecret != "" && t.ClientKey != "":
+		return fmt.Errorf("has both oauth.clientSecret and oauth.clientKeyFile: give one")
+	case t.ClientKey != "":
+		if _, err := session.LoadClientKey(t.ClientKey); err != nil {
+			return fmt.Errorf("has oauth.clientKeyFile %w", err)
 		}
 	}
 	return nil

@@ -45,6 +45,9 @@ Server:
   --oauth MODE         on a 401: auto (authorization code + PKCE, the default), off
                        (say the challenge), client-credentials (machine to machine)
   --client-id ID, --client-secret SECRET   a pre-registered OAuth client
+  --client-key FILE    with --oauth client-credentials, instead of a secret: a PEM
+                       private key (EC, RSA or Ed25519) that signs each token
+                       request's client assertion (private_key_jwt)
   --client-metadata-url URL   an OAuth Client ID Metadata Document; without these
                        the client registers dynamically. The authorization URL is
                        shown and opened with $BROWSER or the system opener

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"mcpwitness/demo"
 	"mcpwitness/internal/hostiletest"
 )
 
@@ -206,6 +207,42 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "call", "add", "--args", "[1,2]"); code != exitUsage {
 		t.Errorf("--args that is not an object: exit %d, want 2", code)
+	}
+}
+
+// --client-key goes with client credentials, a client id and no secret,
+// and must be a key: each mistake is a usage error that says so.
+func TestClientKeyFlagsSayWhatIsWrong(t *testing.T) {
+	url := "http://127.0.0.1:1/mcp"
+	missing := filepath.Join(t.TempDir(), "missing.pem")
+	cc := []string{"ping", "--url", url, "--oauth", "client-credentials"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ping", "--url", url, "--client-id", "svc", "--client-key", missing}, "--client-key signs the client credentials grant: add --oauth client-credentials and --client-id"},
+		{append(cc, "--client-key", missing), "--oauth client-credentials needs --client-id, and --client-secret or --client-key"},
+		{append(cc, "--client-id", "svc"), "--oauth client-credentials needs --client-id, and --client-secret or --client-key"},
+		{append(cc, "--client-id", "svc", "--client-secret", "s", "--client-key", missing), "--client-secret and --client-key are two ways for the client to authenticate: give one"},
+		{append(cc, "--client-id", "svc", "--client-key", missing), "--client-key " + missing + ": no such file or directory"},
+		{[]string{"ping", "--client-key", missing}, "give --url"},
+	} {
+		code, _, stderr := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, %q; want exit 2 saying %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// README.md gives the demo client's key for users to save: it must be the
+// key the demo's authorization server knows.
+func TestReadmeHoldsTheDemoClientKey(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), demo.DemoClientKeyPEM) {
+		t.Error("README.md does not hold demo.DemoClientKeyPEM")
 	}
 }
 

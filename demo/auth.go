@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -43,6 +44,10 @@ type authServer struct {
 
 	mu      sync.Mutex
 	clients map[string]authClient
+	// keys are the public keys of the clients that authenticate with a
+	// signed assertion (private_key_jwt); used, the assertion ids spent.
+	keys    map[string]*ecdsa.PublicKey
+	used    map[string]time.Time
 	codes   map[string]authCode
 	tokens  map[string]auth.TokenInfo
 	refresh map[string]string // refresh token → client id
@@ -66,6 +71,8 @@ func AuthHandler(opts *Options, base string) http.Handler {
 	a := &authServer{
 		issuer:  strings.TrimSuffix(base, "/"),
 		clients: map[string]authClient{DemoClientID: {secret: DemoClientSecret}},
+		keys:    map[string]*ecdsa.PublicKey{DemoJWTClientID: demoClientKey()},
+		used:    map[string]time.Time{},
 		codes:   map[string]authCode{},
 		tokens:  map[string]auth.TokenInfo{},
 		refresh: map[string]string{},
@@ -92,15 +99,16 @@ func AuthHandler(opts *Options, base string) http.Handler {
 
 func (a *authServer) metadata(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
-		"issuer":                                a.issuer,
-		"authorization_endpoint":                a.issuer + "/authorize",
-		"token_endpoint":                        a.issuer + "/token",
-		"registration_endpoint":                 a.issuer + "/register",
-		"scopes_supported":                      []string{DemoScope},
-		"response_types_supported":              []string{"code"},
-		"grant_types_supported":                 []string{"authorization_code", "refresh_token", "client_credentials"},
-		"code_challenge_methods_supported":      []string{"S256"},
-		"token_endpoint_auth_methods_supported": []string{"client_secret_basic", "client_secret_post", "none"},
+		"issuer":                                           a.issuer,
+		"authorization_endpoint":                           a.issuer + "/authorize",
+		"token_endpoint":                                   a.issuer + "/token",
+		"registration_endpoint":                            a.issuer + "/register",
+		"scopes_supported":                                 []string{DemoScope},
+		"response_types_supported":                         []string{"code"},
+		"grant_types_supported":                            []string{"authorization_code", "refresh_token", "client_credentials"},
+		"code_challenge_methods_supported":                 []string{"S256"},
+		"token_endpoint_auth_methods_supported":            []string{"client_secret_basic", "client_secret_post", "private_key_jwt", "none"},
+		"token_endpoint_auth_signing_alg_values_supported": []string{"ES256"},
 	})
 }
 
@@ -173,15 +181,10 @@ func (a *authServer) token(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "POST a form")
 		return
 	}
-	id, secret, basic := r.BasicAuth()
-	if !basic {
-		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
-	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	c, ok := a.clients[id]
-	if !ok || subtle.ConstantTimeCompare([]byte(c.secret), []byte(secret)) != 1 {
-		oauthError(w, http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
+	id, ok := a.client(w, r)
+	if !ok {
 		return
 	}
 	scope := DemoScope
@@ -222,6 +225,37 @@ func (a *authServer) token(w http.ResponseWriter, r *http.Request) {
 		"access_token": access, "token_type": "Bearer", "expires_in": int(tokenLifetime / time.Second),
 		"refresh_token": refresh, "scope": scope,
 	})
+}
+
+// client authenticates the client of a token request, by its secret or
+// by a signed assertion (client credentials only); when it cannot, it has
+// answered the request. a.mu is held.
+func (a *authServer) client(w http.ResponseWriter, r *http.Request) (string, bool) {
+	if r.PostForm.Get("client_assertion_type") == clientAssertionType {
+		id, err := checkAssertion(r.PostForm.Get("client_assertion"), a.issuer, a.keys, a.used, time.Now())
+		switch {
+		case err != nil:
+			oauthError(w, http.StatusUnauthorized, "invalid_client", err.Error())
+			return "", false
+		case r.PostForm.Get("client_id") != "" && r.PostForm.Get("client_id") != id:
+			oauthError(w, http.StatusUnauthorized, "invalid_client", "client_id is not the client the assertion names")
+			return "", false
+		case r.PostForm.Get("grant_type") != "client_credentials":
+			oauthError(w, http.StatusBadRequest, "unauthorized_client", "a client with a key has the client_credentials grant only")
+			return "", false
+		}
+		return id, true
+	}
+	id, secret, basic := r.BasicAuth()
+	if !basic {
+		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	c, ok := a.clients[id]
+	if !ok || subtle.ConstantTimeCompare([]byte(c.secret), []byte(secret)) != 1 {
+		oauthError(w, http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
+		return "", false
+	}
+	return id, true
 }
 
 func (a *authServer) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {

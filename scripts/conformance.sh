@@ -62,7 +62,14 @@ initialize) exec "$bin" tools --url "$url" ;;
 tools_call) exec "$bin" call add_numbers a=5 b=3 --url "$url" ;;
 elicitation-sep1034-client-defaults) exec "$bin" call test_client_elicitation_defaults --elicit accept-defaults --url "$url" ;;
 sse-retry) exec "$bin" call test_reconnection --url "$url" ;;
-auth/client-credentials-*) exec "$bin" call test-tool --url "$url" --oauth client-credentials "${client[@]}" ;;
+auth/client-credentials-*)
+	# A client that authenticates with a private key (private_key_jwt):
+	# the key goes to a file, as a user keeps it.
+	if [ -n "$(field private_key_pem)" ]; then
+		field private_key_pem >"$(dirname "$0")/client-key.pem"
+		client+=(--client-key "$(dirname "$0")/client-key.pem")
+	fi
+	exec "$bin" call test-tool --url "$url" --oauth client-credentials "${client[@]}" ;;
 auth/basic-cimd) exec "$bin" call test-tool --url "$url" --client-metadata-url https://conformance-test.local/client-metadata.json "${client[@]}" ;;
 auth/*) exec "$bin" call test-tool --url "$url" "${client[@]}" ;;
 *) exec "$bin" tools --url "$url" ;;

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -88,23 +87,33 @@ func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*o
 	}
 }
 
-// useClientCredentials gives o the SDK's client credentials handler for
-// the target's pre-registered client, asking through client.
+// useClientCredentials gives o a client credentials handler for the
+// target's pre-registered client, asking through client: the SDK's for a
+// client secret, ours for a private key (--client-key).
 func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
 	t := o.target
-	if t.ClientID == "" || t.ClientSecret == "" {
-		return nil, errors.New("--oauth client-credentials needs --client-id and --client-secret")
+	if err := t.validateOAuth(); err != nil {
+		return nil, err
 	}
-	h, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
-		Credentials: &oauthex.ClientCredentials{ClientID: t.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: t.ClientSecret}},
-		HTTPClient:  client,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("OAuth client credentials: %w", err)
+	how := "OAuth client credentials as client " + t.ClientID
+	if t.ClientKey != "" {
+		key, err := loadClientKey(t.ClientKey)
+		if err != nil {
+			return nil, fmt.Errorf("--client-key %w", err)
+		}
+		o.inner = &jwtClient{id: t.ClientID, key: key, client: client, granted: map[string][]string{}}
+		how += " (" + privateKeyJWT + ", " + key.alg + ")"
+	} else {
+		h, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
+			Credentials: &oauthex.ClientCredentials{ClientID: t.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: t.ClientSecret}},
+			HTTPClient:  client,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("OAuth client credentials: %w", err)
+		}
+		o.inner = h
 	}
-	o.inner = h
-	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: t.ClientID, Registration: "pre-registered"},
-		Text: "OAuth client credentials as client " + t.ClientID})
+	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: t.ClientID, Registration: "pre-registered"}, Text: how})
 	return o, nil
 }
 

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,8 +25,8 @@ import (
 )
 
 // authDemo serves the demo server behind OAuth (demo.AuthHandler) on
-// 127.0.0.1 and returns its MCP endpoint, and the bearer tokens it was
-// sent so far.
+// 127.0.0.1 and returns its MCP endpoint, and the bearer tokens and
+// client assertions it was sent so far.
 func authDemo(t *testing.T) (string, func() []string) {
 	t.Helper()
 	var lc net.ListenConfig
@@ -41,6 +43,15 @@ func authDemo(t *testing.T) (string, func() []string) {
 			mu.Lock()
 			tokens = append(tokens, tok)
 			mu.Unlock()
+		}
+		if r.URL.Path == "/token" {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if form, err := url.ParseQuery(string(body)); err == nil && form.Get("client_assertion") != "" {
+				mu.Lock()
+				tokens = append(tokens, form.Get("client_assertion"))
+				mu.Unlock()
+			}
 		}
 		h.ServeHTTP(w, r)
 	}))
@@ -154,6 +165,49 @@ func TestOAuthClientCredentials(t *testing.T) {
 	}
 	if !strings.Contains(rec.String(), `"kind":"auth"`) {
 		t.Error("the record has no auth events")
+	}
+}
+
+// TestOAuthClientCredentialsKey runs the client credentials grant with a
+// private key (private_key_jwt) against the demo's authorization server,
+// which checks each assertion's signature, claims and id: the walk gets
+// through, and neither an assertion nor a token reaches the events. A key
+// the server does not know for the client fails, saying why.
+func TestOAuthClientCredentialsKey(t *testing.T) {
+	url, sent := authDemo(t)
+	key := filepath.Join(t.TempDir(), "client.pem")
+	if err := os.WriteFile(key, []byte(demo.DemoClientKeyPEM), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := NewLog(&LogOptions{History: true})
+	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoJWTClientID, ClientKey: key}
+	s := dial(t, target, &Options{Log: log})
+	_, res := s.Walk(context.Background(), paging.Tools())
+	if res.Err != nil || len(res.Items()) == 0 {
+		t.Fatalf("walk with a client key: %v, %d tools", res.Err, len(res.Items()))
+	}
+	var assertions int
+	for _, v := range sent() {
+		if strings.Count(v, ".") == 2 {
+			assertions++
+		}
+	}
+	if assertions == 0 {
+		t.Fatal("no client assertion reached the token endpoint")
+	}
+	assertNoTokens(t, log, append(sent(), strings.Split(demo.DemoClientKeyPEM, "\n")[1])...)
+	if !slices.ContainsFunc(log.Events(), func(ev Event) bool {
+		return ev.Kind == KindAuth && strings.Contains(ev.Text, "private_key_jwt, ES256")
+	}) {
+		t.Error("no auth event says the client authenticates with its key")
+	}
+
+	other := filepath.Join(t.TempDir(), "other.pem")
+	writeECKey(t, other)
+	target.ClientKey = other
+	_, err := Dial(context.Background(), target, &Options{Log: NewLog(nil), Timeout: 10 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "invalid_client: the client assertion's signature does not verify") {
+		t.Fatalf("dial with a key the server does not know: %v; want the server's invalid_client and why", err)
 	}
 }
 

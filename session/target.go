@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -31,8 +32,12 @@ type Target struct {
 	// OAuth says how a 401 is answered; ClientID, ClientSecret and
 	// ClientMetadataURL register the client (pre-registered, or a Client ID
 	// Metadata Document); without them the client registers dynamically.
+	// ClientKey is the path of a PEM private key that a pre-registered
+	// client authenticates with instead of a secret, with client
+	// credentials (private_key_jwt).
 	OAuth                                     OAuthMode
 	ClientID, ClientSecret, ClientMetadataURL string
+	ClientKey                                 string
 	// Notice, if not nil, receives what a person must see at once outside
 	// the UI: the authorization URL. The events always carry it.
 	Notice io.Writer
@@ -111,24 +116,42 @@ func (t Target) validateApplies() error {
 	if (len(t.Env) > 0 || t.Dir != "") && len(t.Command) == 0 {
 		return fmt.Errorf("-e and --cwd apply to a stdio server: give a command after --")
 	}
-	httpOnly := len(t.Headers) > 0 || t.SSE || t.HeaderCmd != "" || t.OAuth != OAuthAuto ||
-		t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != ""
+	httpOnly := len(t.Headers) > 0 || t.SSE || t.SetsHTTPAuth()
 	if httpOnly && t.URL == "" {
 		return fmt.Errorf("-H, --sse, --header-cmd, --oauth and the --client-… flags apply to an HTTP server: give --url")
 	}
 	return nil
 }
 
-// validateOAuth reports an unknown --oauth mode, and client credentials
-// without a client id and secret.
+// SetsHTTPAuth reports whether t says how to authenticate to an HTTP
+// server: --header-cmd, --oauth or one of the --client-… flags.
+func (t Target) SetsHTTPAuth() bool {
+	return t.HeaderCmd != "" || t.OAuth != OAuthAuto ||
+		t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != "" || t.ClientKey != ""
+}
+
+// validateOAuth reports an unknown --oauth mode, client credentials
+// without a client id and one secret or key, and a key that is not one
+// (see [LoadClientKey]) or is given for another mode.
 func (t Target) validateOAuth() error {
 	switch t.OAuth {
 	case OAuthAuto, OAuthOff, OAuthClientCredentials:
 	default:
 		return fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
 	}
-	if t.OAuth == OAuthClientCredentials && (t.ClientID == "" || t.ClientSecret == "") {
-		return fmt.Errorf("--oauth client-credentials needs --client-id and --client-secret")
+	switch {
+	case t.ClientKey != "" && t.OAuth != OAuthClientCredentials:
+		return errors.New("--client-key signs the client credentials grant: add --oauth client-credentials and --client-id")
+	case t.OAuth != OAuthClientCredentials:
+		return nil
+	case t.ClientID == "" || t.ClientSecret == "" && t.ClientKey == "":
+		return errors.New("--oauth client-credentials needs --client-id, and --client-secret or --client-key")
+	case t.ClientSecret != "" && t.ClientKey != "":
+		return errors.New("--client-secret and --client-key are two ways for the client to authenticate: give one")
+	case t.ClientKey != "":
+		if _, err := LoadClientKey(t.ClientKey); err != nil {
+			return fmt.Errorf("--client-key %w", err)
+		}
 	}
 	return nil
 }

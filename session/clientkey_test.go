@@ -1,0 +1,198 @@
+package session
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeECKey writes a new P-256 key to path, PKCS #8 in PEM.
+func writeECKey(t *testing.T, path string) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writePEM(t, path, "PRIVATE KEY", mustPKCS8(t, k))
+}
+
+func mustPKCS8(t *testing.T, key any) []byte {
+	t.Helper()
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return der
+}
+
+func writePEM(t *testing.T, path, typ string, der []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestClientKeySignsAssertions loads each kind of key in each PEM form it
+// comes in, signs a client assertion with it, and checks the assertion as
+// an authorization server would: the algorithm its header names, a
+// signature that verifies with the public key, and the claims RFC 7523
+// asks for.
+func TestClientKeySignsAssertions(t *testing.T) {
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	p521, _ := ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
+	rsaKey, _ := rsa.GenerateKey(rand.Reader, 2048)
+	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
+	sec1, _ := x509.MarshalECPrivateKey(p384)
+	for _, tc := range []struct {
+		name, typ, alg string
+		der            []byte
+		pub            crypto.PublicKey
+	}{
+		{"P-256 PKCS8", "PRIVATE KEY", "ES256", mustPKCS8(t, p256), &p256.PublicKey},
+		{"P-384 SEC1", "EC PRIVATE KEY", "ES384", sec1, &p384.PublicKey},
+		{"P-521 PKCS8", "PRIVATE KEY", "ES512", mustPKCS8(t, p521), &p521.PublicKey},
+		{"RSA PKCS1", "RSA PRIVATE KEY", "RS256", x509.MarshalPKCS1PrivateKey(rsaKey), &rsaKey.PublicKey},
+		{"RSA PKCS8", "PRIVATE KEY", "RS256", mustPKCS8(t, rsaKey), &rsaKey.PublicKey},
+		{"Ed25519", "PRIVATE KEY", "EdDSA", mustPKCS8(t, edKey), edKey.Public()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "key.pem")
+			writePEM(t, path, tc.typ, tc.der)
+			alg, err := LoadClientKey(path)
+			if err != nil || alg != tc.alg {
+				t.Fatalf("LoadClientKey: %q, %v; want %s", alg, err, tc.alg)
+			}
+			k, _ := loadClientKey(path)
+			now := time.Unix(1_800_000_000, 0)
+			jwt, err := k.assertion("svc", "https://as.example", now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts := strings.Split(jwt, ".")
+			if len(parts) != 3 {
+				t.Fatalf("assertion %q: want three parts", jwt)
+			}
+			var header map[string]string
+			var claims map[string]any
+			decodeJWTPart(t, parts[0], &header)
+			decodeJWTPart(t, parts[1], &claims)
+			if header["alg"] != tc.alg || header["typ"] != "JWT" {
+				t.Errorf("header %v: want alg %s, typ JWT", header, tc.alg)
+			}
+			if claims["iss"] != "svc" || claims["sub"] != "svc" || claims["aud"] != "https://as.example" ||
+				claims["iat"] != float64(now.Unix()) || claims["exp"] != float64(now.Add(assertionLifetime).Unix()) || claims["jti"] == "" {
+				t.Errorf("claims %v: want iss and sub svc, aud the issuer, iat now, exp in %s, a jti", claims, assertionLifetime)
+			}
+			sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !verifyJWS(tc.pub, []byte(parts[0]+"."+parts[1]), sig) {
+				t.Errorf("the %s signature does not verify with the public key", tc.alg)
+			}
+			again, _ := k.assertion("svc", "https://as.example", now)
+			var claims2 map[string]any
+			decodeJWTPart(t, strings.Split(again, ".")[1], &claims2)
+			if claims2["jti"] == claims["jti"] {
+				t.Error("two assertions share a jti")
+			}
+		})
+	}
+}
+
+func decodeJWTPart(t *testing.T, part string, v any) {
+	t.Helper()
+	b, err := base64.RawURLEncoding.DecodeString(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// verifyJWS checks sig over signed with pub as RFC 7518 defines it.
+func verifyJWS(pub crypto.PublicKey, signed, sig []byte) bool {
+	switch k := pub.(type) {
+	case *ecdsa.PublicKey:
+		size := (k.Curve.Params().BitSize + 7) / 8
+		if len(sig) != 2*size {
+			return false
+		}
+		var digest []byte
+		switch size {
+		case 32:
+			d := sha256.Sum256(signed)
+			digest = d[:]
+		case 48:
+			d := sha512.Sum384(signed)
+			digest = d[:]
+		default:
+			d := sha512.Sum512(signed)
+			digest = d[:]
+		}
+		return ecdsa.Verify(k, digest, new(big.Int).SetBytes(sig[:size]), new(big.Int).SetBytes(sig[size:]))
+	case *rsa.PublicKey:
+		d := sha256.Sum256(signed)
+		return rsa.VerifyPKCS1v15(k, crypto.SHA256, d[:], sig) == nil
+	case ed25519.PublicKey:
+		return ed25519.Verify(k, signed, sig)
+	}
+	return false
+}
+
+// TestClientKeyRefusals: what is not a usable key says why, naming the
+// file.
+func TestClientKeyRefusals(t *testing.T) {
+	dir := t.TempDir()
+	small, _ := rsa.GenerateKey(rand.Reader, 1024)
+	p224, _ := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
+	files := map[string]func(string){
+		"small.pem":     func(p string) { writePEM(t, p, "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(small)) },
+		"p224.pem":      func(p string) { writePEM(t, p, "PRIVATE KEY", mustPKCS8(t, p224)) },
+		"encrypted.pem": func(p string) { writePEM(t, p, "ENCRYPTED PRIVATE KEY", []byte("x")) },
+		"cert.pem":      func(p string) { writePEM(t, p, "CERTIFICATE", []byte("x")) },
+		"broken.pem":    func(p string) { writePEM(t, p, "PRIVATE KEY", []byte("not DER")) },
+		"text.pem":      func(p string) { _ = os.WriteFile(p, []byte("hello\n"), 0o600) },
+		"huge.pem":      func(p string) { _ = os.WriteFile(p, make([]byte, maxKeyFile+1), 0o600) },
+	}
+	for name, write := range files {
+		write(filepath.Join(dir, name))
+	}
+	for _, tc := range []struct{ file, want string }{
+		{"small.pem", "an RSA key of 1024 bits; RS256 needs 2048 or more"},
+		{"p224.pem", "an EC key on P-224, which JWS does not sign with"},
+		{"encrypted.pem", "the private key is encrypted; decrypt it first"},
+		{"cert.pem", "no PEM private key in it"},
+		{"broken.pem", "reading its PRIVATE KEY"},
+		{"text.pem", "no PEM private key in it"},
+		{"huge.pem", "larger than 1048576 bytes"},
+		{"missing.pem", "no such file or directory"},
+	} {
+		path := filepath.Join(dir, tc.file)
+		_, err := LoadClientKey(path)
+		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v; want the path, then %q", tc.file, err, tc.want)
+		}
+		err = Target{URL: "https://x.test/mcp", OAuth: OAuthClientCredentials, ClientID: "svc", ClientKey: path}.Validate()
+		if err == nil || !strings.HasPrefix(err.Error(), "--client-key "+path+": ") {
+			t.Errorf("%s: Validate says %v; want it to name --client-key and the file", tc.file, err)
+		}
+	}
+}
