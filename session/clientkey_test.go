@@ -19,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 // writeECKey writes a new P-256 key to path, PKCS #8 in PEM.
@@ -193,6 +195,28 @@ func TestClientKeyRefusals(t *testing.T) {
 		err = Target{URL: "https://x.test/mcp", OAuth: OAuthClientCredentials, ClientID: "svc", ClientKey: path}.Validate()
 		if err == nil || !strings.HasPrefix(err.Error(), "--client-key "+path+": ") {
 			t.Errorf("%s: Validate says %v; want it to name --client-key and the file", tc.file, err)
+		}
+	}
+}
+
+// An authorization server whose metadata leaves out private_key_jwt, or
+// the key's algorithm, is refused before a token request, saying what it
+// takes; one whose metadata says nothing of either is tried.
+func TestJWTClientAcceptsWhatTheServerTakes(t *testing.T) {
+	j := &jwtClient{key: &clientKey{alg: "ES256"}}
+	for _, tc := range []struct {
+		methods, algs []string
+		want          string
+	}{
+		{nil, nil, ""},
+		{[]string{"private_key_jwt"}, []string{"RS256", "ES256"}, ""},
+		{[]string{"client_secret_basic", "none"}, nil, "does not take private_key_jwt at its token endpoint (it takes client_secret_basic, none)"},
+		{[]string{"private_key_jwt"}, []string{"RS256"}, "takes client assertions signed with RS256, not ES256"},
+	} {
+		err := j.accepts(&oauthex.AuthServerMeta{Issuer: "https://as.example", TokenEndpointAuthMethodsSupported: tc.methods,
+			TokenEndpointAuthSigningAlgValuesSupported: tc.algs})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("methods %v, algs %v: %v; want %q", tc.methods, tc.algs, err, tc.want)
 		}
 	}
 }

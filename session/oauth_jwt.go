@@ -75,6 +75,9 @@ func (j *jwtClient) Authorize(ctx context.Context, req *http.Request, resp *http
 		// The 2025-03-26 fallback: the endpoints at their default paths.
 		asm = &oauthex.AuthServerMeta{Issuer: issuer, TokenEndpoint: strings.TrimSuffix(issuer, "/") + "/token"}
 	}
+	if asm.TokenEndpoint == "" {
+		return fmt.Errorf("the authorization server %s names no token_endpoint in its metadata", asm.Issuer)
+	}
 	if err := j.accepts(asm); err != nil {
 		return err
 	}
