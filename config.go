@@ -232,7 +232,7 @@ func (e serverEntry) httpField() string {
 // checkHTTPEntry reports a bad value among the HTTP fields of entry e (t
 // is what it gives, ${env:…} filled in), naming the field: a header name
 // that is not a token, an unknown oauth.mode, client credentials without
-// their id and secret or key (see [checkClientCredentialsEntry]), a
+// their id and secret or key (see [session.Target.CheckClientAuth]), a
 // clientMetadataUrl that cannot name a Client ID Metadata Document.
 func checkHTTPEntry(e serverEntry, t session.Target) error {
 	for _, k := range sortedKeys(e.Headers) {
@@ -247,33 +247,15 @@ func checkHTTPEntry(e serverEntry, t session.Target) error {
 	if o.Mode != "" && !slices.Contains(session.OAuthModes(), o.Mode) {
 		return fmt.Errorf("has oauth.mode %q, which is not one of %s", o.Mode, strings.Join(session.OAuthModes(), ", "))
 	}
-	if err := checkClientCredentialsEntry(t); err != nil {
-		return err
+	names := session.ClientAuthNames{ClientCredentials: `oauth.mode "client-credentials"`,
+		ClientID: "oauth.clientId", ClientSecret: "oauth.clientSecret", ClientKey: "oauth.clientKeyFile"}
+	if err := t.CheckClientAuth(names); err != nil {
+		return fmt.Errorf("has a bad oauth entry: %w", err)
 	}
 	if u := t.ClientMetadataURL; u != "" {
 		p, err := url.Parse(u)
 		if err != nil || p.Scheme != "https" || p.Host == "" || p.Path == "" || p.Path == "/" {
 			return fmt.Errorf("has oauth.clientMetadataUrl %q, which is not an https URL with a path, as a Client ID Metadata Document's must be", u)
-		}
-	}
-	return nil
-}
-
-// checkClientCredentialsEntry reports an entry's client credentials
-// without a client id and one secret or key file, and a key file that is
-// not a key or is given for another mode.
-func checkClientCredentialsEntry(t session.Target) error {
-	switch {
-	case t.ClientKey != "" && t.OAuth != session.OAuthClientCredentials:
-		return fmt.Errorf("has oauth.clientKeyFile, which signs the client credentials grant: set oauth.mode \"client-credentials\" too")
-	case t.OAuth != session.OAuthClientCredentials:
-	case t.ClientID == "" || t.ClientSecret == "" && t.ClientKey == "":
-		return fmt.Errorf("has oauth.mode \"client-credentials\", which needs oauth.clientId, and oauth.clientSecret or oauth.clientKeyFile, too")
-	case t.ClientSecret != "" && t.ClientKey != "":
-		return fmt.Errorf("has both oauth.clientSecret and oauth.clientKeyFile: give one")
-	case t.ClientKey != "":
-		if _, err := session.LoadClientKey(t.ClientKey); err != nil {
-			return fmt.Errorf("has oauth.clientKeyFile %w", err)
 		}
 	}
 	return nil

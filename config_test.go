@@ -214,10 +214,10 @@ func TestConfigEntryBadValuesNameEntryAndField(t *testing.T) {
 		want  string
 	}{
 		{`{"url": "https://x.test/mcp", "oauth": {"mode": "implicit"}}`, `server "s" in CONFIG has oauth.mode "implicit", which is not one of auto, off, client-credentials`},
-		{`{"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc"}}`, `server "s" in CONFIG has oauth.mode "client-credentials", which needs oauth.clientId, and oauth.clientSecret or oauth.clientKeyFile, too`},
-		{`{"url": "https://x.test/mcp", "oauth": {"clientId": "svc", "clientKeyFile": "k.pem"}}`, `server "s" in CONFIG has oauth.clientKeyFile, which signs the client credentials grant: set oauth.mode "client-credentials" too`},
-		{`{"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc", "clientSecret": "s", "clientKeyFile": "k.pem"}}`, `server "s" in CONFIG has both oauth.clientSecret and oauth.clientKeyFile: give one`},
-		{`{"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc", "clientKeyFile": "/nonexistent/k.pem"}}`, `server "s" in CONFIG has oauth.clientKeyFile /nonexistent/k.pem: no such file or directory`},
+		{`{"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc"}}`, `server "s" in CONFIG has a bad oauth entry: oauth.mode "client-credentials" needs oauth.clientId, and oauth.clientSecret or oauth.clientKeyFile`},
+		{`{"url": "https://x.test/mcp", "oauth": {"clientId": "svc", "clientKeyFile": "k.pem"}}`, `server "s" in CONFIG has a bad oauth entry: oauth.clientKeyFile signs the client credentials grant: it goes with oauth.mode "client-credentials"`},
+		{`{"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc", "clientSecret": "s", "clientKeyFile": "k.pem"}}`, `server "s" in CONFIG has a bad oauth entry: oauth.clientSecret and oauth.clientKeyFile are two ways for the client to authenticate: give one`},
+		{`{"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc", "clientKeyFile": "/nonexistent/k.pem"}}`, `server "s" in CONFIG has a bad oauth entry: oauth.clientKeyFile /nonexistent/k.pem: no such file or directory`},
 		{`{"url": "https://x.test/mcp", "oauth": {"clientMetadataUrl": "http://app.example/client.json"}}`, `server "s" in CONFIG has oauth.clientMetadataUrl "http://app.example/client.json", which is not an https URL with a path`},
 		{`{"url": "https://x.test/mcp", "oauth": {"clientMetadataUrl": "https://app.example"}}`, `oauth.clientMetadataUrl "https://app.example", which is not an https URL with a path`},
 		{`{"url": "https://x.test/mcp", "headers": {"Bad Name": "v"}}`, `server "s" in CONFIG has headers.Bad Name, which is not a header name`},

@@ -220,7 +220,7 @@ func TestClientKeyFlagsSayWhatIsWrong(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ping", "--url", url, "--client-id", "svc", "--client-key", missing}, "--client-key signs the client credentials grant: add --oauth client-credentials and --client-id"},
+		{[]string{"ping", "--url", url, "--client-id", "svc", "--client-key", missing}, "--client-key signs the client credentials grant: it goes with --oauth client-credentials"},
 		{append(cc, "--client-key", missing), "--oauth client-credentials needs --client-id, and --client-secret or --client-key"},
 		{append(cc, "--client-id", "svc"), "--oauth client-credentials needs --client-id, and --client-secret or --client-key"},
 		{append(cc, "--client-id", "svc", "--client-secret", "s", "--client-key", missing), "--client-secret and --client-key are two ways for the client to authenticate: give one"},

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -130,27 +129,46 @@ func (t Target) SetsHTTPAuth() bool {
 		t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != "" || t.ClientKey != ""
 }
 
-// validateOAuth reports an unknown --oauth mode, client credentials
-// without a client id and one secret or key, and a key that is not one
-// (see [LoadClientKey]) or is given for another mode.
+// validateOAuth reports an unknown --oauth mode and what
+// [Target.CheckClientAuth] reports, in the flags' names.
 func (t Target) validateOAuth() error {
 	switch t.OAuth {
 	case OAuthAuto, OAuthOff, OAuthClientCredentials:
 	default:
 		return fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
 	}
+	return t.CheckClientAuth(FlagNames())
+}
+
+// ClientAuthNames are what a client's OAuth settings are called where a
+// user gave them: flags on the command line, or fields of a config file.
+type ClientAuthNames struct {
+	ClientCredentials                 string // the client credentials mode
+	ClientID, ClientSecret, ClientKey string
+}
+
+// FlagNames names a client's OAuth settings as the command line does.
+func FlagNames() ClientAuthNames {
+	return ClientAuthNames{ClientCredentials: "--oauth client-credentials",
+		ClientID: "--client-id", ClientSecret: "--client-secret", ClientKey: "--client-key"}
+}
+
+// CheckClientAuth reports client credentials without a client id and one
+// secret or key, a key given for another mode, and a key that is not one
+// (see [LoadClientKey]), calling each setting what n calls it.
+func (t Target) CheckClientAuth(n ClientAuthNames) error {
 	switch {
 	case t.ClientKey != "" && t.OAuth != OAuthClientCredentials:
-		return errors.New("--client-key signs the client credentials grant: add --oauth client-credentials and --client-id")
+		return fmt.Errorf("%s signs the client credentials grant: it goes with %s", n.ClientKey, n.ClientCredentials)
 	case t.OAuth != OAuthClientCredentials:
 		return nil
 	case t.ClientID == "" || t.ClientSecret == "" && t.ClientKey == "":
-		return errors.New("--oauth client-credentials needs --client-id, and --client-secret or --client-key")
+		return fmt.Errorf("%s needs %s, and %s or %s", n.ClientCredentials, n.ClientID, n.ClientSecret, n.ClientKey)
 	case t.ClientSecret != "" && t.ClientKey != "":
-		return errors.New("--client-secret and --client-key are two ways for the client to authenticate: give one")
+		return fmt.Errorf("%s and %s are two ways for the client to authenticate: give one", n.ClientSecret, n.ClientKey)
 	case t.ClientKey != "":
 		if _, err := LoadClientKey(t.ClientKey); err != nil {
-			return fmt.Errorf("--client-key %w", err)
+			return fmt.Errorf("%s %w", n.ClientKey, err)
 		}
 	}
 	return nil
