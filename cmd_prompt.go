@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/render"
@@ -22,6 +23,9 @@ type promptDoc struct {
 	Sent     bool              `json:"sent"`
 	Forced   bool              `json:"forced,omitempty"`
 	Error    string            `json:"error,omitempty"`
+	// Findings say what is worth knowing beyond the verdicts: the prompt
+	// list changed before the answer, the SDK could not take it.
+	Findings []finding.Finding `json:"findings,omitempty"`
 }
 
 // runPrompt gets one prompt with its verdicts: mcpwitness prompt NAME
@@ -91,7 +95,7 @@ func promptArgs(pairs []string, raw string, rawSet bool) (map[string]string, err
 // promptDocument is the document of the prompts/get r of name.
 func promptDocument(name string, r *session.RequestResult) promptDoc {
 	doc := promptDoc{Prompt: name, Messages: []json.RawMessage{}, Verdicts: append([]checks.Verdict{}, r.Verdicts...), Sent: r.Sent, Forced: r.Forced,
-		Ms: r.Ms(), Error: errorText(r)}
+		Ms: r.Ms(), Error: errorText(r), Findings: r.Findings}
 	var res struct {
 		Messages []json.RawMessage `json:"messages"`
 	}

@@ -11,6 +11,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/session"
 )
 
 // demoTargets are the demo server over stdio (the default target, a child
@@ -210,6 +211,55 @@ func TestRequestCommandsAgainstHostileServers(t *testing.T) {
 			code := run(append(tc.args, "--", bin, "-mode", tc.mode), &out, &errb)
 			if code != tc.code || !strings.Contains(out.String()+errb.String(), tc.says) {
 				t.Errorf("exit %d (want %d), want %q in:\n%s%s", code, tc.code, tc.says, out.String(), errb.String())
+			}
+		})
+	}
+}
+
+// A prompt's get says when the server said its prompt list changed after
+// the listing its arguments were checked against and before the answer,
+// as a call does of the tool list: on stdout, in the --json document and
+// in the record's request event. A change after the answer is not the
+// get's.
+func TestPromptSaysTheListChangedBeforeItsAnswer(t *testing.T) {
+	bin := hostiletest.Build(t)
+	const says = "the server said its prompt list changed after the listing checked against, before the answer"
+	for _, tc := range []struct {
+		prompt string
+		stale  bool
+	}{{"prompt_1_1", true}, {"prompt_1_2", false}} {
+		t.Run(tc.prompt, func(t *testing.T) {
+			var out, errb strings.Builder
+			code := run([]string{"prompt", tc.prompt, "x=1", "--", bin, "-mode", hostiletest.ModePromptsChanged}, &out, &errb)
+			if code != exitOK || strings.Contains(out.String(), says) != tc.stale {
+				t.Errorf("exit %d, stale %v: want exit 0, the warning %v, in:\n%s%s", code, !tc.stale, tc.stale, out.String(), errb.String())
+			}
+			rec := filepath.Join(t.TempDir(), "s.jsonl")
+			out.Reset()
+			code = run([]string{"prompt", tc.prompt, "x=1", "--json", "--record", rec, "--", bin, "-mode", hostiletest.ModePromptsChanged}, &out, &errb)
+			var doc promptDoc
+			if err := json.Unmarshal([]byte(out.String()), &doc); err != nil || code != exitOK {
+				t.Fatalf("--json: exit %d, %v: %s", code, err, out.String())
+			}
+			stale := len(doc.Findings) == 1 && doc.Findings[0].Check == "list-changed"
+			if stale != tc.stale || !tc.stale && len(doc.Findings) > 0 {
+				t.Errorf("--json findings %+v; want a list-changed finding: %v", doc.Findings, tc.stale)
+			}
+			f, err := session.OpenFile(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recorded bool
+			for ev, err := range f.Events() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ev.Kind == session.KindRequest && ev.Request != nil && ev.Request.State == session.PhaseDone {
+					recorded = len(ev.Request.Findings) == 1 && strings.Contains(ev.Request.Findings[0].Message, says)
+				}
+			}
+			if recorded != tc.stale {
+				t.Errorf("the record's request event holds the finding: %v, want %v", recorded, tc.stale)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"weak"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -107,6 +108,9 @@ type Request struct {
 	Cancelled  bool
 	Ms         float64
 	Verdicts   []checks.Verdict
+	// Findings say what is worth knowing beyond the verdicts: for a
+	// prompt's get, that the prompt list changed before its answer.
+	Findings []finding.Finding
 }
 
 // others is what the fold keeps of the lists other than tools and of the
@@ -248,6 +252,7 @@ func (s *State) applyRequest(ev session.Event) {
 		r.Done, r.End = true, ev.T
 		r.Sent, r.Forced, r.RequestID, r.Cancelled, r.Ms = info.Sent, info.Forced, info.RequestID, info.Cancelled, info.Ms
 		r.Result, r.RPCError, r.Err = info.Result, info.RPCError, info.Error
+		r.Findings = info.Findings
 		s.row(&Row{T: ev.T, Kind: RowRequest, Level: r.Level(), Method: r.Method, Text: requestText(r)})
 	}
 }

@@ -53,6 +53,9 @@ func RequestDoc(r *fold.Request, w int, s *themes.Styles, loc *time.Location, op
 	if len(notes) > 0 {
 		d.Text(s.Muted, strings.Join(notes, " · "), 0)
 	}
+	for _, f := range r.Findings {
+		d.Text(s.BadgeStale, f.Message, 0)
+	}
 	verdictsSection(d, r.Verdicts, r.Forced, s)
 	if r.Err != "" && r.Sent {
 		d.Heading("Error")

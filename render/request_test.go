@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/session"
@@ -72,6 +73,18 @@ func TestRequestDocs(t *testing.T) {
 		}
 	}
 	golden.RequireEqual(t, []byte(text))
+}
+
+// A request's findings (a prompt's list changed before its answer) show
+// under its outcome, before the verdicts.
+func TestRequestDocSaysItsFindings(t *testing.T) {
+	r := requests(t)["prompt"]
+	const says = "the server said its prompt list changed after the listing checked against, before the answer: the definition may be stale"
+	r.Findings = []finding.Finding{{Check: "list-changed", Severity: finding.SeverityWarning, Message: says}}
+	doc := ansi.Strip(strings.Join(render.RequestDoc(r, 200, styles(t), time.UTC, nil), "\n"))
+	if at, verdicts := strings.Index(doc, says), strings.Index(doc, "prompt-arguments"); at < 0 || verdicts < 0 || at > verdicts {
+		t.Errorf("the finding (at %d) is not said before the verdicts (at %d):\n%s", at, verdicts, doc)
+	}
 }
 
 func TestRequestSummary(t *testing.T) {

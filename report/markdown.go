@@ -248,6 +248,7 @@ func (s *Summary) findings(b *bytes.Buffer) {
 			item("⚠️", "cancelled", where, "the call was cancelled")
 		}
 	}
+	s.requestFindings(item)
 	for _, e := range s.Errors {
 		where := "session"
 		if e.Method != "" {
@@ -263,6 +264,15 @@ func (s *Summary) findings(b *bytes.Buffer) {
 		b.WriteString("_No findings._\n")
 	}
 	b.WriteString("\n")
+}
+
+// requestFindings says each request's findings through item.
+func (s *Summary) requestFindings(item func(mark, check, where, msg string)) {
+	for _, r := range s.Requests {
+		for _, f := range r.Findings {
+			item(severityMark(f.Severity), f.Check, fmt.Sprintf("request %d, %s", r.ID, code(strings.TrimSpace(r.Method+" "+r.About))), f.Message)
+		}
+	}
 }
 
 func severityMark(sev finding.Severity) string {

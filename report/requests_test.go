@@ -1,6 +1,8 @@
 package report_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,5 +35,25 @@ func TestMarkdownShowsRequestsAndTheirVerdicts(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report does not say %q:\n%s", want, md)
 		}
+	}
+}
+
+// A request's findings (a prompt's list changed before its answer) are
+// findings of the report, naming the request.
+func TestMarkdownSaysRequestFindings(t *testing.T) {
+	const says = "the server said its prompt list changed after the listing checked against, before the answer: the definition may be stale"
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	lines := []string{
+		`{"format":"mcpwitness-session","version":1,"tool":"mcpwitness test","target":{"transport":"in-memory","name":"t"},"started":"2026-12-02T10:00:00Z"}`,
+		`{"seq":1,"t":"2026-12-02T10:00:01Z","kind":"request","method":"prompts/get","request":{"id":1,"method":"prompts/get","state":"start","about":"review","sent":false}}`,
+		`{"seq":2,"t":"2026-12-02T10:00:02Z","kind":"request","method":"prompts/get","request":{"id":1,"method":"prompts/get","state":"done","about":"review","sent":true,"result":{"messages":[]},"ms":1.5,` +
+			`"findings":[{"check":"list-changed","severity":"warning","message":"` + says + `"}]}}`,
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	md := markdown(t, path, nil)
+	if want := "**list-changed** (request 1, `prompts/get review`): " + says; !strings.Contains(md, want) {
+		t.Errorf("the report does not say %q:\n%s", want, md)
 	}
 }

@@ -158,5 +158,5 @@ func (t *tap) rearm(w *watcher) {
 	t.unwatch(w)
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.id, w.result, w.rpcErr, w.got, w.cut, w.frame, w.changes = "", nil, nil, false, false, 0, 0
+	w.id, w.result, w.rpcErr, w.got, w.cut, w.frame, w.changes = "", nil, nil, false, false, 0, listChanges{}
 }

@@ -86,7 +86,8 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	rctx, w := withWatcher(rctx)
 	defer s.tap.unwatch(w)
 	s.sendCall(ctx, rctx, w, r, token)
-	seen, answered := w.changesBefore()
+	changes, answered := w.changesBefore()
+	seen := changes.tools
 	if isTaskHandle(r.Result) {
 		// On the tasks extension the server may make any call a task.
 		s.followExtension(ctx, r, def, r.Result)

@@ -197,20 +197,23 @@ type CallInfo struct {
 // About is what the request is about (a uri, a prompt's name, a completion's
 // reference, a level). Result is the raw answer as it came on the wire,
 // RPCError the server's JSON-RPC error, Error why there is neither.
+// Findings say what is worth knowing beyond the verdicts (see
+// [RequestResult]).
 type RequestInfo struct {
-	ID        int64           `json:"id"`
-	Method    string          `json:"method"`
-	State     Phase           `json:"state"`
-	About     string          `json:"about,omitempty"`
-	Params    json.RawMessage `json:"params,omitempty"`
-	Sent      bool            `json:"sent"`
-	Forced    bool            `json:"forced,omitempty"`
-	RequestID string          `json:"requestId,omitempty"`
-	Result    json.RawMessage `json:"result,omitempty"`
-	RPCError  json.RawMessage `json:"rpcError,omitempty"`
-	Error     string          `json:"error,omitempty"`
-	Cancelled bool            `json:"cancelled,omitempty"`
-	Ms        float64         `json:"ms,omitempty"`
+	ID        int64             `json:"id"`
+	Method    string            `json:"method"`
+	State     Phase             `json:"state"`
+	About     string            `json:"about,omitempty"`
+	Params    json.RawMessage   `json:"params,omitempty"`
+	Sent      bool              `json:"sent"`
+	Forced    bool              `json:"forced,omitempty"`
+	RequestID string            `json:"requestId,omitempty"`
+	Result    json.RawMessage   `json:"result,omitempty"`
+	RPCError  json.RawMessage   `json:"rpcError,omitempty"`
+	Error     string            `json:"error,omitempty"`
+	Cancelled bool              `json:"cancelled,omitempty"`
+	Ms        float64           `json:"ms,omitempty"`
+	Findings  []finding.Finding `json:"findings,omitempty"`
 }
 
 // ProgressInfo is one progress notification tied to a call.

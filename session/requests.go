@@ -31,6 +31,10 @@ const (
 	// list changed; a call says when one came after the listing it was
 	// checked against (see [CallInfo.ListChanged]).
 	MethodToolsChanged = "notifications/tools/list_changed"
+	// MethodPromptsChanged is the notification a server sends when its
+	// prompt list changed; a prompt's get says when one came after the
+	// listing its arguments were checked against (see [Session.GetPrompt]).
+	MethodPromptsChanged = "notifications/prompts/list_changed"
 )
 
 // LogLevels are the levels logging/setLevel accepts, least severe first
@@ -102,7 +106,10 @@ type PromptOptions struct {
 
 // GetPrompt checks args against the prompt's definition, sends
 // prompts/get unless a required argument is missing (see
-// [PromptOptions.Force]) and checks the messages of the answer.
+// [PromptOptions.Force]) and checks the messages of the answer. When the
+// server said its prompt list changed after the listing the definition
+// came from and before the answer, a finding says the definition may be
+// stale.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string, opts *PromptOptions) *RequestResult {
 	var o PromptOptions
 	if opts != nil {
@@ -119,10 +126,18 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 		return r
 	}
 	r.Forced = checks.Blocks(r.Verdicts)
-	s.send(ctx, r, func(rctx context.Context) error {
+	s.mu.Lock()
+	mark, listed := s.promptMarks[name]
+	s.mu.Unlock()
+	seen := s.exchange(ctx, r, func(rctx context.Context) error {
 		_, err := s.cs.GetPrompt(rctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 		return err
 	}, checks.AfterPrompt)
+	if o.Definition != nil && listed && seen.prompts > mark {
+		r.Findings = append(r.Findings, finding.Finding{Check: "list-changed", Severity: finding.SeverityWarning,
+			Message: "the server said its prompt list changed after the listing checked against, before the answer: the definition may be stale"})
+	}
+	s.finishRequest(r)
 	return r
 }
 
@@ -244,10 +259,17 @@ func (s *Session) newRequest(method, about string, params any) *RequestResult {
 	return r
 }
 
-// send sends r through the SDK call sendFn under the session's timeout,
-// fills r from the raw answer on the wire, runs check on a result (nil for
-// none), and records the verdicts and the end.
+// send is [Session.exchange], and records r's verdicts and its end.
 func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) checks.Verdict) {
+	s.exchange(ctx, r, sendFn, check)
+	s.finishRequest(r)
+}
+
+// exchange sends r through the SDK call sendFn under the session's
+// timeout, fills r from the raw answer on the wire and runs check on a
+// result (nil for none). It returns the counts of list changes read
+// before the answer (none when no answer came).
+func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) checks.Verdict) listChanges {
 	r.Sent = true
 	rctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -278,7 +300,8 @@ func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(contex
 		}
 		r.Verdicts = append(r.Verdicts, v)
 	}
-	s.finishRequest(r)
+	changes, _ := w.changesBefore()
+	return changes
 }
 
 // finishRequest records r's verdicts and its end.
@@ -290,7 +313,7 @@ func (s *Session) finishRequest(r *RequestResult) {
 	}
 	info := &RequestInfo{ID: r.ID, Method: r.Method, State: PhaseDone, About: r.About, Params: r.Params,
 		Sent: r.Sent, Forced: r.Forced, RequestID: r.RequestID, Result: r.Result, RPCError: r.RPCError,
-		Cancelled: r.Cancelled, Ms: r.Ms()}
+		Cancelled: r.Cancelled, Ms: r.Ms(), Findings: r.Findings}
 	if r.Err != nil {
 		info.Error = r.Err.Error()
 	}

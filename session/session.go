@@ -105,10 +105,14 @@ type Session struct {
 	requests  atomic.Int64
 	listsSent atomic.Int64
 
-	mu     sync.Mutex
-	tools  map[string]toolDef
-	tokens map[string]int64 // progress token → call id
-	closed bool
+	mu    sync.Mutex
+	tools map[string]toolDef
+	// promptMarks are the counts of notifications that the prompt list
+	// changed read before the page that last listed each prompt (see
+	// [tap.promptsChanged]).
+	promptMarks map[string]int64
+	tokens      map[string]int64 // progress token → call id
+	closed      bool
 	// level is the log level calls ask for in their _meta on protocols
 	// from 2026-07-28 ("" is debug); see [Session.SetLogLevel].
 	level string
@@ -229,17 +233,18 @@ func dialOptions(target Target, opts *Options) (Options, error) {
 // tap and client made from o.
 func newSession(target Target, o Options) *Session {
 	s := &Session{
-		target:    target,
-		log:       o.Log,
-		timeout:   o.Timeout,
-		max:       o.MaxPages,
-		counter:   paging.NewCounter(),
-		validator: checks.NewValidator(),
-		tools:     map[string]toolDef{},
-		tokens:    map[string]int64{},
-		limit:     newFrameLimit(o.MaxFrame, o.Log),
-		secrets:   target.Secrets(),
-		opts:      o,
+		target:      target,
+		log:         o.Log,
+		timeout:     o.Timeout,
+		max:         o.MaxPages,
+		counter:     paging.NewCounter(),
+		validator:   checks.NewValidator(),
+		tools:       map[string]toolDef{},
+		promptMarks: map[string]int64{},
+		tokens:      map[string]int64{},
+		limit:       newFrameLimit(o.MaxFrame, o.Log),
+		secrets:     target.Secrets(),
+		opts:        o,
 	}
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall

@@ -47,12 +47,35 @@ type tap struct {
 	writes map[string]chan struct{}
 	// init is the raw result of the initialize answer.
 	init json.RawMessage
-	// toolsChanged counts the notifications that the tool list changed
-	// read so far. Each answer a watcher takes carries the count as it was
-	// when the answer was read, so that a call can tell whether the server
-	// said its tools changed after the listing it was checked against and
-	// before its answer, in the order the server sent them.
-	toolsChanged atomic.Int64
+	// toolsChanged and promptsChanged count the notifications that the
+	// tool list and the prompt list changed read so far. Each answer a
+	// watcher takes carries the counts as they were when the answer was
+	// read (see [listChanges]), so that a call or a prompt's get can tell
+	// whether the server said its list changed after the listing it was
+	// checked against and before its answer, in the order the server sent
+	// them.
+	toolsChanged, promptsChanged atomic.Int64
+}
+
+// listChanges are the counts of [tap.toolsChanged] and
+// [tap.promptsChanged] at one moment.
+type listChanges struct{ tools, prompts int64 }
+
+// changes are the tap's counts of list changes now.
+func (t *tap) changes() listChanges {
+	return listChanges{tools: t.toolsChanged.Load(), prompts: t.promptsChanged.Load()}
+}
+
+// of is the count of the list method's own changes: 0 for a list no
+// check looks back on.
+func (c listChanges) of(method string) int64 {
+	switch method {
+	case "tools/list":
+		return c.tools
+	case "prompts/list":
+		return c.prompts
+	}
+	return 0
 }
 
 // maxUnanswered bounds the requests the tap remembers awaiting an answer.
@@ -276,7 +299,7 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 		return false, nil
 	}
 	if w != nil {
-		w.deliver(env.Result, env.Error, cut, frame, t.toolsChanged.Load())
+		w.deliver(env.Result, env.Error, cut, frame, t.changes())
 		if rec != nil && readsOwnPage(w, method, env) {
 			fwd = emptyPage(env.ID, w.items)
 		}
@@ -324,8 +347,11 @@ func (t *tap) take(method, id string, env envelope, now time.Time) bool {
 		return false
 	}
 	if env.Method != "" && id == "" {
-		if env.Method == MethodToolsChanged {
+		switch env.Method {
+		case MethodToolsChanged:
 			t.toolsChanged.Add(1)
+		case MethodPromptsChanged:
+			t.promptsChanged.Add(1)
 		}
 		t.notification(env.Method, env.Params, now)
 		if sdkIgnores(env.Method) {

@@ -45,6 +45,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseStart}})
 	var pageNo int
 	learn := m.Name == paging.Tools().Name && (opts == nil || !opts.NoCalls)
+	marks := m.Name == paging.Prompts().Name
 	popts := &paging.Options{
 		DropItems: opts != nil && opts.NoCalls,
 		MaxPages:  s.max,
@@ -56,6 +57,9 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 				Walk: &WalkInfo{ID: id, Method: m.Name, State: PhasePage}})
 			if learn {
 				s.learn(id, p)
+			}
+			if marks {
+				s.markPrompts(p)
 			}
 		},
 	}
@@ -128,7 +132,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 			}
 			// The tap validated the frame the result is a slice of.
 			changes, _ := w.changesBefore()
-			return &paging.Answer{Result: result, RequestID: reqID, Frame: w.frameSeq(), Valid: true, Mark: changes}, nil
+			return &paging.Answer{Result: result, RequestID: reqID, Frame: w.frameSeq(), Valid: true, Mark: changes.of(m.Name)}, nil
 		case err != nil:
 			return nil, s.failure(rctx, "", err)
 		default:
@@ -189,6 +193,17 @@ func (s *Session) learn(walk int64, p paging.Page) {
 			continue
 		}
 		s.tools[name] = toolDef{raw: item, gen: p.Generation, walk: walk, changes: p.Mark}
+	}
+}
+
+// markPrompts notes, for each prompt of an accepted prompts/list page,
+// how many notifications that the prompt list changed came before the
+// page (see [Session.GetPrompt]).
+func (s *Session) markPrompts(p paging.Page) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, name := range p.Keys {
+		s.promptMarks[name] = p.Mark
 	}
 }
 

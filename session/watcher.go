@@ -45,9 +45,9 @@ type watcher struct {
 	got    bool
 	cut    bool  // the answer nested too deep and was cut
 	frame  int64 // the sequence number of the event that recorded the answer alone; 0 when none did
-	// changes counts the notifications that the tool list changed read
-	// before the answer (see [tap.toolsChanged]).
-	changes int64
+	// changes count the notifications that a list changed read before
+	// the answer (see [tap.toolsChanged]).
+	changes listChanges
 }
 
 type watchKey struct{}
@@ -71,15 +71,15 @@ func watcherFrom(ctx context.Context) *watcher {
 	return w
 }
 
-func (w *watcher) deliver(result, rpcErr json.RawMessage, cut bool, frame, changes int64) {
+func (w *watcher) deliver(result, rpcErr json.RawMessage, cut bool, frame int64, changes listChanges) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.result, w.rpcErr, w.got, w.cut, w.frame, w.changes = result, rpcErr, true, cut, frame, changes
 }
 
-// changesBefore returns how many notifications that the tool list changed
-// were read before the answer, and whether an answer came.
-func (w *watcher) changesBefore() (int64, bool) {
+// changesBefore returns how many notifications that a list changed were
+// read before the answer, and whether an answer came.
+func (w *watcher) changesBefore() (listChanges, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.changes, w.got

@@ -22,4 +22,8 @@ const (
 	// 5,000 emphasis openers closed in reverse (some 30 KB): the nesting
 	// that costs a Markdown renderer most.
 	ModeHeavyMarkdown = "heavy-markdown"
+	// ModePromptsChanged answers prompts/get with one user message, and
+	// sends notifications/prompts/list_changed before the answer for
+	// prompt_1_1, after it for prompt_1_2.
+	ModePromptsChanged = "prompts-changed"
 )

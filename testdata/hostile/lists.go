@@ -30,6 +30,10 @@ import (
 //	                text/markdown of 5,000 emphasis openers closed in
 //	                reverse (some 30 KB), the nesting that costs a Markdown
 //	                renderer most.
+//	prompts-changed lists-paged, and a prompts/get of prompt_1_1 sends
+//	                notifications/prompts/list_changed before its answer,
+//	                of prompt_1_2 after it (the list itself stays the
+//	                same); each answer is one user message.
 const (
 	modeListsPaged   = "lists-paged"
 	modeListsLoop    = "lists-loop"
@@ -37,12 +41,13 @@ const (
 	modeHangRequests = "hang-requests"
 	modeBadAnswers   = "bad-answers"
 	modeHeavyMD      = "heavy-markdown"
+	modePromptsMoved = "prompts-changed"
 )
 
 // listsTheme holds the modes of this file.
 func listsTheme() theme {
 	return theme{
-		modes:  []string{modeListsPaged, modeListsLoop, modeListsEndless, modeHangRequests, modeBadAnswers, modeHeavyMD},
+		modes:  []string{modeListsPaged, modeListsLoop, modeListsEndless, modeHangRequests, modeBadAnswers, modeHeavyMD, modePromptsMoved},
 		handle: handleLists,
 	}
 }
@@ -79,6 +84,11 @@ func handleLists(s *server, req request) bool {
 		case modeHeavyMD:
 			if req.Method == "resources/read" {
 				heavyMarkdown(s, req)
+				return true
+			}
+		case modePromptsMoved:
+			if req.Method == "prompts/get" {
+				promptMoved(s, req)
 				return true
 			}
 		}
@@ -127,6 +137,25 @@ func locateOther(cfg config, cursor string) (page int, next string, ok bool) {
 		style = pagesEndless
 	}
 	return pageOf(style, cfg.pages, cursor)
+}
+
+// promptMoved answers a prompts/get with one user message, saying the
+// prompt list changed before the answer for prompt_1_1 and after it for
+// prompt_1_2.
+func promptMoved(s *server, req request) {
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	changed := []byte(`{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}` + "\n")
+	if p.Name == "prompt_1_1" {
+		s.write(changed)
+	}
+	s.reply(req.ID, map[string]any{"messages": []any{map[string]any{"role": "user",
+		"content": map[string]any{"type": "text", "text": "the prompt " + p.Name}}}})
+	if p.Name == "prompt_1_2" {
+		s.write(changed)
+	}
 }
 
 // badAnswer answers resources/read, prompts/get or completion/complete
