@@ -133,7 +133,7 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 		_, err := s.cs.GetPrompt(rctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 		return err
 	}, checks.AfterPrompt)
-	if o.Definition != nil && listed && seen.prompts > mark {
+	if o.Definition != nil && listed && seen.prompts > mark.changes {
 		r.Findings = append(r.Findings, finding.Finding{Check: "list-changed", Severity: finding.SeverityWarning,
 			Message: "the server said its prompt list changed after the listing checked against, before the answer: the definition may be stale"})
 	}

@@ -3,6 +3,8 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -288,5 +290,43 @@ func TestCallsAreNumberedApartFromRequests(t *testing.T) {
 	}
 	if c2 := s.Call(ctx, "add", json.RawMessage(`{"a":2,"b":2}`), nil); c2.ID != 2 {
 		t.Errorf("second call numbered %d, want 2", c2.ID)
+	}
+}
+
+// A complete prompts walk forgets the prompts it no longer lists, as one of
+// tools forgets tools: a server that names new prompts on each walk does
+// not grow what the session keeps of them.
+func TestPromptsWalkForgetsWhatItNoLongerLists(t *testing.T) {
+	ctx := context.Background()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "prompts", Version: "1"}, nil)
+	handler := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}}, nil
+	}
+	srv.AddPrompt(&mcp.Prompt{Name: "first"}, handler)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	s := dial(t, Target{Transport: ct, Name: "prompts"}, nil)
+	marked := func() []string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return slices.Sorted(maps.Keys(s.promptMarks))
+	}
+	if _, res := s.Walk(ctx, paging.Prompts()); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if got := marked(); !slices.Equal(got, []string{"first"}) {
+		t.Fatalf("after the first walk the session keeps %v, want [first]", got)
+	}
+	srv.RemovePrompts("first")
+	srv.AddPrompt(&mcp.Prompt{Name: "second"}, handler)
+	if _, res := s.Walk(ctx, paging.Prompts()); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if got := marked(); !slices.Equal(got, []string{"second"}) {
+		t.Errorf("after the second walk the session keeps %v, want [second]", got)
 	}
 }

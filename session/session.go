@@ -107,10 +107,10 @@ type Session struct {
 
 	mu    sync.Mutex
 	tools map[string]toolDef
-	// promptMarks are the counts of notifications that the prompt list
-	// changed read before the page that last listed each prompt (see
-	// [tap.promptsChanged]).
-	promptMarks map[string]int64
+	// promptMarks say, of each prompt, how many notifications that the
+	// prompt list changed were read before the page that last listed it
+	// (see [tap.promptsChanged]).
+	promptMarks map[string]promptMark
 	tokens      map[string]int64 // progress token → call id
 	closed      bool
 	// level is the log level calls ask for in their _meta on protocols
@@ -132,6 +132,10 @@ type toolDef struct {
 	// before the page that listed it (see [tap.toolsChanged]).
 	changes int64
 }
+
+// promptMark is what a prompts walk notes of one prompt: the count of
+// prompt list changes before its page, and the walk.
+type promptMark struct{ changes, walk int64 }
 
 // SupportedProtocols lists the protocol versions a session can ask for.
 func SupportedProtocols() []string { return mcp.SupportedProtocolVersions() }
@@ -240,7 +244,7 @@ func newSession(target Target, o Options) *Session {
 		counter:     paging.NewCounter(),
 		validator:   checks.NewValidator(),
 		tools:       map[string]toolDef{},
-		promptMarks: map[string]int64{},
+		promptMarks: map[string]promptMark{},
 		tokens:      map[string]int64{},
 		limit:       newFrameLimit(o.MaxFrame, o.Log),
 		secrets:     target.Secrets(),

@@ -59,7 +59,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 				s.learn(id, p)
 			}
 			if marks {
-				s.markPrompts(p)
+				s.markPrompts(id, p)
 			}
 		},
 	}
@@ -69,6 +69,9 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 	res := paging.Walk(ctx, m, s.counter, s.fetcher(m, id, &pageNo), popts)
 	if learn && res.Incomplete == paging.Complete {
 		s.forget(id)
+	}
+	if marks && res.Incomplete == paging.Complete {
+		s.forgetPrompts(id)
 	}
 	info := &WalkInfo{ID: id, Method: m.Name, State: PhaseDone, Pages: len(res.Pages), Incomplete: string(res.Incomplete),
 		Generation: res.Generation, Findings: res.Findings, Ms: ms(time.Since(start))}
@@ -199,11 +202,24 @@ func (s *Session) learn(walk int64, p paging.Page) {
 // markPrompts notes, for each prompt of an accepted prompts/list page,
 // how many notifications that the prompt list changed came before the
 // page (see [Session.GetPrompt]).
-func (s *Session) markPrompts(p paging.Page) {
+func (s *Session) markPrompts(walk int64, p paging.Page) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, name := range p.Keys {
-		s.promptMarks[name] = p.Mark
+		s.promptMarks[name] = promptMark{changes: p.Mark, walk: walk}
+	}
+}
+
+// forgetPrompts drops the marks of prompts a complete walk no longer
+// lists, as [Session.forget] drops tools: a server that names new prompts
+// on every walk does not grow them without end.
+func (s *Session) forgetPrompts(walk int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, m := range s.promptMarks {
+		if m.walk < walk {
+			delete(s.promptMarks, name)
+		}
 	}
 }
 
