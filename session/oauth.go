@@ -91,10 +91,7 @@ func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*o
 // target's pre-registered client, asking through client: the SDK's for a
 // client secret, ours for a private key (--client-key).
 func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
-	t := o.target
-	if err := t.validateOAuth(); err != nil {
-		return nil, err
-	}
+	t := o.target // checked by Dial (see [Target.CheckClientAuth])
 	how := "OAuth client credentials as client " + t.ClientID
 	if t.ClientKey != "" {
 		key, err := loadClientKey(t.ClientKey)

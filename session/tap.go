@@ -16,6 +16,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/jsonscan"
+	"mcpwitness/paging"
 )
 
 // tap turns raw frames into wire events and hands the raw answer of a
@@ -70,9 +71,9 @@ func (t *tap) changes() listChanges {
 // check looks back on.
 func (c listChanges) of(method string) int64 {
 	switch method {
-	case "tools/list":
+	case paging.Tools().Name:
 		return c.tools
-	case "prompts/list":
+	case paging.Prompts().Name:
 		return c.prompts
 	}
 	return 0

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -216,22 +217,14 @@ func (s *Session) markPrompts(walk int64, p paging.Page) {
 func (s *Session) forgetPrompts(walk int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for name, m := range s.promptMarks {
-		if m.walk < walk {
-			delete(s.promptMarks, name)
-		}
-	}
+	maps.DeleteFunc(s.promptMarks, func(_ string, m promptMark) bool { return m.walk < walk })
 }
 
 // forget drops tools a complete walk no longer lists.
 func (s *Session) forget(walk int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for name, d := range s.tools {
-		if d.walk < walk {
-			delete(s.tools, name)
-		}
-	}
+	maps.DeleteFunc(s.tools, func(_ string, d toolDef) bool { return d.walk < walk })
 }
 
 // RPCErrorText renders a raw JSON-RPC error object as "message (code N)",
