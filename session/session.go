@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -316,7 +317,11 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 			return nil, err
 		}
 		s.oauth = oa
-		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit,
+		own, err := url.Parse(t.URL)
+		if err != nil {
+			return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
+		}
+		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, origin: own, legacy: t.SSE, limit: s.limit,
 			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd, lost: s.noteLost}
 		if !t.NoRetry {
 			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
