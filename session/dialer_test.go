@@ -61,7 +61,7 @@ func counter(t *testing.T) (string, *atomic.Int64) {
 }
 
 // dialFails dials target and returns the error it must fail with.
-func dialFails(t *testing.T, target Target, opts *Options) (error, *Log) {
+func dialFails(t *testing.T, target Target, opts *Options) (*Log, error) {
 	t.Helper()
 	opts.Log = NewLog(&LogOptions{History: true})
 	opts.Timeout = 10 * time.Second
@@ -72,7 +72,7 @@ func dialFails(t *testing.T, target Target, opts *Options) (error, *Log) {
 		s.Close()
 		t.Fatal("Dial succeeded")
 	}
-	return err, opts.Log
+	return opts.Log, err
 }
 
 // A remote server's OAuth metadata naming a loopback URL (here by the host
@@ -89,7 +89,7 @@ func TestOAuthMetadataOnLoopbackRefusedForRemoteTarget(t *testing.T) {
 		w.WriteHeader(http.StatusUnauthorized)
 	}))
 	t.Cleanup(target.Close)
-	_, log := dialFails(t, Target{URL: target.URL, OAuth: OAuthClientCredentials, ClientID: "c", ClientSecret: "s"},
+	log, _ := dialFails(t, Target{URL: target.URL, OAuth: OAuthClientCredentials, ClientID: "c", ClientSecret: "s"},
 		&Options{internal: asRemote(t, target.URL)})
 	if n := got.Load(); n > 0 {
 		t.Errorf("the loopback server got %d requests", n)
@@ -103,7 +103,7 @@ func TestOAuthMetadataOnLoopbackRefusedForRemoteTarget(t *testing.T) {
 func TestRedirectIntoLoopbackRefusedForRemoteTarget(t *testing.T) {
 	inside, got := counter(t)
 	target := redirector(t, inside)
-	err, _ := dialFails(t, Target{URL: target, OAuth: OAuthOff}, &Options{internal: asRemote(t, target)})
+	_, err := dialFails(t, Target{URL: target, OAuth: OAuthOff}, &Options{internal: asRemote(t, target)})
 	if n := got.Load(); n > 0 {
 		t.Errorf("the loopback server got %d requests", n)
 	}

@@ -82,7 +82,7 @@ func secretTarget(endpoint string) Target {
 // trust it.
 func TestClientSecretRefusedForAnotherHost(t *testing.T) {
 	endpoint, issuer, forms := foreignAS(t)
-	err, _ := dialFails(t, secretTarget(endpoint), &Options{})
+	_, err := dialFails(t, secretTarget(endpoint), &Options{})
 	if n := len(forms()); n > 0 {
 		t.Errorf("the authorization server got %d token requests", n)
 	}
@@ -119,7 +119,7 @@ func TestClientSecretRefusedForAnotherIssuerThanPinned(t *testing.T) {
 	endpoint, issuer, forms := foreignAS(t)
 	target := secretTarget(endpoint)
 	target.OAuthIssuer = "https://auth.example.com"
-	err, _ := dialFails(t, target, &Options{Timeout: 10 * time.Second})
+	_, err := dialFails(t, target, &Options{Timeout: 10 * time.Second})
 	if n := len(forms()); n > 0 {
 		t.Errorf("the authorization server got %d token requests", n)
 	}
