@@ -153,8 +153,8 @@ func secretStyle(supported []string) oauth2.AuthStyle {
 // anything is sent to the authorization server.
 func (j *ccClient) trusts(issuer string) error {
 	u, err := url.Parse(issuer)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("the server's metadata names %q as its authorization server, which is not a URL", issuer)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("the server's metadata names %q as its authorization server, which is not an http or https URL", issuer)
 	}
 	if j.issuer != "" {
 		if sameIssuer(issuer, j.issuer) {
