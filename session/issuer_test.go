@@ -127,3 +127,31 @@ func TestClientSecretRefusedForAnotherIssuerThanPinned(t *testing.T) {
 		t.Errorf("error %q does not say %q", err, want)
 	}
 }
+
+// In the authorization code flow too, a pre-registered client's secret
+// does not go to an authorization server on another host without
+// --oauth-issuer: nothing is asked of it; with the flag the flow runs.
+func TestPreregisteredSecretRefusedForAnotherHost(t *testing.T) {
+	fetchingBrowser(t)
+	endpoint, issuer, forms := foreignAS(t)
+	target := Target{URL: endpoint, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
+	log, err := dialFails(t, target, &Options{})
+	if n := len(forms()); n > 0 {
+		t.Errorf("the authorization server got %d token requests", n)
+	}
+	want := "names authorization server " + issuer + ", on another host than the server; pass --oauth-issuer " + issuer
+	if !strings.Contains(err.Error(), want) && !logSays(log, KindAuth, want) {
+		t.Errorf("neither the error %q nor an event says %q", err, want)
+	}
+	if logSays(log, KindAuth, "authorize mcpwitness in a browser") {
+		t.Error("the authorization URL was opened")
+	}
+	target.OAuthIssuer = issuer
+	s := dial(t, target, nil)
+	if r := s.Ping(context.Background()); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	if len(forms()) == 0 {
+		t.Error("no token request with the issuer pinned")
+	}
+}

@@ -80,6 +80,13 @@ func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*o
 	case OAuthClientCredentials:
 		return o.useClientCredentials(client)
 	case OAuthAuto:
+		if t.ClientSecret != "" && t.OAuthIssuer == "" {
+			server, err := url.Parse(t.URL)
+			if err != nil {
+				return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
+			}
+			client.Transport = &authTap{next: &secretGuard{next: base, host: server.Hostname(), secret: t.ClientSecret}, log: log}
+		}
 		return o.useAuthorizationCode(client)
 	default:
 		return nil, fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))

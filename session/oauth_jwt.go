@@ -166,9 +166,7 @@ func (j *ccClient) trusts(issuer string) error {
 	if j.server != nil && strings.EqualFold(u.Hostname(), j.server.Hostname()) {
 		return nil
 	}
-	shown := eventURL(u, nil)
-	return fmt.Errorf("the server's metadata names authorization server %s, on another host than the server; pass --oauth-issuer %s to trust it with the client's credential",
-		shown, shown)
+	return untrustedIssuer(eventURL(u, nil))
 }
 
 // sameIssuer reports whether issuer identifiers a and b are the same, a
