@@ -194,12 +194,8 @@ func (h *httpTap) send(req *http.Request) (*http.Request, string, error) {
 		}
 	}
 	for name, values := range h.headers {
-		if !own {
-			break
-		}
-		req.Header.Del(name)
-		for _, v := range values {
-			req.Header.Add(name, v)
+		if own {
+			req.Header[name] = slices.Clone(values)
 		}
 	}
 	var body []byte

@@ -70,23 +70,26 @@ type redirect struct {
 
 // newOAuth makes the OAuth handler for t, or nil when t turns it off.
 // Its own requests (metadata, registration, token) go through base with
-// an event each, never through the tap: their bodies hold secrets.
+// an event each, never through the tap: their bodies hold secrets. A
+// pre-registered secret of the authorization code flow is guarded (see
+// [secretGuard]); the client credentials client checks its issuer itself.
 func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*oauth, error) {
 	o := &oauth{log: log, target: t, secrets: secrets}
-	client := &http.Client{Transport: &authTap{next: base, log: log}, Timeout: 30 * time.Second}
+	next := base
+	if t.OAuth == OAuthAuto && t.ClientSecret != "" && t.OAuthIssuer == "" {
+		server, err := url.Parse(t.URL)
+		if err != nil {
+			return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
+		}
+		next = &secretGuard{next: base, host: server.Hostname(), secret: t.ClientSecret}
+	}
+	client := &http.Client{Transport: &authTap{next: next, log: log}, Timeout: 30 * time.Second}
 	switch t.OAuth {
 	case OAuthOff:
 		return nil, nil
 	case OAuthClientCredentials:
 		return o.useClientCredentials(client)
 	case OAuthAuto:
-		if t.ClientSecret != "" && t.OAuthIssuer == "" {
-			server, err := url.Parse(t.URL)
-			if err != nil {
-				return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
-			}
-			client.Transport = &authTap{next: &secretGuard{next: base, host: server.Hostname(), secret: t.ClientSecret}, log: log}
-		}
 		return o.useAuthorizationCode(client)
 	default:
 		return nil, fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
