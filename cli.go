@@ -41,7 +41,10 @@ type config struct {
 	// digestKey is --digest-key FILE: the key of the digests of secret
 	// values ("" for the one in the user's config directory).
 	digestKey string
-	junit     string // check --junit FILE: JUnit XML of the findings
+	// secretFile and secretEnv are --client-secret-file and
+	// --client-secret-env, read into target.ClientSecret by resolve.
+	secretFile, secretEnv string
+	junit                 string // check --junit FILE: JUnit XML of the findings
 
 	// resources, read, prompts, prompt, complete, ping
 	logLevel string // --log-level: logging/setLevel right after connecting
@@ -148,6 +151,9 @@ func serverFlags() []flagSpec {
 		}},
 		{[]string{"--client-id"}, true, func(c *config, v string) error { c.target.ClientID = v; return nil }},
 		{[]string{"--client-secret"}, true, func(c *config, v string) error { c.target.ClientSecret = v; return nil }},
+		{[]string{"--client-secret-file"}, true, func(c *config, v string) error { c.secretFile = v; return nil }},
+		{[]string{"--client-secret-env"}, true, func(c *config, v string) error { c.secretEnv = v; return nil }},
+		{[]string{"--oauth-issuer"}, true, func(c *config, v string) error { c.target.OAuthIssuer = v; return nil }},
 		{[]string{"--client-key"}, true, func(c *config, v string) error { c.target.ClientKey = v; return nil }},
 		{[]string{"--client-metadata-url"}, true, func(c *config, v string) error { c.target.ClientMetadataURL = v; return nil }},
 		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
@@ -318,6 +324,14 @@ func (c *config) checkOutput() error {
 // from --config is checked when it is read (see [resolve]).
 func (c *config) checkServer() error {
 	named := c.target.URL != "" || len(c.target.Command) > 0
+	if err := c.clientSecret().check(); err != nil {
+		return usageError{err.Error()}
+	}
+	t := c.target
+	if c.secretFile != "" || c.secretEnv != "" {
+		// Read by resolve; here only that there is one counts.
+		t.ClientSecret = "(from " + c.secretFile + c.secretEnv + ")"
+	}
 	switch {
 	case c.target.URL != "" && len(c.target.Command) > 0:
 		return usagef("more than one server given: use either a command after -- or --url, not both")
@@ -328,13 +342,13 @@ func (c *config) checkServer() error {
 	case c.config != "":
 		return nil
 	case named:
-		if err := c.target.Validate(); err != nil {
+		if err := t.Validate(); err != nil {
 			return usageError{err.Error()}
 		}
 	case len(c.target.Env) > 0 || c.target.Dir != "" || len(c.target.Headers) > 0 || c.target.SSE:
 		return usagef("-e, --cwd, -H and --sse describe a server: give a command after -- or --url")
-	case c.target.SetsHTTPAuth():
-		return usagef("--header-cmd, --oauth and the --client-… flags describe an HTTP server: give --url")
+	case t.SetsHTTPAuth():
+		return usagef("--header-cmd, --oauth, --oauth-issuer and the --client-… flags describe an HTTP server: give --url")
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func mergeTarget(t, cmdline session.Target) (session.Target, error) {
 	for _, f := range []struct{ to, from *string }{
 		{&t.HeaderCmd, &cmdline.HeaderCmd}, {&t.ClientID, &cmdline.ClientID},
 		{&t.ClientSecret, &cmdline.ClientSecret}, {&t.ClientMetadataURL, &cmdline.ClientMetadataURL},
-		{&t.ClientKey, &cmdline.ClientKey},
+		{&t.ClientKey, &cmdline.ClientKey}, {&t.OAuthIssuer, &cmdline.OAuthIssuer},
 	} {
 		if *f.from != "" {
 			*f.to = *f.from
@@ -66,6 +66,18 @@ type oauthEntry struct {
 	// ClientKeyFile is --client-key: a PEM private key the client
 	// authenticates with (client credentials, private_key_jwt).
 	ClientKeyFile string `json:"clientKeyFile"`
+	// ClientSecretFile and ClientSecretEnv are --client-secret-file and
+	// --client-secret-env: the secret's file, or environment variable.
+	ClientSecretFile string `json:"clientSecretFile"`
+	ClientSecretEnv  string `json:"clientSecretEnv"`
+	// Issuer is --oauth-issuer: the authorization server trusted with the
+	// client's secret or key.
+	Issuer string `json:"issuer"`
+}
+
+// secretFields names a config entry's client secret sources.
+func secretFields() [3]string {
+	return [3]string{"oauth.clientSecret", "oauth.clientSecretFile", "oauth.clientSecretEnv"}
 }
 
 var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -204,7 +216,11 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 				t.OAuth = session.OAuthMode(o.Mode)
 			}
 			t.ClientID, t.ClientSecret, t.ClientMetadataURL = expand(o.ClientID), expand(o.ClientSecret), expand(o.ClientMetadataURL)
-			t.ClientKey = expand(o.ClientKeyFile)
+			t.ClientKey, t.OAuthIssuer = expand(o.ClientKeyFile), expand(o.Issuer)
+			from := secretFrom{value: t.ClientSecret, file: expand(o.ClientSecretFile), env: expand(o.ClientSecretEnv), names: secretFields()}
+			if t.ClientSecret, err = from.read(lookup); err != nil {
+				return t, nil, fmt.Errorf("has a bad oauth entry: %w", err)
+			}
 		}
 		if err := checkHTTPEntry(e, t); err != nil {
 			return t, nil, err
@@ -251,6 +267,9 @@ func checkHTTPEntry(e serverEntry, t session.Target) error {
 		ClientID: "oauth.clientId", ClientSecret: "oauth.clientSecret", ClientKey: "oauth.clientKeyFile"}
 	if err := t.CheckClientAuth(names); err != nil {
 		return fmt.Errorf("has a bad oauth entry: %w", err)
+	}
+	if err := session.CheckIssuer(t.OAuthIssuer); err != nil {
+		return fmt.Errorf("has a bad oauth.issuer: %w", err)
 	}
 	if u := t.ClientMetadataURL; u != "" {
 		p, err := url.Parse(u)

@@ -34,7 +34,8 @@ Server:
   -e, --env KEY=VAL    add to the server's environment (repeatable)
   --cwd DIR            the server's working directory
   --url URL            Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp
-  -H, --header 'Name: value'   HTTP header on every request (repeatable)
+  -H, --header 'Name: value'   HTTP header on every request to the server's own
+                       origin (repeatable); a redirect elsewhere goes without it
   --sse                the URL is a legacy HTTP+SSE endpoint
   --no-retry           do not retry HTTP 429 (by default: 3 attempts, Retry-After
                        honoured, at most 10 s of waiting per request)
@@ -45,6 +46,10 @@ Server:
   --oauth MODE         on a 401: auto (authorization code + PKCE, the default), off
                        (say the challenge), client-credentials (machine to machine)
   --client-id ID, --client-secret SECRET   a pre-registered OAuth client
+  --client-secret-file FILE, --client-secret-env NAME   the secret from a file
+                       or an environment variable (--client-secret shows in ps)
+  --oauth-issuer URL   the authorization server trusted with the client's secret
+                       or key; without it, only one on the server's own host
   --client-key FILE    with --oauth client-credentials, instead of a secret: a PEM
                        private key (EC, RSA or Ed25519) that signs each token
                        request's client assertion (private_key_jwt)

@@ -37,6 +37,11 @@ func resolve(c *config, env environ) (*config, error) {
 	if r.cmd != "" && !dialsHere(r.cmd) {
 		return &r, nil // no server: the command says so if one was named
 	}
+	secret, err := r.clientSecret().read(env.lookup)
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	r.target.ClientSecret = secret
 	if err := r.resolveTarget(env); err != nil {
 		return nil, err
 	}
@@ -50,6 +55,11 @@ func resolve(c *config, env environ) (*config, error) {
 		}
 	}
 	return &r, nil
+}
+
+// clientSecret is where the command line takes the client secret from.
+func (c *config) clientSecret() secretFrom {
+	return secretFrom{value: c.target.ClientSecret, file: c.secretFile, env: c.secretEnv, names: secretFlags()}
 }
 
 // checkTheme checks the --theme name of the commands that draw with one:

@@ -203,7 +203,7 @@ func TestClientKeyRefusals(t *testing.T) {
 // the key's algorithm, is refused before a token request, saying what it
 // takes; one whose metadata says nothing of either is tried.
 func TestJWTClientAcceptsWhatTheServerTakes(t *testing.T) {
-	j := &jwtClient{key: &clientKey{alg: "ES256"}}
+	j := &ccClient{key: &clientKey{alg: "ES256"}}
 	for _, tc := range []struct {
 		methods, algs []string
 		want          string

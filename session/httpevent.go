@@ -10,6 +10,9 @@ const (
 	HTTPGiveUp   HTTPStep = "give-up"  // a 429 answer is not retried (attempts or budget spent)
 	HTTPVended   HTTPStep = "vended"   // --header-cmd gave headers to a request (names only)
 	HTTPLost     HTTPStep = "lost"     // a 404 to a request carrying an Mcp-Session-Id: the server lost that session
+	// HTTPCrossOrigin: a redirect to another origin is followed without
+	// the user's headers and credentials (their names in Dropped).
+	HTTPCrossOrigin HTTPStep = "cross-origin"
 )
 
 // HTTPInfo is the evidence of one HTTP step, in the [KindHTTP] event. In
@@ -40,7 +43,11 @@ type HTTPInfo struct {
 	WaitMs  float64 `json:"waitMs,omitempty"`
 	// Vended names the headers --header-cmd gave the request.
 	Vended []string `json:"vended,omitempty"`
-	Error  string   `json:"error,omitempty"`
+	// From is the URL a cross-origin redirect came from; Dropped names
+	// the headers it left out.
+	From    string   `json:"from,omitempty"`
+	Dropped []string `json:"dropped,omitempty"`
+	Error   string   `json:"error,omitempty"`
 }
 
 // AuthStep says which step of OAuth an [AuthInfo] records.

@@ -26,6 +26,9 @@ type httpTap struct {
 	base    http.RoundTripper
 	tap     *tap
 	headers http.Header
+	// origin is the target's URL: -H and --header-cmd headers go only to
+	// its origin (see [sameOrigin]).
+	origin *url.URL
 	// legacy is true for legacy SSE: answers come on the GET stream, which
 	// opens with its endpoint event, and the SDK never reads a POST's
 	// response body, so none is recorded or routed.
@@ -100,6 +103,33 @@ func (h *httpTap) vend(req *http.Request, body []byte) error {
 	return nil
 }
 
+// leave readies req, bound for another origin than the target's: a
+// redirect is followed without the -H headers, --header-cmd and the
+// credential headers, and an event says so; any other request there is
+// refused.
+func (h *httpTap) leave(req *http.Request) error {
+	if req.Response == nil {
+		return fmt.Errorf("mcpwitness sends requests only to the server's origin %s, not to %s", origin(h.origin), h.url(req))
+	}
+	names := make([]string, 0, len(h.headers))
+	for name := range h.headers {
+		names = append(names, name)
+	}
+	for _, name := range stripCredentials(req.Header, names) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	from := eventURL(req.Response.Request.URL, h.secrets)
+	text := fmt.Sprintf("redirected from %s to another origin, %s: followed without the -H headers, --header-cmd and Authorization or Cookie", from, h.url(req))
+	if len(names) > 0 {
+		text += " (left out: " + strings.Join(names, ", ") + ")"
+	}
+	h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPCrossOrigin, Method: req.Method, URL: h.url(req), From: from, Dropped: names}, Text: text})
+	return nil
+}
+
 // url is req's URL as events show it: credentials and secret query values
 // replaced.
 func (h *httpTap) url(req *http.Request) string {
@@ -152,13 +182,20 @@ func (h *httpTap) evidence(req *http.Request, id string, resp *http.Response, er
 // send returns a copy of req carrying the configured headers, and the
 // JSON-RPC id of the message it posts ("" for none). A POST's body is read
 // whole, recorded as a sent frame and given back to the request, and a
-// watcher in its context is registered for it.
+// watcher in its context is registered for it. A request to another
+// origin than the target's carries none of the user's headers nor any
+// credential (see [httpTap.leave]).
 func (h *httpTap) send(req *http.Request) (*http.Request, string, error) {
 	req = req.Clone(req.Context())
+	own := h.origin == nil || sameOrigin(req.URL, h.origin)
+	if !own {
+		if err := h.leave(req); err != nil {
+			return nil, "", err
+		}
+	}
 	for name, values := range h.headers {
-		req.Header.Del(name)
-		for _, v := range values {
-			req.Header.Add(name, v)
+		if own {
+			req.Header[name] = slices.Clone(values)
 		}
 	}
 	var body []byte
@@ -170,7 +207,7 @@ func (h *httpTap) send(req *http.Request) (*http.Request, string, error) {
 		}
 		body = b
 	}
-	if h.headerCmd != "" {
+	if h.headerCmd != "" && own {
 		if err := h.vend(req, body); err != nil {
 			return nil, "", err
 		}
@@ -199,7 +236,7 @@ func (h *httpTap) receive(req *http.Request, resp *http.Response) {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/event-stream" {
 		resp.Body = &sseTap{rc: resp.Body, tap: h.tap, limit: h.limit,
-			legacy: h.legacy && req.Method == http.MethodGet}
+			legacy: h.legacy && req.Method == http.MethodGet, stream: req.URL, secrets: h.secrets}
 		return
 	}
 	body, err := h.readBody(resp)

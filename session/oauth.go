@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/auth/extauth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 )
@@ -71,10 +70,20 @@ type redirect struct {
 
 // newOAuth makes the OAuth handler for t, or nil when t turns it off.
 // Its own requests (metadata, registration, token) go through base with
-// an event each, never through the tap: their bodies hold secrets.
+// an event each, never through the tap: their bodies hold secrets. A
+// pre-registered secret of the authorization code flow is guarded (see
+// [secretGuard]); the client credentials client checks its issuer itself.
 func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*oauth, error) {
 	o := &oauth{log: log, target: t, secrets: secrets}
-	client := &http.Client{Transport: &authTap{next: base, log: log}, Timeout: 30 * time.Second}
+	next := base
+	if t.OAuth == OAuthAuto && t.ClientSecret != "" && t.OAuthIssuer == "" {
+		server, err := url.Parse(t.URL)
+		if err != nil {
+			return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
+		}
+		next = &secretGuard{next: base, host: server.Hostname(), secret: t.ClientSecret}
+	}
+	client := &http.Client{Transport: &authTap{next: next, log: log}, Timeout: 30 * time.Second}
 	switch t.OAuth {
 	case OAuthOff:
 		return nil, nil
@@ -88,28 +97,26 @@ func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*o
 }
 
 // useClientCredentials gives o a client credentials handler for the
-// target's pre-registered client, asking through client: the SDK's for a
-// client secret, ours for a private key (--client-key).
+// target's pre-registered client, asking through client, with its secret
+// or its private key (--client-key).
 func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
 	t := o.target // checked by Dial (see [Target.CheckClientAuth])
+	server, err := url.Parse(t.URL)
+	if err != nil {
+		return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
+	}
+	cc := &ccClient{id: t.ClientID, secret: t.ClientSecret, client: client, issuer: t.OAuthIssuer, server: server,
+		granted: map[string][]string{}}
 	how := "OAuth client credentials as client " + t.ClientID
 	if t.ClientKey != "" {
 		key, err := loadClientKey(t.ClientKey)
 		if err != nil {
 			return nil, fmt.Errorf("--client-key %w", err)
 		}
-		o.inner = &jwtClient{id: t.ClientID, key: key, client: client, granted: map[string][]string{}}
+		cc.key, cc.secret = key, ""
 		how += " (" + privateKeyJWT + ", " + key.alg + ")"
-	} else {
-		h, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
-			Credentials: &oauthex.ClientCredentials{ClientID: t.ClientID, ClientSecretAuth: &oauthex.ClientSecretAuth{ClientSecret: t.ClientSecret}},
-			HTTPClient:  client,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("OAuth client credentials: %w", err)
-		}
-		o.inner = h
 	}
+	o.inner = cc
 	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: t.ClientID, Registration: "pre-registered"}, Text: how})
 	return o, nil
 }
@@ -161,6 +168,7 @@ func (o *oauth) authorizationCodeConfig(redirectURL string, client *http.Client)
 		if t.ClientSecret != "" {
 			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: t.ClientSecret}
 		}
+		pre.Issuer = t.OAuthIssuer
 		cfg.PreregisteredClient = pre
 	}
 	return cfg

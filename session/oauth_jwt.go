@@ -26,16 +26,25 @@ const (
 	privateKeyJWT      = "private_key_jwt"
 )
 
-// jwtClient runs the client credentials grant (SEP-1046) for a client that
-// authenticates with a private key (private_key_jwt) rather than a secret,
-// which the SDK's handler does not do. It discovers the authorization
-// server as the SDK's handlers do: the protected resource metadata the
-// challenge names, or the well-known ones at the endpoint's path and at
-// its root, else the 2025-03-26 fallback (the server's origin).
-type jwtClient struct {
-	id     string
+// ccClient runs the client credentials grant (SEP-1046) for a
+// pre-registered client that authenticates with a private key
+// (private_key_jwt, which the SDK's handler does not do) or a secret. It
+// discovers the authorization server as the SDK's handlers do: the
+// protected resource metadata the challenge names, or the well-known ones
+// at the endpoint's path and at its root, else the 2025-03-26 fallback
+// (the server's origin). The credential goes only to a trusted
+// authorization server (see [ccClient.trusts]), and every token request
+// names the MCP server as its resource (RFC 8707).
+type ccClient struct {
+	id string
+	// key or secret authenticates the client.
 	key    *clientKey
+	secret string
 	client *http.Client
+	// issuer is --oauth-issuer, the one authorization server trusted with
+	// the credential; "" trusts one on the host of server, the target.
+	issuer string
+	server *url.URL
 
 	mu sync.Mutex
 	ts oauth2.TokenSource
@@ -44,10 +53,10 @@ type jwtClient struct {
 	granted map[string][]string
 }
 
-var _ auth.OAuthHandler = (*jwtClient)(nil)
+var _ auth.OAuthHandler = (*ccClient)(nil)
 
 // TokenSource is the token source of the last grant, nil before one.
-func (j *jwtClient) TokenSource(context.Context) (oauth2.TokenSource, error) {
+func (j *ccClient) TokenSource(context.Context) (oauth2.TokenSource, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.ts, nil
@@ -55,7 +64,7 @@ func (j *jwtClient) TokenSource(context.Context) (oauth2.TokenSource, error) {
 
 // Authorize obtains a token for the request that was answered resp (a 401
 // or a 403 asking for more scope).
-func (j *jwtClient) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+func (j *ccClient) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
 	defer io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
 	challenges, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
@@ -67,6 +76,9 @@ func (j *jwtClient) Authorize(ctx context.Context, req *http.Request, resp *http
 		return err
 	}
 	issuer := prm.AuthorizationServers[0]
+	if err := j.trusts(issuer); err != nil {
+		return err
+	}
 	asm, err := auth.GetAuthServerMetadata(ctx, issuer, j.client)
 	if err != nil {
 		return fmt.Errorf("getting the authorization server's metadata: %w", err)
@@ -88,12 +100,10 @@ func (j *jwtClient) Authorize(ctx context.Context, req *http.Request, resp *http
 	j.mu.Lock()
 	scopes = unionScopes(j.granted[asm.Issuer], scopes)
 	j.mu.Unlock()
-	src := &assertionSource{j: j, ctx: context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, j.client),
-		audience: asm.Issuer, tokenURL: asm.TokenEndpoint, resource: prm.Resource, scopes: scopes}
-	ts := oauth2.ReuseTokenSource(nil, src)
+	ts := oauth2.ReuseTokenSource(nil, j.source(ctx, asm, prm.Resource, scopes))
 	tok, err := ts.Token()
 	if err != nil {
-		return fmt.Errorf("the token request with a signed client assertion (%s, %s) failed: %w", privateKeyJWT, j.key.alg, err)
+		return fmt.Errorf("the token request %s failed: %w", j.how(), err)
 	}
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
 		scopes = strings.Fields(s)
@@ -105,13 +115,76 @@ func (j *jwtClient) Authorize(ctx context.Context, req *http.Request, resp *http
 	return nil
 }
 
+// source is the token source of a grant at asm for resource with scopes.
+func (j *ccClient) source(ctx context.Context, asm *oauthex.AuthServerMeta, resource string, scopes []string) oauth2.TokenSource {
+	ctx = context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, j.client)
+	if j.key != nil {
+		return &assertionSource{j: j, ctx: ctx, audience: asm.Issuer, tokenURL: asm.TokenEndpoint, resource: resource, scopes: scopes}
+	}
+	cfg := &clientcredentials.Config{ClientID: j.id, ClientSecret: j.secret, TokenURL: asm.TokenEndpoint, Scopes: scopes,
+		AuthStyle: secretStyle(asm.TokenEndpointAuthMethodsSupported)}
+	if resource != "" {
+		// RFC 8707: the token is for this MCP server.
+		cfg.EndpointParams = url.Values{"resource": {resource}}
+	}
+	return &explainedSource{ts: cfg.TokenSource(ctx)}
+}
+
+// how says how the client authenticates, for errors.
+func (j *ccClient) how() string {
+	if j.key != nil {
+		return fmt.Sprintf("with a signed client assertion (%s, %s)", privateKeyJWT, j.key.alg)
+	}
+	return "with the client secret"
+}
+
+// secretStyle is how a secret goes to a token endpoint that takes the
+// methods supported: HTTP Basic unless only client_secret_post is taken.
+func secretStyle(supported []string) oauth2.AuthStyle {
+	if len(supported) > 0 && !slices.Contains(supported, "client_secret_basic") && slices.Contains(supported, "client_secret_post") {
+		return oauth2.AuthStyleInParams
+	}
+	return oauth2.AuthStyleInHeader
+}
+
+// trusts reports an authorization server that may not receive the
+// client's credential: with --oauth-issuer, any other than that issuer;
+// without, any not on the target's own host. It is checked before
+// anything is sent to the authorization server.
+func (j *ccClient) trusts(issuer string) error {
+	u, err := url.Parse(issuer)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("the server's metadata names %q as its authorization server, which is not an http or https URL", issuer)
+	}
+	if j.issuer != "" {
+		if sameIssuer(issuer, j.issuer) {
+			return nil
+		}
+		return fmt.Errorf("the server's metadata names authorization server %s, not %s (--oauth-issuer); the client's credential is sent only to that issuer",
+			eventURL(u, nil), j.issuer)
+	}
+	if j.server != nil && strings.EqualFold(u.Hostname(), j.server.Hostname()) {
+		return nil
+	}
+	return untrustedIssuer(eventURL(u, nil))
+}
+
+// sameIssuer reports whether issuer identifiers a and b are the same, a
+// trailing slash aside.
+func sameIssuer(a, b string) bool {
+	return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
+}
+
 // maxDrain bounds what is read of a challenge's body before it is closed.
 const maxDrain = 64 << 10
 
 // accepts reports an authorization server that says it takes neither this
 // way of authenticating nor this key's algorithm at its token endpoint. One
-// that says nothing is tried.
-func (j *jwtClient) accepts(asm *oauthex.AuthServerMeta) error {
+// that says nothing is tried, and so is a secret anywhere.
+func (j *ccClient) accepts(asm *oauthex.AuthServerMeta) error {
+	if j.key == nil {
+		return nil
+	}
 	if m := asm.TokenEndpointAuthMethodsSupported; len(m) > 0 && !slices.Contains(m, privateKeyJWT) {
 		return fmt.Errorf("the authorization server %s does not take %s at its token endpoint (it takes %s); use --client-secret if the client has one",
 			asm.Issuer, privateKeyJWT, strings.Join(m, ", "))
@@ -127,7 +200,7 @@ func (j *jwtClient) accepts(asm *oauthex.AuthServerMeta) error {
 // one the challenge names, else the well-known one at the endpoint's path,
 // else at its root; with none, the 2025-03-26 fallback names the
 // endpoint's origin as the authorization server.
-func (j *jwtClient) resourceMetadata(ctx context.Context, challenges []oauthex.Challenge, endpoint *url.URL) (*oauthex.ProtectedResourceMetadata, error) {
+func (j *ccClient) resourceMetadata(ctx context.Context, challenges []oauthex.Challenge, endpoint *url.URL) (*oauthex.ProtectedResourceMetadata, error) {
 	resource := *endpoint
 	resource.RawQuery, resource.Fragment = "", ""
 	origin := resource
@@ -183,7 +256,7 @@ func unionScopes(a, b []string) []string {
 // request: an assertion is good for minutes, a token source for the
 // session.
 type assertionSource struct {
-	j   *jwtClient
+	j   *ccClient
 	ctx context.Context // carries the HTTP client; not cancelled with the request
 
 	audience, tokenURL, resource string
@@ -202,7 +275,17 @@ func (s *assertionSource) Token() (*oauth2.Token, error) {
 	}
 	cfg := &clientcredentials.Config{ClientID: s.j.id, TokenURL: s.tokenURL, Scopes: s.scopes,
 		AuthStyle: oauth2.AuthStyleInParams, EndpointParams: params}
-	tok, err := cfg.Token(s.ctx)
+	return explainToken(cfg.Token(s.ctx))
+}
+
+// explainedSource is a token source whose errors are the authorization
+// server's error code and description, when it gave them.
+type explainedSource struct{ ts oauth2.TokenSource }
+
+func (e *explainedSource) Token() (*oauth2.Token, error) { return explainToken(e.ts.Token()) }
+
+// explainToken is tok, or err as the authorization server explained it.
+func explainToken(tok *oauth2.Token, err error) (*oauth2.Token, error) {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.ErrorCode != "" {

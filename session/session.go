@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -55,6 +57,10 @@ type Options struct {
 	MaxFrame int64
 	// ClientName and ClientVersion identify us in the handshake.
 	ClientName, ClientVersion string
+
+	// internal replaces the policy of which addresses are the user's own
+	// network (see [netGuard]), in tests.
+	internal func(netip.AddrPort) bool
 }
 
 // Session is one live connection to an MCP server.
@@ -309,14 +315,19 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 			name, value, _ := strings.Cut(h, ":")
 			headers.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 		}
+		own, err := url.Parse(t.URL)
+		if err != nil {
+			return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
+		}
 		base := http.DefaultTransport.(*http.Transport).Clone()
+		base.DialContext = newNetGuard(own, base.Proxy, s.opts.internal).DialContext
 		s.httpBase = base
 		oa, err := newOAuth(t, s.log, s.secrets, base)
 		if err != nil {
 			return nil, err
 		}
 		s.oauth = oa
-		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, legacy: t.SSE, limit: s.limit,
+		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, origin: own, legacy: t.SSE, limit: s.limit,
 			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd, lost: s.noteLost}
 		if !t.NoRetry {
 			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -65,6 +67,10 @@ type sseTap struct {
 	// pass on is dropped whole, ids and all (legacy SSE never resumes).
 	legacy   bool
 	endpoint bool // the endpoint event has been passed on
+	// stream is the legacy stream's URL: an endpoint event naming another
+	// origin ends the stream with an [*OriginError]; secrets redact it.
+	stream  *url.URL
+	secrets *Redactor
 
 	err        error // the limit's error, once exceeded
 	eventBytes int64 // raw bytes of the event so far, as the SDK counts them
@@ -158,6 +164,23 @@ func (s *sseTap) handle(raw []byte) {
 	s.lines = append(s.lines, append([]byte(nil), raw...))
 }
 
+// checkEndpoint refuses an endpoint event naming a URL of another origin
+// than the stream's, as the TypeScript SDK does: the SDK would post every
+// message there.
+func (s *sseTap) checkEndpoint(data []byte) error {
+	if s.stream == nil {
+		return nil
+	}
+	u, err := s.stream.Parse(string(data))
+	if err != nil {
+		return fmt.Errorf("the SSE server's endpoint event is not a URL: %w", err)
+	}
+	if sameOrigin(u, s.stream) {
+		return nil
+	}
+	return &OriginError{Stream: eventURL(s.stream, s.secrets), Endpoint: eventURL(u, s.secrets)}
+}
+
 // endEvent re-emits the event read so far, ended by the blank line end (nil
 // when the stream ended first).
 func (s *sseTap) endEvent(end []byte) {
@@ -169,6 +192,10 @@ func (s *sseTap) endEvent(end []byte) {
 	}
 	if s.legacy && !s.endpoint && eventName(lines) == "endpoint" {
 		s.endpoint = true
+		if err := s.checkEndpoint(data); err != nil {
+			s.err = err
+			return
+		}
 		s.emit(lines, end, nil, true)
 		return
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +38,9 @@ type Target struct {
 	OAuth                                     OAuthMode
 	ClientID, ClientSecret, ClientMetadataURL string
 	ClientKey                                 string
+	// OAuthIssuer pins the authorization server trusted with the client's
+	// secret or key; without it, only one on the target's own host is.
+	OAuthIssuer string
 	// Notice, if not nil, receives what a person must see at once outside
 	// the UI: the authorization URL. The events always carry it.
 	Notice io.Writer
@@ -117,7 +121,7 @@ func (t Target) validateApplies() error {
 	}
 	httpOnly := len(t.Headers) > 0 || t.SSE || t.SetsHTTPAuth()
 	if httpOnly && t.URL == "" {
-		return fmt.Errorf("-H, --sse, --header-cmd, --oauth and the --client-… flags apply to an HTTP server: give --url")
+		return fmt.Errorf("-H, --sse, --header-cmd, --oauth, --oauth-issuer and the --client-… flags apply to an HTTP server: give --url")
 	}
 	return nil
 }
@@ -125,7 +129,7 @@ func (t Target) validateApplies() error {
 // SetsHTTPAuth reports whether t says how to authenticate to an HTTP
 // server: --header-cmd, --oauth or one of the --client-… flags.
 func (t Target) SetsHTTPAuth() bool {
-	return t.HeaderCmd != "" || t.OAuth != OAuthAuto ||
+	return t.HeaderCmd != "" || t.OAuth != OAuthAuto || t.OAuthIssuer != "" ||
 		t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != "" || t.ClientKey != ""
 }
 
@@ -137,7 +141,23 @@ func (t Target) validateOAuth() error {
 	default:
 		return fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
 	}
+	if err := CheckIssuer(t.OAuthIssuer); err != nil {
+		return fmt.Errorf("bad --oauth-issuer: %w", err)
+	}
 	return t.CheckClientAuth(FlagNames())
+}
+
+// CheckIssuer reports an --oauth-issuer that is not an http or https URL
+// with a host ("" is none given).
+func CheckIssuer(issuer string) error {
+	if issuer == "" {
+		return nil
+	}
+	u, err := url.Parse(issuer)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return fmt.Errorf("%q is not an authorization server's issuer URL (https://auth.example.com)", issuer)
+	}
+	return nil
 }
 
 // ClientAuthNames are what a client's OAuth settings are called where a

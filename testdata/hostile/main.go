@@ -10,7 +10,10 @@
 //
 // Usage:
 //
-//	hostile [-mode MODE] [-pages N] [-page-size N] [-stderr-lines N] [-logs N] [-delay D] [-trace]
+//	hostile [-mode MODE] [-pages N] [-page-size N] [-stderr-lines N] [-logs N] [-delay D] [-trace] [-http ADDR]
+//
+// With -http ADDR it serves Streamable HTTP instead of stdio (see http.go),
+// and takes the HTTP modes too (http_origin.go).
 //
 // Modes (tool names are tool_P_I: page P, item I, both from 1):
 //
@@ -70,6 +73,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -115,7 +119,7 @@ func allModes() []string {
 	for _, t := range themes() {
 		all = append(all, t.modes...)
 	}
-	return all
+	return append(all, slices.Sorted(maps.Keys(httpModes()))...)
 }
 
 // themeOf returns the theme implementing mode, if any.
@@ -136,6 +140,7 @@ type config struct {
 	logs        int
 	delay       time.Duration
 	trace       bool
+	httpAddr    string // -http: serve Streamable HTTP here instead of stdio
 }
 
 func main() {
@@ -147,6 +152,7 @@ func main() {
 	flag.IntVar(&cfg.logs, "logs", 10000, "log messages sent before each call's answer in log-flood mode")
 	flag.DurationVar(&cfg.delay, "delay", 0, "delay before each tools/list and tools/call answer")
 	flag.BoolVar(&cfg.trace, "trace", false, `write "recv METHOD" to stderr for every message received`)
+	flag.StringVar(&cfg.httpAddr, "http", "", "serve Streamable HTTP at ADDR (127.0.0.1:0 for a free port) instead of stdio")
 	flag.Parse()
 
 	if !slices.Contains(allModes(), cfg.mode) {
@@ -170,8 +176,20 @@ func main() {
 	}
 
 	s := &server{cfg: cfg, out: os.Stdout, errOut: os.Stderr}
+	_, httpOnly := httpModes()[cfg.mode]
+	if httpOnly && cfg.httpAddr == "" {
+		fmt.Fprintf(os.Stderr, "hostile: mode %q is served over HTTP only: give -http 127.0.0.1:0\n", cfg.mode)
+		os.Exit(2)
+	}
 	if t, ok := themeOf(cfg.mode); ok {
 		s.theme = &t
+	}
+	if cfg.httpAddr != "" {
+		serveHTTPMode(s, cfg.httpAddr)
+		return
+	}
+	if s.theme != nil {
+		t := *s.theme
 		if t.start != nil && t.start(s) {
 			return
 		}
