@@ -157,6 +157,7 @@ func liveOptions(ctx context.Context, cfg Config, tasks *tasks, dial func(contex
 	return options{
 		Dial:     dial,
 		Target:   cfg.Target.Describe().String(),
+		Loopback: cfg.Target.Loopback(),
 		Theme:    cfg.Theme,
 		NoColor:  cfg.NoColor,
 		Export:   cfg.Export,
