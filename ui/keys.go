@@ -137,11 +137,12 @@ type WholeKeyMap struct {
 	Close key.Binding
 }
 
-// WireKeyMap is the wire pane's. Its y (copy the frame) is the global
-// [GlobalKeyMap.Copy].
+// WireKeyMap is the wire pane's. Its y (copy the frame, controls shown
+// visibly) is the global [GlobalKeyMap.Copy]; CopyRaw copies it as sent.
 type WireKeyMap struct {
 	MoveKeyMap
 	SidewaysKeyMap // the frame's wide JSON lines
+	CopyRaw        key.Binding
 }
 
 // ScrubberKeyMap is the replay scrubber's.
@@ -186,7 +187,8 @@ func DefaultKeyMap() KeyMap {
 			Open: binding("enter", "open whole", "enter")},
 		Whole: WholeKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
 			Close: binding("esc", "close", "esc")},
-		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap()},
+		Wire: WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
+			CopyRaw: binding("Y", "copy frame raw", "Y")},
 		Scrubber: DefaultScrubberKeyMap(),
 		Ask:      DefaultAskKeyMap(),
 		Roots:    DefaultRootsKeyMap(),
