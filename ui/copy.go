@@ -78,8 +78,8 @@ func (m *model) copyOut(cp render.Copy, why, note string) tea.Cmd {
 	return tea.Batch(tea.SetClipboard(cp.Text), m.setStatus(text, levelOK))
 }
 
-// selection is what y copies now, or why there is nothing to copy: in
-// the wire pane the frame; in the events pane the event (an OAuth
+// selection is what y copies now, or why there is nothing to copy: on
+// the authorization screen its URL; in the wire pane the frame; in the events pane the event (an OAuth
 // step's URL, a call's verdicts); an event opened whole, the section of
 // it in view; in the tools pane the tool's definition, in the detail
 // pane the section in view of the tool (a schema) or of the call (its
@@ -88,6 +88,8 @@ func (m *model) copyOut(cp render.Copy, why, note string) tea.Cmd {
 // template), or in their detail pane the latest read's or get's result.
 func (m *model) selection() (render.Copy, string) {
 	switch {
+	case m.authScreen():
+		return render.Copy{What: "authorization URL", Text: m.restarts.authURL}, ""
 	case m.focus == paneWire || m.focus == paneFrame:
 		return m.wire.Copy()
 	case m.focus == paneEvents:

@@ -39,6 +39,7 @@ type GlobalKeyMap struct {
 	Ping     key.Binding
 	LogLevel key.Binding // pick the level the server logs at
 	Roots    key.Binding // edit the roots answered to roots/list
+	OpenAuth key.Binding // open the authorization URL of an OAuth flow waiting on the browser
 	Restart  key.Binding // restart the server: a new process or a new HTTP session
 	Theme    key.Binding
 	// Copy copies what is selected in the focused pane (a tool's
@@ -212,6 +213,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		Ping:      binding("p", "ping", "p"),
 		LogLevel:  binding("L", "log level", "L"),
 		Roots:     binding("o", "roots", "o"),
+		OpenAuth:  binding("o", "open authorization URL", "o"),
 		Restart:   binding("R", "restart server", "R"),
 		Theme:     binding("t", "theme", "t"),
 		Copy:      binding("y", "copy", "y"),

@@ -63,6 +63,7 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 	conn := &conn{}
 	tasks := newTasks()
 	target := cfg.Target
+	target.NoAuthBrowser = true // o on the authorization screen opens it
 	dial := func(ctx context.Context) (Backend, error) {
 		s, err := session.Dial(ctx, target, &opts)
 		if err != nil {
