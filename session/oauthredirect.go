@@ -25,6 +25,7 @@ type redirectListener struct {
 
 	mu     sync.Mutex
 	srv    *http.Server // nil while nothing listens
+	ln     net.Listener // srv's, closed here too: Serve may not have taken it yet
 	flow   *pendingFlow // nil between flows
 	closed bool
 }
@@ -60,7 +61,7 @@ func (l *redirectListener) URL() string { return "http://" + l.addr + "/callback
 // serve answers on ln; l.mu is held or l not yet shared.
 func (l *redirectListener) serve(ln net.Listener) {
 	srv := &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second}
-	l.srv = srv
+	l.srv, l.ln = srv, ln
 	go func() { _ = srv.Serve(ln) }()
 }
 
@@ -112,10 +113,11 @@ func (l *redirectListener) wait(ctx context.Context, f *pendingFlow) (redirect, 
 func (l *redirectListener) end() {
 	l.mu.Lock()
 	l.flow = nil
-	srv := l.srv
-	l.srv = nil
+	srv, ln := l.srv, l.ln
+	l.srv, l.ln = nil, nil
 	l.mu.Unlock()
 	if srv != nil {
+		_ = ln.Close() // at once, so that the next flow can listen again
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = srv.Shutdown(ctx)
 		cancel()
@@ -131,10 +133,11 @@ func (l *redirectListener) close() {
 	}
 	l.mu.Lock()
 	l.closed = true
-	srv := l.srv
-	l.srv = nil
+	srv, ln := l.srv, l.ln
+	l.srv, l.ln = nil, nil
 	l.mu.Unlock()
 	if srv != nil {
+		_ = ln.Close()
 		_ = srv.Close()
 	}
 }
