@@ -414,8 +414,3 @@ func (s *Session) AnswerInput(ctx context.Context, method string, params json.Ra
 	}
 	return json.Marshal(res)
 }
-
-// OpenURL opens u (an elicitation's URL) with $BROWSER if set, else the
-// system opener, as the OAuth flow opens its authorization URL. It
-// returns the command used.
-func OpenURL(ctx context.Context, u string) (string, error) { return openBrowser(ctx, u) }

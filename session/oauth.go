@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
+
+	"mcpwitness/sanitize"
 )
 
 // OAuthMode says how a session answers an HTTP 401.
@@ -42,11 +43,9 @@ type oauth struct {
 	log     *Log
 	target  Target
 	secrets *Redactor
-	// ln is the loopback redirect listener (authorization code only).
-	ln  net.Listener
-	srv *http.Server
-	// codes carries what the browser brought back to the listener.
-	codes chan redirect
+	// redirects is the loopback redirect listener (authorization code
+	// only).
+	redirects *redirectListener
 
 	mu        sync.Mutex
 	lastToken string          // the access token last handed out, to notice a refresh
@@ -61,11 +60,6 @@ func (o *oauth) failure() *ChallengeError {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.failed
-}
-
-type redirect struct {
-	res *auth.AuthorizationResult
-	err error
 }
 
 // newOAuth makes the OAuth handler for t, or nil when t turns it off.
@@ -126,17 +120,12 @@ func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
 // redirected to; the listener is closed again if the handler cannot be
 // made.
 func (o *oauth) useAuthorizationCode(client *http.Client) (*oauth, error) {
-	var lc net.ListenConfig
-	ln, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
+	l, err := listenRedirect()
 	if err != nil {
-		return nil, fmt.Errorf("OAuth: opening the loopback redirect listener: %w", err)
+		return nil, err
 	}
-	o.ln = ln
-	o.codes = make(chan redirect, 1)
-	redirectURL := "http://" + ln.Addr().String() + "/callback"
-	o.srv = &http.Server{Handler: http.HandlerFunc(o.callback), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = o.srv.Serve(ln) }()
-	h, err := auth.NewAuthorizationCodeHandler(o.authorizationCodeConfig(redirectURL, client))
+	o.redirects = l
+	h, err := auth.NewAuthorizationCodeHandler(o.authorizationCodeConfig(l.URL(), client))
 	if err != nil {
 		o.close()
 		return nil, fmt.Errorf("OAuth: %w", err)
@@ -176,8 +165,8 @@ func (o *oauth) authorizationCodeConfig(redirectURL string, client *http.Client)
 
 // close stops the redirect listener.
 func (o *oauth) close() {
-	if o != nil && o.srv != nil {
-		_ = o.srv.Close()
+	if o != nil {
+		o.redirects.close()
 	}
 }
 
@@ -264,63 +253,74 @@ func (w *watchedTokens) Token() (*oauth2.Token, error) {
 	return tok, nil
 }
 
-// fetch shows the authorization URL, opens it in a browser and waits for
-// the redirect to come back to the loopback listener.
+// fetch shows the authorization URL, opens it in a browser if it is safe
+// to (see [CheckOpenURL]) and the target leaves it to the session, and
+// waits for the redirect of this flow to come back to the loopback
+// listener, which listens for this flow only.
 func (o *oauth) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-	if u, err := url.Parse(args.URL); err == nil {
-		id := u.Query().Get("client_id")
-		how := "dynamic"
-		switch {
-		case id == o.target.ClientMetadataURL && id != "":
-			how = "metadata-url"
-		case id == o.target.ClientID && id != "":
-			how = "pre-registered"
-		}
-		o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: id, Registration: how},
-			Text: fmt.Sprintf("OAuth client %s (%s)", id, how)})
-	}
-	opened, err := openBrowser(ctx, args.URL)
-	info := &AuthInfo{Step: AuthOpen, URL: args.URL, Opened: opened}
-	text := "authorize mcpwitness in a browser: " + args.URL
+	u, err := url.Parse(args.URL)
 	if err != nil {
-		info.Error = err.Error()
-		text += " (opening it failed: " + err.Error() + "; open it yourself)"
+		return nil, fmt.Errorf("the authorization URL does not parse: %w", err)
+	}
+	o.logClient(u.Query().Get("client_id"))
+	f, err := o.redirects.begin(ctx, u.Query().Get("state"))
+	if err != nil {
+		return nil, err
+	}
+	defer o.redirects.end()
+	if err := o.show(ctx, args.URL); err != nil {
+		return nil, err
+	}
+	r, err := o.redirects.wait(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthRedirect}, Text: "OAuth redirect received"})
+	return r.res, nil
+}
+
+// logClient records the client the flow authorizes as, and how it came
+// to be registered.
+func (o *oauth) logClient(id string) {
+	how := "dynamic"
+	switch {
+	case id == o.target.ClientMetadataURL && id != "":
+		how = "metadata-url"
+	case id == o.target.ClientID && id != "":
+		how = "pre-registered"
+	}
+	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: id, Registration: how},
+		Text: fmt.Sprintf("OAuth client %s (%s)", id, how)})
+}
+
+// show records the authorization URL (an [AuthOpen] event, and the
+// target's Notice), opening it in a browser unless the target says
+// NoAuthBrowser. A URL [CheckOpenURL] refuses is neither opened nor
+// offered: the flow fails with the refusal.
+func (o *oauth) show(ctx context.Context, raw string) error {
+	if _, err := CheckOpenURL(raw, o.target.Loopback()); err != nil {
+		err = fmt.Errorf("the authorization server's authorization endpoint: %w", err)
+		o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthOpen, URL: raw, Error: err.Error()}, Text: "OAuth: " + err.Error()})
+		return err
+	}
+	info := &AuthInfo{Step: AuthOpen, URL: raw}
+	text := "authorize mcpwitness in a browser: " + raw
+	if !o.target.NoAuthBrowser {
+		opened, err := openBrowser(ctx, raw)
+		info.Opened = opened
+		if err != nil {
+			info.Error = err.Error()
+			text += " (opening it failed: " + err.Error() + "; open it yourself)"
+		}
 	}
 	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
 	if o.target.Notice != nil {
-		fmt.Fprintf(o.target.Notice, "mcpwitness: open this URL to authorize: %s\n", args.URL)
+		fmt.Fprintf(o.target.Notice, "mcpwitness: open this URL to authorize: %s\n", sanitize.Line(raw))
 	}
-	select {
-	case r := <-o.codes:
-		if r.err != nil {
-			return nil, r.err
-		}
-		o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthRedirect}, Text: "OAuth redirect received"})
-		return r.res, nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("no redirect came back to %s: %w", o.ln.Addr(), ctx.Err())
-	}
-}
-
-// callback is the loopback redirect listener's handler.
-func (o *oauth) callback(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/callback" {
-		http.NotFound(w, r)
-		return
-	}
-	q := r.URL.Query()
-	var red redirect
-	if e := q.Get("error"); e != "" {
-		red.err = fmt.Errorf("the authorization server answered %s: %s", e, q.Get("error_description"))
-		http.Error(w, "Authorization failed: "+e+". You can close this window.", http.StatusBadRequest)
-	} else {
-		red.res = &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}
-		fmt.Fprintln(w, "mcpwitness is authorized. You can close this window.")
-	}
-	select {
-	case o.codes <- red:
-	default: // a redirect nobody waits for
-	}
+	return nil
 }
 
 // authTap records the OAuth requests (metadata, registration, token) as

@@ -44,6 +44,10 @@ type Target struct {
 	// Notice, if not nil, receives what a person must see at once outside
 	// the UI: the authorization URL. The events always carry it.
 	Notice io.Writer
+	// NoAuthBrowser leaves opening the authorization URL to the caller
+	// (the UI opens it on a key): the session checks it ([CheckOpenURL])
+	// and shows it in its AuthOpen event, but opens no browser.
+	NoAuthBrowser bool
 
 	// Transport connects in some other way (in-memory, tests); Name labels it.
 	Transport mcp.Transport

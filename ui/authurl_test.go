@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +97,69 @@ func TestAuthorizationURLShownWhole(t *testing.T) {
 	h.until("the connection", func() bool { return h.m.backend != nil && h.m.st.Server() != nil })
 	if h.m.restarts.authURL != "" || strings.Contains(h.screen(), "asks for authorization") {
 		t.Errorf("the URL is still shown once connected:\n%s", h.screen())
+	}
+}
+
+// In the UI the authorization URL is not opened by itself: the screen
+// sets its host apart, y copies it and o opens it with $BROWSER.
+func TestAuthorizationURLOpensOnlyOnO(t *testing.T) {
+	srv := httptest.NewUnstartedServer(nil)
+	base := "http://" + srv.Listener.Addr().String()
+	srv.Config.Handler = demo.AuthHandler(nil, base)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	argv, script := filepath.Join(dir, "argv"), filepath.Join(dir, "browser")
+	// Records its arguments, then follows the URL as a browser would.
+	body := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '" + argv + "'; done\nexec curl -sSfL -o /dev/null \"$1\"\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BROWSER", script)
+
+	log := session.NewLog(nil)
+	sub := log.Subscribe()
+	t.Cleanup(sub.Close)
+	target := session.Target{URL: base + demo.Endpoint, NoAuthBrowser: true}
+	var sess *session.Session
+	t.Cleanup(func() {
+		if sess != nil {
+			sess.Close()
+		}
+	})
+	dial := func(ctx context.Context) (Backend, error) {
+		s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: time.Minute})
+		if err == nil {
+			sess = s
+		}
+		return s, err
+	}
+	h := newHarness(t, options{Dial: dial, Theme: "mono", Target: target.Describe().String(), Loopback: target.Loopback()})
+	h.update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	go func() {
+		for ev := range sub.C() {
+			select {
+			case h.msgs <- eventMsg(ev):
+			case <-h.done:
+				return
+			}
+		}
+	}()
+	h.until("the authorization URL", func() bool { return h.m.restarts.authURL != "" })
+	url := h.m.restarts.authURL
+	if s := h.screen(); !strings.Contains(s, "host: "+srv.Listener.Addr().String()) || !strings.Contains(s, "Press o to open") {
+		t.Errorf("the screen does not set the host apart or say o opens it:\n%s", s)
+	}
+	if _, err := os.Stat(argv); err == nil {
+		t.Fatal("the authorization URL was opened before o")
+	}
+	_, cmd := h.m.Update(keyMsg("y"))
+	if text, ok := clipboard(t, cmd); !ok || text != url {
+		t.Errorf("y copied %q (%v), want the authorization URL; status %q", text, ok, h.m.status.text)
+	}
+	h.key("o")
+	h.until("the connection", func() bool { return h.m.backend != nil && h.m.st.Server() != nil })
+	if b, err := os.ReadFile(argv); err != nil || string(b) != url+"\n" {
+		t.Errorf("the browser got %q (%v), want the URL alone", b, err)
 	}
 }

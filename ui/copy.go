@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/render"
+	"mcpwitness/sanitize"
 )
 
 // oscBufLimit is the longest escape sequence tmux takes by default (its
@@ -22,13 +23,36 @@ const oscBufLimit = 1 << 20
 const maxCopy = 8 << 20
 
 // copySelected copies what is selected in the focused pane to the
-// clipboard with OSC 52 ([tea.SetClipboard]) and says on the status line
-// what was copied and how many bytes. A terminal that refuses OSC 52 says
-// nothing back, so the message says what to do when nothing pastes. A
-// copy whose sequence tmux would drop says so; one past [maxCopy] is not
-// sent, and the status line says where the text is.
+// clipboard (see [model.copyOut]) with its control and invisible
+// characters made visible by the sanitiser: what a server sent never
+// reaches the clipboard with an ESC or a carriage return that would act
+// when pasted into a terminal.
 func (m *model) copySelected() tea.Cmd {
 	cp, why := m.selection()
+	shown := sanitize.Text(cp.Text)
+	note := ""
+	if shown != cp.Text {
+		note = " · controls shown visibly (Y in the wire pane copies a frame raw)"
+	}
+	cp.Text = shown
+	return m.copyOut(cp, why, note)
+}
+
+// copyRaw copies the wire pane's selected frame as it went over the
+// wire, controls and all, and says so.
+func (m *model) copyRaw() tea.Cmd {
+	cp, why := m.wire.Copy()
+	cp.What = "raw " + cp.What
+	return m.copyOut(cp, why, " · raw, as sent: controls included")
+}
+
+// copyOut copies cp to the clipboard with OSC 52 ([tea.SetClipboard]) and
+// says on the status line what was copied, how many bytes, and note. A
+// terminal that refuses OSC 52 says nothing back, so the message says
+// what to do when nothing pastes. A copy whose sequence tmux would drop
+// says so; one past [maxCopy] is not sent, and the status line says where
+// the text is. why, if not "", says why there is nothing to copy.
+func (m *model) copyOut(cp render.Copy, why, note string) tea.Cmd {
 	if why != "" {
 		return m.setStatus(why, levelInfo)
 	}
@@ -45,17 +69,17 @@ func (m *model) copySelected() tea.Cmd {
 			cp.What, render.Size(len(cp.Text)), render.Size(seq), maxCopy>>20, where), levelWarn)
 	}
 	if seq > oscBufLimit {
-		text := fmt.Sprintf("copied %s · %s · OSC 52 of %s, past the %d MiB tmux takes unless its input-buffer-size is raised",
-			cp.What, render.Size(len(cp.Text)), render.Size(seq), oscBufLimit>>20)
+		text := fmt.Sprintf("copied %s · %s%s · OSC 52 of %s, past the %d MiB tmux takes unless its input-buffer-size is raised",
+			cp.What, render.Size(len(cp.Text)), note, render.Size(seq), oscBufLimit>>20)
 		return tea.Batch(tea.SetClipboard(cp.Text), m.setStatus(text, levelWarn))
 	}
-	text := fmt.Sprintf("copied %s · %s · OSC 52 (nothing pastes? the terminal refuses OSC 52; tmux needs set-clipboard on)",
-		cp.What, render.Size(len(cp.Text)))
+	text := fmt.Sprintf("copied %s · %s%s · OSC 52 (nothing pastes? the terminal refuses OSC 52; tmux needs set-clipboard on)",
+		cp.What, render.Size(len(cp.Text)), note)
 	return tea.Batch(tea.SetClipboard(cp.Text), m.setStatus(text, levelOK))
 }
 
-// selection is what y copies now, or why there is nothing to copy: in
-// the wire pane the frame; in the events pane the event (an OAuth
+// selection is what y copies now, or why there is nothing to copy: on
+// the authorization screen its URL; in the wire pane the frame; in the events pane the event (an OAuth
 // step's URL, a call's verdicts); an event opened whole, the section of
 // it in view; in the tools pane the tool's definition, in the detail
 // pane the section in view of the tool (a schema) or of the call (its
@@ -64,6 +88,8 @@ func (m *model) copySelected() tea.Cmd {
 // template), or in their detail pane the latest read's or get's result.
 func (m *model) selection() (render.Copy, string) {
 	switch {
+	case m.authScreen():
+		return render.Copy{What: "authorization URL", Text: m.restarts.authURL}, ""
 	case m.focus == paneWire || m.focus == paneFrame:
 		return m.wire.Copy()
 	case m.focus == paneEvents:

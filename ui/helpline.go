@@ -183,7 +183,7 @@ func (m *model) keyGroups() [][]key.Binding {
 	groups := [][]key.Binding{
 		append(t.Bindings(), g.NextPane, g.PrevPane, g.Tabs),
 		{t.Call, e.Send, g.Back, t.Filter, g.Walk, g.Restart, d.PrevCall, d.NextCall, d.Force, d.NextVerdict, d.OpenVerdict, d.Right},
-		{it.Open, it.Subscribe, g.Ping, g.LogLevel, g.Roots, k.Events.Level, g.Wire, g.Copy, k.Events.Open, k.Tools.Held, g.Export, g.Theme, g.Help, g.Quit},
+		{it.Open, it.Subscribe, g.Ping, g.LogLevel, g.Roots, g.OpenAuth, k.Events.Level, g.Wire, g.Copy, k.Wire.CopyRaw, k.Events.Open, k.Tools.Held, g.Export, g.Theme, g.Help, g.Quit},
 		{e.NextField, e.PrevField, e.Choice, e.Raw, d.Confirm, k.Form.Force, k.Ask.Accept, k.Ask.Decline, k.Ask.Open, k.Ask.Stop, k.Ask.Load},
 	}
 	if m.several != nil {

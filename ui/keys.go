@@ -39,6 +39,7 @@ type GlobalKeyMap struct {
 	Ping     key.Binding
 	LogLevel key.Binding // pick the level the server logs at
 	Roots    key.Binding // edit the roots answered to roots/list
+	OpenAuth key.Binding // open the authorization URL of an OAuth flow waiting on the browser
 	Restart  key.Binding // restart the server: a new process or a new HTTP session
 	Theme    key.Binding
 	// Copy copies what is selected in the focused pane (a tool's
@@ -137,11 +138,12 @@ type WholeKeyMap struct {
 	Close key.Binding
 }
 
-// WireKeyMap is the wire pane's. Its y (copy the frame) is the global
-// [GlobalKeyMap.Copy].
+// WireKeyMap is the wire pane's. Its y (copy the frame, controls shown
+// visibly) is the global [GlobalKeyMap.Copy]; CopyRaw copies it as sent.
 type WireKeyMap struct {
 	MoveKeyMap
 	SidewaysKeyMap // the frame's wide JSON lines
+	CopyRaw        key.Binding
 }
 
 // ScrubberKeyMap is the replay scrubber's.
@@ -186,7 +188,8 @@ func DefaultKeyMap() KeyMap {
 			Open: binding("enter", "open whole", "enter")},
 		Whole: WholeKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
 			Close: binding("esc", "close", "esc")},
-		Wire:     WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap()},
+		Wire: WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
+			CopyRaw: binding("Y", "copy frame raw", "Y")},
 		Scrubber: DefaultScrubberKeyMap(),
 		Ask:      DefaultAskKeyMap(),
 		Roots:    DefaultRootsKeyMap(),
@@ -210,6 +213,7 @@ func DefaultGlobalKeyMap() GlobalKeyMap {
 		Ping:      binding("p", "ping", "p"),
 		LogLevel:  binding("L", "log level", "L"),
 		Roots:     binding("o", "roots", "o"),
+		OpenAuth:  binding("o", "open authorization URL", "o"),
 		Restart:   binding("R", "restart server", "R"),
 		Theme:     binding("t", "theme", "t"),
 		Copy:      binding("y", "copy", "y"),

@@ -368,10 +368,14 @@ func (m *model) keyAsk(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.Cancel):
 			return m.replyAsk(session.Reply{Result: &mcp.ElicitResult{Action: "cancel"}, Text: "cancel"}, "cancel")
 		case key.Matches(msg, k.Open), msg.String() == "o":
-			u, ctx := r.url, m.o.Ctx
+			u, ctx, loopback := r.url, m.o.Ctx, m.o.Loopback
+			if _, err := session.CheckOpenURL(u, loopback); err != nil {
+				a.note = "not opened: " + err.Error()
+				return nil
+			}
 			a.note = "opening…"
 			return m.o.Tasks.cmd(func() tea.Msg {
-				cmd, err := session.OpenURL(ctx, u)
+				cmd, err := session.OpenURL(ctx, u, loopback)
 				return urlOpenedMsg{cmd: cmd, err: err}
 			})
 		}

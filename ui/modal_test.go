@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,6 +37,8 @@ type askingServer struct {
 	release chan struct{}
 	changed chan struct{}
 	target  session.Target
+	// url is the URL ask_url asks to open (one with an ESC unless set).
+	url atomic.Pointer[string]
 }
 
 func newAskingServer(t *testing.T) *askingServer {
@@ -73,8 +76,12 @@ func newAskingServer(t *testing.T) *askingServer {
 			RequestedSchema: json.RawMessage(askSchema)}}}, nil
 	})
 	srv.AddTool(&mcp.Tool{Name: "ask_url", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		u := "https://example.com/login?x=\x1b[31mred"
+		if p := a.url.Load(); p != nil {
+			u = *p
+		}
 		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: "Sign in, please.",
-			URL: "https://example.com/login?x=\x1b[31mred", ElicitationID: "e1"}))
+			URL: u, ElicitationID: "e1"}))
 	})
 	srv.AddTool(&mcp.Tool{Name: "ask_wide", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "All of it?", RequestedSchema: json.RawMessage(wideSchema(maxFormFields + 1))}))

@@ -10,6 +10,7 @@ import (
 
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
+	"mcpwitness/session"
 )
 
 // The modal's drawing: a bordered box over the middle of the screen.
@@ -166,13 +167,22 @@ func (m *model) urlBody(r *askReq, w int) []string {
 	d.Text(s.Info, r.url, 2)
 	out = append(out, d.Lines()...)
 	out = append(out, "")
+	keys := "o open in the browser · enter accept · ctrl+x decline · esc cancel"
+	if u, err := session.CheckOpenURL(r.url, m.o.Loopback); err != nil {
+		d = render.NewDoc(w, s)
+		d.Text(s.Fail, "✗ o will not open it: "+err.Error(), 0)
+		out = append(out, d.Lines()...)
+		keys = "enter accept · ctrl+x decline · esc cancel"
+	} else {
+		out = append(out, s.Bold.Render("host: ")+s.Info.Render(sanitize.Line(u.Host)))
+	}
 	if r.complete {
 		out = append(out, s.Pass.Render("✓ the server says the interaction is complete (notifications/elicitation/complete)"))
 	}
 	if a.note != "" {
 		out = append(out, s.Muted.Render(a.note))
 	}
-	out = append(out, "", s.Muted.Render("o open in the browser · enter accept · ctrl+x decline · esc cancel"))
+	out = append(out, "", s.Muted.Render(keys))
 	return out
 }
 

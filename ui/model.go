@@ -118,10 +118,13 @@ const (
 type options struct {
 	Backend Backend
 	// Dial connects; nil when Backend is given or for a replay.
-	Dial    func(ctx context.Context) (Backend, error)
-	Target  string // shown while connecting
-	Theme   string // "" chooses: dark, light on a light background, mono with NoColor
-	NoColor bool
+	Dial   func(ctx context.Context) (Backend, error)
+	Target string // shown while connecting
+	// Loopback says the server is on loopback, where a plain http URL of
+	// its may be opened (see [session.CheckOpenURL]).
+	Loopback bool
+	Theme    string // "" chooses: dark, light on a light background, mono with NoColor
+	NoColor  bool
 	// Export writes the session file and says where; nil when there is
 	// nothing to export.
 	Export func(ctx context.Context) (session.Exported, error)

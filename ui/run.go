@@ -63,6 +63,7 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 	conn := &conn{}
 	tasks := newTasks()
 	target := cfg.Target
+	target.NoAuthBrowser = true // o on the authorization screen opens it
 	dial := func(ctx context.Context) (Backend, error) {
 		s, err := session.Dial(ctx, target, &opts)
 		if err != nil {
@@ -157,6 +158,7 @@ func liveOptions(ctx context.Context, cfg Config, tasks *tasks, dial func(contex
 	return options{
 		Dial:     dial,
 		Target:   cfg.Target.Describe().String(),
+		Loopback: cfg.Target.Loopback(),
 		Theme:    cfg.Theme,
 		NoColor:  cfg.NoColor,
 		Export:   cfg.Export,

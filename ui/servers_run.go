@@ -56,6 +56,7 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 		opts := cfg.Session
 		opts.Log = logs[i]
 		target, c, log := srv.Target, conns[i], logs[i]
+		target.NoAuthBrowser = true // o on the authorization screen opens it
 		one := cfg
 		one.Target = target
 		dial := func(ctx context.Context) (Backend, error) {

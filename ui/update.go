@@ -21,7 +21,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.eventsIn(msg)
 	case connectedMsg, dialFailedMsg, walkDoneMsg, callDoneMsg, exportDoneMsg:
 		cmd = m.opDone(msg)
-	case requestDoneMsg, restartDoneMsg, askRepliedMsg, askFileMsg, urlOpenedMsg, rootsMsg, foldedMsg:
+	case requestDoneMsg, restartDoneMsg, askRepliedMsg, askFileMsg, urlOpenedMsg, authOpenedMsg, rootsMsg, foldedMsg:
 		cmd = m.resultIn(msg)
 	case statusMsg, statusExpiredMsg, spinner.TickMsg:
 		cmd = m.timed(msg)
@@ -79,6 +79,8 @@ func (m *model) resultIn(msg tea.Msg) tea.Cmd {
 		return m.restartDone(msg)
 	case askRepliedMsg, askFileMsg, urlOpenedMsg:
 		return m.askDone(msg)
+	case authOpenedMsg:
+		return m.authOpened(msg)
 	case rootsMsg:
 		return m.rootsDone(msg)
 	case foldedMsg:
@@ -105,9 +107,13 @@ func (m *model) timed(msg tea.Msg) tea.Cmd {
 }
 
 // keyPress offers a key to each part that takes keys before the mode's
-// handler, in this order: a modal or the roots editor, the event opened
+// handler, in this order: opening the authorization URL of an OAuth
+// flow waiting on the browser, a modal or the roots editor, the event opened
 // whole (and copying), the verdicts, restarting, tasks.
 func (m *model) keyPress(msg tea.KeyPressMsg) tea.Cmd {
+	if c, ok := m.authKey(msg); ok {
+		return c
+	}
 	if c, ok := m.modalKey(msg); ok {
 		return c
 	}

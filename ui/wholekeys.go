@@ -6,7 +6,8 @@ import (
 )
 
 // wholeKey takes the keys of what this file's parts add to browsing,
-// before the mode's handler: y copies in any pane; Enter in the events
+// before the mode's handler: y copies in any pane, Y the wire pane's
+// frame raw; Enter in the events
 // pane opens the event whole; while it is open and has the keys, Esc
 // closes it and the moving keys scroll it (h and l sideways); H hides
 // the tools' held/own column. ok is false for any other key.
@@ -22,6 +23,8 @@ func (m *model) wholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	switch {
 	case key.Matches(msg, g.Copy):
 		return m.copySelected(), true
+	case (m.focus == paneWire || m.focus == paneFrame) && key.Matches(msg, m.keys.Wire.CopyRaw):
+		return m.copyRaw(), true
 	case m.focus == paneEvents && key.Matches(msg, m.keys.Events.Open):
 		return m.openWhole(), true
 	case m.mode == modeNormal && m.tab == tabTools && key.Matches(msg, m.keys.Tools.Held):

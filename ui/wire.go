@@ -147,7 +147,8 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 }
 
 // Copy is the selected frame's bytes as they went over the wire, for y
-// (see [model.copySelected]); why says why there is nothing to copy yet.
+// (sanitised, see [model.copySelected]) and Y (raw); why says why there
+// is nothing to copy yet.
 func (p *wirePane) Copy() (cp render.Copy, why string) {
 	f := p.Selected()
 	if f == nil {
