@@ -106,7 +106,7 @@ type theme struct {
 
 // themes lists the theme files' modes; each file returns its own value.
 func themes() []theme {
-	return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme(), tasksTheme()}
+	return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme(), tasksTheme(), hiddenTheme()}
 }
 
 // allModes is every mode: the base ones and each theme's.
