@@ -43,6 +43,11 @@
 //	env                one page with the tool "env", whose call answers the
 //	                   value of the server's environment variable named by
 //	                   arguments.name. Writes "started" to stderr at start.
+//	                   The name "@session" answers "leader" when the server
+//	                   leads its own session (no controlling terminal is
+//	                   left to it) or "in session N"; "@tty" answers
+//	                   "terminal open" when /dev/tty opens, else
+//	                   "no terminal: …".
 //	ttl                normal, with "ttlMs": 60000 on every page.
 //	list-changed       normal, but a call of tool_1_1 sends
 //	                   notifications/tools/list_changed before its answer,
