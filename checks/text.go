@@ -61,7 +61,7 @@ func LintText(kind string, def json.RawMessage) []finding.Finding {
 			Name, Title, Description json.RawMessage
 		} `json:"arguments"`
 	}
-	if json.Unmarshal(def, &d) != nil {
+	if plainJSON(def) || json.Unmarshal(def, &d) != nil {
 		return nil
 	}
 	name, nameFound := scanRaw(d.Name, false)
@@ -79,6 +79,26 @@ func LintText(kind string, def json.RawMessage) []finding.Finding {
 		tf.addRaw(field+"description", textOtherSeverity, a.Description, true)
 	}
 	return tf.out
+}
+
+// plainJSON reports whether the JSON text raw is printable ASCII whose
+// only escapes are \n, \t, \", \\ and \/: then no string in it holds
+// anything [LintText] flags, and the common definition costs one pass.
+func plainJSON(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			if i+1 == len(raw) || !strings.ContainsRune(`nt"\/`, rune(raw[i+1])) {
+				return false
+			}
+			i++
+		case c >= 0x20 && c < 0x7f, c == '\n', c == '\t', c == '\r', c == ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // textFindings gathers the findings of one item's fields.

@@ -47,6 +47,7 @@ func TestLintTextPassesPlainText(t *testing.T) {
 		`{"name":"get_weather","title":"Weather","description":"Line one.\n\tLine two, with a tab. Ünïcödé, 日本語, 👩‍💻."}`,
 		`{"name":"n","inputSchema":{"type":"object","properties":{"description":{"type":"string","description":"a property named description"}}}}`,
 		`not json`,
+		`{"name":"plain","description":"say \"hi\"\n\tthen \\ and \/"}`,
 	} {
 		if got := LintText("tool", json.RawMessage(def)); len(got) > 0 {
 			t.Errorf("LintText(%s) = %+v, want none", def, got)
