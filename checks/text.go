@@ -81,24 +81,22 @@ func LintText(kind string, def json.RawMessage) []finding.Finding {
 	return tf.out
 }
 
-// plainJSON reports whether the JSON text raw is printable ASCII whose
-// only escapes are \n, \t, \", \\ and \/: then no string in it holds
-// anything [LintText] flags, and the common definition costs one pass.
+// plainJSON reports whether no string of the JSON text raw can hold
+// anything [LintText] flags, in one pass: its only escapes are \n, \t,
+// \", \\ and \/, and the text itself holds nothing [sanitize.Scan] finds.
+// A decoded string differs from its text only by those escapes and its
+// quotes, all ASCII that no hidden character needs beside it, so what the
+// text does not hold no string does.
 func plainJSON(raw []byte) bool {
 	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case c == '\\':
+		if raw[i] == '\\' {
 			if i+1 == len(raw) || !strings.ContainsRune(`nt"\/`, rune(raw[i+1])) {
 				return false
 			}
 			i++
-		case c >= 0x20 && c < 0x7f, c == '\n', c == '\t', c == '\r', c == ' ':
-		default:
-			return false
 		}
 	}
-	return true
+	return !sanitize.Scan(string(raw), true).Any()
 }
 
 // textFindings gathers the findings of one item's fields.
