@@ -72,3 +72,17 @@ func TestChildEnvWithTargetPairsLast(t *testing.T) {
 		}
 	}
 }
+
+// A child given our whole environment is another configuration: its
+// identity differs, and a target without InheritEnv keeps the one it had.
+func TestInheritEnvIsPartOfTheIdentity(t *testing.T) {
+	plain := Target{Command: []string{"srv"}}
+	inherit := Target{Command: []string{"srv"}, InheritEnv: true}
+	a, b := plain.Identify(IdentityOptions{}), inherit.Identify(IdentityOptions{})
+	if a.Hash == b.Hash || b.Parts[PartInheritEnv] == "" {
+		t.Errorf("identities %+v and %+v: want InheritEnv to be a part of its own", a, b)
+	}
+	if _, ok := a.Parts[PartInheritEnv]; ok {
+		t.Errorf("a target without InheritEnv has the part: %+v", a)
+	}
+}
