@@ -53,7 +53,8 @@ func TestChildGetsAMinimalEnvironment(t *testing.T) {
 }
 
 // A stdio child leads a session of its own, so it has no controlling
-// terminal to write to past the sanitiser; stopping it still ends it.
+// terminal to write to past the sanitiser (e2e_tty_test.go opens one from
+// a real terminal); stopping its group is the stop tests' business.
 func TestChildHasNoControllingTerminal(t *testing.T) {
 	if got := childSays(t, hostile(t, hostiletest.ModeEnv), "@session"); got != "leader" {
 		t.Errorf("the child is %q, want the leader of its own session", got)
