@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/sanitize"
 )
 
 // rowOf is the list row of screen that names name: the left of the first
@@ -25,6 +26,7 @@ func rowOf(screen, name string) string {
 func TestHiddenTextIsMarked(t *testing.T) {
 	h, _, _ := hostileHarness(t, hostiletest.ModeHidden, 160, 40)
 	screen := h.screen()
+	noHidden(t, "the tools list", screen)
 	for _, name := range []string{"read_file", `get\u200buser`} {
 		if row := rowOf(screen, name); !strings.Contains(row, "hidden") {
 			t.Errorf("the row of %s has no hidden badge: %q\n%s", name, row, screen)
@@ -43,6 +45,7 @@ func TestHiddenTextIsMarked(t *testing.T) {
 		t.Errorf("the detail does not say %s:\n%s", want, s)
 	}
 	h.checkView("read_file's detail")
+	noHidden(t, "read_file's detail", h.screen())
 
 	h.allWalked(4)
 	h.selectItem("4", "summarize", "summarize")
@@ -50,8 +53,19 @@ func TestHiddenTextIsMarked(t *testing.T) {
 		t.Errorf("the prompt's row has no hidden badge: %q\n%s", row, h.screen())
 	}
 
+	noHidden(t, "the prompts tab", h.screen())
+
 	h.key("?")
 	if s := strings.Join(strings.Fields(h.screen()), " "); !strings.Contains(s, "hidden its name, description or schema text holds invisible") {
 		t.Errorf("the help does not explain the hidden badge:\n%s", h.screen())
+	}
+}
+
+// noHidden fails t when the stripped screen holds anything the sanitiser
+// would show escaped: the server's hidden characters must reach it escaped.
+func noHidden(t *testing.T, where, screen string) {
+	t.Helper()
+	if f := sanitize.Scan(screen, true); f.Any() {
+		t.Errorf("%s holds %s:\n%s", where, f, screen)
 	}
 }
