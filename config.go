@@ -22,6 +22,7 @@ func mergeTarget(t, cmdline session.Target) (session.Target, error) {
 		t.Dir = cmdline.Dir
 	}
 	t.SSE = t.SSE || cmdline.SSE
+	t.InheritEnv = t.InheritEnv || cmdline.InheritEnv
 	t.NoRetry = t.NoRetry || cmdline.NoRetry
 	for _, f := range []struct{ to, from *string }{
 		{&t.HeaderCmd, &cmdline.HeaderCmd}, {&t.ClientID, &cmdline.ClientID},
@@ -49,8 +50,11 @@ type serverEntry struct {
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env"`
 	Cwd     string            `json:"cwd"`
-	URL     string            `json:"url"`
-	Headers map[string]string `json:"headers"`
+	// InheritEnv is mcpwitness's own: --inherit-env, the child gets our
+	// whole environment.
+	InheritEnv bool              `json:"inheritEnv"`
+	URL        string            `json:"url"`
+	Headers    map[string]string `json:"headers"`
 	// HeaderCmd and OAuth are mcpwitness's own: --header-cmd, and --oauth
 	// with the --client-… flags.
 	HeaderCmd string      `json:"headerCmd"`
@@ -201,9 +205,12 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 		}
 		t.Command = append([]string{expand(e.Command)}, mapStrings(e.Args, expand)...)
 		t.Dir = expand(e.Cwd)
+		t.InheritEnv = e.InheritEnv
 		for _, k := range sortedKeys(e.Env) {
 			t.Env = append(t.Env, k+"="+expand(e.Env[k]))
 		}
+	case e.URL != "" && e.InheritEnv:
+		return t, nil, fmt.Errorf("has a url and inheritEnv, which applies to a command server only")
 	case e.URL != "":
 		t.URL = expand(e.URL)
 		t.SSE = e.Type == "sse"

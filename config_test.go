@@ -224,6 +224,7 @@ func TestConfigEntryBadValuesNameEntryAndField(t *testing.T) {
 		{`{"url": "https://x.test/mcp", "headers": {"X-Count": 5}}`, `server "s" in CONFIG: headers holds a JSON number where a JSON string belongs`},
 		{`{"url": "https://x.test/mcp", "headerCmd": ["sign"]}`, `server "s" in CONFIG: headerCmd holds a JSON array where a JSON string belongs`},
 		{`{"url": "https://x.test/mcp", "oauth": "yes"}`, `server "s" in CONFIG: oauth holds a JSON string where a JSON object belongs`},
+		{`{"url": "http://x", "inheritEnv": true}`, `server "s" in CONFIG has a url and inheritEnv, which applies to a command server only`},
 		{`{"command": "node", "headerCmd": "sign"}`, `server "s" in CONFIG has a command and headerCmd, which applies to a url server only`},
 		{`{"command": "node", "oauth": {"clientId": "x"}}`, `server "s" in CONFIG has a command and oauth, which applies to a url server only`},
 	}

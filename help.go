@@ -33,6 +33,9 @@ Server:
   -- CMD [ARGS...]     run CMD as a stdio server (always last on the line)
   -e, --env KEY=VAL    add to the server's environment (repeatable)
   --cwd DIR            the server's working directory
+  --inherit-env        pass the server all of our environment; by default it gets
+                       only HOME, LOGNAME, PATH, SHELL, TERM, USER, -e and the
+                       config entry's env
   --url URL            Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp
   -H, --header 'Name: value'   HTTP header on every request to the server's own
                        origin (repeatable); a redirect elsewhere goes without it

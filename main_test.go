@@ -16,11 +16,13 @@ import (
 	"mcpwitness/internal/hostiletest"
 )
 
-// The test binary doubles as the mcpwitness binary: the default target
-// starts os.Executable() with "demo-server", and a child started with
-// MCPWITNESS_AS_MAIN set runs main's run instead of the tests.
+// The test binary doubles as the mcpwitness binary: a child started with
+// MCPWITNESS_AS_MAIN set runs main's run instead of the tests, and so does
+// one started with demo-server as its first argument, as the default
+// target starts os.Executable(): a stdio child inherits only a few of our
+// variables (session.InheritedEnv), so its command line says what it is.
 func TestMain(m *testing.M) {
-	if os.Getenv("MCPWITNESS_AS_MAIN") == "1" {
+	if os.Getenv("MCPWITNESS_AS_MAIN") == "1" || (len(os.Args) > 1 && os.Args[1] == "demo-server") {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Setenv("MCPWITNESS_AS_MAIN", "1")

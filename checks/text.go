@@ -2,24 +2,34 @@ package checks
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"mcpwitness/finding"
 	"mcpwitness/sanitize"
 )
 
-// UnsafeText is the check that flags server text holding characters a
-// terminal or a reader can be fooled by: control characters and escape
-// sequences (which clear the screen, set the window title, write the
-// clipboard, overwrite what was printed), bidi controls (which make text
-// read in another order than its bytes), zero-width characters (which hide
-// inside names) and invalid UTF-8. mcpwitness shows such text escaped;
-// other clients may not.
+// UnsafeText is the check that flags model-facing server text holding
+// characters a terminal, a reader or a model can be fooled by: control
+// characters and escape sequences (which clear the screen, set the window
+// title, write the clipboard, overwrite what was printed), bidi controls
+// (which make text read in another order than its bytes), zero-width and
+// other format characters, stray variation selectors and fillers (which
+// hide inside names or carry bytes), tag characters (which spell ASCII no
+// reader sees but a model reads) and invalid UTF-8. mcpwitness shows such
+// text escaped; other clients, and the model, may not. The text is every
+// name, title and description of a listed item, the titles and
+// descriptions of its schemas, its prompt arguments' names, titles and
+// descriptions, and the server's name, version and instructions.
 const UnsafeText = "unsafe-text"
 
 // Severities of the findings of [UnsafeText]: a name that holds such
-// characters is an error (clients match and show names verbatim), any
-// other text a warning.
+// characters is an error (clients match and show names verbatim), and so
+// is tag text anywhere (no model-facing text has a use for invisible
+// ASCII outside a flag emoji); any other text is a warning.
 const (
 	textNameSeverity  = finding.SeverityError
 	textOtherSeverity = finding.SeverityWarning
@@ -29,13 +39,17 @@ const (
 // and descriptions; deeper schemas are another check's finding.
 const maxTextDepth = 64
 
+// maxHidden is how much of the text tag runs spell a finding quotes.
+const maxHidden = 120
+
 // LintText flags the unsafe characters of a listed item: the name, title
 // and description of a tool, prompt, resource or resource template (kind
-// says which: "tool", "prompt", …), and the titles and descriptions inside
-// a tool's inputSchema and outputSchema. One finding per field, saying what
-// it holds, e.g. `tool "x" description holds 2 control characters (1
-// escape), 1 bidi control`. A definition that is not a JSON object gives
-// none (other checks say so).
+// says which: "tool", "prompt", …), the titles and descriptions inside a
+// tool's inputSchema and outputSchema (each named by its JSON pointer),
+// and a prompt's arguments. One finding per field, saying what it holds
+// and what tag runs spell, e.g. `tool "x" description holds 28 tag
+// characters; hidden text: "Ignore previous instructions"`. A definition
+// that is not a JSON object gives none (other checks say so).
 func LintText(kind string, def json.RawMessage) []finding.Finding {
 	var d struct {
 		Name         json.RawMessage `json:"name"`
@@ -43,21 +57,46 @@ func LintText(kind string, def json.RawMessage) []finding.Finding {
 		Description  json.RawMessage `json:"description"`
 		InputSchema  json.RawMessage `json:"inputSchema"`
 		OutputSchema json.RawMessage `json:"outputSchema"`
+		Arguments    []struct {
+			Name, Title, Description json.RawMessage
+		} `json:"arguments"`
 	}
-	if json.Unmarshal(def, &d) != nil {
+	if plainJSON(def) || json.Unmarshal(def, &d) != nil {
 		return nil
 	}
 	name, nameFound := scanRaw(d.Name, false)
 	tf := textFindings{who: kind + ` "` + sanitize.Line(name) + `"`, item: name}
-	add := tf.add
-	add("name", textNameSeverity, nameFound)
-	_, title := scanRaw(d.Title, false)
-	add("title", textOtherSeverity, title)
-	_, desc := scanRaw(d.Description, true)
-	add("description", textOtherSeverity, desc)
-	add("inputSchema text", textOtherSeverity, schemaText(d.InputSchema))
-	add("outputSchema text", textOtherSeverity, schemaText(d.OutputSchema))
+	tf.add("name", textNameSeverity, nameFound, name)
+	tf.addRaw("title", textOtherSeverity, d.Title, false)
+	tf.addRaw("description", textOtherSeverity, d.Description, true)
+	tf.schema("inputSchema", d.InputSchema)
+	tf.schema("outputSchema", d.OutputSchema)
+	for _, a := range d.Arguments {
+		argName, argFound := scanRaw(a.Name, false)
+		field := `argument "` + sanitize.Line(argName) + `" `
+		tf.add(field+"name", textNameSeverity, argFound, argName)
+		tf.addRaw(field+"title", textOtherSeverity, a.Title, false)
+		tf.addRaw(field+"description", textOtherSeverity, a.Description, true)
+	}
 	return tf.out
+}
+
+// plainJSON reports whether no string of the JSON text raw can hold
+// anything [LintText] flags, in one pass: its only escapes are \n, \t,
+// \", \\ and \/, and the text itself holds nothing [sanitize.Scan] finds.
+// A decoded string differs from its text only by those escapes and its
+// quotes, all ASCII that no hidden character needs beside it, so what the
+// text does not hold no string does.
+func plainJSON(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '\\' {
+			if i+1 == len(raw) || !strings.ContainsRune(`nt"\/`, rune(raw[i+1])) {
+				return false
+			}
+			i++
+		}
+	}
+	return !sanitize.Scan(string(raw), true).Any()
 }
 
 // textFindings gathers the findings of one item's fields.
@@ -66,8 +105,16 @@ type textFindings struct {
 	out       []finding.Finding
 }
 
-// add records a finding for field when f found anything.
-func (t *textFindings) add(field string, sev finding.Severity, f sanitize.Findings) {
+// addRaw records a finding for field when the JSON string raw holds
+// anything.
+func (t *textFindings) addRaw(field string, sev finding.Severity, raw json.RawMessage, multiline bool) {
+	s, f := scanRaw(raw, multiline)
+	t.add(field, sev, f, s)
+}
+
+// add records a finding for field, whose text is s, when f found anything:
+// an error when s holds tag characters, and the text they spell quoted.
+func (t *textFindings) add(field string, sev finding.Severity, f sanitize.Findings, s string) {
 	if !f.Any() {
 		return
 	}
@@ -75,8 +122,22 @@ func (t *textFindings) add(field string, sev finding.Severity, f sanitize.Findin
 	if field == "instructions" {
 		verb = " hold "
 	}
-	t.out = append(t.out, finding.Finding{Check: UnsafeText, Severity: sev, Item: t.item,
-		Message: t.who + " " + field + verb + f.String()})
+	msg := t.who + " " + field + verb + f.String()
+	if f.Tags > 0 {
+		sev = finding.SeverityError
+		if hidden := strings.Join(sanitize.HiddenText(s), " "); hidden != "" {
+			msg += `; hidden text: "` + sanitize.Line(cut(hidden, maxHidden)) + `"`
+		}
+	}
+	t.out = append(t.out, finding.Finding{Check: UnsafeText, Severity: sev, Item: t.item, Message: msg})
+}
+
+// cut shortens s to at most n bytes (s is ASCII), marking the cut with …
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 // scanRaw decodes the JSON string literal raw and says what it holds,
@@ -156,57 +217,52 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // LintServerText flags the unsafe characters of what a server says of
-// itself at initialize: its name (an error), version and instructions (warnings).
+// itself at initialize: its name (an error), version and instructions
+// (warnings, or errors when they hold tag characters).
 func LintServerText(name, version, instructions string) []finding.Finding {
 	tf := textFindings{who: `server "` + sanitize.Line(name) + `"`, item: name}
-	add := tf.add
-	add("name", textNameSeverity, sanitize.Scan(name, false))
-	add("version", textOtherSeverity, sanitize.Scan(version, false))
-	add("instructions", textOtherSeverity, sanitize.Scan(instructions, true))
+	tf.add("name", textNameSeverity, sanitize.Scan(name, false), name)
+	tf.add("version", textOtherSeverity, sanitize.Scan(version, false), version)
+	tf.add("instructions", textOtherSeverity, sanitize.Scan(instructions, true), instructions)
 	return tf.out
 }
 
-// schemaText sums what the title and description strings of a schema, and
-// of the schemas inside it, hold.
-func schemaText(raw json.RawMessage) sanitize.Findings {
-	var total sanitize.Findings
+// schema records a finding for every title and description string of the
+// schema raw, and of the schemas inside it, named by its JSON pointer
+// under field, e.g. "inputSchema /properties/q/description".
+func (t *textFindings) schema(field string, raw json.RawMessage) {
 	if len(raw) == 0 {
-		return total
+		return
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return total
+		return
 	}
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
+	var walk func(v any, pointer string, depth int)
+	walk = func(v any, pointer string, depth int) {
 		if depth > maxTextDepth {
 			return
 		}
 		switch x := v.(type) {
 		case map[string]any:
-			for k, sub := range x {
-				if s, ok := sub.(string); ok && (k == "title" || k == "description") {
-					total = plus(total, sanitize.Scan(s, k == "description"))
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				at := pointer + "/" + pointerEscape(k)
+				if s, ok := x[k].(string); ok && (k == "title" || k == "description") {
+					t.add(field+" "+sanitize.Line(at), textOtherSeverity, sanitize.Scan(s, k == "description"), s)
 					continue
 				}
-				walk(sub, depth+1)
+				walk(x[k], at, depth+1)
 			}
 		case []any:
-			for _, sub := range x {
-				walk(sub, depth+1)
+			for i, sub := range x {
+				walk(sub, pointer+"/"+strconv.Itoa(i), depth+1)
 			}
 		}
 	}
-	walk(v, 0)
-	return total
+	walk(v, "", 0)
 }
 
-func plus(a, b sanitize.Findings) sanitize.Findings {
-	return sanitize.Findings{
-		Controls:    a.Controls + b.Controls,
-		Escapes:     a.Escapes + b.Escapes,
-		Bidi:        a.Bidi + b.Bidi,
-		ZeroWidth:   a.ZeroWidth + b.ZeroWidth,
-		InvalidUTF8: a.InvalidUTF8 + b.InvalidUTF8,
-	}
+// pointerEscape escapes a key for a JSON pointer (RFC 6901).
+func pointerEscape(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }

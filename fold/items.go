@@ -51,6 +51,9 @@ type Item struct {
 	Bad string
 	// Raw is the item as the server listed it.
 	Raw json.RawMessage
+	// Unsafe says which fields of the item hold hidden or unsafe
+	// characters, and what: the messages of [checks.LintText].
+	Unsafe []string
 }
 
 // ReadItem reads raw, one item of the list method, as far as it can;
@@ -87,7 +90,25 @@ func ReadItem(method string, raw json.RawMessage) *Item {
 	case paging.Tasks().Name:
 		readTaskItem(it, raw)
 	}
+	if kind := textKind(method); kind != "" {
+		it.Unsafe = messages(checks.LintText(kind, raw))
+	}
 	return it
+}
+
+// textKind names an item of the list method in the messages of
+// [checks.LintText]: "prompt", "resource", "resource template"; "" for a
+// list whose items are not model-facing text.
+func textKind(method string) string {
+	switch method {
+	case paging.Prompts().Name:
+		return "prompt"
+	case paging.Resources().Name:
+		return "resource"
+	case paging.ResourceTemplates().Name:
+		return "resource template"
+	}
+	return ""
 }
 
 // Request is one request other than a list or a tool call, folded from its

@@ -3,6 +3,8 @@ package fold
 import (
 	"encoding/json"
 
+	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/sanitize"
 	"mcpwitness/tooldef"
 )
@@ -27,6 +29,9 @@ type Tool struct {
 	Gen  int64
 	// Bad says why the definition could not be read.
 	Bad string
+	// Unsafe says which fields of the definition hold hidden or unsafe
+	// characters, and what: the messages of [checks.LintText].
+	Unsafe []string
 }
 
 // ReadTool reads one raw tool definition as the server sent it (with
@@ -62,5 +67,15 @@ func readTool(raw json.RawMessage, valid bool) *Tool {
 		t.Name, t.Bad = "(no name)", "the definition has no name"
 	}
 	t.Label = sanitize.Line(t.Name)
+	t.Unsafe = messages(checks.LintText("tool", raw))
 	return t
+}
+
+// messages are the messages of fs (nil for none).
+func messages(fs []finding.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Message)
+	}
+	return out
 }

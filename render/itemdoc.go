@@ -77,6 +77,7 @@ func itemHead(d *Doc, it *fold.Item, k ItemListing, s *themes.Styles, loc *time.
 	if !k.Updated.IsZero() {
 		d.Text(s.BadgeStale, "the server said it changed at "+ClockMs(k.Updated, loc), 0)
 	}
+	unsafeText(d, it.Unsafe, s)
 	if it.Bad != "" {
 		d.Text(s.Fail, "✗ unreadable definition: "+it.Bad, 0)
 	}

@@ -85,14 +85,14 @@ func TestFormats(t *testing.T) {
 }
 
 func TestSafeJSONEscapesWhatATerminalWouldActOn(t *testing.T) {
-	in := "{\n  \"a\": \"x\x1b[31m\u200by\u0085\"\n}"
-	want := "{\n  \"a\": \"x\\u001b[31m\\u200by\\u0085\"\n}"
+	in := "{\n  \"a\": \"x\x1b[31m\u200by\u0085\U000e0041\u00ad ❤️\"\n}"
+	want := "{\n  \"a\": \"x\\u001b[31m\\u200by\\u0085\\udb40\\udc41\\u00ad ❤️\"\n}"
 	got := render.SafeJSON(in)
 	if got != want {
 		t.Errorf("SafeJSON(%q) = %q, want %q", in, got, want)
 	}
 	// In valid JSON (which holds no raw C0 control) the escapes mean the same.
-	valid := "{\"a\": \"x\u200by\u0085\u202e\"}"
+	valid := "{\"a\": \"x\u200by\u0085\u202e\U000e0041\"}"
 	var a, b any
 	if json.Unmarshal([]byte(valid), &a) != nil || json.Unmarshal([]byte(render.SafeJSON(valid)), &b) != nil || !cmp.Equal(a, b) {
 		t.Errorf("SafeJSON changed what the JSON means: %v != %v", a, b)

@@ -3,14 +3,17 @@ package render
 import (
 	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"mcpwitness/sanitize"
 )
 
 // SafeJSON returns the JSON text s with every character a terminal would
-// act on or hide — C0 and C1 controls, DEL, bidi and zero-width characters
-// — written as a \u escape, and invalid UTF-8 as \ufffd: the same JSON,
+// act on or hide — C0 and C1 controls, DEL, and what [sanitize.Text] shows
+// escaped: bidi, zero-width, tag and other format characters, stray
+// variation selectors, fillers, separators — written as a \u escape (a
+// surrogate pair beyond U+FFFF), and invalid UTF-8 as \ufffd: the same JSON,
 // shown safely. In valid JSON such characters stand only inside strings,
 // where the escape means the same; the newlines and indents of pretty JSON
 // stay.
@@ -20,16 +23,17 @@ func SafeJSON(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size, escaped := sanitize.Next(s, i, true)
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteString(`\ufffd`)
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
+		case r == '\n' || r == '\t' || !escaped:
 			b.WriteString(s[i : i+size])
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
 		}
 		i += size
 	}

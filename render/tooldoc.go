@@ -75,6 +75,15 @@ func toolHead(d *Doc, t *fold.Tool, k Listing, s *themes.Styles, readOnly bool) 
 	if t.Bad != "" {
 		d.Text(s.Fail, "✗ unreadable definition: "+t.Bad, 0)
 	}
+	unsafeText(d, t.Unsafe, s)
+}
+
+// unsafeText says which fields of an item hold hidden or unsafe
+// characters, and what tag characters spell, one line each.
+func unsafeText(d *Doc, unsafe []string, s *themes.Styles) {
+	for _, u := range unsafe {
+		d.Text(s.Warn, "⚠ hidden: "+u, 0)
+	}
 }
 
 // toolAbout says what the tool is for, whether plain calls to it are

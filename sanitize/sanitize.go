@@ -6,11 +6,23 @@
 // printed, and bidirectional overrides or zero-width characters that make
 // text read differently from what it is.
 //
+// Text can also carry what no reader sees but a model reads: Unicode tag
+// characters (U+E0000–E007F, which spell ASCII invisibly), variation
+// selectors that modify nothing (which can encode bytes), fillers that
+// show as blank, the soft hyphen and the other format characters, and line
+// and paragraph separators.
+//
 // [Line] and [Text] show every such character visibly instead: ESC as ␛,
-// other C0 and C1 controls and DEL as \r, \b, \x9b and the like, bidi
-// controls and zero-width characters as \u202e and the like, invalid UTF-8 as
-// U+FFFD. The raw bytes stay in the session file; only display is cleaned.
-// [Scan] reports what a string holds, for checks that flag it.
+// other C0 and C1 controls and DEL as \r, \b, \x9b and the like, the
+// invisible characters as \u202e or \U000e0041 and the like, invalid UTF-8
+// as U+FFFD. Emoji stay as they read: a zero-width joiner between emoji
+// (👨‍👩‍👧), a variation selector after a character it can modify (❤️, 1️⃣,
+// an ideographic selector after a Han ideograph), and the tag sequence of a
+// subdivision flag (🏴 followed by 2 to 7 tag letters or digits and the
+// cancel tag, as in the flag of England). The raw bytes stay in the session
+// file; only display is cleaned. [Scan] reports what a string holds, for
+// checks that flag it, and [HiddenText] decodes the ASCII that tag runs
+// spell.
 package sanitize
 
 import (
@@ -71,7 +83,7 @@ func clean(s string, multiline bool) string {
 			} else {
 				b.WriteString(escapeControl(r))
 			}
-		case bidi, zeroWidth:
+		case bidi, zeroWidth, format, tag, selector, filler, separator:
 			b.WriteString(escapeUnicode(r))
 		default:
 			b.WriteString(s[i : i+size])
@@ -93,6 +105,11 @@ const (
 	control                  // a C0 or C1 control or DEL (ESC included)
 	bidi                     // a bidirectional formatting character
 	zeroWidth                // a zero-width character outside an emoji sequence
+	format                   // another format (Cf) character, e.g. the soft hyphen
+	tag                      // a tag character outside a subdivision flag
+	selector                 // a variation selector that modifies nothing
+	filler                   // a character that shows as blank (see [Filler])
+	separator                // U+2028 line or U+2029 paragraph separator
 )
 
 // classify reads the character of s at byte i: the rune, its size in
@@ -114,8 +131,35 @@ func classify(s string, i int, multiline bool) (rune, int, class) {
 		return r, size, bidi
 	case ZeroWidth(r) && !joinsEmoji(r, s[:i], next):
 		return r, size, zeroWidth
+	case r < 0x80 || r == 0x200d:
+		return r, size, safe
 	}
-	return r, size, safe
+	return r, size, classifyWide(r, s[:i], next)
+}
+
+// classifyWide classes a character outside ASCII that is no control, bidi
+// control or lone zero-width character, before and after being the text
+// around it.
+func classifyWide(r rune, before, after string) class {
+	switch {
+	case Tag(r):
+		if inFlag(r, before, after) {
+			return safe
+		}
+		return tag
+	case Selector(r):
+		if modifies(r, before) {
+			return safe
+		}
+		return selector
+	case Filler(r):
+		return filler
+	case r == 0x2028 || r == 0x2029:
+		return separator
+	case unicode.Is(unicode.Cf, r):
+		return format
+	}
+	return safe
 }
 
 func escapeControl(r rune) string {
@@ -141,10 +185,15 @@ func escapeControl(r rune) string {
 	return `\x` + string(hex[r>>4]) + string(hex[r&0xf])
 }
 
+// escapeUnicode writes r as \u and four hex digits, or beyond the Basic
+// Multilingual Plane as \U and eight, as Go writes them.
 func escapeUnicode(r rune) string {
 	const hex = "0123456789abcdef"
-	out := []byte(`\u`)
-	for shift := 12; shift >= 0; shift -= 4 {
+	out, shift := []byte(`\u`), 12
+	if r > 0xffff {
+		out, shift = []byte(`\U`), 28
+	}
+	for ; shift >= 0; shift -= 4 {
 		out = append(out, hex[(r>>uint(shift))&0xf])
 	}
 	return string(out)
@@ -188,13 +237,19 @@ func joinsEmoji(r rune, before, after string) bool {
 	}
 	// At either end of the string, or next to an invalid byte, the
 	// decoded rune is U+FFFD, itself a symbol (So): no emoji there.
-	prev, _ := utf8.DecodeLastRuneInString(before)
+	prev, size := utf8.DecodeLastRuneInString(before)
 	next, _ := utf8.DecodeRuneInString(after)
-	return prev != utf8.RuneError && next != utf8.RuneError && pictographic(prev) && pictographic(next)
+	if prev == utf8.RuneError || next == utf8.RuneError || next == 0xfe0f || !pictographic(prev) || !pictographic(next) {
+		return false
+	}
+	// An emoji's VS16 (❤️‍🔥) joins; a stray one does not.
+	return prev != 0xfe0f || modifies(prev, before[:len(before)-size])
 }
 
+// pictographic reports whether r is an emoji or a symbol an emoji sequence
+// can hold, VS16 included.
 func pictographic(r rune) bool {
-	return r >= 0x1f000 || (r >= 0x2600 && r <= 0x27bf) || r == 0xfe0f || unicode.Is(unicode.So, r)
+	return (r >= 0x1f000 && r <= 0x1fbff) || (r >= 0x2600 && r <= 0x27bf) || r == 0xfe0f || unicode.Is(unicode.So, r)
 }
 
 // Findings are the kinds of unsafe characters a string holds.
@@ -210,11 +265,41 @@ type Findings struct {
 	ZeroWidth int
 	// InvalidUTF8 counts bytes that are not valid UTF-8.
 	InvalidUTF8 int
+	// Tags counts tag characters outside subdivision flags: invisible
+	// ASCII ([HiddenText] decodes it).
+	Tags int
+	// Format counts the other format characters (Unicode category Cf),
+	// e.g. the soft hyphen U+00AD.
+	Format int
+	// Selectors counts variation selectors that modify nothing.
+	Selectors int
+	// Fillers counts characters that show as blank ([Filler]).
+	Fillers int
+	// Separators counts U+2028 line and U+2029 paragraph separators.
+	Separators int
 }
 
 // Any reports whether anything was found.
 func (f Findings) Any() bool {
-	return f.Controls+f.Bidi+f.ZeroWidth+f.InvalidUTF8 > 0
+	return f.Controls+f.Bidi+f.ZeroWidth+f.InvalidUTF8+f.Hidden() > 0
+}
+
+// Hidden counts the invisible characters that are neither controls, bidi
+// controls nor zero-width characters: tags, other format characters, stray
+// variation selectors, fillers and separators.
+func (f Findings) Hidden() int {
+	return f.Tags + f.Format + f.Selectors + f.Fillers + f.Separators
+}
+
+// Plus returns the sum of f and g.
+func (f Findings) Plus(g Findings) Findings {
+	return Findings{
+		Controls: f.Controls + g.Controls, Escapes: f.Escapes + g.Escapes,
+		Bidi: f.Bidi + g.Bidi, ZeroWidth: f.ZeroWidth + g.ZeroWidth,
+		InvalidUTF8: f.InvalidUTF8 + g.InvalidUTF8, Tags: f.Tags + g.Tags,
+		Format: f.Format + g.Format, Selectors: f.Selectors + g.Selectors,
+		Fillers: f.Fillers + g.Fillers, Separators: f.Separators + g.Separators,
+	}
 }
 
 // String says what was found, e.g. "2 control characters (1 escape
@@ -234,8 +319,20 @@ func (f Findings) String() string {
 	if f.ZeroWidth > 0 {
 		parts = append(parts, count(f.ZeroWidth, "zero-width character", "zero-width characters"))
 	}
-	if f.InvalidUTF8 > 0 {
-		parts = append(parts, count(f.InvalidUTF8, "invalid UTF-8 byte", "invalid UTF-8 bytes"))
+	for _, k := range []struct {
+		n         int
+		one, many string
+	}{
+		{f.Tags, "tag character", "tag characters"},
+		{f.Format, "format character", "format characters"},
+		{f.Selectors, "stray variation selector", "stray variation selectors"},
+		{f.Fillers, "filler", "fillers"},
+		{f.Separators, "line or paragraph separator", "line or paragraph separators"},
+		{f.InvalidUTF8, "invalid UTF-8 byte", "invalid UTF-8 bytes"},
+	} {
+		if k.n > 0 {
+			parts = append(parts, count(k.n, k.one, k.many))
+		}
 	}
 	return strings.Join(parts, ", ")
 }
@@ -268,6 +365,16 @@ func Scan(s string, multiline bool) Findings {
 			f.Bidi++
 		case zeroWidth:
 			f.ZeroWidth++
+		case tag:
+			f.Tags++
+		case format:
+			f.Format++
+		case selector:
+			f.Selectors++
+		case filler:
+			f.Fillers++
+		case separator:
+			f.Separators++
 		}
 		i += size
 	}

@@ -18,8 +18,8 @@ import (
 // The parts are the transport kind; for HTTP the URL (its credentials and
 // query values as keyed digests), each header's name with a keyed digest of
 // its value, and the --header-cmd command; for stdio the command, its args,
-// the working directory and each environment variable's name with a keyed
-// digest of its value; and the protocol version asked for and the client
+// the working directory, whether it inherits our whole environment, and
+// each environment variable's name with a keyed digest of its value; and the protocol version asked for and the client
 // info sent. The name a config file gives the server is not a part: two
 // entries that differ only in their names are one server.
 type Identity struct {
@@ -49,10 +49,14 @@ const (
 	PartCommand   = "command"
 	PartArgs      = "args"
 	PartCwd       = "cwd"
-	PartProtocol  = "protocol"
-	PartClient    = "client"
-	PartHeader    = "header:" // followed by the header's canonical name
-	PartEnv       = "env:"    // followed by the variable's name
+	// PartInheritEnv is "true" when the child gets our whole environment;
+	// absent otherwise, so that the identity of a target without it is
+	// what it was before the part existed.
+	PartInheritEnv = "inherit-env"
+	PartProtocol   = "protocol"
+	PartClient     = "client"
+	PartHeader     = "header:" // followed by the header's canonical name
+	PartEnv        = "env:"    // followed by the variable's name
 )
 
 // Identify returns the target's configuration identity with what the
@@ -93,6 +97,9 @@ func (t Target) identityParts(o IdentityOptions) map[string]string {
 		args, _ := json.Marshal(t.Command[1:])
 		parts[PartArgs] = string(args)
 		parts[PartCwd] = t.Dir
+		if t.InheritEnv {
+			parts[PartInheritEnv] = "true"
+		}
 		env := map[string]string{}
 		for _, kv := range t.Env {
 			k, v, _ := strings.Cut(kv, "=")

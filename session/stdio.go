@@ -66,10 +66,13 @@ type child struct {
 
 func startChild(t Target, tp *tap, log *Log, limit *frameLimit) (*child, error) {
 	cmd := exec.Command(t.Command[0], t.Command[1:]...)
-	cmd.Env = append(os.Environ(), t.Env...)
+	cmd.Env = ChildEnv(os.Environ(), t)
 	cmd.Dir = t.Dir
-	// A group of its own, so stopping it reaches what it started (npx → node).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A session of its own: no controlling terminal, so it cannot write to
+	// /dev/tty past the sanitiser; and, as the session's leader, a process
+	// group of its own, so stopping the group reaches what it started
+	// (npx → node).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

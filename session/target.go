@@ -14,8 +14,12 @@ import (
 type Target struct {
 	// Command starts a stdio server as a child process: program and args.
 	Command []string
-	// Env holds KEY=VAL pairs added to the environment the child inherits.
+	// Env holds KEY=VAL pairs added to the environment the child inherits
+	// (see [ChildEnv]).
 	Env []string
+	// InheritEnv passes the child our whole environment, not only the
+	// variables of [InheritedEnv].
+	InheritEnv bool
 	// Dir is the child's working directory ("" for ours).
 	Dir string
 

@@ -12,6 +12,9 @@ import (
 	"mcpwitness/render"
 )
 
+// hiddenMeaning is what the hidden badge says of an item.
+const hiddenMeaning = "its name, description or schema text holds invisible or unsafe characters (tags, zero-width, bidi, controls): the detail says which field holds what"
+
 // bindings returns the help line's keys for what has the keys now.
 func (m *model) bindings() []key.Binding {
 	short := m.callBindings(m.modeBindings())
@@ -224,6 +227,7 @@ func (m *model) fullHelp() string {
 		}
 		b.WriteString("\n  " + s.Title.Render("Badges") + "\n\n")
 		for _, row := range [][2]string{
+			{s.Warn.Render("hidden"), hiddenMeaning},
 			{s.BadgeTask.Render("task"), "execution.taskSupport is \"required\": plain calls are refused"},
 			{s.BadgeOut.Render("out"), "declares an output schema: answers are checked against it"},
 			{s.BadgeRO.Render("ro") + "/" + s.BadgeDestr.Render("destr"), "annotations: read-only / destructive"},

@@ -91,7 +91,8 @@ func (p *itemsPane) separator(r itemRow) string {
 // badge is one badge of a row: its text and its drawing.
 type badge struct{ text, drawn string }
 
-// badges returns an item's badges, most important first: bad, subscribed,
+// badges returns an item's badges, most important first: bad, hidden
+// text, subscribed,
 // updated since it was last read, stale, its size or arguments, its
 // mimeType's subtype, its annotations in short.
 func (p *itemsPane) badges(it *fold.Item) []badge {
@@ -99,6 +100,9 @@ func (p *itemsPane) badges(it *fold.Item) []badge {
 	add := func(text, drawn string) { parts = append(parts, badge{text, drawn}) }
 	if it.Bad != "" {
 		add("bad", p.pt.badge["bad"])
+	}
+	if len(it.Unsafe) > 0 {
+		add("hidden", p.pt.badge["hidden"])
 	}
 	if it.Method == paging.Tasks().Name {
 		parts = append(parts, p.taskBadges(it)...)

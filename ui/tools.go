@@ -87,7 +87,7 @@ func (p *toolsPane) restyle() {
 func newToolPaints(st *themes.Styles) toolPaints {
 	pt := toolPaints{text: newPaint(st.Text.Render), sel: newPaint(st.Selected.Render), selBlur: newPaint(st.SelectedBlurred.Render),
 		marker: newPaint(st.Title.Render), sep: newPaint(st.Separator.Render), badge: map[string]string{}}
-	for text, style := range map[string]lipgloss.Style{"bad": st.Fail, "task": st.BadgeTask, "out": st.BadgeOut, "destr": st.BadgeDestr,
+	for text, style := range map[string]lipgloss.Style{"bad": st.Fail, "hidden": st.Warn, "task": st.BadgeTask, "out": st.BadgeOut, "destr": st.BadgeDestr,
 		"ro": st.BadgeRO, "stale": st.BadgeStale, "held": st.Subtle, "own": st.Subtle} {
 		pt.badge[text] = style.Render(text)
 	}

@@ -121,11 +121,14 @@ func (p *toolsPane) separator(r toolRow) string {
 // badges returns the badges of t, most important first, and their width.
 // Held and own are a column of their own (see [toolsPane.heldCell]).
 func (p *toolsPane) badges(t *fold.Tool, stale bool) (string, int) {
-	var names [7]string
+	var names [8]string
 	n := 0
 	add := func(s string) { names[n] = s; n++ }
 	if t.Bad != "" {
 		add("bad")
+	}
+	if len(t.Unsafe) > 0 {
+		add("hidden")
 	}
 	if t.TaskSupport == "required" {
 		add("task")

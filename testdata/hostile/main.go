@@ -46,6 +46,11 @@
 //	env                one page with the tool "env", whose call answers the
 //	                   value of the server's environment variable named by
 //	                   arguments.name. Writes "started" to stderr at start.
+//	                   The name "@session" answers "leader" when the server
+//	                   leads its own session (no controlling terminal is
+//	                   left to it) or "in session N"; "@tty" answers
+//	                   "terminal open" when /dev/tty opens, else
+//	                   "no terminal: …".
 //	ttl                normal, with "ttlMs": 60000 on every page.
 //	list-changed       normal, but a call of tool_1_1 sends
 //	                   notifications/tools/list_changed before its answer,
@@ -110,7 +115,7 @@ type theme struct {
 
 // themes lists the theme files' modes; each file returns its own value.
 func themes() []theme {
-	return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme(), tasksTheme()}
+	return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme(), tasksTheme(), hiddenTheme()}
 }
 
 // allModes is every mode: the base ones and each theme's.

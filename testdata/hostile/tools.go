@@ -251,6 +251,16 @@ func (s *server) callTool(req request) {
 	case s.cfg.mode == "log-flood":
 		s.logFlood()
 		s.reply(req.ID, text("ok"))
+	case s.cfg.mode == "env" && p.Arguments["name"] == "@session":
+		s.reply(req.ID, text(sessionReport()))
+	case s.cfg.mode == "env" && p.Arguments["name"] == "@tty":
+		tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+		if err != nil {
+			s.reply(req.ID, text("no terminal: "+err.Error()))
+			return
+		}
+		tty.Close()
+		s.reply(req.ID, text("terminal open"))
 	case s.cfg.mode == "env":
 		name, _ := p.Arguments["name"].(string)
 		value, ok := os.LookupEnv(name)

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"mcpwitness/internal/hostiletest"
+)
+
+// A stdio server gets neither GITHUB_TOKEN nor the rest of our environment
+// beyond the usual few, but gets -e, and everything with --inherit-env or
+// a config entry's "inheritEnv": true.
+func TestChildEnvironmentIsMinimal(t *testing.T) {
+	const canary = "ghp-canary-5a0e"
+	t.Setenv("GITHUB_TOKEN", canary)
+	bin := hostiletest.Build(t)
+	server := []string{"--", bin, "-mode", hostiletest.ModeEnv}
+	inherit := writeConfig(t, `{"mcpServers": {"env": {"command": `+quoteJSON(bin)+`, "args": ["-mode", "env"], "inheritEnv": true}}}`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"token kept back", append([]string{"call", "env", "name=GITHUB_TOKEN"}, server...), exitToolError, "GITHUB_TOKEN is not set"},
+		{"PATH passed", append([]string{"call", "env", "name=PATH", "--json"}, server...), exitOK, os.Getenv("PATH")},
+		{"-e passed", append([]string{"call", "env", "name=GREETING", "-e", "GREETING=hello-3b1f"}, server...), exitOK, "[REDACTED:GREETING:"}, // echoed, and redacted as every -e value
+		{"--inherit-env", append([]string{"call", "env", "name=GITHUB_TOKEN", "--inherit-env"}, server...), exitOK, canary},
+		{"inheritEnv in the config", []string{"call", "env", "name=GITHUB_TOKEN", "--config", inherit}, exitOK, canary},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.says) {
+				t.Errorf("exit %d (want %d), output does not say %s:\n%s%s", code, tc.code, tc.says, out, stderr)
+			}
+		})
+	}
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
