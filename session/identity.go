@@ -158,4 +158,4 @@ func (id Identity) Differences(other Identity) []string {
 // HasSecrets reports whether the target holds a secret value: an
 // environment or header value, URL credentials or query values, a client
 // secret.
-func (t Target) HasSecrets() bool { return len(t.Secrets().secrets) > 0 }
+func (t Target) HasSecrets() bool { return t.Secrets().Len() > 0 }
