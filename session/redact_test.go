@@ -43,11 +43,11 @@ func TestRedactorMasksStringContentsOnly(t *testing.T) {
 	red.Add("SLASHED", "a/b/c/d")
 	red.Add("FLAG", "true")
 	for in, want := range map[string]string{
-		`{"v":true,"s":"true"}`:                                     `{"v":true,"s":"` + Placeholder("FLAG", "true") + `"}`,
+		`{"v":true,"s":"true"}`: `{"v":true,"s":"` + Placeholder("FLAG", "true") + `"}`,
 		`{"t":"\u0067hp_0123456789abcdefghijABCDEFGHIJ012345 ok"}`: `{"t":"` + tok + ` ok"}`,
 		`["x\u0067hp_0123456789abcdefghijABCDEFGHIJ012345\n"]`:     `["x` + tok + `\n"]`,
-		`{"p":"a\/b\/c\/d"}`:                                        `{"p":"` + Placeholder("SLASHED", "a/b/c/d") + `"}`,
-		`{"n":1234,"b":false,"z":null}`:                             `{"n":1234,"b":false,"z":null}`,
+		`{"p":"a\/b\/c\/d"}`:            `{"p":"` + Placeholder("SLASHED", "a/b/c/d") + `"}`,
+		`{"n":1234,"b":false,"z":null}`: `{"n":1234,"b":false,"z":null}`,
 	} {
 		got := string(red.JSON([]byte(in)))
 		if got != want {
