@@ -81,6 +81,9 @@ func (m *masker) json(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 && !m.present(b) {
 		return b
 	}
+	// A string without escapes can hold a secret only if the text holds
+	// it as written.
+	plain := m.present(b)
 	var out []byte
 	last := 0
 	for i := 0; i < len(b); i++ {
@@ -92,6 +95,10 @@ func (m *masker) json(b []byte) []byte {
 			break
 		}
 		content := b[i+1 : end-1]
+		if !plain && bytes.IndexByte(content, '\\') < 0 {
+			i = end - 1
+			continue
+		}
 		if masked, ok := m.content(content, true); ok {
 			out = append(out, b[last:i+1]...)
 			out = append(out, masked...)

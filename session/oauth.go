@@ -98,7 +98,7 @@ func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--client-key %w", err)
 		}
-		o.inner = &jwtClient{id: t.ClientID, key: key, client: client, granted: map[string][]string{}}
+		o.inner = &jwtClient{id: t.ClientID, key: key, client: client, granted: map[string][]string{}, secrets: o.secrets}
 		how += " (" + privateKeyJWT + ", " + key.alg + ")"
 	} else {
 		h, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
@@ -215,6 +215,7 @@ func (o *oauth) Authorize(ctx context.Context, req *http.Request, resp *http.Res
 // logToken records that a token was obtained: its type, expiry and
 // scopes, never the token.
 func (o *oauth) logToken(step AuthStep, tok *oauth2.Token) {
+	o.keepSecret(tok)
 	info := &AuthInfo{Step: step, TokenType: tok.Type()}
 	if !tok.Expiry.IsZero() {
 		info.Expires = tok.Expiry.UTC().Format(time.RFC3339)
@@ -235,6 +236,13 @@ func (o *oauth) logToken(step AuthStep, tok *oauth2.Token) {
 	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
 }
 
+// keepSecret adds tok's access and refresh tokens to the session's
+// secrets, so that no sink shows them, whoever echoes them.
+func (o *oauth) keepSecret(tok *oauth2.Token) {
+	o.secrets.Add("access_token", tok.AccessToken)
+	o.secrets.Add("refresh_token", tok.RefreshToken)
+}
+
 // watchedTokens is the SDK's token source, with a refresh made an event.
 type watchedTokens struct {
 	o  *oauth
@@ -246,6 +254,7 @@ func (w *watchedTokens) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return tok, err
 	}
+	w.o.keepSecret(tok)
 	w.o.mu.Lock()
 	changed := w.o.lastToken != "" && w.o.lastToken != tok.AccessToken
 	w.o.lastToken = tok.AccessToken

@@ -42,6 +42,8 @@ type jwtClient struct {
 	// granted are the scopes each issuer granted, kept across a step-up
 	// (SEP-2350) as the SDK's handlers keep them.
 	granted map[string][]string
+	// secrets receives each client assertion and token (see [Redactor]).
+	secrets *Redactor
 }
 
 var _ auth.OAuthHandler = (*jwtClient)(nil)
@@ -195,6 +197,7 @@ func (s *assertionSource) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.j.secrets.Add("client_assertion", a)
 	params := url.Values{assertionTypeParam: {assertionType}, assertionParam: {a}}
 	if s.resource != "" {
 		// RFC 8707: the token is for this MCP server.
@@ -210,5 +213,7 @@ func (s *assertionSource) Token() (*oauth2.Token, error) {
 		}
 		return nil, err
 	}
+	s.j.secrets.Add("access_token", tok.AccessToken)
+	s.j.secrets.Add("refresh_token", tok.RefreshToken)
 	return tok, nil
 }

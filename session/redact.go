@@ -2,6 +2,7 @@ package session
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"net/url"
 	"slices"
@@ -63,6 +64,9 @@ func NewRedactor(k *DigestKey) *Redactor { return &Redactor{key: k} }
 // It is safe to call while other goroutines mask text: a credential is
 // added the moment it exists, and every sink masks with what is known.
 func (r *Redactor) Add(name, value string) string {
+	if r == nil {
+		return Placeholder(name, value)
+	}
 	p := KeyedPlaceholder(r.key, name, value)
 	if value != "" {
 		r.add(secret{value: value, placeholder: p})
@@ -170,6 +174,8 @@ func (r *Redactor) redactURL(raw string) string {
 		b.WriteString(info)
 		if pw, ok := u.User.Password(); ok {
 			r.Add("password", pw)
+			// net/http sends the userinfo as this Basic credential.
+			r.alias(base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pw)), info)
 			// Go's HTTP errors quote the URL as user:***@host; the user
 			// name there is as much a credential.
 			r.alias(u.User.Username()+":***", info)

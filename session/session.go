@@ -55,6 +55,11 @@ type Options struct {
 	MaxFrame int64
 	// ClientName and ClientVersion identify us in the handshake.
 	ClientName, ClientVersion string
+	// Secrets is the registry the target's secrets and every credential
+	// the session obtains (OAuth tokens, client assertions, vended header
+	// values) are added to, shared with the caller's sinks; nil makes one
+	// from the target. The session's log is masked with it.
+	Secrets *Redactor
 }
 
 // Session is one live connection to an MCP server.
@@ -247,9 +252,14 @@ func newSession(target Target, o Options) *Session {
 		promptMarks: map[string]promptMark{},
 		tokens:      map[string]int64{},
 		limit:       newFrameLimit(o.MaxFrame, o.Log),
-		secrets:     target.Secrets(),
+		secrets:     o.Secrets,
 		opts:        o,
 	}
+	if s.secrets == nil {
+		s.secrets = NewRedactor(target.DigestKey)
+	}
+	s.secrets.Merge(target.Secrets())
+	s.log.MaskWith(s.secrets)
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall
 	s.info.Target = target.Describe().String()
