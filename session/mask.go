@@ -116,10 +116,19 @@ func (m *masker) json(b []byte) []byte {
 // text returns s with every secret replaced, plainly written or escaped as
 // JSON writes it (an error quoting a server's JSON).
 func (m *masker) text(s string) string {
-	if masked, ok := m.content([]byte(s), false); ok {
-		return string(masked)
+	b, changed := []byte(s), false
+	// As written first: a secret holding a backslash (a Windows path) is
+	// found before its backslashes are read as escapes.
+	if found := m.matches(b); found != nil {
+		b, changed = splice(b, found, nil, nil, false), true
 	}
-	return s
+	if masked, ok := m.content(b, false); ok {
+		b, changed = masked, true
+	}
+	if !changed {
+		return s
+	}
+	return string(b)
 }
 
 // content masks the contents of one JSON string literal (quoted: the

@@ -57,6 +57,10 @@ func TestRedactorMasksStringContentsOnly(t *testing.T) {
 			t.Errorf("JSON(%s) is not valid JSON: %s", in, got)
 		}
 	}
+	red.Add("WIN_PATH", `C:\new\token`)
+	if got := red.String(`open C:\new\token failed`); strings.Contains(got, `new`) {
+		t.Errorf("a secret holding backslashes was left in free text: %s", got)
+	}
 	if got := red.String(`echo "\u0067hp_0123456789abcdefghijABCDEFGHIJ012345" a\/b\/c\/d`); strings.Contains(got, "0123456789abcdef") || strings.Contains(got, `a\/b`) {
 		t.Errorf("an escaped secret was left in free text: %s", got)
 	}
