@@ -118,7 +118,13 @@ func FuzzRedactorJSON(f *testing.F) {
 		if err := json.Unmarshal(out, &v); err != nil {
 			t.Fatal(err)
 		}
-		if leaked := findString(v, secret); leaked != "" {
+		// A secret may be part of the placeholder's own text ("ACTED").
+		var stripped any
+		unplaced := strings.ReplaceAll(string(out), Placeholder("S", secret), "")
+		if err := json.Unmarshal([]byte(unplaced), &stripped); err != nil {
+			t.Fatal(err)
+		}
+		if leaked := findString(stripped, secret); leaked != "" {
 			t.Fatalf("JSON(%s) = %s: secret %q left in %q", in, out, secret, leaked)
 		}
 	})
