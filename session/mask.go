@@ -84,7 +84,7 @@ func (m *masker) json(b []byte) []byte {
 	// A string without escapes can hold a secret only if the text holds
 	// it as written.
 	plain := m.present(b)
-	var out []byte
+	var out, scratch []byte
 	last := 0
 	for i := 0; i < len(b); i++ {
 		if b[i] != '"' {
@@ -99,7 +99,7 @@ func (m *masker) json(b []byte) []byte {
 			i = end - 1
 			continue
 		}
-		if masked, ok := m.content(content, true); ok {
+		if masked, ok := m.content(content, true, &scratch); ok {
 			out = append(out, b[last:i+1]...)
 			out = append(out, masked...)
 			out = append(out, '"')
@@ -122,7 +122,7 @@ func (m *masker) text(s string) string {
 	if found := m.matches(b); found != nil {
 		b, changed = splice(b, found, nil, nil, false), true
 	}
-	if masked, ok := m.content(b, false); ok {
+	if masked, ok := m.content(b, false, nil); ok {
 		b, changed = masked, true
 	}
 	if !changed {
@@ -133,8 +133,9 @@ func (m *masker) text(s string) string {
 
 // content masks the contents of one JSON string literal (quoted: the
 // placeholders are escaped for it) or free text, whose escapes are decoded
-// where they are well formed. ok is false when nothing matched.
-func (m *masker) content(raw []byte, quoted bool) ([]byte, bool) {
+// where they are well formed. ok is false when nothing matched. scratch,
+// if not nil, is a buffer reused from one call to the next.
+func (m *masker) content(raw []byte, quoted bool, scratch *[]byte) ([]byte, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		found := m.matches(raw)
 		if found == nil {
@@ -142,12 +143,35 @@ func (m *masker) content(raw []byte, quoted bool) ([]byte, bool) {
 		}
 		return splice(raw, found, nil, nil, quoted), true
 	}
-	dec, starts, ends := decodeEscapes(raw)
-	found := m.matches(dec)
-	if found == nil {
+	// Most strings hold no secret: decode without offsets to find out.
+	var dst []byte
+	if scratch != nil {
+		dst = (*scratch)[:0]
+	}
+	dst = decodeInto(dst, raw)
+	if scratch != nil {
+		*scratch = dst
+	}
+	if m.matches(dst) == nil {
 		return nil, false
 	}
-	return splice(raw, found, starts, ends, quoted), true
+	dec, starts, ends := decodeEscapes(raw)
+	return splice(raw, m.matches(dec), starts, ends, quoted), true
+}
+
+// decodeInto appends raw to dst with its JSON escapes decoded (malformed
+// ones kept as written), as [decodeEscapes] decodes it.
+func decodeInto(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		if r, n := unescape(raw, i); r >= 0 {
+			dst = utf8.AppendRune(dst, r)
+			i += n
+			continue
+		}
+		dst = append(dst, raw[i])
+		i++
+	}
+	return dst
 }
 
 // splice replaces the spans found in the decoded text in raw, mapping
