@@ -3,9 +3,13 @@ package session
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"mcpwitness/demo"
 	"mcpwitness/paging"
@@ -80,5 +84,28 @@ func TestLogMasksEscapedEchoes(t *testing.T) {
 		if ev.Size != len(frame) {
 			t.Errorf("size %d, want the raw frame's %d", ev.Size, len(frame))
 		}
+	}
+}
+
+// What --header-cmd vends is a secret from the moment it is read, and so
+// is the Basic credential net/http makes of a URL's userinfo.
+func TestDerivedCredentialsAreRegistered(t *testing.T) {
+	red := NewRedactor(nil)
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:1/mcp", nil)
+	h, err := vendHeaders(context.Background(), `echo "X-Signature: sig-vended-41c2"; echo "Authorization: Bearer tok-vended-93ab"`, req, []byte("{}"), "http://127.0.0.1:1/mcp", 10*time.Second, red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Get("X-Signature") != "sig-vended-41c2" {
+		t.Fatalf("vended %v", h)
+	}
+	got := red.String("echoed sig-vended-41c2 and tok-vended-93ab")
+	if strings.Contains(got, "vended") {
+		t.Errorf("a vended value is not masked: %s", got)
+	}
+	basic := base64.StdEncoding.EncodeToString([]byte("alice:pass-7d2e"))
+	url := Target{URL: "http://alice:pass-7d2e@127.0.0.1:1/mcp"}.Secrets()
+	if got := url.String("Authorization: Basic " + basic); strings.Contains(got, basic) {
+		t.Errorf("the Basic credential of the userinfo is not masked: %s", got)
 	}
 }
