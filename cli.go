@@ -159,6 +159,13 @@ func serverFlags() []flagSpec {
 		{[]string{"-e", "--env"}, true, func(c *config, v string) error { c.target.Env = append(c.target.Env, v); return nil }},
 		{[]string{"--cwd"}, true, func(c *config, v string) error { c.target.Dir = v; return nil }},
 		{[]string{"--inherit-env"}, false, func(c *config, _ string) error { c.target.InheritEnv = true; return nil }},
+		{[]string{"--secret"}, true, func(c *config, v string) error {
+			if strings.TrimSpace(v) == "" {
+				return usagef("--secret wants the name of an environment variable or header whose value is a secret, e.g. --secret MY_VAR")
+			}
+			c.target.SecretNames = append(c.target.SecretNames, strings.TrimSpace(v))
+			return nil
+		}},
 		{[]string{"--root"}, true, func(c *config, v string) error { c.roots = append(c.roots, v); return nil }},
 		{[]string{"--elicit"}, true, func(c *config, v string) error {
 			a, err := session.ParseElicit(v)
@@ -346,8 +353,8 @@ func (c *config) checkServer() error {
 		if err := t.Validate(); err != nil {
 			return usageError{err.Error()}
 		}
-	case len(c.target.Env) > 0 || c.target.Dir != "" || c.target.InheritEnv || len(c.target.Headers) > 0 || c.target.SSE:
-		return usagef("-e, --cwd, --inherit-env, -H and --sse describe a server: give a command after -- or --url")
+	case len(c.target.Env) > 0 || c.target.Dir != "" || c.target.InheritEnv || len(c.target.Headers) > 0 || c.target.SSE || len(c.target.SecretNames) > 0:
+		return usagef("-e, --cwd, --inherit-env, -H, --secret and --sse describe a server: give a command after -- or --url")
 	case t.SetsHTTPAuth():
 		return usagef("--header-cmd, --oauth, --oauth-issuer and the --client-… flags describe an HTTP server: give --url")
 	}

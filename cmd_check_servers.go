@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -37,7 +40,7 @@ func runCheckServers(ctx context.Context, a *app) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = checkServer(ctx, a.cfg, s)
+			results[i] = checkServer(ctx, a.cfg, s, a.red)
 		}()
 	}
 	wg.Wait()
@@ -45,13 +48,14 @@ func runCheckServers(ctx context.Context, a *app) error {
 	names := make([]string, len(servers))
 	for i, s := range servers {
 		names[i] = s.name()
-		red := s.target.Secrets()
 		c := results[i]
 		switch {
 		case a.cfg.json:
-			_ = writeJSON(a.stdout, c.doc, red)
+			if err := writeJSON(a.stdout, c.doc, a.red); err != nil {
+				a.stdout.fail(fmt.Errorf("writing the --json document of %s: %w", s.name(), err))
+			}
 		default:
-			a.pr.checkSummary(s, c, red)
+			a.pr.checkSummary(s, c, a.red)
 		}
 		if o := c.outcome(); o == exitConnect || (o == exitCheck && exit == 0) {
 			exit = o
@@ -69,8 +73,9 @@ func runCheckServers(ctx context.Context, a *app) error {
 	return nil
 }
 
-// checkServer connects to one server of --config and lints it.
-func checkServer(ctx context.Context, cfg *config, s configServer) checked {
+// checkServer connects to one server of --config and lints it, adding
+// the credentials it obtains to red.
+func checkServer(ctx context.Context, cfg *config, s configServer, red *session.Redactor) checked {
 	start := time.Now()
 	log := session.NewLog(nil)
 	defer log.Close()
@@ -78,7 +83,7 @@ func checkServer(ctx context.Context, cfg *config, s configServer) checked {
 	if s.target.Identity != nil {
 		doc.Server.ConfigHash = s.target.Identity.Hash
 	}
-	sess, err := session.Dial(ctx, s.target, sessionOptions(cfg, log))
+	sess, err := session.Dial(ctx, s.target, sessionOptions(cfg, log, red))
 	if err != nil {
 		doc.Error = err.Error()
 		return checked{doc: doc, err: err, took: time.Since(start)}
@@ -103,7 +108,7 @@ func (a *app) writeJUnit(results []checked, names []string) error {
 	}
 	suites := make([]checks.JUnitSuite, len(results))
 	for i, c := range results {
-		s := checks.JUnitSuite{Name: names[i], Findings: c.doc.Findings, Err: c.err, Duration: c.took}
+		s := checks.JUnitSuite{Name: a.red.String(names[i]), Findings: maskedFindings(a.red, c.doc.Findings), Err: maskedError(a.red, c.err), Duration: c.took}
 		if c.doc.Server.ConfigHash != "" {
 			s.Properties = append(s.Properties, [2]string{"configHash", c.doc.Server.ConfigHash})
 		}
@@ -121,7 +126,11 @@ func (a *app) writeJUnit(results []checked, names []string) error {
 	// A report for others to read, as a file the shell would make.
 	err = tmp.Chmod(0o644)
 	if err == nil {
-		err = checks.WriteJUnit(tmp, suites)
+		var xml bytes.Buffer
+		if err = checks.WriteJUnit(&xml, suites); err == nil {
+			// What the masked findings quote is masked again as written.
+			_, err = io.WriteString(tmp, a.red.String(xml.String()))
+		}
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -206,4 +215,33 @@ func (p *printer) checkTotals(results []checked) {
 	}
 	fmt.Fprintf(p.w, "\n%s · %d clean · %d with findings · %d not reached or not read whole\n",
 		nouns(len(results), "server"), ok, findings, unreachable)
+}
+
+// maskedFindings returns found with every secret red knows masked in
+// their text; found itself when none held one.
+func maskedFindings(red *session.Redactor, found []finding.Finding) []finding.Finding {
+	b, err := json.Marshal(found)
+	if err != nil {
+		return found
+	}
+	out := red.JSON(b)
+	if bytes.Equal(out, b) {
+		return found
+	}
+	var masked []finding.Finding
+	if json.Unmarshal(out, &masked) != nil {
+		return found
+	}
+	return masked
+}
+
+// maskedError is err with every secret red knows masked in its text.
+func maskedError(red *session.Redactor, err error) error {
+	if err == nil {
+		return nil
+	}
+	if text := red.String(err.Error()); text != err.Error() {
+		return errors.New(text)
+	}
+	return err
 }

@@ -15,7 +15,7 @@ func runTUI(ctx context.Context, a *app) error {
 	spool := a.spool
 	cfg := ui.Config{
 		Target:  a.cfg.target,
-		Session: interactive(sessionOptions(a.cfg, a.log)),
+		Session: interactive(sessionOptions(a.cfg, a.log, a.red)),
 		Export: func(ctx context.Context) (session.Exported, error) {
 			return spool.Export(ctx, ".")
 		},

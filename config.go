@@ -17,6 +17,7 @@ import (
 // --sse) to the server of a config file, and checks the result.
 func mergeTarget(t, cmdline session.Target) (session.Target, error) {
 	t.Env = append(t.Env, cmdline.Env...)
+	t.SecretNames = append(t.SecretNames, cmdline.SecretNames...)
 	t.Headers = append(t.Headers, cmdline.Headers...)
 	if cmdline.Dir != "" {
 		t.Dir = cmdline.Dir
@@ -59,6 +60,9 @@ type serverEntry struct {
 	// with the --client-… flags.
 	HeaderCmd string      `json:"headerCmd"`
 	OAuth     *oauthEntry `json:"oauth"`
+	// Secrets names env variables and headers whose values are secrets
+	// whatever they hold, as --secret does.
+	Secrets []string `json:"secrets"`
 }
 
 // oauthEntry is the OAuth client of a server in a config file.
@@ -193,9 +197,18 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 			if !ok {
 				missing = append(missing, name)
 			}
+			if sub := (session.EnvRef{Name: name, Value: val}); !slices.Contains(t.Substituted, sub) {
+				t.Substituted = append(t.Substituted, sub)
+			}
 			return val
 		})
 	}
+	for _, name := range e.Secrets {
+		if name == "" {
+			return t, nil, fmt.Errorf("names an empty secret in secrets")
+		}
+	}
+	t.SecretNames = slices.Clone(e.Secrets)
 	switch {
 	case e.Command != "" && e.URL != "":
 		return t, nil, fmt.Errorf("has both a command and a url")

@@ -27,6 +27,7 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 	tuneGCFor(cfg.cmd != "")
 	h := session.NewHeader(toolName(), cfg.target.Describe())
 	a.log = session.NewLog(nil)
+	a.log.MaskWith(a.red)
 	rec, closeRecord, err := openRecord(cfg.record, h, a.red, a.log)
 	if err != nil {
 		a.log.Close()
@@ -47,7 +48,7 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 		closeRecord = closeBoth(closeRecord, a.spool.Close)
 	}
 	if cfg.ndjson {
-		a.log.AddSink(ndjsonSink(a.stdout, a.red))
+		a.log.AddSink(ndjsonSink(a.stdout, a.red, a.stdout.fail))
 	}
 	if dialsHere(cfg.cmd) && !cfg.json && !cfg.ndjson && isTTY(a.stderr) {
 		a.log.AddSink(progressSink(a.stderr, a.red))
@@ -82,7 +83,7 @@ func closeBoth(record, spool func() error) func() error {
 // --log-level, asks the server to log at that level: a level the server
 // refuses is a warning, not the end. The caller closes the session.
 func (a *app) dial(ctx context.Context) (*session.Session, error) {
-	sess, err := session.Dial(ctx, a.cfg.target, sessionOptions(a.cfg, a.log))
+	sess, err := session.Dial(ctx, a.cfg.target, sessionOptions(a.cfg, a.log, a.red))
 	if err != nil {
 		return nil, connectFailed(err)
 	}
@@ -104,7 +105,9 @@ func (a *app) dial(ctx context.Context) (*session.Session, error) {
 func (a *app) show(doc any, human func()) {
 	switch {
 	case a.cfg.json:
-		_ = writeJSON(a.stdout, doc, a.red)
+		if err := writeJSON(a.stdout, doc, a.red); err != nil {
+			a.stdout.fail(fmt.Errorf("writing the --json document: %w", err))
+		}
 	case a.cfg.ndjson:
 	default:
 		human()
@@ -139,15 +142,19 @@ func openRecord(path string, h session.Header, red *session.Redactor, log *sessi
 }
 
 // ndjsonSink writes each event as one line of strict UTF-8 JSON with the
-// target's secrets replaced.
-func ndjsonSink(w io.Writer, red *session.Redactor) func(session.Event) {
+// secrets red knows replaced. An event it cannot write goes to fail, which
+// makes the command fail saying so.
+func ndjsonSink(w io.Writer, red *session.Redactor, fail func(error)) func(session.Event) {
 	return func(ev session.Event) {
 		b, err := json.Marshal(ev)
 		if err == nil {
 			b, err = cleanJSON(b)
 		}
 		if err == nil {
-			w.Write(append(red.JSON(b), '\n'))
+			_, err = w.Write(append(red.JSON(b), '\n'))
+		}
+		if err != nil {
+			fail(fmt.Errorf("--ndjson: event %d (%s): %w", ev.Seq, ev.Kind, err))
 		}
 	}
 }

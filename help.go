@@ -62,6 +62,11 @@ Server:
   --config FILE        take the servers from an mcpServers JSON file (Claude
                        Desktop, Cursor, VS Code); --server NAME picks one
                        (--server A,B some); the TUI and check open them all
+  --secret NAME        the value of env variable or header NAME is a secret
+                       (repeatable; config: "secrets": [NAME]). Values named
+                       *token*, *key*, *secret*, *auth*, … and credential-shaped
+                       ones (Bearer, ghp_, sk-, JWTs, URL userinfo) are already;
+                       secrets are masked in every output, other values kept
   --digest-key FILE    the key of the digests of secret values (default: made
                        once in the user config dir, mcpwitness/digest.key, 0600)
   --root PATH          answer roots/list with this root (repeatable; none by default)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -45,7 +46,12 @@ type app struct {
 // document and the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
 	a := &app{stdout: &docWriter{w: stdout}, stderr: stderr, jsonErrors: wantsJSON(args)}
-	return a.exit(a.run(args))
+	err := a.run(args)
+	if werr := a.stdout.failed(); werr != nil {
+		// Never exit 0 with output missing: say why it is.
+		err = joinExit(err, werr)
+	}
+	return a.exit(err)
 }
 
 // run runs the command line args. For the commands that have a session
@@ -168,9 +174,13 @@ func (a *app) exit(err error) int {
 	return code
 }
 
-func sessionOptions(cfg *config, log *session.Log) *session.Options {
+// sessionOptions are the options of a session of the command line cfg
+// logging to log, with red the registry of secrets every output masks
+// with, to which the session adds the credentials it obtains.
+func sessionOptions(cfg *config, log *session.Log, red *session.Redactor) *session.Options {
 	return &session.Options{
 		Log:           log,
+		Secrets:       red,
 		Timeout:       cfg.timeout,
 		Protocol:      cfg.protocol,
 		Roots:         cfg.roots,
@@ -326,13 +336,38 @@ func printError(w io.Writer, red *session.Redactor, err error) {
 	fmt.Fprintf(w, "mcpwitness: %s\n", sanitize.Text(red.String(err.Error())))
 }
 
-// docWriter is stdout, remembering whether anything was written to it.
+// docWriter is stdout, remembering whether anything was written to it and
+// the first failure to write it: every sink on stdout (--json, --ndjson,
+// the printer) reports there, and the command fails with it.
 type docWriter struct {
 	w     io.Writer
 	wrote atomic.Bool
+
+	mu  sync.Mutex
+	err error
 }
 
 func (d *docWriter) Write(b []byte) (int, error) {
 	d.wrote.Store(true)
-	return d.w.Write(b)
+	n, err := d.w.Write(b)
+	if err != nil {
+		d.fail(fmt.Errorf("writing to stdout: %w", err))
+	}
+	return n, err
+}
+
+// fail keeps err, if it is the first failure of a sink on stdout.
+func (d *docWriter) fail(err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+// failed is the first failure of a sink on stdout, nil if none.
+func (d *docWriter) failed() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.err
 }

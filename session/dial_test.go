@@ -170,10 +170,10 @@ func TestSecretsNeverReachTheRecord(t *testing.T) {
 
 	t.Run("env", func(t *testing.T) {
 		target := hostile(t, "env")
-		target.Env = []string{"MCPW_CANARY=" + envCanary}
+		target.Env = []string{"MCPW_CANARY_TOKEN=" + envCanary}
 		check(t, target, func(s *Session) {
 			walked(t, s)
-			r := s.Call(context.Background(), "env", json.RawMessage(`{"name":"MCPW_CANARY"}`), nil)
+			r := s.Call(context.Background(), "env", json.RawMessage(`{"name":"MCPW_CANARY_TOKEN"}`), nil)
 			if !bytes.Contains(r.Result, []byte(envCanary)) {
 				t.Fatalf("the server did not echo the canary: %s", r.Result)
 			}

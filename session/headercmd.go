@@ -40,8 +40,8 @@ func (e *HeaderCmdError) Unwrap() error { return e.Err }
 // the request's method, URL and body digest in its environment and the
 // body on its stdin, and returns the headers it printed, one "Name: value"
 // a line. shown is the request's URL as errors show it; the command has
-// limit to answer.
-func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte, shown string, limit time.Duration) (http.Header, error) {
+// limit to answer. Each value is added to secrets.
+func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte, shown string, limit time.Duration, secrets *Redactor) (http.Header, error) {
 	sum := sha256.Sum256(body)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -77,7 +77,12 @@ func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []
 			// The line is not quoted: it may hold a secret.
 			return nil, fail(fmt.Errorf("line %d of its output is not 'Name: value'", n))
 		}
-		h.Add(name, strings.TrimSpace(value))
+		value = strings.TrimSpace(value)
+		// Every vended value is a secret, before it can be sent.
+		for _, part := range SecretParts(name, value, true) {
+			secrets.Add(name, part)
+		}
+		h.Add(name, value)
 	}
 	return h, nil
 }

@@ -132,7 +132,7 @@ func TestHeaderCmdBadLineIsNotQuoted(t *testing.T) {
 func TestHeaderCmdTooSlowFailsWithinItsBound(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:1/mcp", nil)
 	start := time.Now()
-	_, err := vendHeaders(context.Background(), `echo "still thinking" >&2; sleep 30`, req, []byte("{}"), "http://127.0.0.1:1/mcp", 300*time.Millisecond)
+	_, err := vendHeaders(context.Background(), `echo "still thinking" >&2; sleep 30`, req, []byte("{}"), "http://127.0.0.1:1/mcp", 300*time.Millisecond, nil)
 	if err == nil {
 		t.Fatal("a command that never answers vended headers")
 	}

@@ -87,7 +87,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 // vend runs --header-cmd for req (body is its body) and sets the headers
 // it printed; the event names them, never their values.
 func (h *httpTap) vend(req *http.Request, body []byte) error {
-	vended, err := vendHeaders(req.Context(), h.headerCmd, req, body, h.url(req), headerCmdTimeout)
+	vended, err := vendHeaders(req.Context(), h.headerCmd, req, body, h.url(req), headerCmdTimeout, h.secrets)
 	if err != nil {
 		h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPVended, Method: req.Method, URL: h.url(req), Error: err.Error()}, Text: err.Error()})
 		return err

@@ -162,7 +162,7 @@ func (id Identity) Differences(other Identity) []string {
 	return diff
 }
 
-// HasSecrets reports whether the target holds a secret value: an
-// environment or header value, URL credentials or query values, a client
-// secret.
-func (t Target) HasSecrets() bool { return len(t.Secrets().secrets) > 0 }
+// HasSecrets reports whether the target holds a secret value (see
+// [SecretParts]): a secret environment or header value, URL credentials, a
+// secret query value, a client secret, a ${env:NAME} value.
+func (t Target) HasSecrets() bool { return t.Secrets().Len() > 0 }

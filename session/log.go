@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
@@ -15,9 +16,13 @@ type Log struct {
 	keep    bool
 	history []Event
 	sinks   []func(Event)
-	subs    map[*Subscription]struct{}
-	closed  bool
-	now     func() time.Time
+	// masks are the secret registries every event is masked with before
+	// any sink or subscriber sees it: the one choke point for the record,
+	// the spool, --ndjson and the screen alike.
+	masks  []*Redactor
+	subs   map[*Subscription]struct{}
+	closed bool
+	now    func() time.Time
 }
 
 // LogOptions tune a [Log]. nil means defaults.
@@ -36,11 +41,26 @@ func NewLog(opts *LogOptions) *Log {
 }
 
 // AddSink adds a function called with every event appended from now on, in
-// order, while the log is locked: it must be quick and must not append.
+// order, masked (see [Log.MaskWith]), while the log is locked: it must be
+// quick and must not append.
 func (l *Log) AddSink(sink func(Event)) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.sinks = append(l.sinks, sink)
+}
+
+// MaskWith masks every event appended from now on with the secrets r
+// knows, then and later: a registry shared with the session that adds
+// credentials as it obtains them.
+func (l *Log) MaskWith(r *Redactor) {
+	if r == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !slices.Contains(l.masks, r) {
+		l.masks = append(l.masks, r)
+	}
 }
 
 // Append stamps ev with the next sequence number and, when unset, the time,
@@ -56,6 +76,9 @@ func (l *Log) Append(ev Event) Event {
 	ev.Seq = l.seq
 	if ev.T.IsZero() {
 		ev.T = l.now()
+	}
+	for _, r := range l.masks {
+		ev = r.Event(ev)
 	}
 	for _, sink := range l.sinks {
 		sink(ev)

@@ -100,7 +100,7 @@ func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
 		return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
 	}
 	cc := &ccClient{id: t.ClientID, secret: t.ClientSecret, client: client, issuer: t.OAuthIssuer, server: server,
-		granted: map[string][]string{}}
+		granted: map[string][]string{}, secrets: o.secrets}
 	how := "OAuth client credentials as client " + t.ClientID
 	if t.ClientKey != "" {
 		key, err := loadClientKey(t.ClientKey)
@@ -212,6 +212,7 @@ func (o *oauth) Authorize(ctx context.Context, req *http.Request, resp *http.Res
 // logToken records that a token was obtained: its type, expiry and
 // scopes, never the token.
 func (o *oauth) logToken(step AuthStep, tok *oauth2.Token) {
+	o.keepSecret(tok)
 	info := &AuthInfo{Step: step, TokenType: tok.Type()}
 	if !tok.Expiry.IsZero() {
 		info.Expires = tok.Expiry.UTC().Format(time.RFC3339)
@@ -232,6 +233,13 @@ func (o *oauth) logToken(step AuthStep, tok *oauth2.Token) {
 	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
 }
 
+// keepSecret adds tok's access and refresh tokens to the session's
+// secrets, so that no sink shows them, whoever echoes them.
+func (o *oauth) keepSecret(tok *oauth2.Token) {
+	o.secrets.Add("access_token", tok.AccessToken)
+	o.secrets.Add("refresh_token", tok.RefreshToken)
+}
+
 // watchedTokens is the SDK's token source, with a refresh made an event.
 type watchedTokens struct {
 	o  *oauth
@@ -243,6 +251,7 @@ func (w *watchedTokens) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return tok, err
 	}
+	w.o.keepSecret(tok)
 	w.o.mu.Lock()
 	changed := w.o.lastToken != "" && w.o.lastToken != tok.AccessToken
 	w.o.lastToken = tok.AccessToken

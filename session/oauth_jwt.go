@@ -51,6 +51,8 @@ type ccClient struct {
 	// granted are the scopes each issuer granted, kept across a step-up
 	// (SEP-2350) as the SDK's handlers keep them.
 	granted map[string][]string
+	// secrets receives each client assertion and token (see [Redactor]).
+	secrets *Redactor
 }
 
 var _ auth.OAuthHandler = (*ccClient)(nil)
@@ -127,7 +129,7 @@ func (j *ccClient) source(ctx context.Context, asm *oauthex.AuthServerMeta, reso
 		// RFC 8707: the token is for this MCP server.
 		cfg.EndpointParams = url.Values{"resource": {resource}}
 	}
-	return &explainedSource{ts: cfg.TokenSource(ctx)}
+	return &explainedSource{ts: cfg.TokenSource(ctx), secrets: j.secrets}
 }
 
 // how says how the client authenticates, for errors.
@@ -268,6 +270,7 @@ func (s *assertionSource) Token() (*oauth2.Token, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.j.secrets.Add("client_assertion", a)
 	params := url.Values{assertionTypeParam: {assertionType}, assertionParam: {a}}
 	if s.resource != "" {
 		// RFC 8707: the token is for this MCP server.
@@ -275,17 +278,25 @@ func (s *assertionSource) Token() (*oauth2.Token, error) {
 	}
 	cfg := &clientcredentials.Config{ClientID: s.j.id, TokenURL: s.tokenURL, Scopes: s.scopes,
 		AuthStyle: oauth2.AuthStyleInParams, EndpointParams: params}
-	return explainToken(cfg.Token(s.ctx))
+	tok, err := cfg.Token(s.ctx)
+	return explainToken(s.j.secrets, tok, err)
 }
 
 // explainedSource is a token source whose errors are the authorization
 // server's error code and description, when it gave them.
-type explainedSource struct{ ts oauth2.TokenSource }
+type explainedSource struct {
+	ts      oauth2.TokenSource
+	secrets *Redactor
+}
 
-func (e *explainedSource) Token() (*oauth2.Token, error) { return explainToken(e.ts.Token()) }
+func (e *explainedSource) Token() (*oauth2.Token, error) {
+	tok, err := e.ts.Token()
+	return explainToken(e.secrets, tok, err)
+}
 
-// explainToken is tok, or err as the authorization server explained it.
-func explainToken(tok *oauth2.Token, err error) (*oauth2.Token, error) {
+// explainToken is tok, registered with secrets the moment it exists, or
+// err as the authorization server explained it.
+func explainToken(secrets *Redactor, tok *oauth2.Token, err error) (*oauth2.Token, error) {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.ErrorCode != "" {
@@ -293,5 +304,7 @@ func explainToken(tok *oauth2.Token, err error) (*oauth2.Token, error) {
 		}
 		return nil, err
 	}
+	secrets.Add("access_token", tok.AccessToken)
+	secrets.Add("refresh_token", tok.RefreshToken)
 	return tok, nil
 }

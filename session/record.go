@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 )
@@ -193,12 +192,6 @@ func (r *Recorder) writeLineLocked(v any, frame json.RawMessage) error {
 		r.buf.WriteByte('}')
 	}
 	b := r.buf.Bytes()
-	if htmlInSecrets(r.red) {
-		// The redactor knows such a secret as json.Marshal writes it.
-		var esc bytes.Buffer
-		json.HTMLEscape(&esc, b)
-		b = esc.Bytes()
-	}
 	b = append(r.red.JSON(b), '\n')
 	if _, err := r.w.Write(b); err != nil {
 		return fmt.Errorf("writing session record: %w", err)
@@ -274,20 +267,4 @@ func (r *RecordFile) Close() error {
 		return fmt.Errorf("closing %s: %w", r.f.Name(), cerr)
 	}
 	return nil
-}
-
-// htmlInSecrets reports whether a secret red knows holds a character that
-// json.Marshal escapes for HTML (<, >, &, U+2028, U+2029): the redactor
-// finds it in JSON text only in that escaped form, so a line holding raw
-// frames must then be escaped the same way before it is redacted.
-func htmlInSecrets(red *Redactor) bool {
-	if red == nil {
-		return false
-	}
-	for _, s := range red.secrets {
-		if strings.ContainsAny(s.value, "<>&\u2028\u2029") {
-			return true
-		}
-	}
-	return false
 }

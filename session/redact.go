@@ -2,11 +2,13 @@ package session
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // minScrub is the shortest secret value scrubbed from free text. Shorter
@@ -15,16 +17,21 @@ import (
 // mangle the record.
 const minScrub = 4
 
-// Redactor replaces secret values by their name and a short SHA-256 digest,
-// so a record shows which secret was used without holding it.
+// Redactor is the registry of a session's secrets: every credential is
+// added to it the moment it exists, and every sink (record, spool,
+// --json, --ndjson, JUnit, errors, the screen) masks with it, replacing a
+// secret value by its name and a short keyed digest, so that output shows
+// which secret was used without holding it. It is safe for concurrent use.
 type Redactor struct {
 	// key, when set, keys the digests (see [DigestKey]); without it they
 	// are plain SHA-256, as in files written before keys existed.
-	key     *DigestKey
+	key *DigestKey
+
+	mu      sync.Mutex
 	secrets []secret
-	// plain and escaped replace every secret in one pass, so a placeholder
-	// written for one secret is never scanned again for another.
-	plain, escaped *strings.Replacer
+	// mask is rebuilt whole on every addition and read without a lock, so
+	// masking never waits for a secret being added.
+	mask atomic.Pointer[masker]
 }
 
 type secret struct {
@@ -54,74 +61,97 @@ func KeyedPlaceholder(k *DigestKey, name, value string) string {
 func NewRedactor(k *DigestKey) *Redactor { return &Redactor{key: k} }
 
 // Add registers value as a secret named name and returns its placeholder.
+// It is safe to call while other goroutines mask text: a credential is
+// added the moment it exists, and every sink masks with what is known.
 func (r *Redactor) Add(name, value string) string {
+	if r == nil {
+		return Placeholder(name, value)
+	}
 	p := KeyedPlaceholder(r.key, name, value)
-	if value == "" {
-		return p
+	if value != "" {
+		r.add(secret{value: value, placeholder: p})
 	}
-	for _, s := range r.secrets {
-		if s.value == value {
-			return p
-		}
-	}
-	r.secrets = append(r.secrets, secret{value: value, placeholder: p})
-	r.build()
 	return p
 }
 
-// build sorts the secrets and makes the replacers.
-func (r *Redactor) build() {
-	// Longer values first, so a secret containing another is replaced whole.
-	for i := len(r.secrets) - 1; i > 0 && len(r.secrets[i].value) > len(r.secrets[i-1].value); i-- {
-		r.secrets[i], r.secrets[i-1] = r.secrets[i-1], r.secrets[i]
+// add registers s unless its value is known already.
+func (r *Redactor) add(s secret) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if slices.ContainsFunc(r.secrets, func(k secret) bool { return k.value == s.value }) {
+		return
 	}
-	var plain, escaped []string
-	// Placeholders map to themselves, listed first: a scan that meets one
-	// takes it whole, so a secret such as "info" never bites into
+	r.secrets = append(r.secrets, s)
+	r.build()
+}
+
+// build makes the masker from the secrets; r.mu is held.
+func (r *Redactor) build() {
+	var needles []needle
+	// Placeholders stand for themselves: a scan that meets one takes it
+	// whole, so a secret such as "info" never bites into
 	// "[REDACTED:userinfo:…]".
 	for _, s := range r.secrets {
-		plain = append(plain, s.placeholder, s.placeholder)
-		escaped = append(escaped, s.placeholder, s.placeholder)
+		needles = append(needles, needle{[]byte(s.placeholder), s.placeholder})
 	}
 	for _, s := range r.secrets {
 		if len(s.value) < minScrub {
 			continue
 		}
-		plain = append(plain, s.value, s.placeholder)
-		esc, _ := json.Marshal(s.value)
-		escaped = append(escaped, string(esc[1:len(esc)-1]), s.placeholder)
+		for _, form := range []string{s.value, url.QueryEscape(s.value), url.PathEscape(s.value)} {
+			if !slices.ContainsFunc(needles, func(n needle) bool { return string(n.text) == form }) {
+				needles = append(needles, needle{[]byte(form), s.placeholder})
+			}
+		}
 	}
-	r.plain, r.escaped = strings.NewReplacer(plain...), strings.NewReplacer(escaped...)
+	slices.SortStableFunc(needles, func(a, b needle) int { return len(b.text) - len(a.text) })
+	r.mask.Store(&masker{needles: needles})
 }
 
 // alias makes text stand for a secret already known by its placeholder.
 func (r *Redactor) alias(text, placeholder string) {
-	for _, s := range r.secrets {
-		if s.value == text {
-			return
-		}
-	}
-	r.secrets = append(r.secrets, secret{value: text, placeholder: placeholder})
-	r.build()
+	r.add(secret{value: text, placeholder: placeholder})
 }
 
-// String returns s with every known secret of at least four bytes replaced.
+// Len is the number of secrets r knows.
+func (r *Redactor) Len() int {
+	if r == nil {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.secrets)
+}
+
+// masker is what r masks with now, nil when it knows no secret to hunt.
+func (r *Redactor) masker() *masker {
+	if r == nil {
+		return nil
+	}
+	return r.mask.Load()
+}
+
+// String returns s, free text such as an error message or a stderr line,
+// with every known secret of at least four bytes replaced, written plainly,
+// URL-escaped or escaped as a JSON string writes it.
 func (r *Redactor) String(s string) string {
-	if r == nil || r.plain == nil {
+	m := r.masker()
+	if m == nil {
 		return s
 	}
-	return r.plain.Replace(s)
+	return m.text(s)
 }
 
 // JSON returns the JSON text b with every known secret of at least four
-// bytes replaced, both as written plainly and as a JSON string escapes it.
+// bytes replaced inside its string literals only, escaped forms included
+// (see [masker.json]): valid JSON stays valid. b itself is returned when
+// nothing was replaced.
 func (r *Redactor) JSON(b []byte) []byte {
-	if r == nil || r.escaped == nil {
+	m := r.masker()
+	if m == nil {
 		return b
 	}
-	// JSON text holds a secret as a JSON string escapes it; values with
-	// nothing to escape are the same either way.
-	return []byte(r.escaped.Replace(string(b)))
+	return m.json(b)
 }
 
 // redactURL returns raw with its userinfo and query values replaced by
@@ -144,6 +174,8 @@ func (r *Redactor) redactURL(raw string) string {
 		b.WriteString(info)
 		if pw, ok := u.User.Password(); ok {
 			r.Add("password", pw)
+			// net/http sends the userinfo as this Basic credential.
+			r.alias(base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pw)), info)
 			// Go's HTTP errors quote the URL as user:***@host; the user
 			// name there is as much a credential.
 			r.alias(u.User.Username()+":***", info)
@@ -163,10 +195,7 @@ func (r *Redactor) redactURL(raw string) string {
 				b.WriteString(name)
 				continue
 			}
-			b.WriteString(name + "=" + r.Add(name, value))
-			if dec, err := url.QueryUnescape(value); err == nil && dec != value {
-				r.Add(name, dec)
-			}
+			b.WriteString(name + "=" + r.queryValue(name, value))
 		}
 	}
 	if u.Fragment != "" {
@@ -175,18 +204,51 @@ func (r *Redactor) redactURL(raw string) string {
 	return b.String()
 }
 
+// queryValue registers the secrets of the query parameter name=value (as
+// written in the URL) and returns the value to show: a placeholder for a
+// secret, else the value with what looks like a credential in it replaced.
+func (r *Redactor) queryValue(name, value string) string {
+	dec, err := url.QueryUnescape(value)
+	if err != nil {
+		dec = value
+	}
+	parts := SecretParts(name, dec, false)
+	if slices.Contains(parts, dec) {
+		if dec != value {
+			r.Add(name, dec)
+		}
+		return r.Add(name, value)
+	}
+	return r.addParts(name, parts, value)
+}
+
+// addParts registers each of parts as a secret named name and returns
+// shown with each replaced by its placeholder, longer parts first.
+func (r *Redactor) addParts(name string, parts []string, shown string) string {
+	slices.SortFunc(parts, func(a, b string) int { return len(b) - len(a) })
+	var pairs []string
+	for _, p := range parts {
+		if p != "" {
+			pairs = append(pairs, p, r.Add(name, p))
+		}
+	}
+	if len(pairs) == 0 {
+		return shown
+	}
+	// One pass: a placeholder written is never searched again.
+	return strings.NewReplacer(pairs...).Replace(shown)
+}
+
 // Merge adds every secret o knows to r, with o's placeholders: a session of
 // several servers redacts what any of them holds.
 func (r *Redactor) Merge(o *Redactor) {
-	if o == nil || len(o.secrets) == 0 {
+	if o == nil || o == r {
 		return
 	}
-	for _, s := range o.secrets {
-		if !slices.ContainsFunc(r.secrets, func(k secret) bool { return k.value == s.value }) {
-			r.secrets = append(r.secrets, s)
-		}
+	o.mu.Lock()
+	theirs := slices.Clone(o.secrets)
+	o.mu.Unlock()
+	for _, s := range theirs {
+		r.add(s)
 	}
-	// build sorts by one pass of insertion; sort whole after a merge.
-	slices.SortStableFunc(r.secrets, func(a, b secret) int { return len(b.value) - len(a.value) })
-	r.build()
 }

@@ -61,6 +61,12 @@ type Options struct {
 	// internal replaces the policy of which addresses are the user's own
 	// network (see [netGuard]), in tests.
 	internal func(netip.AddrPort) bool
+
+	// Secrets is the registry the target's secrets and every credential
+	// the session obtains (OAuth tokens, client assertions, vended header
+	// values) are added to, shared with the caller's sinks; nil makes one
+	// from the target. The session's log is masked with it.
+	Secrets *Redactor
 }
 
 // Session is one live connection to an MCP server.
@@ -253,9 +259,14 @@ func newSession(target Target, o Options) *Session {
 		promptMarks: map[string]promptMark{},
 		tokens:      map[string]int64{},
 		limit:       newFrameLimit(o.MaxFrame, o.Log),
-		secrets:     target.Secrets(),
+		secrets:     o.Secrets,
 		opts:        o,
 	}
+	if s.secrets == nil {
+		s.secrets = NewRedactor(target.DigestKey)
+	}
+	s.secrets.Merge(target.Secrets())
+	s.log.MaskWith(s.secrets)
 	s.tap = newTap(s.log)
 	s.tap.progress = s.progressCall
 	s.info.Target = target.Describe().String()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,6 +57,13 @@ type Target struct {
 	// Transport connects in some other way (in-memory, tests); Name labels it.
 	Transport mcp.Transport
 	Name      string
+
+	// SecretNames name environment variables and headers whose values are
+	// secrets whatever they hold (--secret, a config entry's "secrets").
+	SecretNames []string
+	// Substituted are the ${env:NAME} references a config entry's fields
+	// were filled in from: each value is a secret wherever it stands.
+	Substituted []EnvRef
 
 	// DigestKey keys the digests of the target's secrets (nil: unkeyed);
 	// Identity is its configuration identity, if known. See [Target.Identify].
@@ -202,35 +210,50 @@ func (t Target) CheckClientAuth(n ClientAuthNames) error {
 	return nil
 }
 
-// Secrets returns a [Redactor] that knows every secret of the target:
-// environment values, header values, URL credentials and query values.
+// EnvRef is one ${env:NAME} reference of a config entry and the value it
+// was filled with.
+type EnvRef struct {
+	Name, Value string
+}
+
+// Secrets returns a [Redactor] that knows every secret of the target (see
+// [SecretParts]): secret-named and marked environment and header values,
+// credential-shaped parts of any value, URL userinfo, secret query values,
+// the client secret and every ${env:NAME} value substituted into it.
 func (t Target) Secrets() *Redactor {
 	r := NewRedactor(t.DigestKey)
 	t.describe(r)
 	return r
 }
 
-// Describe returns the target with its secrets replaced.
+// Describe returns the target with its secrets replaced, and each
+// ${env:NAME} value shown as the reference.
 func (t Target) Describe() TargetInfo {
 	info := t.describe(NewRedactor(t.DigestKey))
 	info.Config = t.Identity
 	return info
 }
 
+// describe registers the target's secrets with r and returns its
+// description with them replaced.
 func (t Target) describe(r *Redactor) TargetInfo {
+	unsub := t.unsubstitute(r)
 	switch {
 	case len(t.Command) > 0:
-		info := TargetInfo{Transport: "stdio", Command: t.Command, Dir: t.Dir}
+		info := TargetInfo{Transport: "stdio", Dir: unsub(t.Dir)}
+		for _, a := range t.Command {
+			info.Command = append(info.Command, r.addParts("arg", appendShaped(nil, a), unsub(a)))
+		}
 		for _, kv := range t.Env {
 			k, v, _ := strings.Cut(kv, "=")
 			if info.Env == nil {
 				info.Env = map[string]string{}
 			}
-			info.Env[k] = r.Add(k, v)
+			info.Env[k] = t.describeValue(r, k, v, unsub)
 		}
 		return info
 	case t.URL != "":
-		info := TargetInfo{Transport: "http", URL: r.redactURL(t.URL)}
+		info := TargetInfo{Transport: "http", URL: unsub(r.redactURL(t.URL))}
 		if t.ClientSecret != "" {
 			r.Add("client_secret", t.ClientSecret)
 		}
@@ -239,16 +262,11 @@ func (t Target) describe(r *Redactor) TargetInfo {
 		}
 		for _, h := range t.Headers {
 			name, value, _ := strings.Cut(h, ":")
-			name = strings.TrimSpace(name)
-			value = strings.TrimSpace(value)
+			name, value = strings.TrimSpace(name), strings.TrimSpace(value)
 			if info.Headers == nil {
 				info.Headers = map[string]string{}
 			}
-			info.Headers[name] = r.Add(name, value)
-			// A bearer token alone is the secret too.
-			if _, tok, ok := strings.Cut(value, " "); ok {
-				r.Add(name, strings.TrimSpace(tok))
-			}
+			info.Headers[name] = t.describeValue(r, name, value, unsub)
 		}
 		return info
 	default:
@@ -258,6 +276,51 @@ func (t Target) describe(r *Redactor) TargetInfo {
 		}
 		return TargetInfo{Transport: "in-memory", Name: name}
 	}
+}
+
+// describeValue registers the secrets of the environment or header value
+// of name and returns what the description shows of it: ${env:NAME} for a
+// substituted value, a placeholder for a secret, else the value with its
+// credential-shaped parts replaced.
+func (t Target) describeValue(r *Redactor, name, value string, unsub func(string) string) string {
+	parts := SecretParts(name, value, t.marked(name))
+	if shown := unsub(value); shown != value {
+		for _, p := range parts {
+			r.Add(name, p)
+		}
+		return shown
+	}
+	if slices.Contains(parts, value) {
+		for _, p := range parts {
+			r.Add(name, p)
+		}
+		return r.Add(name, value)
+	}
+	return r.addParts(name, parts, value)
+}
+
+// marked reports whether name is one of the target's SecretNames, in any
+// case.
+func (t Target) marked(name string) bool {
+	return slices.ContainsFunc(t.SecretNames, func(n string) bool { return strings.EqualFold(n, name) })
+}
+
+// unsubstitute registers every ${env:NAME} value of the target as a secret
+// named NAME and returns a function writing each back as its reference.
+func (t Target) unsubstitute(r *Redactor) func(string) string {
+	refs := slices.Clone(t.Substituted)
+	slices.SortFunc(refs, func(a, b EnvRef) int { return len(b.Value) - len(a.Value) })
+	var pairs []string
+	for _, ref := range refs {
+		if ref.Value != "" {
+			r.Add(ref.Name, ref.Value)
+			pairs = append(pairs, ref.Value, "${env:"+ref.Name+"}")
+		}
+	}
+	if len(pairs) == 0 {
+		return func(s string) string { return s }
+	}
+	return strings.NewReplacer(pairs...).Replace
 }
 
 // String is a one-line, redacted description of the target.
