@@ -26,14 +26,19 @@ func TestChildEnvironmentIsMinimal(t *testing.T) {
 	}{
 		{"token kept back", append([]string{"call", "env", "name=GITHUB_TOKEN"}, server...), exitToolError, "GITHUB_TOKEN is not set"},
 		{"PATH passed", append([]string{"call", "env", "name=PATH", "--json"}, server...), exitOK, os.Getenv("PATH")},
-		{"-e passed", append([]string{"call", "env", "name=GREETING", "-e", "GREETING=hello-3b1f"}, server...), exitOK, "[REDACTED:GREETING:"}, // echoed, and redacted as every -e value
-		{"--inherit-env", append([]string{"call", "env", "name=GITHUB_TOKEN", "--inherit-env"}, server...), exitOK, canary},
-		{"inheritEnv in the config", []string{"call", "env", "name=GITHUB_TOKEN", "--config", inherit}, exitOK, canary},
+		{"-e passed", append([]string{"call", "env", "name=GREETING", "-e", "GREETING=hello-3b1f"}, server...), exitOK, "hello-3b1f"}, // an ordinary value, recorded as given
+		// Inherited whole, a secret-named variable reaches the child and is
+		// masked when the server echoes it.
+		{"--inherit-env", append([]string{"call", "env", "name=GITHUB_TOKEN", "--inherit-env"}, server...), exitOK, "[REDACTED:GITHUB_TOKEN:"},
+		{"inheritEnv in the config", []string{"call", "env", "name=GITHUB_TOKEN", "--config", inherit}, exitOK, "[REDACTED:GITHUB_TOKEN:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, stderr := runCLI(t, tc.args...)
 			if code != tc.code || !strings.Contains(out, tc.says) {
 				t.Errorf("exit %d (want %d), output does not say %s:\n%s%s", code, tc.code, tc.says, out, stderr)
+			}
+			if strings.Contains(out+stderr, canary) {
+				t.Errorf("the token's value reached the output:\n%s%s", out, stderr)
 			}
 		})
 	}

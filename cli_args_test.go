@@ -35,7 +35,7 @@ func TestCheckArgsSaysWhatIsWrong(t *testing.T) {
 		{[]string{"call", "add", "a=", "b=2=3"}, ""},
 		{[]string{"call", "add", "--task", "--task-ttl", "5s"}, ""},
 		{[]string{"call", "add", "--args", "{}"}, ""},
-		{[]string{"tools", "--inherit-env"}, "-e, --cwd, --inherit-env, -H and --sse describe a server: give a command after -- or --url"},
+		{[]string{"tools", "--inherit-env"}, "-e, --cwd, --inherit-env, -H, --secret and --sse describe a server: give a command after -- or --url"},
 		{[]string{"tools", "extra"}, `tools takes no arguments (got "extra"); put the server's command after --`},
 		{[]string{"check", "a", "b"}, `check takes no arguments (got "a"); put the server's command after --`},
 		{[]string{"resources", "x"}, `resources takes no arguments (got "x"); put the server's command after --`},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 
@@ -251,6 +252,9 @@ func (t Target) describe(r *Redactor) TargetInfo {
 			}
 			info.Env[k] = t.describeValue(r, k, v, unsub)
 		}
+		if t.InheritEnv {
+			t.registerInherited(r)
+		}
 		return info
 	case t.URL != "":
 		info := TargetInfo{Transport: "http", URL: unsub(r.redactURL(t.URL))}
@@ -297,6 +301,19 @@ func (t Target) describeValue(r *Redactor, name, value string, unsub func(string
 		return r.Add(name, value)
 	}
 	return r.addParts(name, parts, value)
+}
+
+// registerInherited adds to r the secrets of the environment a child
+// inherits whole (--inherit-env): values of secret-named or marked
+// variables, and values shaped like credentials. They are not described:
+// the target names only what the user gave.
+func (t Target) registerInherited(r *Redactor) {
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		for _, p := range SecretParts(k, v, t.marked(k)) {
+			r.Add(k, p)
+		}
+	}
 }
 
 // marked reports whether name is one of the target's SecretNames, in any
