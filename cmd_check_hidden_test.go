@@ -62,3 +62,38 @@ func TestCheckFindsHiddenText(t *testing.T) {
 		t.Errorf("--json has %d unsafe-text errors, want 2 (the tags, the name): %+v", errs, doc.Findings)
 	}
 }
+
+// tools --json writes every character the sanitiser would show escaped as
+// a \u escape (tag characters as surrogate pairs), so that the document
+// holds no raw hidden character, and decodes to exactly what was sent.
+func TestJSONEscapesHiddenCharacters(t *testing.T) {
+	server := []string{"--", hostiletest.Build(t), "-mode", hostiletest.ModeHidden}
+	code, out, stderr := runCLI(t, append([]string{"tools", "--json"}, server...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	if f := sanitize.Scan(out, true); f.Any() {
+		t.Errorf("the document holds %s raw", f)
+	}
+	if !strings.Contains(out, `\udb40\udc49`) {
+		t.Errorf("the tag characters are not written as surrogate pairs")
+	}
+	var doc struct {
+		Tools []struct {
+			Name       string
+			Definition struct{ Description string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tool := range doc.Tools {
+		if tool.Name == "read_file" {
+			found = strings.Contains(strings.Join(sanitize.HiddenText(tool.Definition.Description), ""), hostiletest.HiddenInstruction)
+		}
+	}
+	if !found {
+		t.Errorf("read_file's description does not decode to its hidden text")
+	}
+}

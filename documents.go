@@ -5,16 +5,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"strconv"
-	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/sanitize"
+	"mcpwitness/render"
 	"mcpwitness/session"
 	"mcpwitness/tooldef"
 )
@@ -360,29 +359,17 @@ func plainJSON(b []byte) bool {
 	return true
 }
 
-// appendJSONString appends s as json.Marshal writes it, with C1 controls,
-// DEL, bidi controls and zero-width characters escaped as well.
+// appendJSONString appends s as json.Marshal writes it, with DEL, C1
+// controls and every character the sanitiser shows escaped (bidi,
+// zero-width, tag and other format characters, stray variation selectors,
+// fillers, separators) written as \u escapes, beyond U+FFFF as surrogate
+// pairs (see [render.SafeJSON]).
 func appendJSONString(out []byte, s string) []byte {
 	q, _ := json.Marshal(s)
-	if !strings.ContainsFunc(s, escapedInJSON) {
+	if !slices.ContainsFunc(q, func(c byte) bool { return c >= 0x7f }) {
 		return append(out, q...)
 	}
-	const hex = "0123456789abcdef"
-	for _, r := range string(q) {
-		if escapedInJSON(r) {
-			out = append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-			continue
-		}
-		out = utf8.AppendRune(out, r)
-	}
-	return out
-}
-
-// escapedInJSON reports whether cleanJSON writes r as a \u escape where
-// json.Marshal writes it plainly: DEL, C1 controls, bidi controls and
-// zero-width characters.
-func escapedInJSON(r rune) bool {
-	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || sanitize.Invisible(r)
+	return append(out, render.SafeJSON(string(q))...)
 }
 
 // writeJSON writes the tools document to w as [writeJSON] would write it,
