@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/charmbracelet/x/ansi"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -149,6 +150,9 @@ func TestAuthorizationURLOpensOnlyOnO(t *testing.T) {
 	url := h.m.restarts.authURL
 	if s := h.screen(); !strings.Contains(s, "host: "+srv.Listener.Addr().String()) || !strings.Contains(s, "Press o to open") {
 		t.Errorf("the screen does not set the host apart or say o opens it:\n%s", s)
+	}
+	if line := ansi.Strip(h.m.helpLine()); !strings.Contains(line, "o open URL") || !strings.Contains(line, "y copy URL") {
+		t.Errorf("the key line does not offer o and y: %q", line)
 	}
 	if _, err := os.Stat(argv); err == nil {
 		t.Fatal("the authorization URL was opened before o")

@@ -70,6 +70,11 @@ func (m *model) ownBindings() (short []key.Binding, ok bool) {
 		return append(m.helpView.ShortHelp(), g.Quit), true
 	case m.replay != nil && !m.replay.Loaded():
 		return []key.Binding{g.Theme, g.Help, g.Quit}, true
+	case m.authScreen():
+		open, cp := g.OpenAuth, g.Copy
+		open.SetHelp("o", "open URL")
+		cp.SetHelp("y", "copy URL")
+		return []key.Binding{open, cp, g.Wire, g.Export, g.Help, g.Quit}, true
 	case m.st.Server() == nil && m.replay == nil:
 		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}, true
 	case m.mode == modeEditor:
