@@ -33,7 +33,7 @@ func TestTUIRecordNeverOverwrites(t *testing.T) {
 func TestTUIRefusedMakesNoRecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	code, _, stderr := runCLI(t, "--json", "--record", path)
-	if code != exitUsage || !strings.Contains(stderr, "--json and --ndjson are for the headless commands") {
+	if code != exitUsage || !strings.Contains(stderr, "--json is not a flag of the terminal UI") {
 		t.Errorf("the UI with --json: exit %d, stderr %q; want 2 and the reason", code, stderr)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
