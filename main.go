@@ -75,7 +75,7 @@ func (a *app) run(args []string) error {
 		return err
 	}
 	a.cfg, a.red = cfg, cfg.secrets()
-	a.pr = newPrinter(a.stdout, !cfg.noColor && isTTY(a.stdout.w), a.red)
+	a.pr = newPrinter(a.stdout, !cfg.noColor && (cfg.color == "always" || isTTY(a.stdout.w)), a.red)
 	// SIGHUP too: a terminal window closed under the TUI ends it as q does
 	// (the export spool removed, the server stopped, the record closed),
 	// not by the signal's default, which left the spool in the temp dir.
@@ -87,7 +87,7 @@ func (a *app) run(args []string) error {
 	}
 	if cfg.cmd == "" {
 		// Said before --record makes its file.
-		if err := checkTUI(cfg); err != nil {
+		if err := checkTUI(os.Stdin, a.stdout.w); err != nil {
 			return err
 		}
 	}
