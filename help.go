@@ -106,7 +106,8 @@ checks. --timeout (the whole task) or Ctrl-C sends tasks/cancel. The
 requests a task waits on are answered by --elicit and --sampling-reply.
 
 NAME=VALUE values follow the input schema's types: a=2 is a number when the
-schema says number, flag=true a boolean, tags='["x"]' JSON.
+schema says number, flag=true a boolean, tags='["x"]' JSON. --args takes the
+arguments as one JSON object, --args @FILE from FILE, --args - from stdin.
 
 Examples:
   mcpwitness call add a=2 b=3
@@ -129,7 +130,7 @@ Usage:
                                          registration, or client mcpwitness-demo
                                          with secret demo-secret)
 
-It has 40+ tools in pages of 10: valid, invalid and missing structured
+It has 53 tools, in 6 pages of 10: valid, invalid and missing structured
 output, an isError tool, a task-required tool, a slow tool with progress,
 a tool that adds and removes tools, resources, prompts and logging.
   --page-size N   items per list page (default 10)
