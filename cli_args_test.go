@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -9,20 +10,21 @@ import (
 // and which one wins when several apply.
 func TestCheckArgsSaysWhatIsWrong(t *testing.T) {
 	const (
-		taskFlags = "--task and --task-ttl are for call: mcpwitness call TOOL --task [--task-ttl D]"
-		notBoth   = "give the arguments either as k=v pairs or as --args JSON, not both"
-		noServer  = "demo-server takes no server: it is one"
+		taskFlag = "--task is not a flag of %s (only of call); see mcpwitness help %s"
+		ttlFlag  = "--task-ttl is not a flag of %s (only of call); see mcpwitness help %s"
+		notBoth  = "give the arguments either as k=v pairs or as --args JSON, not both"
+		noServer = "demo-server takes no server: it is one"
 	)
 	tests := []struct {
 		args []string
 		want string // "" for none
 	}{
-		{[]string{"tools", "--task"}, taskFlags},
-		{[]string{"tools", "--task-ttl", "5s"}, taskFlags},
-		{[]string{"--task"}, taskFlags},
-		{[]string{"read", "x", "--task"}, taskFlags},
-		{[]string{"tools", "extra", "--task"}, taskFlags},                    // over the extra argument
-		{[]string{"demo-server", "--task", "--url", "http://x/"}, taskFlags}, // over the server
+		{[]string{"tools", "--task"}, fmt.Sprintf(taskFlag, "tools", "tools")},
+		{[]string{"tools", "--task-ttl", "5s"}, fmt.Sprintf(ttlFlag, "tools", "tools")},
+		{[]string{"--task"}, "--task is not a flag of the terminal UI (only of call); see mcpwitness --help"},
+		{[]string{"read", "x", "--task"}, fmt.Sprintf(taskFlag, "read", "read")},
+		{[]string{"tools", "extra", "--task"}, fmt.Sprintf(taskFlag, "tools", "tools")},                                // over the extra argument
+		{[]string{"demo-server", "--task", "--url", "http://x/"}, fmt.Sprintf(taskFlag, "demo-server", "demo-server")}, // over the server
 		{[]string{"call", "add", "--task-ttl", "5s"}, "--task-ttl is the ttl of a task: give --task too"},
 		{[]string{"call", "--task-ttl", "5s"}, "--task-ttl is the ttl of a task: give --task too"}, // over the missing tool
 		{[]string{"call"}, "call needs a tool name: mcpwitness call TOOL [k=v ...] [--args JSON]"},
@@ -44,15 +46,15 @@ func TestCheckArgsSaysWhatIsWrong(t *testing.T) {
 		{[]string{"tasks", "x"}, `tasks takes no arguments (got "x"); put the server's command after --`},
 		{[]string{"demo-server", "x"}, noServer},
 		{[]string{"demo-server", "--", "node", "s.js"}, noServer},
-		{[]string{"demo-server", "--url", "http://x/"}, noServer},
-		{[]string{"demo-server", "--config", "mcp.json"}, noServer},
+		{[]string{"demo-server", "--url", "http://x/"}, "--url is not a flag of demo-server; see mcpwitness help demo-server"},
+		{[]string{"demo-server", "--config", "mcp.json"}, "--config is not a flag of demo-server; see mcpwitness help demo-server"},
 		{[]string{"demo-server", "--http", "127.0.0.1:0"}, ""},
-		{[]string{"read", "--task-ttl", "1s"}, taskFlags}, // over read's missing URI
+		{[]string{"read", "--task-ttl", "1s"}, fmt.Sprintf(ttlFlag, "read", "read")}, // over read's missing URI
 		{[]string{"read"}, "read needs exactly one resource URI: mcpwitness read URI [--follow]"},
 		{[]string{"prompt", "p", "x"}, `bad argument "x": want NAME=VALUE`},
 		// The checks before and after checkArgs keep their place.
 		{[]string{"tools", "extra", "--json", "--ndjson"}, "--json and --ndjson do not go together: pick one"},
-		{[]string{"demo-server", "--url", "http://x/", "--", "y"}, "more than one server given: use either a command after -- or --url, not both"},
+		{[]string{"tools", "--url", "http://x/", "--", "y"}, "more than one server given: use either a command after -- or --url, not both"},
 		{[]string{"tools", "extra", "--protocol", "1999-01-01"}, `tools takes no arguments (got "extra"); put the server's command after --`},
 	}
 	for _, tc := range tests {

@@ -164,7 +164,7 @@ func TestCheckJUnitOneServer(t *testing.T) {
 	if doc := readJUnit(t, junit); doc.Errors != 1 {
 		t.Errorf("unreachable: junit %+v\n%s", doc, stderr)
 	}
-	if code, _, stderr := runCLI(t, "tools", "--junit", junit); code != exitUsage || !strings.Contains(stderr, "--junit FILE is for check") {
+	if code, _, stderr := runCLI(t, "tools", "--junit", junit); code != exitUsage || !strings.Contains(stderr, "--junit is not a flag of tools (only of check)") {
 		t.Errorf("tools --junit: exit %d %s", code, stderr)
 	}
 }

@@ -70,7 +70,7 @@ func TestReportAndDiffErrors(t *testing.T) {
 	}{
 		{"report without a file", "report", false, nil, exitUsage, "report needs one session file"},
 		{"report with two files", "report", false, []string{good, good}, exitUsage, "report needs one session file"},
-		{"report --json", "report", true, []string{good}, exitUsage, "report writes Markdown"},
+		{"report --json", "report", true, []string{good}, exitUsage, "--json is not a flag of report"},
 		{"report of a missing file", "report", false, []string{filepath.Join(dir, "nope.jsonl")}, exitConnect, "no such file"},
 		{"report of a future file", "report", false, []string{future}, exitConnect,
 			"session file is format version 2; this mcpwitness reads version 1 — upgrade mcpwitness"},
@@ -95,7 +95,7 @@ func TestReportAndDiffErrors(t *testing.T) {
 func TestReportNeedsNoServer(t *testing.T) {
 	for _, server := range [][]string{{"--url", "http://127.0.0.1:1/mcp"}, {"--config", "mcp.json"}, {"-e", "A=1"}} {
 		code, out, errs := runCLI(t, append([]string{"report", "x.jsonl"}, server...)...)
-		if code != exitUsage || out != "" || !strings.Contains(errs, "needs no server") && !strings.Contains(errs, "describe a server") {
+		if code != exitUsage || out != "" || !strings.Contains(errs, "is not a flag of report") {
 			t.Errorf("report %q: exit %d: %s", server, code, errs)
 		}
 	}

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
 
 	"mcpwitness/session"
 	"mcpwitness/ui"
@@ -49,10 +53,12 @@ func interactive(o *session.Options) session.Options {
 	return *o
 }
 
-// checkTUI says what on the command line the terminal UI does not take.
-func checkTUI(cfg *config) error {
-	if cfg.json || cfg.ndjson {
-		return usagef("--json and --ndjson are for the headless commands (tools, call, check)")
+// checkTUI says why the terminal UI cannot run: it needs a terminal on
+// stdin and stdout.
+func checkTUI(stdin io.Reader, stdout io.Writer) error {
+	in, ok := stdin.(*os.File)
+	if !ok || !term.IsTerminal(in.Fd()) || !isTTY(stdout) {
+		return usagef("the terminal UI needs a terminal on stdin and stdout; without one, use a headless command: mcpwitness tools, call, check, resources, read, prompts, ping (see mcpwitness --help)")
 	}
 	return nil
 }

@@ -12,16 +12,16 @@ import (
 	"mcpwitness/session"
 )
 
-// The terminal UI's --record goes through the same wiring as the headless
-// commands': an existing file is a usage error said before the screen
-// changes, and the file is left as it was.
+// The terminal UI refuses to start without a terminal before --record
+// touches its file (the headless commands' record, whose wiring the UI
+// shares, is never overwritten either: see the e2e tests).
 func TestTUIRecordNeverOverwrites(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, []byte("evidence\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runCLI(t, "--record", path)
-	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "a record is never overwritten") {
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "needs a terminal") {
 		t.Errorf("--record over a file: exit %d, stdout %q, stderr %q; want 2 and the reason", code, stdout, stderr)
 	}
 	if b, _ := os.ReadFile(path); string(b) != "evidence\n" {
@@ -33,7 +33,7 @@ func TestTUIRecordNeverOverwrites(t *testing.T) {
 func TestTUIRefusedMakesNoRecord(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	code, _, stderr := runCLI(t, "--json", "--record", path)
-	if code != exitUsage || !strings.Contains(stderr, "--json and --ndjson are for the headless commands") {
+	if code != exitUsage || !strings.Contains(stderr, "--json is not a flag of the terminal UI") {
 		t.Errorf("the UI with --json: exit %d, stderr %q; want 2 and the reason", code, stderr)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {

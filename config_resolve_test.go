@@ -29,8 +29,6 @@ func TestResolveErrorOrder(t *testing.T) {
 		{"the theme before the config file", testEnviron(nil), []string{"--theme", "plaid", "--config", "/no/such.json"},
 			`unknown --theme "plaid"; choose one of `, exitUsage},
 		{"the theme before the demo server", noExe, []string{"--theme", "plaid"}, `unknown --theme "plaid"; choose one of `, exitUsage},
-		{"headless commands take any theme", testEnviron(nil), []string{"tools", "--theme", "plaid"}, "", 0},
-		{"a command without a server reads no config", noExe, []string{"open", "f.jsonl", "--config", "/no/such.json"}, "", 0},
 		{"check --record follows one server", testEnviron(nil), []string{"check", "--config", two, "--record", "r.jsonl"},
 			"check --record and --ndjson follow one server; " + two + " has 2: pick one with --server", exitUsage},
 		{"check --ndjson too", testEnviron(nil), []string{"check", "--config", two, "--ndjson"},

@@ -27,81 +27,17 @@ Usage:
   mcpwitness diff BEFORE AFTER          what changed between two session files
   mcpwitness open FILE                  replay a session file in the terminal UI
   mcpwitness demo-server [--http ADDR [--auth]]  run the embedded demo server
+  mcpwitness completion bash|zsh|fish|powershell  a shell completion script
   mcpwitness help COMMAND               more on one command
 
-Server:
-  -- CMD [ARGS...]     run CMD as a stdio server (always last on the line)
-  -e, --env KEY=VAL    add to the server's environment (repeatable)
-  --cwd DIR            the server's working directory
-  --inherit-env        pass the server all of our environment; by default it gets
-                       only HOME, LOGNAME, PATH, SHELL, TERM, USER, -e and the
-                       config entry's env
-  --url URL            Streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp
-  -H, --header 'Name: value'   HTTP header on every request to the server's own
-                       origin (repeatable); a redirect elsewhere goes without it
-  --sse                the URL is a legacy HTTP+SSE endpoint
-  --no-retry           do not retry HTTP 429 (by default: 3 attempts, Retry-After
-                       honoured, at most 10 s of waiting per request)
-  --header-cmd CMD     run CMD (sh -c) for every HTTP request: MCPWITNESS_METHOD,
-                       MCPWITNESS_URL, MCPWITNESS_BODY_SHA256 in its environment, the
-                       body on stdin; each 'Name: value' line it prints is a header
-                       of that request (after -H); values are never kept or shown
-  --oauth MODE         on a 401: auto (authorization code + PKCE, the default), off
-                       (say the challenge), client-credentials (machine to machine)
-  --client-id ID, --client-secret SECRET   a pre-registered OAuth client
-  --client-secret-file FILE, --client-secret-env NAME   the secret from a file
-                       or an environment variable (--client-secret shows in ps)
-  --oauth-issuer URL   the authorization server trusted with the client's secret
-                       or key; without it, only one on the server's own host
-  --client-key FILE    with --oauth client-credentials, instead of a secret: a PEM
-                       private key (EC, RSA or Ed25519) that signs each token
-                       request's client assertion (private_key_jwt)
-  --client-metadata-url URL   an OAuth Client ID Metadata Document; without these
-                       the client registers dynamically. The authorization URL is
-                       shown and opened with $BROWSER or the system opener
-  --config FILE        take the servers from an mcpServers JSON file (Claude
-                       Desktop, Cursor, VS Code); --server NAME picks one
-                       (--server A,B some); the TUI and check open them all
-  --secret NAME        the value of env variable or header NAME is a secret
-                       (repeatable; config: "secrets": [NAME]). Values named
-                       *token*, *key*, *secret*, *auth*, … and credential-shaped
-                       ones (Bearer, ghp_, sk-, JWTs, URL userinfo) are already;
-                       secrets are masked in every output, other values kept
-  --digest-key FILE    the key of the digests of secret values (default: made
-                       once in the user config dir, mcpwitness/digest.key, 0600)
-  --root PATH          answer roots/list with this root (repeatable; none by default)
-  --elicit ANSWER      declare elicitation (form) and answer each request: decline,
-                       cancel, accept-defaults (each property's default) or @FILE
-                       (accept with FILE's JSON object, declined on a schema mismatch)
-  --sampling-reply R   declare sampling and answer each request with R, an assistant
-                       text message, or @FILE (a JSON CreateMessageResult)
-  --sampling-decline   declare sampling and decline each request (the user-rejection
-                       error a person's decline sends)
-  --protocol VERSION   protocol version to ask for (default: newest)
-  --log-level LEVEL    ask the server to log at LEVEL (logging/setLevel):
-                       debug, info, notice, warning, error, critical, alert
-                       or emergency (default: debug)
-
-Output and limits:
-  --json               one JSON document on stdout; when the command fails,
-                       {"error": {"message": …, "exitCode": N}}
-  --ndjson             every event as one JSON line, as it happens
-  --record FILE        stream the session log to FILE (secrets redacted)
-  --spool-max SIZE     the terminal UI without --record: the temporary file that
-                       e exports stops at SIZE, e.g. 512M or 2G (default 1GiB,
-                       0 for no cap); --record FILE is never capped
-  --max-pages N        stop a walk after N list requests (default 100)
-  --max-frame SIZE     largest frame (stdio line, HTTP body, server-sent
-                       event) accepted, e.g. 64MiB, 1MB, 512k or bytes
-                       (default 64MiB); a larger one ends the connection
-  --timeout D          bound on connecting and on each request (default 30s)
-  --theme NAME         dark, light, high-contrast or mono
-  --force              send a call even when a check refuses it
-  --version            print mcpwitness and its version
-
-Exit codes: 0 all good · 1 connection or protocol error · 2 usage error ·
-3 a check failed (incomplete walk, refusal, failed or unchecked verdict) ·
-4 the tool answered isError: true and every check passed.
+Exit codes:
+  0    all good
+  1    connection or protocol error
+  2    usage error
+  3    a check failed (incomplete walk, refusal, failed or unchecked verdict)
+  4    the tool answered isError: true and every check passed
+  130  interrupted (Ctrl-C)
+With --json, a command that fails prints {"error": {"message": …, "exitCode": N}}.
 
 Secrets (header values, -e values, URL credentials and query values) never
 reach a record, --json, --ndjson or the screen: they appear as
@@ -132,7 +68,7 @@ what it shows may be out of date.
 Examples:
   mcpwitness tools
   mcpwitness tools --json -- node server.js
-  mcpwitness tools --url http://127.0.0.1:8080/mcp -H 'Authorization: Bearer $TOKEN'
+  mcpwitness tools --url http://127.0.0.1:8080/mcp -H "Authorization: Bearer $TOKEN"
 
 Exit: 0 complete · 1 could not connect or list · 3 incomplete walk or cursor errors.
 `
@@ -170,7 +106,8 @@ checks. --timeout (the whole task) or Ctrl-C sends tasks/cancel. The
 requests a task waits on are answered by --elicit and --sampling-reply.
 
 NAME=VALUE values follow the input schema's types: a=2 is a number when the
-schema says number, flag=true a boolean, tags='["x"]' JSON.
+schema says number, flag=true a boolean, tags='["x"]' JSON. --args takes the
+arguments as one JSON object, --args @FILE from FILE, --args - from stdin.
 
 Examples:
   mcpwitness call add a=2 b=3
@@ -193,7 +130,7 @@ Usage:
                                          registration, or client mcpwitness-demo
                                          with secret demo-secret)
 
-It has 40+ tools in pages of 10: valid, invalid and missing structured
+It has 53 tools, in 6 pages of 10: valid, invalid and missing structured
 output, an isError tool, a task-required tool, a slow tool with progress,
 a tool that adds and removes tools, resources, prompts and logging.
   --page-size N   items per list page (default 10)
@@ -437,4 +374,21 @@ Example:
 --json: {"server", "walks", "tasks": [...], "findings": [...]}.
 Exit codes: 0 complete, 1 the walk failed (a server without tasks answers
 with an error), 2 a 2026-07-28 session, 3 incomplete or cursor errors.
+`
+
+const helpCompletion = `mcpwitness completion — a shell completion script
+
+Usage:
+  mcpwitness completion bash|zsh|fish|powershell
+
+Writes the script that completes mcpwitness's commands and flags in that
+shell to stdout.
+
+Examples:
+  source <(mcpwitness completion bash)
+  mcpwitness completion zsh > "${fpath[1]}/_mcpwitness"
+  mcpwitness completion fish > ~/.config/fish/completions/mcpwitness.fish
+  mcpwitness completion powershell | Out-String | Invoke-Expression
+
+Exit: 0 written · 2 usage error.
 `

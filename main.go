@@ -59,14 +59,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 // the session log first, and closes it and the record after the command,
 // whose session is closed by then.
 func (a *app) run(args []string) error {
-	cfg, err := parseArgs(args)
+	cfg, err := parseCommandLine(args, a.stdout)
 	if err != nil {
 		return err
 	}
 	a.cfg, a.jsonErrors = cfg, cfg.json && writesDocument(cfg.cmd)
 	switch {
-	case cfg.help:
-		fmt.Fprint(a.stdout, lookupCommand(cfg.cmd).help)
+	case cfg.done:
 		return nil
 	case cfg.version:
 		fmt.Fprintln(a.stdout, toolName())
@@ -76,7 +75,7 @@ func (a *app) run(args []string) error {
 		return err
 	}
 	a.cfg, a.red = cfg, cfg.secrets()
-	a.pr = newPrinter(a.stdout, !cfg.noColor && isTTY(a.stdout.w), a.red)
+	a.pr = newPrinter(a.stdout, !cfg.noColor && (cfg.color == "always" || isTTY(a.stdout.w)), a.red)
 	// SIGHUP too: a terminal window closed under the TUI ends it as q does
 	// (the export spool removed, the server stopped, the record closed),
 	// not by the signal's default, which left the spool in the temp dir.
@@ -88,7 +87,7 @@ func (a *app) run(args []string) error {
 	}
 	if cfg.cmd == "" {
 		// Said before --record makes its file.
-		if err := checkTUI(cfg); err != nil {
+		if err := checkTUI(os.Stdin, a.stdout.w); err != nil {
 			return err
 		}
 	}
@@ -104,28 +103,30 @@ func (a *app) run(args []string) error {
 // command is one command of the command line: its name, the function that
 // runs it and its help.
 type command struct {
-	name string
-	run  func(context.Context, *app) error
-	help string
+	name  string
+	run   func(context.Context, *app) error
+	help  string
+	flags func(flags) // registers the command's flags
 }
 
 // commands are the commands, in the order the usage error names them.
 func commands() []command {
 	return []command{
-		{"tools", runTools, helpTools},
-		{"call", runCall, helpCall},
-		{"check", runCheck, helpCheck},
-		{"resources", runResources, helpResources},
-		{"read", runRead, helpRead},
-		{"prompts", runPrompts, helpPrompts},
-		{"prompt", runPrompt, helpPrompt},
-		{"tasks", runTasks, helpTasks},
-		{"complete", runComplete, helpComplete},
-		{"ping", runPing, helpPing},
-		{"report", runReport, helpReport},
-		{"diff", runDiff, helpDiff},
-		{"open", runOpen, helpOpen},
-		{"demo-server", runDemoServer, helpDemo},
+		{"tools", runTools, helpTools, headlessFlags},
+		{"call", runCall, helpCall, callFlags},
+		{"check", runCheck, helpCheck, checkFlags},
+		{"resources", runResources, helpResources, headlessFlags},
+		{"read", runRead, helpRead, readFlags},
+		{"prompts", runPrompts, helpPrompts, headlessFlags},
+		{"prompt", runPrompt, helpPrompt, promptFlags},
+		{"tasks", runTasks, helpTasks, headlessFlags},
+		{"complete", runComplete, helpComplete, completeFlags},
+		{"ping", runPing, helpPing, pingFlags},
+		{"report", runReport, helpReport, reportFlags},
+		{"diff", runDiff, helpDiff, diffFlags},
+		{"open", runOpen, helpOpen, openFlags},
+		{"demo-server", runDemoServer, helpDemo, demoFlags},
+		{"completion", runCompletion, helpCompletion, noFlags},
 	}
 }
 
@@ -137,7 +138,7 @@ func lookupCommand(name string) command {
 			return c
 		}
 	}
-	return command{run: runTUI, help: helpMain}
+	return command{run: runTUI, help: helpMain, flags: tuiFlags}
 }
 
 // dialsHere reports whether the command is a headless one that dials its

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,10 +56,19 @@ func testBinary(t *testing.T) string {
 	return exe
 }
 
+// withTimeout is args with --timeout d, for a command line whose command
+// dials a server (the others take no --timeout).
+func withTimeout(d string, args []string) []string {
+	if len(args) > 0 && slices.Contains([]string{"help", "open", "report", "diff", "demo-server", "completion"}, args[0]) {
+		return args
+	}
+	return append([]string{"--timeout", d}, args...)
+}
+
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(append([]string{"--timeout", "60s"}, args...), &out, &errb)
+	code = run(withTimeout("60s", args), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -18,7 +18,7 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 	for in, says := range map[string]string{
-		"abc": "wants a size such as 64MiB", "10XB": "wants a size", "": "wants a size", "-5MiB": "wants a size",
+		"abc": "wants a size such as 64MiB", "10XB": "wants a size", "": "--max-frame needs a value", "-5MiB": "wants a size",
 		"64": "less than 1 KiB", "0": "less than 1 KiB", "99999999999g": "more than any frame",
 	} {
 		code, _, errs := runSafe(t, "tools", "--max-frame", in)

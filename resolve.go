@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -13,13 +14,43 @@ import (
 // the environment and this program's own path.
 type environ struct {
 	lookup     func(name string) (string, bool)
+	stdin      io.Reader // --args -
 	executable func() (string, error)
 	// digestKey loads the digest key at a path ("" for the user's);
 	// nil is [session.LoadDigestKey].
 	digestKey func(path string) (*session.DigestKey, error)
 }
 
-func osEnviron() environ { return environ{lookup: os.LookupEnv, executable: os.Executable} }
+func osEnviron() environ {
+	return environ{lookup: os.LookupEnv, executable: os.Executable, stdin: os.Stdin}
+}
+
+// readArgsJSON is the JSON of --args: as given, or read from @FILE or, for
+// "-", from stdin.
+func readArgsJSON(v string, stdin io.Reader) (string, error) {
+	var b []byte
+	var err error
+	switch {
+	case v == "-" && stdin != nil:
+		b, err = io.ReadAll(io.LimitReader(stdin, maxArgsJSON))
+	case v == "-":
+		return "", usagef("--args -: no stdin to read the arguments from")
+	case strings.HasPrefix(v, "@"):
+		b, err = os.ReadFile(v[1:])
+	default:
+		return v, nil
+	}
+	if err != nil {
+		return "", usagef("--args %s: %v", v, err)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", usagef("--args %s is empty: want a JSON object", v)
+	}
+	return string(b), nil
+}
+
+// maxArgsJSON bounds the arguments read from stdin.
+const maxArgsJSON = 64 << 20
 
 // resolve makes a parsed command line ready to run, once for every
 // command: the server of --config FILE (with ${env:NAME} filled in and the
@@ -28,9 +59,16 @@ func osEnviron() environ { return environ{lookup: os.LookupEnv, executable: os.E
 // NO_COLOR. The result is a copy; c is left as parsed.
 func resolve(c *config, env environ) (*config, error) {
 	r := *c
-	// NO_COLOR set to anything but "" turns colour off (https://no-color.org).
+	// NO_COLOR set to anything but "" turns colour off (https://no-color.org)
+	// unless --color says otherwise.
 	noColor, set := env.lookup("NO_COLOR")
-	r.noColor = set && noColor != ""
+	r.noColor = r.color == "never" || r.color != "always" && set && noColor != ""
+	if r.argsSet {
+		var err error
+		if r.argsJSON, err = readArgsJSON(r.argsJSON, env.stdin); err != nil {
+			return nil, err
+		}
+	}
 	if err := r.checkTheme(); err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ import (
 func runSafe(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(append([]string{"--timeout", "20s"}, args...), &out, &errb)
+	code = run(withTimeout("20s", args), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

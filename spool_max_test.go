@@ -31,7 +31,7 @@ func TestSpoolMaxFlag(t *testing.T) {
 		{[]string{"--spool-max", "-1G"}, `not "-1G"`},
 		{[]string{"--spool-max", "512"}, `--spool-max "512" is 512 bytes, less than 1 MiB: the export spool would stop almost at once (did you mean 512MiB?)`},
 		{[]string{"--spool-max", "99999999999g"}, `--spool-max "99999999999g" is more than any disk holds`},
-		{[]string{"tools", "--spool-max", "1G"}, "--spool-max bounds the terminal UI's export spool; tools keeps none"},
+		{[]string{"tools", "--spool-max", "1G"}, "--spool-max is not a flag of tools (only of the terminal UI)"},
 		{[]string{"--spool-max", "1G", "--record", "run.jsonl"}, "with --record FILE, e exports the record, which is never capped"},
 	} {
 		code, _, errs := runSafe(t, c.args...)

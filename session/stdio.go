@@ -113,6 +113,11 @@ func startChild(t Target, tp *tap, log *Log, limit *frameLimit) (*child, error) 
 }
 
 func startError(t Target, err error) error {
+	if t.Dir != "" {
+		if _, statErr := os.Stat(t.Dir); errors.Is(statErr, os.ErrNotExist) {
+			return fmt.Errorf("cannot start %q: the working directory %q (--cwd) does not exist", t.Command[0], t.Dir)
+		}
+	}
 	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 		// The command came after -- or from a config file's entry.
 		return fmt.Errorf("cannot start %q: program not found; check the command (after --, or the config entry's command) and PATH", t.Command[0])
