@@ -71,3 +71,16 @@ func TestOpenOnTheCommandLine(t *testing.T) {
 		t.Errorf("help open: exit %d, %q", code, out)
 	}
 }
+
+// open with no terminal says so once the file is read, and how to read it
+// headless; a bad file is still said first.
+func TestOpenWithoutATerminal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(`{"format":"mcpwitness-session","version":1,"tool":"mcpwitness test","started":"2026-01-02T03:04:05Z"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "open", path)
+	if code != exitUsage || stdout != "" || !strings.Contains(stderr, "needs a terminal") || !strings.Contains(stderr, "mcpwitness report "+path) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 saying it needs a terminal and naming report", code, stdout, stderr)
+	}
+}

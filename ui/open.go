@@ -15,6 +15,9 @@ type OpenConfig struct {
 	Path    string // the session file
 	Theme   string // a theme name [themes.Lookup] knows, or "" to choose: dark, light on a light background, mono with NoColor
 	NoColor bool   // colour is off (NO_COLOR): "" Theme means mono
+	// Terminal, if set, says why the screen cannot be drawn (no terminal);
+	// it is asked once the file has opened, so a bad file is said first.
+	Terminal func() error
 }
 
 // Open replays the session file at cfg.Path in the UI, read-only, with no
@@ -37,9 +40,16 @@ func open(ctx context.Context, cfg OpenConfig, progOpts ...tea.ProgramOption) er
 		return err
 	}
 	defer r.File().Close()
-	if servers, files, err := r.File().Servers(); err != nil {
+	servers, files, err := r.File().Servers()
+	if err != nil {
 		return err
-	} else if len(servers) > 0 {
+	}
+	if cfg.Terminal != nil {
+		if err := cfg.Terminal(); err != nil {
+			return err
+		}
+	}
+	if len(servers) > 0 {
 		return openServers(ctx, cfg, servers, files, progOpts...)
 	}
 
