@@ -409,19 +409,22 @@ func TestCheckLintsEveryList(t *testing.T) {
 	if code != exitCheck {
 		t.Fatalf("exit %d, want 3 (the demo server has an unresolved $ref): %s", code, stderr)
 	}
-	var doc struct {
-		Lists []struct {
-			Method   string
-			Complete bool
-			Items    int
+	var report struct {
+		Servers []struct {
+			Walks map[string]struct {
+				Method   string
+				Complete bool
+				Items    int
+			}
+			Findings []struct{ Check, Severity, Message, Item string }
 		}
-		Findings []struct{ Check, Severity, Message, Item string }
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Servers) != 1 {
+		t.Fatalf("%v: %d servers\n%.500s", err, len(report.Servers), out)
 	}
-	if len(doc.Lists) != 4 {
-		t.Errorf("walked %d lists, want tools, prompts, resources and templates", len(doc.Lists))
+	doc := report.Servers[0]
+	if len(doc.Walks) != 4 {
+		t.Errorf("walked %d lists, want tools, prompts, resources and templates", len(doc.Walks))
 	}
 	found := map[string]string{}
 	for _, f := range doc.Findings {
