@@ -48,11 +48,12 @@ func runPrompt(ctx context.Context, a *app) error {
 	defer sess.Close()
 	name := a.cfg.args[0]
 	folded := foldLog(a.log)
+	var walk *paging.Result
 	if !fold.ReadCaps(sess.Info().Capabilities).Prompts {
 		// No prompts/list to ask (a client would not): the get goes
 		// out as a probe, its arguments unchecked.
 		a.warn(fmt.Errorf("the server does not declare prompts; getting %q all the same", name))
-	} else if _, walk := sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
+	} else if _, walk = sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing prompts before getting one: %w", walk.Err))
 	}
 	var def json.RawMessage
@@ -63,6 +64,10 @@ func runPrompt(ctx context.Context, a *app) error {
 			}
 		}
 	})
+	if def == nil && walk != nil && walk.Incomplete == paging.Complete && !a.cfg.force {
+		return notFound(fmt.Errorf("prompt %q is not listed by the server (%s in %s read whole); mcpwitness prompts lists them, --force sends the request anyway",
+			name, nouns(walk.Count(), "prompt"), nouns(len(walk.Pages), "page")))
+	}
 	r := sess.GetPrompt(ctx, name, args, &session.PromptOptions{Definition: def, Force: a.cfg.force})
 	doc := promptDocument(serverDocument(sess.Info()), name, r)
 	a.show(doc, func() { a.pr.prompt(doc, r) })

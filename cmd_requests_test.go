@@ -325,7 +325,7 @@ func TestRequestErrorSaidOnce(t *testing.T) {
 	for _, args := range [][]string{
 		{"read", "demo://nothing-here"},
 		{"read", "demo://nothing-here", "--json"},
-		{"prompt", "no-such-prompt"},
+		{"prompt", "no-such-prompt", "--force"},
 	} {
 		code, out, stderr := runCLI(t, args...)
 		if n := strings.Count(out+stderr, "the server answered with an error"); code != exitConnect || n != 1 {

@@ -258,7 +258,7 @@ func TestAnErrorAnswerIsNotCountedAsEmpty(t *testing.T) {
 		want string
 	}{
 		{[]string{"read", "file:///gone.txt"}, "file:///gone.txt · error answer · "},
-		{[]string{"prompt", "gone"}, "gone · sent · error answer · "},
+		{[]string{"prompt", "gone", "--force"}, "gone · sent · error answer · "},
 		{[]string{"read", "file:///here.txt"}, "file:///here.txt · 1 item · "},
 	} {
 		_, out, errs := runSafe(t, append(tc.args, "--url", url)...)
