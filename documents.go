@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"sync"
 
 	"mcpwitness/checks"
@@ -249,7 +250,7 @@ func walkDocOf(method string, w *fold.Walk) walkDoc {
 	d := walkDoc{Method: method, Complete: w.Complete(), Incomplete: string(w.Incomplete),
 		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation, ListChanged: w.Stale()}
 	if w.Err != "" {
-		d.Error = &errorObj{Code: walkErrorCode(w), Message: w.Err, ExitCode: exitConnect}
+		d.Error = walkError(w.Err, w.Incomplete)
 	}
 	return d
 }
@@ -263,18 +264,26 @@ func walkResultDoc(m paging.Method, res *paging.Result) walkDoc {
 		d.Items += p.Count
 	}
 	if res.Err != nil {
-		d.Error = errorObjOf(res.Err, exitConnect)
+		d.Error = walkError(res.Err.Error(), res.Incomplete)
 	}
 	return d
 }
 
-// walkErrorCode is the error code of a walk that stopped on an error,
-// told from its incomplete reason.
-func walkErrorCode(w *fold.Walk) errorCode {
-	if w.Incomplete == paging.Aborted {
-		return codeInterrupted
+// walkError is the error object of a walk that stopped on an error saying
+// msg, for the incomplete reason why: a walk the user aborted was
+// interrupted, one that ran out of time timed out, one whose server went
+// away lost its connection, and any other failed on the server's answers.
+func walkError(msg string, why paging.Incomplete) *errorObj {
+	code := codeProtocol
+	switch {
+	case why == paging.Aborted:
+		code = codeInterrupted
+	case strings.Contains(msg, timeoutText):
+		code = codeTimeout
+	case strings.Contains(msg, "the server exited"), strings.Contains(msg, "connection"):
+		code = codeConnect
 	}
-	return codeProtocol
+	return &errorObj{Code: code, Message: msg, ExitCode: exitConnect, Cancelled: code == codeTimeout || code == codeInterrupted}
 }
 
 // durationMs is a duration in milliseconds as every document gives it:

@@ -204,8 +204,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 			t.Errorf("%q: unclear message %q", args, stderr)
 		}
 	}
-	if code, _, _ := runCLI(t, "call", "add", "a=two"); code != exitUsage {
-		t.Errorf("a value the input schema cannot take: exit %d, want 2", code)
+	// A value the input schema cannot take is judged by the input check,
+	// as the same value in --args is: exit 3, not a usage error.
+	if code, _, _ := runCLI(t, "call", "add", "a=two"); code != exitCheck {
+		t.Errorf("a value the input schema cannot take: exit %d, want 3", code)
 	}
 	if code, _, _ := runCLI(t, "call", "add", "--args", "[1,2]"); code != exitUsage {
 		t.Errorf("--args that is not an object: exit %d, want 2", code)

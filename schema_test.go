@@ -144,6 +144,7 @@ func TestEveryDocumentMatchesItsSchema(t *testing.T) {
 	cases := []schemaCase{
 		{"tools", []string{"tools"}, "tools.json", exitOK, ""},
 		{"tools cursor loop", append([]string{"tools"}, hostile(hostiletest.ModeCursorLoop)...), "tools.json", exitCheck, ""},
+		{"tools walk timeout", append([]string{"tools", "--timeout", "3s"}, hostile(hostiletest.ModeHangList)...), "tools.json", exitConnect, ""},
 		{"tools no server", []string{"tools", "--", "/nonexistent/mcp-server"}, "tools.json", exitConnect, "connect"},
 		{"tools usage", []string{"tools", "--max-pages", "0"}, "tools.json", exitUsage, "usage"},
 		{"resources", []string{"resources"}, "resources.json", exitOK, ""},
@@ -181,6 +182,11 @@ func TestEveryDocumentMatchesItsSchema(t *testing.T) {
 			doc := validateDocument(t, schemas, tc.schema, out)
 			if kind := strings.TrimSuffix(tc.schema, ".json"); doc["kind"] != kind && doc["kind"] != "error" {
 				t.Errorf("kind %v, want %s or error", doc["kind"], kind)
+			}
+			if w, _ := doc["walk"].(map[string]any); w != nil && w["error"] != nil && doc["kind"] == "tools" {
+				if we := w["error"].(map[string]any); we["code"] != "timeout" || we["cancelled"] != true {
+					t.Errorf("the walk's error %v, want a timeout, cancelled", we)
+				}
 			}
 			e := documentError(doc)
 			if tc.code == "" {
