@@ -230,6 +230,13 @@ func declaresTasks(capabilities json.RawMessage) bool {
 func (p *printer) tasks(doc tasksDoc) {
 	p.server(doc.Server)
 	fmt.Fprintln(p.w)
+	if doc.Walk == nil {
+		// Nothing was asked: no empty table, only the finding saying why.
+		for _, f := range doc.Findings {
+			fmt.Fprintf(p.w, "%s %s: %s\n", p.severity(f.Severity), f.Check, p.line(f.Message))
+		}
+		return
+	}
 	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, p.dim(strings.Join([]string{"TASK", "STATUS", "TTL", "AGE", "CALL", "PAGE", "MESSAGE"}, "\t")))
 	for _, t := range doc.Tasks {

@@ -78,6 +78,10 @@ func TestTasksUndeclaredIsNotAsked(t *testing.T) {
 	if strings.Contains(out, `"tasks/list"`) {
 		t.Error("tasks/list was sent to a server that does not declare tasks")
 	}
+	code, out, _ = runCLI(t, append([]string{"tasks"}, server...)...)
+	if code != exitOK || strings.Contains(out, "TASK") || !strings.Contains(out, "the server does not declare tasks; nothing was listed") {
+		t.Errorf("exit %d, human output:\n%s", code, out)
+	}
 }
 
 // A request that ran out of time was cancelled, as its message says: the

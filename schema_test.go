@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,4 +215,58 @@ func writeServersConfig(t *testing.T, path, exe string) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Every field the schemas name is described: a property has a
+// description or is a $ref to a described block, and so has every block
+// of $defs and every schema itself.
+func TestSchemasDescribeEveryField(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(schemaDir, "*.json"))
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, where := range undescribed(doc, "") {
+			t.Errorf("%s: %s has no description", filepath.Base(f), where)
+		}
+	}
+}
+
+// undescribed lists the JSON pointers under s of the schemas that should
+// say what they are and do not: s itself, its $defs, its properties.
+func undescribed(s map[string]any, at string) []string {
+	var out []string
+	if _, ok := s["description"]; !ok && s["$ref"] == nil && at == "" {
+		out = append(out, "the schema")
+	}
+	for _, key := range []string{"$defs", "properties"} {
+		children, _ := s[key].(map[string]any)
+		for name, c := range children {
+			child, _ := c.(map[string]any)
+			where := at + "/" + key + "/" + name
+			if _, ok := child["description"]; !ok && child["$ref"] == nil {
+				out = append(out, where)
+			}
+			out = append(out, undescribed(child, where)...)
+		}
+	}
+	for _, key := range []string{"items", "additionalProperties"} {
+		if child, ok := s[key].(map[string]any); ok {
+			out = append(out, undescribed(child, at+"/"+key)...)
+		}
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		list, _ := s[key].([]any)
+		for i, c := range list {
+			if child, ok := c.(map[string]any); ok {
+				out = append(out, undescribed(child, fmt.Sprintf("%s/%s/%d", at, key, i))...)
+			}
+		}
+	}
+	return out
 }
