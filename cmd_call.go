@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -39,10 +40,20 @@ func runCall(ctx context.Context, a *app) error {
 	}()
 	name := a.cfg.args[0]
 	folded := foldLog(a.log)
-	page := walkFor(ctx, a, sess, name)
+	page, walked := walkFor(ctx, a, sess, name)
+	if page == 0 && walked.Incomplete == paging.Complete && !a.cfg.force {
+		return notFound(fmt.Errorf("tool %q is not listed by the server (%s in %s read whole); mcpwitness tools lists them, --force sends the call anyway",
+			name, nouns(walked.Count(), "tool"), nouns(len(walked.Pages), "page")))
+	}
 	def, _, _ := sess.Tool(name)
 	args, err := buildArgs(def, a.cfg.args[1:], a.cfg.argsJSON, a.cfg.argsSet)
-	if err != nil {
+	var bad *badValueError
+	switch {
+	case errors.As(err, &bad):
+		// Sent as given, as the same value in --args is: the input check
+		// refuses it (exit 3) unless --force sends it.
+		a.warn(err)
+	case err != nil:
 		return err
 	}
 	var res *session.CallResult
@@ -73,7 +84,7 @@ func runCall(ctx context.Context, a *app) error {
 	if c == nil || !c.Done {
 		return fmt.Errorf("call %d of %s: the session's record of it has no end", res.ID, name)
 	}
-	doc := callDocument(c, res.Findings, page)
+	doc := callDocument(serverDocument(sess.Info()), c, res.Err, res.Findings, page)
 	if c.AsTask || c.TaskID != "" {
 		tdoc := taskCallDoc{callDoc: doc, Task: taskDocument(task)}
 		a.show(tdoc, func() { a.pr.call(doc, c); a.pr.taskCall(tdoc) })
@@ -88,8 +99,8 @@ func runCall(ctx context.Context, a *app) error {
 // the page that lists it: the call's checks need that definition, not the
 // rest of the list. It returns the number of the page whose definition the
 // call will check (with --walk-all, the last that lists the tool), 0 when
-// no page listed it.
-func walkFor(ctx context.Context, a *app, sess *session.Session, name string) int {
+// no page listed it, and the walk.
+func walkFor(ctx context.Context, a *app, sess *session.Session, name string) (int, *paging.Result) {
 	page := 0
 	// Stop runs on this goroutine, after each accepted page's event.
 	stop := func(p paging.Page) bool {
@@ -103,7 +114,7 @@ func walkFor(ctx context.Context, a *app, sess *session.Session, name string) in
 	if walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing tools before the call: %w", walk.Err))
 	}
-	return page
+	return page, walk
 }
 
 // callExit maps a call to the exit codes README.md gives: 1 when it could
@@ -126,9 +137,20 @@ func callExit(c *fold.Call) int {
 	return exitOK
 }
 
+// badValueError is a k=v value that is not of its property's type in the
+// input schema. The arguments still hold it, as a string: the call's input
+// check judges it as it judges the same value given in --args.
+type badValueError struct{ err error }
+
+func (e *badValueError) Error() string {
+	return e.err.Error() + " (sent as a string; the input check judges it)"
+}
+func (e *badValueError) Unwrap() error { return e.err }
+
 // buildArgs makes the arguments object of a call from k=v pairs, coercing
 // each value by the type its property has in the input schema, or from
-// --args JSON.
+// --args JSON. A value that cannot be coerced is kept as a string, and the
+// error is a [badValueError] naming the first.
 func buildArgs(def json.RawMessage, pairs []string, raw string, rawSet bool) (json.RawMessage, error) {
 	if rawSet {
 		var obj map[string]json.RawMessage
@@ -140,11 +162,15 @@ func buildArgs(def json.RawMessage, pairs []string, raw string, rawSet bool) (js
 	types := propertyTypes(def)
 	args := map[string]json.RawMessage{}
 	var order []string
+	var bad error
 	for _, kv := range pairs {
 		k, v, _ := strings.Cut(kv, "=")
 		val, err := coerce(k, v, types[k])
 		if err != nil {
-			return nil, err
+			if bad == nil {
+				bad = &badValueError{err}
+			}
+			val, _ = json.Marshal(v)
 		}
 		if _, dup := args[k]; !dup {
 			order = append(order, k)
@@ -163,7 +189,7 @@ func buildArgs(def json.RawMessage, pairs []string, raw string, rawSet bool) (js
 		b.Write(args[k])
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return b.Bytes(), bad
 }
 
 func jsonErr(err error) string {

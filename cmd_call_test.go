@@ -215,7 +215,7 @@ func TestCallStoppedWalkIsNoFinding(t *testing.T) {
 		t.Errorf("the report calls the stopped walk incomplete:\n%s", out)
 	}
 	code, _, stderr = runFileCommand(t, "diff", false, path, path)
-	if code != exitConnect || !strings.Contains(stderr, "(walk 1) is stopped at page 1: the client read no further; record one with: mcpwitness tools --record FILE (or call --walk-all --record FILE)") {
+	if code != exitCheck || !strings.Contains(stderr, "(walk 1) is stopped at page 1: the client read no further; record one with: mcpwitness tools --record FILE (or call --walk-all --record FILE)") {
 		t.Errorf("diff: exit %d: %s", code, stderr)
 	}
 }

@@ -12,28 +12,46 @@ import (
 	"mcpwitness/session"
 )
 
-// checkDoc is the --json document of `check`: one per server.
-type checkDoc struct {
-	Server serverDoc `json:"server"`
-	// Names are the names a --config file gives the server (several when
-	// entries are one server); its config hash is Server.ConfigHash.
-	Names    []string          `json:"names,omitempty"`
-	Lists    []listDoc         `json:"lists"`
-	Findings []finding.Finding `json:"findings"`
-	// Error is why the server could not be checked (check --config).
-	Error string `json:"error,omitempty"`
+// checkReportDoc is the --json document of `check`: one for all the
+// servers checked, one entry each (one without --config).
+type checkReportDoc struct {
+	docHead
+	Servers []checkDoc `json:"servers"`
 }
 
-type listDoc struct {
-	Method     string `json:"method"`
-	Complete   bool   `json:"complete"`
-	Incomplete string `json:"incomplete"`
-	Pages      int    `json:"pages"`
-	Items      int    `json:"items"`
-	Generation int64  `json:"generation"`
-	// ListChanged: the server said the list changed after the walk
-	// started (the lists commands; check reads each list once).
-	ListChanged bool `json:"listChanged,omitempty"`
+// checkDoc is what check says of one server: what it listed and found, or
+// the error that kept it from being checked. An entry of --config that
+// could not be checked at all (it could not be dialled, or the entry
+// itself is broken) has an error, empty walks and findings, and a server
+// block that says only what the entry gave (its target, its config hash).
+type checkDoc struct {
+	// Names are the names a --config file gives the server (several when
+	// entries are one server); its config hash is Server.ConfigHash.
+	Names  []string  `json:"names,omitempty"`
+	Server serverDoc `json:"server"`
+	// Walks are the summaries of Lists keyed by method (see [checkReport]).
+	Walks    map[string]walkDoc `json:"walks"`
+	Lists    []walkDoc          `json:"-"`
+	Findings []finding.Finding  `json:"findings"`
+	// Error is why the server could not be checked.
+	Error *errorObj `json:"error,omitempty"`
+}
+
+// checkReport is the document of the servers checked.
+func checkReport(results []checked) checkReportDoc {
+	doc := checkReportDoc{docHead: headOf("check"), Servers: make([]checkDoc, len(results))}
+	for i, c := range results {
+		d := c.doc
+		d.Walks = walksByMethod(d.Lists)
+		if d.Findings == nil {
+			d.Findings = []finding.Finding{}
+		}
+		if c.err != nil && d.Error == nil {
+			d.Error = errorObjOf(c.err, exitCode(c.err))
+		}
+		doc.Servers[i] = d
+	}
+	return doc
 }
 
 // checked is what checking one server found: its document, whether a list
@@ -80,7 +98,7 @@ func runCheck(ctx context.Context, a *app) error {
 	c := checkSession(ctx, sess)
 	sess.Close()
 	c.took = time.Since(start)
-	a.show(c.doc, func() { a.pr.check(c.doc) })
+	a.show(checkReport([]checked{c}), func() { a.pr.check(c.doc) })
 	if err := a.writeJUnit([]checked{c}, []string{c.doc.Server.Name}); err != nil {
 		return err
 	}
@@ -96,12 +114,12 @@ func runCheck(ctx context.Context, a *app) error {
 // checkSession lints every list sess's server offers.
 func checkSession(ctx context.Context, sess *session.Session) checked {
 	info := sess.Info()
-	c := checked{doc: checkDoc{Server: serverDocument(info), Lists: []listDoc{},
+	c := checked{doc: checkDoc{Server: serverDocument(info), Lists: []walkDoc{},
 		Findings: checks.LintServerText(info.Name, info.Version, info.Instructions)}}
 	v := checks.NewValidator()
 	for _, m := range offeredLists(info.Capabilities) {
 		_, res := sess.Walk(ctx, m)
-		c.doc.Lists = append(c.doc.Lists, listDocument(m, res))
+		c.doc.Lists = append(c.doc.Lists, walkResultDoc(m, res))
 		c.doc.Findings = append(c.doc.Findings, lintList(v, m, res)...)
 		c.failed = c.failed || res.Incomplete == paging.Failed
 	}
@@ -126,15 +144,6 @@ func offeredLists(capabilities json.RawMessage) []paging.Method {
 		methods = append(methods, paging.Resources(), paging.ResourceTemplates())
 	}
 	return methods
-}
-
-func listDocument(m paging.Method, res *paging.Result) listDoc {
-	ld := listDoc{Method: m.Name, Complete: res.Incomplete == paging.Complete, Incomplete: string(res.Incomplete),
-		Pages: len(res.Pages), Generation: res.Generation}
-	for _, p := range res.Pages {
-		ld.Items += p.Count
-	}
-	return ld
 }
 
 // lintList is what check finds in one walk: the walk itself when it is

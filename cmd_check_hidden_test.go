@@ -46,12 +46,15 @@ func TestCheckFindsHiddenText(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, append([]string{"check", "--json"}, server...)...)
-	var doc struct {
-		Findings []struct{ Check, Severity, Message string }
+	var report struct {
+		Servers []struct {
+			Findings []struct{ Check, Severity, Message string }
+		}
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitCheck {
+	if err := json.Unmarshal([]byte(out), &report); err != nil || code != exitCheck || len(report.Servers) != 1 {
 		t.Fatalf("exit %d, %v: %s", code, err, out)
 	}
+	doc := report.Servers[0]
 	errs := 0
 	for _, f := range doc.Findings {
 		if f.Check == "unsafe-text" && f.Severity == "error" {

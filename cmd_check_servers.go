@@ -49,19 +49,18 @@ func runCheckServers(ctx context.Context, a *app) error {
 	for i, s := range servers {
 		names[i] = s.name()
 		c := results[i]
-		switch {
-		case a.cfg.json:
-			if err := writeJSON(a.stdout, c.doc, a.red); err != nil {
-				a.stdout.fail(fmt.Errorf("writing the --json document of %s: %w", s.name(), err))
-			}
-		default:
+		if !a.cfg.json {
 			a.pr.checkSummary(s, c, a.red)
 		}
 		if o := c.outcome(); o == exitConnect || (o == exitCheck && exit == 0) {
 			exit = o
 		}
 	}
-	if !a.cfg.json {
+	if a.cfg.json {
+		if err := writeJSON(a.stdout, checkReport(results), a.red); err != nil {
+			a.stdout.fail(fmt.Errorf("writing the --json document: %w", err))
+		}
+	} else {
 		a.pr.checkTotals(results)
 	}
 	if err := a.writeJUnit(results, names); err != nil {
@@ -79,13 +78,13 @@ func checkServer(ctx context.Context, cfg *config, s configServer, red *session.
 	start := time.Now()
 	log := session.NewLog(nil)
 	defer log.Close()
-	doc := checkDoc{Server: serverDoc{Name: s.name()}, Names: s.names, Lists: []listDoc{}, Findings: []finding.Finding{}}
+	doc := checkDoc{Server: serverDoc{Target: s.target.Describe().String()}, Names: s.names, Lists: []walkDoc{}, Findings: []finding.Finding{}}
 	if s.target.Identity != nil {
 		doc.Server.ConfigHash = s.target.Identity.Hash
 	}
 	sess, err := session.Dial(ctx, s.target, sessionOptions(cfg, log, red))
 	if err != nil {
-		doc.Error = err.Error()
+		doc.Error = errorObjOf(err, exitConnect)
 		return checked{doc: doc, err: err, took: time.Since(start)}
 	}
 	if level := cfg.logLevel; level != "" {

@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,31 +108,28 @@ func TestCheckConfigEveryServer(t *testing.T) {
 		t.Errorf("demo suite has no config hash: %+v", demo)
 	}
 
-	// --json: one document per server, each with its hash and names.
+	// --json: one document for all the servers, which a JSON parser takes
+	// whole; each server's entry with its hash and names.
 	code, out, _ = runCLI(t, "check", "--json", "--config", file)
 	if code != exitConnect {
 		t.Errorf("--json: exit %d, want 1", code)
 	}
-	dec := json.NewDecoder(strings.NewReader(out))
-	var docs []checkDoc
-	for {
-		var d checkDoc
-		if err := dec.Decode(&d); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatalf("--json: %v\n%s", err, out)
-		}
-		docs = append(docs, d)
+	var report checkReportDoc
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("--json is not one JSON document: %v\n%s", err, out)
 	}
-	if len(docs) != 3 {
-		t.Fatalf("--json wrote %d documents, want 3", len(docs))
+	if report.Kind != "check" || report.SchemaVersion != schemaVersion || len(report.Servers) != 3 {
+		t.Fatalf("--json: kind %q, schema %d, %d servers, want check, %d, 3", report.Kind, report.SchemaVersion, len(report.Servers), schemaVersion)
 	}
-	for _, d := range docs {
+	for _, d := range report.Servers {
 		if len(d.Server.ConfigHash) != 64 || len(d.Names) == 0 {
-			t.Errorf("document without hash or names: %+v", d)
+			t.Errorf("entry without hash or names: %+v", d)
 		}
-		if d.Names[0] == "missing" && !strings.Contains(d.Error, "nonexistent") {
-			t.Errorf("the failed server's document has no error: %+v", d)
+		if d.Names[0] != "missing" {
+			continue
+		}
+		if d.Error == nil || !strings.Contains(d.Error.Message, "nonexistent") || d.Error.Code != codeConnect || d.Error.ExitCode != exitConnect {
+			t.Errorf("the failed server's entry has no connect error: %+v", d.Error)
 		}
 	}
 }

@@ -14,12 +14,14 @@ import (
 
 // completeDoc is the --json document of `complete`.
 type completeDoc struct {
-	Values   []string         `json:"values"`
-	Total    *int             `json:"total"`
-	HasMore  bool             `json:"hasMore"`
-	Verdicts []checks.Verdict `json:"verdicts"`
-	Ms       float64          `json:"ms"`
-	Error    string           `json:"error,omitempty"`
+	docHead
+	Server     serverDoc        `json:"server"`
+	Values     []string         `json:"values"`
+	Total      *int             `json:"total"`
+	HasMore    bool             `json:"hasMore"`
+	Verdicts   []checks.Verdict `json:"verdicts"`
+	DurationMs float64          `json:"durationMs"`
+	Error      *errorObj        `json:"error"`
 }
 
 // runComplete asks for the completions of one argument: mcpwitness
@@ -43,14 +45,15 @@ func runComplete(ctx context.Context, a *app) error {
 	}
 	ref := session.CompleteRef{Prompt: a.cfg.prompt, Template: a.cfg.template}
 	r := sess.Complete(ctx, ref, arg, partial, resolved)
-	doc := completeDocument(r)
+	doc := completeDocument(serverDocument(sess.Info()), r)
 	a.show(doc, func() { a.pr.complete(doc, r) })
 	return requestExit(r)
 }
 
-// completeDocument is the document of the completion r.
-func completeDocument(r *session.RequestResult) completeDoc {
-	doc := completeDoc{Values: []string{}, Verdicts: append([]checks.Verdict{}, r.Verdicts...), Ms: r.Ms(), Error: errorText(r)}
+// completeDocument is the document of the completion r, made on server.
+func completeDocument(server serverDoc, r *session.RequestResult) completeDoc {
+	doc := completeDoc{docHead: headOf("complete"), Server: server, Values: []string{},
+		Verdicts: append([]checks.Verdict{}, r.Verdicts...), DurationMs: durationMs(r.Ms()), Error: requestError(r)}
 	var res struct {
 		Completion struct {
 			Values  []string `json:"values"`
@@ -81,7 +84,7 @@ func (p *printer) complete(doc completeDoc, r *session.RequestResult) {
 	case doc.HasMore:
 		more = " (more to come)"
 	}
-	fmt.Fprintf(p.w, "\n%s%s · %s\n", counted(r, len(doc.Values), "value"), more, render.Ms(doc.Ms))
+	fmt.Fprintf(p.w, "\n%s%s · %s\n", counted(r, len(doc.Values), "value"), more, render.Ms(doc.DurationMs))
 	p.verdicts(doc.Verdicts)
 	p.failure(r)
 }

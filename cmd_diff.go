@@ -47,7 +47,9 @@ func runDiff(_ context.Context, a *app) error {
 	}
 	d, err := report.Compare(files[0], files[1])
 	if err != nil {
-		return connectFailed(err)
+		// A file without a complete walk is an incomplete walk, as for
+		// tools: exit 3.
+		return &exitError{exitCheck, withCode(codeIncomplete, err)}
 	}
 	if err := writeDiff(a.stdout, d, a.cfg.json, report.ScrubberAt(a.cfg.digestKey)); err != nil {
 		return connectFailed(err)
@@ -67,7 +69,7 @@ func writeDiff(w io.Writer, d *report.Difference, asJSON bool, sc *report.Scrubb
 		return nil
 	}
 	var b bytes.Buffer
-	if err := writeJSON(&b, d, nil); err != nil {
+	if err := writeJSON(&b, diffDoc{docHead: headOf("diff"), Difference: d}, nil); err != nil {
 		return err
 	}
 	text, err := sc.Scrub(b.String())
@@ -88,7 +90,7 @@ func writeServersDiff(a *app, d *report.ServersDifference) error {
 	if a.cfg.json {
 		var b bytes.Buffer
 		var text string
-		if err = writeJSON(&b, d, nil); err == nil {
+		if err = writeJSON(&b, serversDiffDocument(d), nil); err == nil {
 			if text, err = sc.Scrub(b.String()); err == nil {
 				_, err = io.WriteString(a.stdout, text)
 			}
@@ -103,4 +105,52 @@ func writeServersDiff(a *app, d *report.ServersDifference) error {
 		return exitWith(exitCheck)
 	}
 	return nil
+}
+
+// diffDoc is the --json document of diff of two sessions of one server.
+type diffDoc struct {
+	docHead
+	*report.Difference
+}
+
+// serversDiffDoc is the --json document of diff of sessions of several
+// servers: each pair's difference, or the error that kept it from one.
+type serversDiffDoc struct {
+	docHead
+	Equal      bool            `json:"equal"`
+	Servers    []serverPairDoc `json:"servers"`
+	OnlyBefore [][]string      `json:"onlyBefore"`
+	OnlyAfter  [][]string      `json:"onlyAfter"`
+}
+
+type serverPairDoc struct {
+	Before     []string           `json:"before"`
+	After      []string           `json:"after"`
+	Difference *report.Difference `json:"difference,omitempty"`
+	Error      *errorObj          `json:"error,omitempty"`
+}
+
+// serversDiffDocument is the document of d. A pair that could not be
+// compared lacks a complete walk in one of its files (see
+// [report.Compare]).
+func serversDiffDocument(d *report.ServersDifference) serversDiffDoc {
+	doc := serversDiffDoc{docHead: headOf("diff"), Equal: d.Equal, Servers: []serverPairDoc{},
+		OnlyBefore: nonNil(d.OnlyBefore), OnlyAfter: nonNil(d.OnlyAfter)}
+	for _, p := range d.Servers {
+		pd := serverPairDoc{Before: p.Before, After: p.After, Difference: p.Difference}
+		if p.Error != "" {
+			pd.Error = &errorObj{Code: codeIncomplete, Message: p.Error, ExitCode: exitCheck}
+		}
+		doc.Servers = append(doc.Servers, pd)
+	}
+	return doc
+}
+
+// nonNil is s, or an empty slice for nil: a document has [] where there
+// is nothing.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

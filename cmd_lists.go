@@ -34,7 +34,7 @@ type itemDoc struct {
 // lists is what a lists command read of its walks: each list's walk and
 // items, in the order of its methods, and the findings of them all.
 type lists struct {
-	walks    []listDoc
+	walks    []walkDoc
 	items    [][]itemDoc
 	findings []finding.Finding
 }
@@ -45,7 +45,7 @@ type lists struct {
 // asked and a finding says so. The error is the command's exit: see
 // [app.listsExit].
 func (a *app) walkLists(ctx context.Context, sess *session.Session, declared bool, capability string, methods ...paging.Method) (lists, error) {
-	l := lists{walks: []listDoc{}, findings: []finding.Finding{}}
+	l := lists{walks: []walkDoc{}, findings: []finding.Finding{}}
 	if !declared {
 		for range methods {
 			l.items = append(l.items, []itemDoc{})
@@ -72,7 +72,7 @@ func (a *app) walkLists(ctx context.Context, sess *session.Session, declared boo
 	folded.read(func(st *fold.State) {
 		for _, m := range methods {
 			w := st.Latest(m.Name)
-			l.walks = append(l.walks, listDocOf(m.Name, w))
+			l.walks = append(l.walks, walkDocOf(m.Name, w))
 			l.findings = append(l.findings, walkFindings(m.Name, w)...)
 			l.items = append(l.items, itemDocs(st, w))
 		}
@@ -95,14 +95,31 @@ func (a *app) listsExit(failed, bad bool, err error) error {
 	return nil
 }
 
-// listDocOf is what the lists documents say of walk w (nil: not walked),
-// in the shape check gives each list.
-func listDocOf(method string, w *fold.Walk) listDoc {
-	if w == nil {
-		return listDoc{Method: method}
+// walk is the summary of the one list l walked: nil when it walked none
+// (the server does not declare the list).
+func (l lists) walk() *walkDoc {
+	if len(l.walks) == 0 {
+		return nil
 	}
-	return listDoc{Method: method, Complete: w.Complete(), Incomplete: string(w.Incomplete),
-		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation, ListChanged: w.Stale()}
+	return &l.walks[0]
+}
+
+// walksByMethod are the summaries of walks keyed by their lists' methods,
+// as documents that walk several lists give them.
+func walksByMethod(walks []walkDoc) map[string]walkDoc {
+	m := make(map[string]walkDoc, len(walks))
+	for _, w := range walks {
+		m[w.Method] = w
+	}
+	return m
+}
+
+// walkList is the one walk w as a list, for the printer: empty when nil.
+func walkList(w *walkDoc) []walkDoc {
+	if w == nil {
+		return nil
+	}
+	return []walkDoc{*w}
 }
 
 // itemDocs are the items of walk w as the fold has them.
@@ -169,7 +186,7 @@ func errorText(r *session.RequestResult) string {
 }
 
 // listing prints the walks and items of a lists command.
-func (p *printer) listing(server serverDoc, walks []listDoc, sections []itemSection, findings []finding.Finding) {
+func (p *printer) listing(server serverDoc, walks []walkDoc, sections []itemSection, findings []finding.Finding) {
 	p.server(server)
 	for _, sec := range sections {
 		if len(walks) == 0 {

@@ -8,7 +8,10 @@ import (
 
 // pingDoc is the --json document of `ping`.
 type pingDoc struct {
-	Ms []float64 `json:"ms"`
+	docHead
+	Server serverDoc `json:"server"`
+	// DurationsMs are the round trips, one per ping, in milliseconds.
+	DurationsMs []float64 `json:"durationsMs"`
 }
 
 // runPing sends ping --count times (default once) and prints each round
@@ -19,16 +22,16 @@ func runPing(ctx context.Context, a *app) error {
 		return err
 	}
 	defer sess.Close()
-	doc := pingDoc{Ms: []float64{}}
+	doc := pingDoc{docHead: headOf("ping"), Server: serverDocument(sess.Info()), DurationsMs: []float64{}}
 	n := max(a.cfg.count, 1)
 	for i := 1; i <= n; i++ {
 		r := sess.Ping(ctx)
-		if why := errorText(r); why != "" {
+		if e := requestError(r); e != nil {
 			// Said on stderr and, with --json, as the error document.
-			return connectFailed(errors.New(why))
+			return &exitError{e.ExitCode, withCode(e.Code, errors.New(e.Message))}
 		}
-		ms := r.Ms()
-		doc.Ms = append(doc.Ms, ms)
+		ms := durationMs(r.Ms())
+		doc.DurationsMs = append(doc.DurationsMs, ms)
 		if !a.cfg.json && !a.cfg.ndjson {
 			fmt.Fprintf(a.stdout, "ping %d: %.2f ms\n", i, ms)
 		}

@@ -16,13 +16,15 @@ import (
 
 // promptDoc is the --json document of `prompt`.
 type promptDoc struct {
-	Prompt   string            `json:"prompt"`
-	Messages []json.RawMessage `json:"messages"`
-	Verdicts []checks.Verdict  `json:"verdicts"`
-	Ms       float64           `json:"ms"`
-	Sent     bool              `json:"sent"`
-	Forced   bool              `json:"forced,omitempty"`
-	Error    string            `json:"error,omitempty"`
+	docHead
+	Server     serverDoc         `json:"server"`
+	Prompt     string            `json:"prompt"`
+	Messages   []json.RawMessage `json:"messages"`
+	Verdicts   []checks.Verdict  `json:"verdicts"`
+	DurationMs float64           `json:"durationMs"`
+	Sent       bool              `json:"sent"`
+	Forced     bool              `json:"forced,omitempty"`
+	Error      *errorObj         `json:"error"`
 	// Findings say what is worth knowing beyond the verdicts: the prompt
 	// list changed before the answer, the SDK could not take it.
 	Findings []finding.Finding `json:"findings,omitempty"`
@@ -46,11 +48,12 @@ func runPrompt(ctx context.Context, a *app) error {
 	defer sess.Close()
 	name := a.cfg.args[0]
 	folded := foldLog(a.log)
+	var walk *paging.Result
 	if !fold.ReadCaps(sess.Info().Capabilities).Prompts {
 		// No prompts/list to ask (a client would not): the get goes
 		// out as a probe, its arguments unchecked.
 		a.warn(fmt.Errorf("the server does not declare prompts; getting %q all the same", name))
-	} else if _, walk := sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
+	} else if _, walk = sess.Walk(ctx, paging.Prompts()); walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing prompts before getting one: %w", walk.Err))
 	}
 	var def json.RawMessage
@@ -61,8 +64,12 @@ func runPrompt(ctx context.Context, a *app) error {
 			}
 		}
 	})
+	if def == nil && walk != nil && walk.Incomplete == paging.Complete && !a.cfg.force {
+		return notFound(fmt.Errorf("prompt %q is not listed by the server (%s in %s read whole); mcpwitness prompts lists them, --force sends the request anyway",
+			name, nouns(walk.Count(), "prompt"), nouns(len(walk.Pages), "page")))
+	}
 	r := sess.GetPrompt(ctx, name, args, &session.PromptOptions{Definition: def, Force: a.cfg.force})
-	doc := promptDocument(name, r)
+	doc := promptDocument(serverDocument(sess.Info()), name, r)
 	a.show(doc, func() { a.pr.prompt(doc, r) })
 	return requestExit(r)
 }
@@ -92,10 +99,12 @@ func promptArgs(pairs []string, raw string, rawSet bool) (map[string]string, err
 	return args, nil
 }
 
-// promptDocument is the document of the prompts/get r of name.
-func promptDocument(name string, r *session.RequestResult) promptDoc {
-	doc := promptDoc{Prompt: name, Messages: []json.RawMessage{}, Verdicts: append([]checks.Verdict{}, r.Verdicts...), Sent: r.Sent, Forced: r.Forced,
-		Ms: r.Ms(), Error: errorText(r), Findings: r.Findings}
+// promptDocument is the document of the prompts/get r of name, made on
+// server.
+func promptDocument(server serverDoc, name string, r *session.RequestResult) promptDoc {
+	doc := promptDoc{docHead: headOf("prompt"), Server: server, Prompt: name, Messages: []json.RawMessage{},
+		Verdicts: append([]checks.Verdict{}, r.Verdicts...), Sent: r.Sent, Forced: r.Forced,
+		DurationMs: durationMs(r.Ms()), Error: requestError(r), Findings: r.Findings}
 	var res struct {
 		Messages []json.RawMessage `json:"messages"`
 	}
@@ -110,7 +119,7 @@ func promptDocument(name string, r *session.RequestResult) promptDoc {
 func (p *printer) prompt(doc promptDoc, r *session.RequestResult) {
 	sent := p.sentState(doc.Sent, doc.Forced)
 	if doc.Sent {
-		fmt.Fprintf(p.w, "%s · %s · %s · %s\n", p.bold(p.line(doc.Prompt)), sent, counted(r, len(doc.Messages), "message"), render.Ms(doc.Ms))
+		fmt.Fprintf(p.w, "%s · %s · %s · %s\n", p.bold(p.line(doc.Prompt)), sent, counted(r, len(doc.Messages), "message"), render.Ms(doc.DurationMs))
 	} else {
 		fmt.Fprintf(p.w, "%s · %s\n", p.bold(p.line(doc.Prompt)), sent)
 	}

@@ -12,8 +12,10 @@ import (
 
 // promptsDoc is the --json document of `prompts`.
 type promptsDoc struct {
-	Server   serverDoc         `json:"server"`
-	Walks    []listDoc         `json:"walks"`
+	docHead
+	Server serverDoc `json:"server"`
+	// Walk is null when the server does not declare prompts.
+	Walk     *walkDoc          `json:"walk"`
 	Prompts  []itemDoc         `json:"prompts"`
 	Findings []finding.Finding `json:"findings"`
 }
@@ -28,7 +30,7 @@ func runPrompts(ctx context.Context, a *app) error {
 	defer sess.Close()
 	info := sess.Info()
 	l, exit := a.walkLists(ctx, sess, fold.ReadCaps(info.Capabilities).Prompts, "prompts", paging.Prompts())
-	doc := promptsDoc{Server: serverDocument(info), Walks: l.walks, Prompts: l.items[0], Findings: l.findings}
+	doc := promptsDoc{docHead: headOf("prompts"), Server: serverDocument(info), Walk: l.walk(), Prompts: l.items[0], Findings: l.findings}
 	a.show(doc, func() { a.pr.prompts(doc) })
 	return exit
 }
@@ -36,7 +38,7 @@ func runPrompts(ctx context.Context, a *app) error {
 // prompts prints the prompts document: each prompt with its arguments,
 // the required ones marked *.
 func (p *printer) prompts(doc promptsDoc) {
-	p.listing(doc.Server, doc.Walks, []itemSection{
+	p.listing(doc.Server, walkList(doc.Walk), []itemSection{
 		{head: []string{"PROMPT", "ARGUMENTS", "PAGE", "GEN", "DESCRIPTION"}, items: doc.Prompts,
 			row: func(p *printer, it itemDoc) []string {
 				var args []string

@@ -16,11 +16,13 @@ import (
 
 // readDoc is the --json document of `read`.
 type readDoc struct {
-	URI      string            `json:"uri"`
-	Contents []json.RawMessage `json:"contents"`
-	Verdicts []checks.Verdict  `json:"verdicts"`
-	Ms       float64           `json:"ms"`
-	Error    string            `json:"error,omitempty"`
+	docHead
+	Server     serverDoc         `json:"server"`
+	URI        string            `json:"uri"`
+	Contents   []json.RawMessage `json:"contents"`
+	Verdicts   []checks.Verdict  `json:"verdicts"`
+	DurationMs float64           `json:"durationMs"`
+	Error      *errorObj         `json:"error"`
 }
 
 // runRead reads one resource and checks its contents: mcpwitness read URI.
@@ -34,6 +36,9 @@ func runRead(ctx context.Context, a *app) error {
 	}
 	defer sess.Close()
 	uri := a.cfg.args[0]
+	if a.cfg.follow && a.cfg.json {
+		return usagef("read --follow reads again on every update, and --json prints one document: use --ndjson for the updates as they come")
+	}
 	if !a.cfg.follow {
 		return a.readOnce(ctx, sess, uri)
 	}
@@ -46,7 +51,7 @@ func (a *app) readOnce(ctx context.Context, sess *session.Session, uri string) e
 		a.warn(fmt.Errorf("the server does not declare resources; reading %s all the same", a.pr.line(uri)))
 	}
 	r := sess.ReadResource(ctx, uri)
-	doc := readDocument(uri, r)
+	doc := readDocument(serverDocument(sess.Info()), uri, r)
 	a.show(doc, func() { a.pr.read(doc, r) })
 	return requestExit(r)
 }
@@ -94,10 +99,10 @@ func (a *app) follow(ctx context.Context, sess *session.Session, uri string) err
 	return worst
 }
 
-// readDocument is the document of the read r of uri.
-func readDocument(uri string, r *session.RequestResult) readDoc {
-	doc := readDoc{URI: uri, Contents: []json.RawMessage{}, Verdicts: append([]checks.Verdict{}, r.Verdicts...), Ms: r.Ms(),
-		Error: errorText(r)}
+// readDocument is the document of the read r of uri, made on server.
+func readDocument(server serverDoc, uri string, r *session.RequestResult) readDoc {
+	doc := readDoc{docHead: headOf("read"), Server: server, URI: uri, Contents: []json.RawMessage{},
+		Verdicts: append([]checks.Verdict{}, r.Verdicts...), DurationMs: durationMs(r.Ms()), Error: requestError(r)}
 	var res struct {
 		Contents []json.RawMessage `json:"contents"`
 	}
@@ -109,7 +114,7 @@ func readDocument(uri string, r *session.RequestResult) readDoc {
 
 // read prints a read: the verdicts, then each item of contents by type.
 func (p *printer) read(doc readDoc, r *session.RequestResult) {
-	fmt.Fprintf(p.w, "%s · %s · %s\n", p.bold(p.line(doc.URI)), counted(r, len(doc.Contents), "item"), render.Ms(doc.Ms))
+	fmt.Fprintf(p.w, "%s · %s · %s\n", p.bold(p.line(doc.URI)), counted(r, len(doc.Contents), "item"), render.Ms(doc.DurationMs))
 	p.verdicts(doc.Verdicts)
 	p.failure(r)
 	for _, raw := range doc.Contents {

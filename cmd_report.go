@@ -68,7 +68,7 @@ func fileCommand(cfg *config, n int, usage string) error {
 func openSession(path string, stderr io.Writer) (*session.File, error) {
 	f, err := session.OpenFile(path)
 	if err != nil {
-		return nil, connectFailed(err)
+		return nil, connectFailed(withCode(codeIO, err))
 	}
 	for _, w := range f.Warnings() {
 		fmt.Fprintf(stderr, "mcpwitness: %s: warning: %s\n", sanitize.Line(path), sanitize.Text(w))

@@ -76,7 +76,7 @@ func TestReportAndDiffErrors(t *testing.T) {
 			"session file is format version 2; this mcpwitness reads version 1 — upgrade mcpwitness"},
 		{"diff with one file", "diff", false, []string{good}, exitUsage, "diff needs two session files"},
 		{"diff with a future file", "diff", false, []string{good, future}, exitConnect, "format version 2"},
-		{"diff without a complete walk", "diff", false, []string{good, incomplete}, exitConnect,
+		{"diff without a complete walk", "diff", false, []string{good, incomplete}, exitCheck,
 			"has no complete tools/list walk: its last tools/list walk (walk 1) is incomplete: page-limit"},
 	}
 	for _, tc := range tests {

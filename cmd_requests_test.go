@@ -32,7 +32,7 @@ func TestResourcesJSONDocument(t *testing.T) {
 			}
 			var doc struct {
 				Server    struct{ Name string }
-				Walks     []listDoc
+				Walks     map[string]walkDoc
 				Resources []itemDoc
 				Templates []itemDoc
 				Findings  []json.RawMessage
@@ -40,15 +40,16 @@ func TestResourcesJSONDocument(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {
 				t.Fatalf("not one JSON document: %v\n%s", err, out)
 			}
-			if len(doc.Walks) != 2 || doc.Walks[0].Method != "resources/list" || !doc.Walks[0].Complete || doc.Walks[0].Pages != 3 ||
-				doc.Walks[1].Method != "resources/templates/list" || !doc.Walks[1].Complete {
+			res, tmpl := doc.Walks["resources/list"], doc.Walks["resources/templates/list"]
+			if len(doc.Walks) != 2 || res.Method != "resources/list" || !res.Complete || res.Pages != 3 ||
+				tmpl.Method != "resources/templates/list" || !tmpl.Complete {
 				t.Errorf("walks %+v", doc.Walks)
 			}
-			if len(doc.Resources) != doc.Walks[0].Items || len(doc.Resources) <= 20 || len(doc.Templates) != 3 || doc.Findings == nil {
+			if len(doc.Resources) != res.Items || len(doc.Resources) <= 20 || len(doc.Templates) != 3 || doc.Findings == nil {
 				t.Errorf("%d resources, %d templates, findings %v", len(doc.Resources), len(doc.Templates), doc.Findings)
 			}
 			last := doc.Resources[len(doc.Resources)-1]
-			if last.Page != 3 || last.Generation != doc.Walks[0].Generation || last.URI == "" || !json.Valid(last.Definition) {
+			if last.Page != 3 || last.Generation != res.Generation || last.URI == "" || !json.Valid(last.Definition) {
 				t.Errorf("last resource %+v", last)
 			}
 			if doc.Templates[0].URITemplate == "" || doc.Templates[0].Page != 1 {
@@ -67,8 +68,8 @@ func TestPromptsJSONDocument(t *testing.T) {
 			}
 			doc := decodeStrict(t, out)
 			prompts, _ := doc["prompts"].([]any)
-			walks, _ := doc["walks"].([]any)
-			if len(prompts) != 3 || len(walks) != 1 || doc["server"] == nil || doc["findings"] == nil {
+			walk, _ := doc["walk"].(map[string]any)
+			if len(prompts) != 3 || walk["method"] != "prompts/list" || doc["server"] == nil || doc["findings"] == nil {
 				t.Fatalf("document %s", out)
 			}
 			first := prompts[0].(map[string]any)
@@ -99,13 +100,13 @@ func TestReadExitCodesAndDocument(t *testing.T) {
 				doc := decodeStrict(t, out)
 				contents, _ := doc["contents"].([]any)
 				verdicts, _ := doc["verdicts"].([]any)
-				if doc["uri"] != tc.uri || len(contents) != 1 || len(verdicts) != 1 || doc["ms"] == nil ||
+				if doc["uri"] != tc.uri || len(contents) != 1 || len(verdicts) != 1 || doc["durationMs"] == nil ||
 					verdicts[0].(map[string]any)["status"] != tc.status {
 					t.Errorf("%s: %s", tc.uri, out)
 				}
 			}
 			code, out, _ := runCLI(t, append([]string{"read", "demo://nothing-here", "--json"}, target...)...)
-			if doc := decodeStrict(t, out); code != exitConnect || !strings.Contains(doc["error"].(string), "not found") {
+			if e, _ := decodeStrict(t, out)["error"].(map[string]any); code != exitConnect || !strings.Contains(e["message"].(string), "not found") || e["code"] != "protocol" {
 				t.Errorf("unknown resource: exit %d, %s", code, out)
 			}
 		})
@@ -183,7 +184,7 @@ func TestCompleteAndPing(t *testing.T) {
 			}
 			assertSays(t, "complete", out, "JavaScript\nJava\n", "2 values of 2", "✓ completion-values")
 			code, out, stderr = runCLI(t, append([]string{"ping", "--count", "3", "--json"}, target...)...)
-			if ms, _ := decodeStrict(t, out)["ms"].([]any); code != exitOK || len(ms) != 3 {
+			if ms, _ := decodeStrict(t, out)["durationsMs"].([]any); code != exitOK || len(ms) != 3 {
 				t.Errorf("ping: exit %d, %s %s", code, out, stderr)
 			}
 		})
@@ -324,7 +325,7 @@ func TestRequestErrorSaidOnce(t *testing.T) {
 	for _, args := range [][]string{
 		{"read", "demo://nothing-here"},
 		{"read", "demo://nothing-here", "--json"},
-		{"prompt", "no-such-prompt"},
+		{"prompt", "no-such-prompt", "--force"},
 	} {
 		code, out, stderr := runCLI(t, args...)
 		if n := strings.Count(out+stderr, "the server answered with an error"); code != exitConnect || n != 1 {

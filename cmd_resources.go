@@ -11,8 +11,12 @@ import (
 
 // resourcesDoc is the --json document of `resources`.
 type resourcesDoc struct {
-	Server    serverDoc         `json:"server"`
-	Walks     []listDoc         `json:"walks"`
+	docHead
+	Server serverDoc `json:"server"`
+	// Walks are keyed by method; none when the server does not declare
+	// resources.
+	Walks     map[string]walkDoc `json:"walks"`
+	walks     []walkDoc
 	Resources []itemDoc         `json:"resources"`
 	Templates []itemDoc         `json:"templates"`
 	Findings  []finding.Finding `json:"findings"`
@@ -28,14 +32,14 @@ func runResources(ctx context.Context, a *app) error {
 	defer sess.Close()
 	info := sess.Info()
 	l, exit := a.walkLists(ctx, sess, fold.ReadCaps(info.Capabilities).Resources, "resources", paging.Resources(), paging.ResourceTemplates())
-	doc := resourcesDoc{Server: serverDocument(info), Walks: l.walks, Resources: l.items[0], Templates: l.items[1], Findings: l.findings}
+	doc := resourcesDoc{docHead: headOf("resources"), Server: serverDocument(info), Walks: walksByMethod(l.walks), walks: l.walks, Resources: l.items[0], Templates: l.items[1], Findings: l.findings}
 	a.show(doc, func() { a.pr.resources(doc) })
 	return exit
 }
 
 // resources prints the resources document.
 func (p *printer) resources(doc resourcesDoc) {
-	p.listing(doc.Server, doc.Walks, []itemSection{
+	p.listing(doc.Server, doc.walks, []itemSection{
 		{head: []string{"RESOURCE", "URI", "TYPE", "SIZE", "PAGE", "GEN"}, items: doc.Resources,
 			row: func(p *printer, it itemDoc) []string {
 				size := "-"

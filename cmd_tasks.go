@@ -29,8 +29,8 @@ type taskDoc struct {
 	CreatedAt     string             `json:"createdAt,omitempty"`
 	LastUpdatedAt string             `json:"lastUpdatedAt,omitempty"`
 	// TTL is in milliseconds, null when the server said none or null.
-	TTL          *int64 `json:"ttl"`
-	PollInterval int64  `json:"pollInterval,omitempty"`
+	TTL          *int64 `json:"ttlMs"`
+	PollInterval int64  `json:"pollIntervalMs,omitempty"`
 	AgeMs        int64  `json:"ageMs"`
 	// Call is the call of this session that made the task, if one did.
 	Call *taskCallRef `json:"call,omitempty"`
@@ -176,15 +176,18 @@ func refusedTaskSupport(vs []checks.Verdict) bool {
 
 // tasksDoc is the --json document of `tasks`.
 type tasksDoc struct {
-	Server   serverDoc         `json:"server"`
-	Walks    []listDoc         `json:"walks"`
+	docHead
+	Server serverDoc `json:"server"`
+	// Walk is null when the server does not declare tasks.
+	Walk     *walkDoc          `json:"walk"`
 	Tasks    []*taskDoc        `json:"tasks"`
 	Findings []finding.Finding `json:"findings"`
 }
 
 // runTasks walks every page of tasks/list: mcpwitness tasks. Exit codes as
-// tools: 1 when the walk failed (a server without tasks answers
-// tasks/list with an error), 3 when it was incomplete. On protocol
+// tools: 1 when the walk failed, 3 when it was incomplete. A server that
+// does not declare tasks is not asked, as prompts and resources do: a
+// finding says so, exit 0. On protocol
 // 2026-07-28 and later tasks are the io.modelcontextprotocol/tasks
 // extension, which has no tasks/list: nothing is sent, and the command
 // says so with exit code 2 (a usage error: --protocol 2025-11-25 lists).
@@ -200,8 +203,8 @@ func runTasks(ctx context.Context, a *app) error {
 			"which has no tasks/list (a client knows the tasks its own calls made: call TOOL follows them); "+
 			"--protocol 2025-11-25 lists a server's tasks with tasks/list", info.ProtocolVersion)
 	}
-	l, exit := a.walkLists(ctx, sess, true, "tasks", paging.Tasks())
-	doc := tasksDoc{Server: serverDocument(info), Walks: l.walks, Tasks: []*taskDoc{}, Findings: l.findings}
+	l, exit := a.walkLists(ctx, sess, declaresTasks(info.Capabilities), "tasks", paging.Tasks())
+	doc := tasksDoc{docHead: headOf("tasks"), Server: serverDocument(info), Walk: l.walk(), Tasks: []*taskDoc{}, Findings: l.findings}
 	foldLog(a.log).read(func(st *fold.State) {
 		w := st.Latest(paging.Tasks().Name)
 		for _, t := range st.Tasks() {
@@ -214,10 +217,26 @@ func runTasks(ctx context.Context, a *app) error {
 	return exit
 }
 
+// declaresTasks reports whether a server with capabilities declares tasks.
+func declaresTasks(capabilities json.RawMessage) bool {
+	var caps struct {
+		Tasks json.RawMessage `json:"tasks"`
+	}
+	_ = json.Unmarshal(capabilities, &caps)
+	return len(caps.Tasks) > 0 && string(caps.Tasks) != "null"
+}
+
 // tasks prints the tasks document.
 func (p *printer) tasks(doc tasksDoc) {
 	p.server(doc.Server)
 	fmt.Fprintln(p.w)
+	if doc.Walk == nil {
+		// Nothing was asked: no empty table, only the finding saying why.
+		for _, f := range doc.Findings {
+			fmt.Fprintf(p.w, "%s %s: %s\n", p.severity(f.Severity), f.Check, p.line(f.Message))
+		}
+		return
+	}
 	tw := tabwriter.NewWriter(p.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, p.dim(strings.Join([]string{"TASK", "STATUS", "TTL", "AGE", "CALL", "PAGE", "MESSAGE"}, "\t")))
 	for _, t := range doc.Tasks {
@@ -237,7 +256,7 @@ func (p *printer) tasks(doc tasksDoc) {
 	for _, f := range doc.Findings {
 		fmt.Fprintf(p.w, "%s %s: %s\n", p.severity(f.Severity), f.Check, p.line(f.Message))
 	}
-	for _, w := range doc.Walks {
+	for _, w := range walkList(doc.Walk) {
 		state := p.green("✓ complete")
 		if !w.Complete {
 			state = p.red("⚠ incomplete: " + w.Incomplete)

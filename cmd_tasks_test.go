@@ -15,7 +15,7 @@ type taskCallOut struct {
 	Task     *struct {
 		TaskID  string
 		Status  string
-		TTL     *int64
+		TTL     *int64 `json:"ttlMs"`
 		History []struct{ Status, Source string }
 	}
 }
@@ -131,7 +131,7 @@ func TestTasksCommandWalksTasksList(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var doc struct {
-		Walks []struct {
+		Walk *struct {
 			Method   string
 			Complete bool
 			Pages    int
@@ -141,8 +141,8 @@ func TestTasksCommandWalksTasksList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if len(doc.Walks) != 1 || doc.Walks[0].Method != "tasks/list" || !doc.Walks[0].Complete || doc.Walks[0].Pages != 1 || doc.Tasks == nil {
-		t.Errorf("walks %+v tasks %v, want one complete tasks/list walk of a page", doc.Walks, doc.Tasks)
+	if doc.Walk == nil || doc.Walk.Method != "tasks/list" || !doc.Walk.Complete || doc.Walk.Pages != 1 || doc.Tasks == nil {
+		t.Errorf("walk %+v tasks %v, want one complete tasks/list walk of a page", doc.Walk, doc.Tasks)
 	}
 }
 

@@ -1,26 +1,39 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"io"
-	"slices"
-	"strconv"
+	"math"
+	"strings"
 	"sync"
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/render"
 	"mcpwitness/session"
 	"mcpwitness/tooldef"
 )
 
-// The JSON documents of --json. Field names are a contract.
+// schemaVersion is the version of every --json document's shape, which
+// docs/schemas/ describes: it grows when a field changes meaning or goes.
+const schemaVersion = 1
+
+// docHead opens every --json document: the kind of document (the command's
+// name, or "error") and the version of its shape.
+type docHead struct {
+	Kind          string `json:"kind"`
+	SchemaVersion int    `json:"schemaVersion"`
+}
+
+// headOf is the head of a document of kind.
+func headOf(kind string) docHead { return docHead{Kind: kind, SchemaVersion: schemaVersion} }
+
+// The JSON documents of --json. Field names are a contract, described by
+// docs/schemas/: the shared blocks (serverDoc, walkDoc, errorObj) have one
+// shape in every document, and durations are milliseconds named …Ms.
 type (
 	toolsDoc struct {
+		docHead
 		Server   serverDoc         `json:"server"`
 		Walk     walkDoc           `json:"walk"`
 		Pages    []pageDoc         `json:"pages"`
@@ -30,31 +43,41 @@ type (
 		// each made a toolDoc as it is written (see [toolsDocumentOf]).
 		listed *listedTools
 	}
+	// serverDoc is the server block of every document of a command that
+	// connects: who answered, over what, and what was dialled.
 	serverDoc struct {
 		Name            string `json:"name"`
 		Version         string `json:"version"`
 		ProtocolVersion string `json:"protocolVersion"`
-		Transport       string `json:"transport,omitempty"`
-		// ConfigHash is the hash of the server's configuration identity.
-		ConfigHash string `json:"configHash,omitempty"`
 		// AskedProtocol is the --protocol the server did not settle on.
 		AskedProtocol string `json:"askedProtocol,omitempty"`
+		Transport     string `json:"transport"`
+		// Target describes what was dialled, its secrets masked.
+		Target string `json:"target"`
+		// ConfigHash is the hash of the server's configuration identity.
+		ConfigHash string `json:"configHash,omitempty"`
 	}
+	// walkDoc is the summary of one list's walk, the same in every
+	// document: `walk` where a command walks one list, `walks` keyed by
+	// method where it walks several.
 	walkDoc struct {
+		Method     string `json:"method"`
 		Complete   bool   `json:"complete"`
 		Incomplete string `json:"incomplete"`
 		Pages      int    `json:"pages"`
+		Items      int    `json:"items"`
 		Generation int64  `json:"generation"`
-		Error      string `json:"error,omitempty"`
-		// ListChanged: the server said its tool list changed after the
-		// walk started; what it read may be out of date.
+		// ListChanged: the server said the list changed after the walk
+		// started; what it read may be out of date.
 		ListChanged bool `json:"listChanged"`
+		// Error says why a walk that failed stopped.
+		Error *errorObj `json:"error,omitempty"`
 	}
 	pageDoc struct {
 		Page       int     `json:"page"`
 		Items      int     `json:"items"`
 		NextCursor string  `json:"nextCursor"`
-		Ms         float64 `json:"ms"`
+		DurationMs float64 `json:"durationMs"`
 		TTLMs      *int    `json:"ttlMs"`
 		Generation int64   `json:"generation"`
 	}
@@ -68,21 +91,23 @@ type (
 		Definition      json.RawMessage `json:"definition"`
 	}
 	callDoc struct {
-		Tool             string `json:"tool"`
-		Sent             bool   `json:"sent"`
-		Listed           bool   `json:"listed"`
-		Forced           bool   `json:"forced,omitempty"`
-		Generation       int64  `json:"generation"`
-		Stale            bool   `json:"stale"`
-		ListedDuringCall bool   `json:"listedDuringCall"`
+		docHead
+		Server           serverDoc `json:"server"`
+		Tool             string    `json:"tool"`
+		Sent             bool      `json:"sent"`
+		Listed           bool      `json:"listed"`
+		Forced           bool      `json:"forced,omitempty"`
+		Generation       int64     `json:"generation"`
+		Stale            bool      `json:"stale"`
+		ListedDuringCall bool      `json:"listedDuringCall"`
 		// ListChanged: the server said its tool list changed after the
 		// listing the checks used and before the answer.
 		ListChanged bool              `json:"listChanged"`
 		Verdicts    []checks.Verdict  `json:"verdicts"`
 		Findings    []finding.Finding `json:"findings,omitempty"`
 		Result      json.RawMessage   `json:"result"`
-		Error       json.RawMessage   `json:"error"`
-		Ms          float64           `json:"ms"`
+		Error       *errorObj         `json:"error"`
+		DurationMs  float64           `json:"durationMs"`
 		// FoundOnPage is the page of the tools walk before the call that
 		// listed the tool (0: none did); the walk stopped there unless
 		// --walk-all.
@@ -118,7 +143,8 @@ func (f *logFold) read(fn func(st *fold.State)) {
 
 // serverDocument is what the documents say of the server.
 func serverDocument(info session.ServerInfo) serverDoc {
-	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, Transport: info.Transport, ConfigHash: info.ConfigHash, AskedProtocol: info.AskedProtocol}
+	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, AskedProtocol: info.AskedProtocol,
+		Transport: info.Transport, Target: info.Target, ConfigHash: info.ConfigHash}
 }
 
 // toolsDocument is the document of the newest tools walk st folded.
@@ -154,19 +180,18 @@ func toolsDocumentOf(info session.ServerInfo, st *fold.State) toolsDoc {
 // toolsHeader is the document of walk w (nil: none yet) without its tools.
 func toolsHeader(info session.ServerInfo, w *fold.Walk) toolsDoc {
 	doc := toolsDoc{
-		Server: serverDocument(info),
-		Pages:  []pageDoc{}, Tools: []toolDoc{}, Findings: []finding.Finding{},
+		docHead: headOf("tools"), Server: serverDocument(info), Walk: walkDoc{Method: paging.Tools().Name},
+		Pages: []pageDoc{}, Tools: []toolDoc{}, Findings: []finding.Finding{},
 	}
 	if w == nil {
 		return doc
 	}
-	doc.Walk = walkDoc{Complete: w.Incomplete == paging.Complete, Incomplete: string(w.Incomplete),
-		Pages: len(w.Pages), Generation: w.Generation, Error: w.Err, ListChanged: w.Stale()}
+	doc.Walk = walkDocOf(paging.Tools().Name, w)
 	if w.Findings != nil {
 		doc.Findings = w.Findings
 	}
 	for _, p := range w.Pages {
-		pd := pageDoc{Page: p.Number, Items: p.Count, NextCursor: p.NextCursor, Ms: p.Ms, Generation: p.Generation}
+		pd := pageDoc{Page: p.Number, Items: p.Count, NextCursor: p.NextCursor, DurationMs: durationMs(p.Ms), Generation: p.Generation}
 		if p.HasTTL {
 			ttl := p.TTLMs
 			pd.TTLMs = &ttl
@@ -217,251 +242,74 @@ func listedName(t *fold.Tool) string {
 	return d.Name
 }
 
-// callDocument is the document of call c as the fold has it, with the
-// findings the live call gave (they are not in the session file) and the
-// page of the walk before it that listed the tool.
-func callDocument(c *fold.Call, findings []finding.Finding, foundOnPage int) callDoc {
-	doc := callDoc{
+// walkDocOf is the summary of walk w of method (nil: not walked).
+func walkDocOf(method string, w *fold.Walk) walkDoc {
+	if w == nil {
+		return walkDoc{Method: method}
+	}
+	d := walkDoc{Method: method, Complete: w.Complete(), Incomplete: string(w.Incomplete),
+		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation, ListChanged: w.Stale()}
+	if w.Err != "" {
+		d.Error = walkError(w.Err, w.Incomplete)
+	}
+	return d
+}
+
+// walkResultDoc is the summary of the walk res of method m, as the walk
+// itself returned it.
+func walkResultDoc(m paging.Method, res *paging.Result) walkDoc {
+	d := walkDoc{Method: m.Name, Complete: res.Incomplete == paging.Complete, Incomplete: string(res.Incomplete),
+		Pages: len(res.Pages), Generation: res.Generation}
+	for _, p := range res.Pages {
+		d.Items += p.Count
+	}
+	if res.Err != nil {
+		d.Error = walkError(res.Err.Error(), res.Incomplete)
+	}
+	return d
+}
+
+// walkError is the error object of a walk that stopped on an error saying
+// msg, for the incomplete reason why: a walk the user aborted was
+// interrupted, one that ran out of time timed out, one whose server went
+// away lost its connection, and any other failed on the server's answers.
+func walkError(msg string, why paging.Incomplete) *errorObj {
+	code := codeProtocol
+	switch {
+	case why == paging.Aborted:
+		code = codeInterrupted
+	case strings.Contains(msg, timeoutText):
+		code = codeTimeout
+	case strings.Contains(msg, "the server exited"), strings.Contains(msg, "connection"):
+		code = codeConnect
+	}
+	return &errorObj{Code: code, Message: msg, ExitCode: exitConnect, Cancelled: code == codeTimeout || code == codeInterrupted}
+}
+
+// durationMs is a duration in milliseconds as every document gives it:
+// to the microsecond.
+func durationMs(ms float64) float64 { return math.Round(ms*1000) / 1000 }
+
+// callDocument is the document of call c as the fold has it, made on
+// server, with the findings the live call gave (they are not in the
+// session file), the error that ended it (nil: none) and the page of the
+// walk before it that listed the tool.
+func callDocument(server serverDoc, c *fold.Call, err error, findings []finding.Finding, foundOnPage int) callDoc {
+	doc := callDoc{docHead: headOf("call"), Server: server,
 		Tool: c.Tool, Sent: c.Sent, Listed: c.Listed, Forced: c.Forced, Generation: c.Generation, Stale: c.Stale,
 		ListedDuringCall: c.ListedDuring, ListChanged: c.ListChanged, Verdicts: c.Verdicts, Findings: findings,
-		Result: c.Result, Error: c.RPCError, Ms: c.Ms, FoundOnPage: foundOnPage,
-	}
+		Result: c.Result, DurationMs: durationMs(c.Ms), FoundOnPage: foundOnPage}
 	if doc.Verdicts == nil {
 		doc.Verdicts = []checks.Verdict{}
 	}
 	if len(doc.Result) == 0 {
 		doc.Result = json.RawMessage("null")
 	}
-	if len(doc.Error) == 0 {
-		doc.Error = json.RawMessage("null")
-		if c.Err != "" {
-			e, _ := json.Marshal(map[string]any{"message": c.Err, "cancelled": c.Cancelled})
-			doc.Error = e
-		}
+	switch {
+	case len(c.RPCError) > 0:
+		doc.Error = rpcErrorObj(c.RPCError)
+	case c.Err != "":
+		doc.Error = requestErrorObj(c.Err, err, c.Cancelled)
 	}
 	return doc
-}
-
-// errorDoc is the --json document of a command that failed before it had
-// anything else to say: `{"error": {"message": …, "exitCode": 1}}`.
-type errorDoc struct {
-	Error struct {
-		Message  string `json:"message"`
-		ExitCode int    `json:"exitCode"`
-	} `json:"error"`
-}
-
-func errorDocument(msg string, code int) errorDoc {
-	var d errorDoc
-	d.Error.Message, d.Error.ExitCode = msg, code
-	return d
-}
-
-// writeJSON writes v as one indented JSON document: strict UTF-8 JSON
-// (see [cleanJSON]) with every secret red knows replaced. A tools document
-// is streamed (see [toolsDoc.writeJSON]).
-func writeJSON(w io.Writer, v any, red *session.Redactor) error {
-	if d, ok := v.(toolsDoc); ok {
-		return d.writeJSON(w, red)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if b, err = cleanJSON(b); err != nil {
-		return err
-	}
-	b = red.JSON(b)
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return err
-	}
-	out.WriteByte('\n')
-	_, err = w.Write(out.Bytes())
-	return err
-}
-
-// cleanJSON re-encodes the JSON text b so that any strict reader accepts it
-// and a terminal shows it safely: invalid UTF-8 and lone surrogate escapes
-// (which raw server frames embedded in a document may hold) become U+FFFD,
-// and C0 and C1 controls, DEL, bidi controls and zero-width characters are
-// written as \u escapes, which decode to the same string. Object keys keep
-// their order. The raw bytes stay in the session file.
-func cleanJSON(b []byte) ([]byte, error) {
-	if plainJSON(b) {
-		// Compact JSON as json.Marshal writes it, with no escape and no
-		// byte outside printable ASCII, reads back to itself.
-		return b, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	type container struct {
-		object bool
-		n      int // values (and keys) written so far
-	}
-	var stack []container
-	out := make([]byte, 0, len(b)+len(b)/16)
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
-			stack = stack[:len(stack)-1]
-			out = append(out, byte(d))
-			continue
-		}
-		if len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			switch {
-			case top.object && top.n%2 == 1:
-				out = append(out, ':')
-			case top.n > 0:
-				out = append(out, ',')
-			}
-			top.n++
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			stack = append(stack, container{object: v == '{'})
-			out = append(out, byte(v))
-		case string:
-			out = appendJSONString(out, v)
-		case json.Number:
-			out = append(out, v...)
-		case bool:
-			out = strconv.AppendBool(out, v)
-		case nil:
-			out = append(out, "null"...)
-		}
-	}
-	return out, nil
-}
-
-// plainJSON reports whether cleanJSON would give the JSON text b back
-// unchanged: b holds only printable ASCII, no backslash, and no space
-// outside its strings.
-func plainJSON(b []byte) bool {
-	inString := false
-	for _, c := range b {
-		switch {
-		case c < 0x20 || c > 0x7e || c == '\\':
-			return false
-		case c == '"':
-			inString = !inString
-		case c == ' ' && !inString:
-			return false
-		}
-	}
-	return true
-}
-
-// appendJSONString appends s as json.Marshal writes it, with DEL, C1
-// controls and every character the sanitiser shows escaped (bidi,
-// zero-width, tag and other format characters, stray variation selectors,
-// fillers, separators) written as \u escapes, beyond U+FFFF as surrogate
-// pairs (see [render.SafeJSON]).
-func appendJSONString(out []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	if !slices.ContainsFunc(q, func(c byte) bool { return c >= 0x7f }) {
-		return append(out, q...)
-	}
-	return append(out, render.SafeJSON(string(q))...)
-}
-
-// writeJSON writes the tools document to w as [writeJSON] would write it,
-// byte for byte, without building it whole: each field, and each tool of
-// the tools array, is encoded, cleaned, redacted and indented on its own
-// and written through one buffered writer as it is formatted.
-func (d toolsDoc) writeJSON(w io.Writer, red *session.Redactor) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	s := docStream{w: bw, red: red}
-	bw.WriteString("{\n")
-	s.field("server", d.Server, false)
-	s.field("walk", d.Walk, false)
-	s.key("pages")
-	writeArray(&s, d.Pages)
-	bw.WriteString(",\n")
-	s.key("tools")
-	writeItems(&s, d.toolCount(), d.tool)
-	bw.WriteString(",\n")
-	s.field("findings", d.Findings, true)
-	bw.WriteString("}\n")
-	if s.err != nil {
-		return s.err
-	}
-	return bw.Flush()
-}
-
-// docStream writes the parts of an indented JSON document; the first error
-// stops it.
-type docStream struct {
-	w   *bufio.Writer
-	red *session.Redactor
-	buf bytes.Buffer
-	err error
-}
-
-// key writes the name of a top-level field.
-func (s *docStream) key(name string) {
-	s.w.WriteString("  ")
-	s.w.Write(appendJSONString(nil, name))
-	s.w.WriteString(": ")
-}
-
-// field writes a whole top-level field.
-func (s *docStream) field(name string, v any, last bool) {
-	s.key(name)
-	s.value(v, "  ")
-	if !last {
-		s.w.WriteByte(',')
-	}
-	s.w.WriteByte('\n')
-}
-
-// value writes v, indented as it would be at the depth prefix says.
-func (s *docStream) value(v any, prefix string) {
-	if s.err != nil {
-		return
-	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		b, err = cleanJSON(b)
-	}
-	if err == nil {
-		s.buf.Reset()
-		err = indentJSON(&s.buf, s.red.JSON(b), prefix, "  ")
-	}
-	if err != nil {
-		s.err = err
-		return
-	}
-	s.w.Write(s.buf.Bytes())
-}
-
-// writeArray writes the top-level array items, one item at a time.
-func writeArray[T any](s *docStream, items []T) {
-	writeItems(s, len(items), func(i int) T { return items[i] })
-}
-
-// writeItems writes a top-level array of n items, item(i) the i-th, made
-// and written one at a time.
-func writeItems[T any](s *docStream, n int, item func(int) T) {
-	if n == 0 {
-		s.w.WriteString("[]")
-		return
-	}
-	s.w.WriteString("[\n")
-	for i := range n {
-		s.w.WriteString("    ")
-		s.value(item(i), "    ")
-		if i < n-1 {
-			s.w.WriteByte(',')
-		}
-		s.w.WriteByte('\n')
-	}
-	s.w.WriteString("  ]")
 }

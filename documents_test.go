@@ -39,9 +39,10 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 	folded.read(func(st *fold.State) { doc = toolsDocument(session.ServerInfo{Name: "srv"}, st) })
 	ttl := 500
 	want := toolsDoc{
+		docHead:  docHead{Kind: "tools", SchemaVersion: schemaVersion},
 		Server:   serverDoc{Name: "srv"},
-		Walk:     walkDoc{Complete: true, Pages: 1, Generation: 1},
-		Pages:    []pageDoc{{Page: 1, Items: 4, Ms: 2, TTLMs: &ttl, Generation: 1}},
+		Walk:     walkDoc{Method: "tools/list", Complete: true, Pages: 1, Items: 4, Generation: 1},
+		Pages:    []pageDoc{{Page: 1, Items: 4, DurationMs: 2, TTLMs: &ttl, Generation: 1}},
 		Findings: []finding.Finding{dup},
 		Tools: []toolDoc{
 			{Name: "add", Page: 1, Generation: 1, Held: true, HasOutputSchema: true, Definition: items[0]},
@@ -106,7 +107,7 @@ func TestListDocSaysTheListChanged(t *testing.T) {
 	got := map[string]bool{}
 	folded.read(func(st *fold.State) {
 		for _, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
-			got[m] = listDocOf(m, st.Latest(m)).ListChanged
+			got[m] = walkDocOf(m, st.Latest(m)).ListChanged
 		}
 	})
 	want := map[string]bool{"resources/list": true, "resources/templates/list": true, "prompts/list": false}

@@ -158,7 +158,7 @@ func hasSession(cmd string) bool { return cmd == "" || dialsHere(cmd) }
 
 // writesDocument reports whether the command's --json is a document that
 // a failure replaces with the error document.
-func writesDocument(cmd string) bool { return dialsHere(cmd) }
+func writesDocument(cmd string) bool { return dialsHere(cmd) || cmd == "diff" }
 
 // exit says why the command failed, if it did, and returns its exit code.
 // Errors quote what a server said (its stderr, JSON-RPC error messages),
@@ -170,7 +170,11 @@ func (a *app) exit(err error) int {
 		printError(a.stderr, a.red, m)
 	}
 	if len(msgs) > 0 && a.jsonErrors && !a.stdout.wrote.Load() {
-		_ = writeJSON(a.stdout, errorDocument(a.red.String(msgs[0].Error()), code), a.red)
+		command := ""
+		if a.cfg != nil {
+			command = a.cfg.cmd
+		}
+		_ = writeJSON(a.stdout, errorDocument(command, a.red.String(msgs[0].Error()), err), a.red)
 	}
 	return code
 }

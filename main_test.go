@@ -214,8 +214,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 			t.Errorf("%q: unclear message %q", args, stderr)
 		}
 	}
-	if code, _, _ := runCLI(t, "call", "add", "a=two"); code != exitUsage {
-		t.Errorf("a value the input schema cannot take: exit %d, want 2", code)
+	// A value the input schema cannot take is judged by the input check,
+	// as the same value in --args is: exit 3, not a usage error.
+	if code, _, _ := runCLI(t, "call", "add", "a=two"); code != exitCheck {
+		t.Errorf("a value the input schema cannot take: exit %d, want 3", code)
 	}
 	if code, _, _ := runCLI(t, "call", "add", "--args", "[1,2]"); code != exitUsage {
 		t.Errorf("--args that is not an object: exit %d, want 2", code)
@@ -419,19 +421,22 @@ func TestCheckLintsEveryList(t *testing.T) {
 	if code != exitCheck {
 		t.Fatalf("exit %d, want 3 (the demo server has an unresolved $ref): %s", code, stderr)
 	}
-	var doc struct {
-		Lists []struct {
-			Method   string
-			Complete bool
-			Items    int
+	var report struct {
+		Servers []struct {
+			Walks map[string]struct {
+				Method   string
+				Complete bool
+				Items    int
+			}
+			Findings []struct{ Check, Severity, Message, Item string }
 		}
-		Findings []struct{ Check, Severity, Message, Item string }
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Servers) != 1 {
+		t.Fatalf("%v: %d servers\n%.500s", err, len(report.Servers), out)
 	}
-	if len(doc.Lists) != 4 {
-		t.Errorf("walked %d lists, want tools, prompts, resources and templates", len(doc.Lists))
+	doc := report.Servers[0]
+	if len(doc.Walks) != 4 {
+		t.Errorf("walked %d lists, want tools, prompts, resources and templates", len(doc.Walks))
 	}
 	found := map[string]string{}
 	for _, f := range doc.Findings {

@@ -100,8 +100,11 @@ func TestCheckFlagsUnsafeText(t *testing.T) {
 	if code != exitCheck {
 		t.Fatalf("exit %d, want %d: %s", code, exitCheck, errs)
 	}
-	doc := decodeStrict(t, out)
-	findings, _ := doc["findings"].([]any)
+	servers, _ := decodeStrict(t, out)["servers"].([]any)
+	if len(servers) != 1 {
+		t.Fatalf("%d servers in the check document, want 1", len(servers))
+	}
+	findings, _ := servers[0].(map[string]any)["findings"].([]any)
 	count := map[string]int{}
 	for _, f := range findings {
 		m := f.(map[string]any)
@@ -255,7 +258,7 @@ func TestAnErrorAnswerIsNotCountedAsEmpty(t *testing.T) {
 		want string
 	}{
 		{[]string{"read", "file:///gone.txt"}, "file:///gone.txt · error answer · "},
-		{[]string{"prompt", "gone"}, "gone · sent · error answer · "},
+		{[]string{"prompt", "gone", "--force"}, "gone · sent · error answer · "},
 		{[]string{"read", "file:///here.txt"}, "file:///here.txt · 1 item · "},
 	} {
 		_, out, errs := runSafe(t, append(tc.args, "--url", url)...)

@@ -97,7 +97,7 @@ func (p *printer) tools(doc toolsDoc) {
 		if pg.TTLMs != nil {
 			ttl = fmt.Sprintf("%d ms", *pg.TTLMs)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%s\t%d\t%s\n", pg.Page, pg.Items, pg.Ms, ttl, pg.Generation, short(p.line(pg.NextCursor), 24))
+		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%s\t%d\t%s\n", pg.Page, pg.Items, pg.DurationMs, ttl, pg.Generation, short(p.line(pg.NextCursor), 24))
 	}
 	tw.Flush()
 	fmt.Fprintln(p.w)
@@ -206,7 +206,7 @@ func (p *printer) call(doc callDoc, c *fold.Call) {
 	}
 	tool := p.bold(p.line(doc.Tool))
 	if doc.Sent {
-		fmt.Fprintf(p.w, "%s · %s · %s · %s\n", tool, sent, listed, render.Ms(doc.Ms))
+		fmt.Fprintf(p.w, "%s · %s · %s · %s\n", tool, sent, listed, render.Ms(doc.DurationMs))
 	} else {
 		fmt.Fprintf(p.w, "%s · %s · %s\n", tool, sent, listed)
 	}

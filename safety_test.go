@@ -77,12 +77,15 @@ func TestServerStringsNeverReachTheTerminalRaw(t *testing.T) {
 		{"call --json", []string{"call", evilTool, "--json"}},
 		{"call isError", []string{"call", "evil_error", "--record", filepath.Join(dir, "error.jsonl")}},
 		{"call JSON-RPC error", []string{"call", "evil_rpc", "--record", filepath.Join(dir, "rpc.jsonl")}},
-		{"call unlisted", []string{"call", "evil_0\x1b[2J"}},
+		{"call unlisted", []string{"call", "evil_0\x1b[2J", "--force"}},
+		{"call not found", []string{"call", "evil_0\x1b[2J", "--json"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runSafe(t, append(tc.args, evil...)...)
-			if code == exitUsage || out == "" {
+			// Only the name no page listed is a usage error (not-found),
+			// whose error document is the output.
+			if (code == exitUsage) != (tc.name == "call not found") || out == "" {
 				t.Fatalf("exit %d and no output: %s", code, sanitize.Text(errs))
 			}
 			assertSafe(t, "stdout", out)

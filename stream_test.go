@@ -45,8 +45,8 @@ func TestToolsDocumentStreamsTheSameBytes(t *testing.T) {
 	full := toolsDoc{
 		Server: serverDoc{Name: "evil\x1b[2J<server>", Version: "1", ProtocolVersion: "2025-11-25", Transport: "stdio"},
 		Walk:   walkDoc{Complete: true, Pages: 2, Generation: 2},
-		Pages: []pageDoc{{Page: 1, Items: 2, NextCursor: "c1", Ms: 1.5, TTLMs: &ttl, Generation: 1},
-			{Page: 2, Items: 1, Ms: 0.25, Generation: 2}},
+		Pages: []pageDoc{{Page: 1, Items: 2, NextCursor: "c1", DurationMs: 1.5, TTLMs: &ttl, Generation: 1},
+			{Page: 2, Items: 1, DurationMs: 0.25, Generation: 2}},
 		Findings: []finding.Finding{{Check: "duplicate", Severity: finding.SeverityWarning, Message: "tool \u202eb listed twice"}},
 	}
 	for i, def := range []string{
