@@ -102,7 +102,7 @@ func checkSession(ctx context.Context, sess *session.Session) checked {
 	for _, m := range offeredLists(info.Capabilities) {
 		_, res := sess.Walk(ctx, m)
 		c.doc.Lists = append(c.doc.Lists, listDocument(m, res))
-		c.doc.Findings = append(c.doc.Findings, lintList(v, m, res)...)
+		c.doc.Findings = append(c.doc.Findings, lintList(v, info.ProtocolVersion, m, res)...)
 		c.failed = c.failed || res.Incomplete == paging.Failed
 	}
 	if c.doc.Findings == nil {
@@ -138,8 +138,9 @@ func listDocument(m paging.Method, res *paging.Result) listDoc {
 }
 
 // lintList is what check finds in one walk: the walk itself when it is
-// incomplete, its cursor findings, and every item it listed.
-func lintList(v *checks.Validator, m paging.Method, res *paging.Result) []finding.Finding {
+// incomplete, its cursor findings, and every item it listed, linted as the
+// negotiated protocol revision asks.
+func lintList(v *checks.Validator, protocol string, m paging.Method, res *paging.Result) []finding.Finding {
 	var fs []finding.Finding
 	if res.Incomplete != paging.Complete {
 		msg := fmt.Sprintf("the %s walk is incomplete (%s)", m.Name, res.Incomplete)
@@ -155,7 +156,7 @@ func lintList(v *checks.Validator, m paging.Method, res *paging.Result) []findin
 	for _, p := range res.Pages {
 		for _, item := range p.Items {
 			if m.Name == paging.Tools().Name {
-				fs = append(fs, v.LintTool(item)...)
+				fs = append(fs, v.LintToolAt(item, protocol)...)
 			}
 			fs = append(fs, checks.LintText(kind, item)...)
 		}
