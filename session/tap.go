@@ -56,6 +56,10 @@ type tap struct {
 	// checked against and before its answer, in the order the server sent
 	// them.
 	toolsChanged, promptsChanged atomic.Int64
+	// resourcesChanged counts notifications/resources/list_changed, which
+	// covers the resources and the resource templates: a settled walk
+	// ([Session.WalkSettled]) looks back on it.
+	resourcesChanged atomic.Int64
 }
 
 // listChanges are the counts of [tap.toolsChanged] and
@@ -353,6 +357,8 @@ func (t *tap) take(method, id string, env envelope, now time.Time) bool {
 			t.toolsChanged.Add(1)
 		case MethodPromptsChanged:
 			t.promptsChanged.Add(1)
+		case methodResourcesChanged:
+			t.resourcesChanged.Add(1)
 		}
 		t.notification(env.Method, env.Params, now)
 		if sdkIgnores(env.Method) {
