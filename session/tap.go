@@ -60,6 +60,9 @@ type tap struct {
 	// covers the resources and the resource templates: a settled walk
 	// ([Session.WalkSettled]) looks back on it.
 	resourcesChanged atomic.Int64
+	// noise is what the server sent that is not JSON-RPC (see
+	// [Session.NotJSONRPC]); guarded by mu.
+	noise Noise
 }
 
 // listChanges are the counts of [tap.toolsChanged] and
@@ -150,6 +153,9 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 		}
 	}
 	if !jsonscan.Valid(view) {
+		if dir == Recv {
+			t.noted(raw)
+		}
 		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
 		return nil, false
 	}
@@ -300,6 +306,9 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 		frame = t.recordAlone(rec, method, id, latency, cut)
 	}
 	if stray {
+		if dir == Recv && !msg.isObject {
+			t.noted(msg.view)
+		}
 		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
 		return false, nil
 	}
