@@ -30,6 +30,7 @@ type config struct {
 	sampling *session.SamplingReply // --sampling-reply: answer sampling/createMessage
 	force    bool
 	walkAll  bool          // call: read every page of tools/list, not only up to the tool's
+	noSettle bool          // --no-settle: keep a headless walk during which the list changed
 	task     bool          // call --task: run the tool as a task
 	taskTTL  time.Duration // call --task-ttl: the ttl the task asks for
 	argsJSON string
@@ -119,6 +120,7 @@ func outputFlags() []flagSpec {
 		{[]string{"--theme"}, true, func(c *config, v string) error { c.theme = v; return nil }},
 		{[]string{"--force"}, false, func(c *config, _ string) error { c.force = true; return nil }},
 		{[]string{"--walk-all"}, false, func(c *config, _ string) error { c.walkAll = true; return nil }},
+		{[]string{"--no-settle"}, false, func(c *config, _ string) error { c.noSettle = true; return nil }},
 		{[]string{"-h", "--help"}, false, func(c *config, _ string) error { c.help = true; return nil }},
 		{[]string{"--version"}, false, func(c *config, _ string) error { c.version = true; return nil }},
 		{[]string{"--log-level"}, true, func(c *config, v string) error {

@@ -49,6 +49,10 @@ type (
 		// ListChanged: the server said its tool list changed after the
 		// walk started; what it read may be out of date.
 		ListChanged bool `json:"listChanged"`
+		// Walks is how many walks the list took to settle; Settled says
+		// the last held still (see [session.Session.WalkSettled]).
+		Walks   int  `json:"walks"`
+		Settled bool `json:"settled"`
 	}
 	pageDoc struct {
 		Page       int     `json:"page"`
