@@ -91,6 +91,7 @@ Output and limits:
                        e exports stops at SIZE, e.g. 512M or 2G (default 1GiB,
                        0 for no cap); --record FILE is never capped
   --max-pages N        stop a walk after N list requests (default 100)
+  --no-settle          keep a walk during which the server changed its list
   --max-frame SIZE     largest frame (stdio line, HTTP body, server-sent
                        event) accepted, e.g. 64MiB, 1MB, 512k or bytes
                        (default 64MiB); a larger one ends the connection
@@ -126,8 +127,10 @@ requests (incomplete: page-limit) or when a page names a cursor already
 sent (incomplete: cursor-repeated); what was read is still printed. Each
 page shows its item count, time, ttlMs and generation; each tool whether
 a typical client would hold its checks for it (held) or not (own). When
-the server says its list changed after the walk started, the output says
-what it shows may be out of date.
+the server says its list changed during the walk, the list is walked
+again, up to 3 walks, until one holds still (--no-settle keeps the
+first); the output says how many it took, and that what it shows may be
+out of date when none held still.
 
 Examples:
   mcpwitness tools
