@@ -181,12 +181,11 @@ func noiseFinding(transport string, n session.Noise) (finding.Finding, bool) {
 	if n.Count == 0 {
 		return finding.Finding{}, false
 	}
-	where := "frames"
+	msg := "the server sent " + n.Text("frame")
 	if transport == "stdio" {
-		where = "stdout: a stdio server writes only JSON-RPC there (logs go to stderr)"
+		msg = "the server wrote " + n.Text("line") + " on stdout: a stdio server writes only JSON-RPC there (logs go to stderr)"
 	}
-	return finding.Finding{Check: "not-json-rpc", Severity: finding.SeverityError,
-		Message: fmt.Sprintf("the server wrote %s on %s", n.Text(), where)}, true
+	return finding.Finding{Check: "not-json-rpc", Severity: finding.SeverityError, Message: msg}, true
 }
 
 // offeredLists are the lists a server with these capabilities offers:
