@@ -33,10 +33,6 @@ func wellFormedToolName(name string) bool {
 // any JSON Schema 2020-12, not only one that describes an object.
 const AnySchemaOutput = "2026-07-28"
 
-// ToolNameShape is the first protocol revision that asks tool names to be
-// 1–128 characters of A–Z, a–z, 0–9, _, - and . (SEP-986).
-const ToolNameShape = "2025-11-25"
-
 // LintTool is [Validator.LintToolAt] for a revision before
 // [AnySchemaOutput]: the strictest reading.
 func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
@@ -44,8 +40,7 @@ func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
 }
 
 // LintToolAt checks a listed tool definition as protocol revision protocol
-// (the negotiated one; "" for the newest before [AnySchemaOutput]) asks:
-// its name (a shape asked for from [ToolNameShape] on; a note before),
+// (the negotiated one; "" for one before [AnySchemaOutput]) asks: its name,
 // that its input schema describes an object, that its output schema does
 // when the revision asks it to, that both compile (no unresolved $ref),
 // that no required property has a default, and whether plain calls to it
@@ -62,8 +57,6 @@ func (v *Validator) LintToolAt(def json.RawMessage, protocol string) []finding.F
 	switch {
 	case t.Name == "":
 		add("tool-name", finding.SeverityError, "a tool has no name")
-	case !wellFormedToolName(t.Name) && protocol != "" && protocol < ToolNameShape:
-		add("tool-name", finding.SeverityInfo, "Tool name %q is not 1–128 characters of A–Z, a–z, 0–9, _, - and ., which protocol %s on asks for (this server speaks %s)", t.Name, ToolNameShape, protocol)
 	case !wellFormedToolName(t.Name):
 		add("tool-name", finding.SeverityWarning, "Tool name %q should be 1–128 characters of A–Z, a–z, 0–9, _, - and .", t.Name)
 	}

@@ -76,9 +76,6 @@ func TestLintToolFollowsTheRevision(t *testing.T) {
 		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array","items":{"type":"string"}}}`, "2026-07-28", nil},
 		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"string"}}`, "2026-07-28", nil},
 		{`{"name":"a","inputSchema":{"type":"array"}}`, "2026-07-28", []string{InputSchema}},
-		{`{"name":"bad name!","inputSchema":{"type":"object"}}`, "2025-11-25", []string{"tool-name"}},
-		// The shape of a tool name is asked for from 2025-11-25 on: a note before.
-		{`{"name":"bad name!","inputSchema":{"type":"object"}}`, "2025-06-18", []string{"tool-name"}},
 		// A schema that does not compile is an error in every revision.
 		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":12}}`, "2026-07-28", []string{OutputSchema}},
 	}
@@ -86,9 +83,6 @@ func TestLintToolFollowsTheRevision(t *testing.T) {
 		var got []string
 		for _, f := range v.LintToolAt(json.RawMessage(tc.def), tc.protocol) {
 			got = append(got, f.Check)
-			if f.Check == "tool-name" && (f.Severity == finding.SeverityInfo) != (tc.protocol == "2025-06-18") {
-				t.Errorf("%s on %q: tool-name is %s", tc.def, tc.protocol, f.Severity)
-			}
 		}
 		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("%s on %q: %v, want %v", tc.def, tc.protocol, got, tc.want)
