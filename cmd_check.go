@@ -183,7 +183,7 @@ func noiseFinding(transport string, n session.Noise) (finding.Finding, bool) {
 	}
 	msg := "the server sent " + n.Text("frame")
 	if transport == "stdio" {
-		msg = "the server wrote " + n.Text("line") + " on stdout: a stdio server writes only JSON-RPC there (logs go to stderr)"
+		msg = "the server wrote " + n.Text("line") + " to stdout: a stdio server writes only JSON-RPC there (logs go to stderr)"
 	}
 	return finding.Finding{Check: "not-json-rpc", Severity: finding.SeverityError, Message: msg}, true
 }

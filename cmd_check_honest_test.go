@@ -51,7 +51,7 @@ func TestCheckFindsStdoutGarbage(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitCheck)
 	}
 	sev, msg := findingOf(t, doc, "not-json-rpc")
-	if want := `6 lines that are not JSON-RPC, the first: "this is not json" on stdout`; sev != "error" || !strings.Contains(msg, want) {
+	if want := `the server wrote 6 lines that are not JSON-RPC (the first: "this is not json") to stdout`; sev != "error" || !strings.Contains(msg, want) {
 		t.Errorf("%s %q does not say %q as an error", sev, msg, want)
 	}
 	code, out, _ := runCLI(t, append([]string{"check"}, hostileServer(t, hostiletest.ModeNormal)...)...)

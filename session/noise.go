@@ -37,7 +37,7 @@ func (s *Session) NotJSONRPC() Noise {
 
 // Text says what n holds in a sentence's words, counting them as unit
 // ("line" on stdio, "frame" elsewhere), the first sanitised and cut:
-// `2 lines that are not JSON-RPC, the first: "Server starting…"`. It is ""
+// `2 lines that are not JSON-RPC (the first: "Server starting…")`. It is ""
 // when n holds nothing.
 func (n Noise) Text(unit string) string {
 	if n.Count == 0 {
@@ -47,7 +47,7 @@ func (n Noise) Text(unit string) string {
 	if len(first) > stderrQuote {
 		first = cutUTF8(first, stderrQuote) + "…"
 	}
-	return fmt.Sprintf("%s that %s not JSON-RPC, the first: %q", plural(n.Count, unit), isAre(n.Count), sanitize.Line(first))
+	return fmt.Sprintf("%s that %s not JSON-RPC (the first: %q)", plural(n.Count, unit), isAre(n.Count), sanitize.Line(first))
 }
 
 // isAre is the verb that goes with n things.

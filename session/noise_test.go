@@ -45,7 +45,7 @@ func TestHandshakeTimeoutSaysWhatArrived(t *testing.T) {
 		notWant []string
 	}{
 		{hostiletest.ModeChattyInit,
-			[]string{`instead the server wrote 2 lines that are not JSON-RPC, the first: "` + hostiletest.ChattyInitLine + `" to stdout`},
+			[]string{`instead the server wrote 2 lines that are not JSON-RPC (the first: "` + hostiletest.ChattyInitLine + `") to stdout`},
 			[]string{"stayed silent", "exit status 0"}},
 		{hostiletest.ModeHangInit,
 			[]string{"no answer to the handshake within 1.5s; the server stayed silent on stdout"},

@@ -384,7 +384,7 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 		msg := fmt.Sprintf("no answer to the handshake within %s", s.timeout)
 		if s.child != nil {
 			if noise := s.NotJSONRPC().Text("line"); noise != "" {
-				msg += "; instead the server wrote " + noise + " to stdout (a stdio server writes only JSON-RPC there; logs go to stderr)"
+				msg += "; instead the server wrote " + noise + " to stdout; a stdio server writes only JSON-RPC there, logs go to stderr"
 			} else {
 				msg += "; the server stayed silent on stdout (is it an MCP server speaking stdio?)"
 			}
