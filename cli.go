@@ -29,6 +29,7 @@ type config struct {
 	sampling *session.SamplingReply // --sampling-reply: answer sampling/createMessage
 	force    bool
 	walkAll  bool          // call: read every page of tools/list, not only up to the tool's
+	noSettle bool          // --no-settle: keep the first walk of a list that changed under it
 	task     bool          // call --task: run the tool as a task
 	taskTTL  time.Duration // call --task-ttl: the ttl the task asks for
 	argsJSON string

@@ -91,7 +91,7 @@ func checkServer(ctx context.Context, cfg *config, s configServer, red *session.
 		// As for one server; a refusal is the server's business here.
 		sess.SetLogLevel(ctx, level)
 	}
-	c := checkSession(ctx, sess)
+	c := checkSession(ctx, sess, settleWalks(cfg))
 	sess.Close()
 	c.doc.Names = s.names
 	c.took = time.Since(start)

@@ -57,9 +57,14 @@ func (a *app) walkLists(ctx context.Context, sess *session.Session, declared boo
 	folded := foldLog(a.log)
 	var failed, bad bool
 	var err error
-	for _, m := range methods {
-		_, res := sess.Walk(ctx, m)
+	settled := make([]session.Settled, len(methods))
+	for i, m := range methods {
+		settled[i] = sess.WalkSettled(ctx, m, nil, settleWalks(a.cfg))
+		res := settled[i].Result
 		switch {
+		case optional(m) && res.Incomplete == paging.Failed && session.NotOffered(res.Err):
+			l.findings = append(l.findings, finding.Finding{Check: "not-offered", Severity: finding.SeverityInfo,
+				Message: m.Name + ": the server does not offer this optional method (method not found, -32601); nothing was listed"})
 		case res.Incomplete == paging.Failed:
 			failed = true
 			if err == nil {
@@ -70,15 +75,27 @@ func (a *app) walkLists(ctx context.Context, sess *session.Session, declared boo
 		}
 	}
 	folded.read(func(st *fold.State) {
-		for _, m := range methods {
+		for i, m := range methods {
 			w := st.Latest(m.Name)
-			l.walks = append(l.walks, walkDocOf(m.Name, w))
+			ld := walkDocOf(m.Name, w)
+			ld.WalksTaken, ld.Settled = settled[i].Walks, settled[i].Settled
+			if optional(m) && session.NotOffered(settled[i].Result.Err) {
+				ld.NotOffered, ld.Error = true, nil
+				l.walks = append(l.walks, ld)
+				l.items = append(l.items, []itemDoc{})
+				continue
+			}
+			l.walks = append(l.walks, ld)
 			l.findings = append(l.findings, walkFindings(m.Name, w)...)
 			l.items = append(l.items, itemDocs(st, w))
 		}
 	})
 	return l, a.listsExit(failed, bad, err)
 }
+
+// optional reports whether a server that declares the capability of list
+// m may still leave m out: resource templates.
+func optional(m paging.Method) bool { return m.Name == paging.ResourceTemplates().Name }
 
 // listsExit maps the walks of a lists command to its exit code, as tools
 // does: 1 when a walk failed (the document says why with --json), 3 when
@@ -212,7 +229,11 @@ func (p *printer) listing(server serverDoc, walks []walkDoc, sections []itemSect
 		if !w.Complete {
 			state = p.red("⚠ incomplete: " + w.Incomplete)
 		}
-		fmt.Fprintf(p.w, "%s %s · %s · %s · gen %d\n", w.Method, state, nouns(w.Items, "item"), nouns(w.Pages, "page"), w.Generation)
+		if w.NotOffered {
+			fmt.Fprintf(p.w, "%s %s\n", w.Method, p.dim("– not offered by the server"))
+			continue
+		}
+		fmt.Fprintf(p.w, "%s %s · %s · %s · gen %d%s\n", w.Method, state, nouns(w.Items, "item"), nouns(w.Pages, "page"), w.Generation, p.walksNote(w))
 		if w.ListChanged {
 			fmt.Fprintln(p.w, p.yellow(changedSince(w.Method)))
 		}

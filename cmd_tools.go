@@ -10,7 +10,8 @@ import (
 )
 
 // runTools walks every page of tools/list and prints what came: mcpwitness
-// tools. An incomplete walk or a cursor error exits 3; a walk that failed
+// tools. While the server says the list changed during the walk, it is
+// walked again (see [settleWalks]). An incomplete walk or a cursor error exits 3; a walk that failed
 // exits 1.
 func runTools(ctx context.Context, a *app) error {
 	sess, err := a.dial(ctx)
@@ -22,7 +23,8 @@ func runTools(ctx context.Context, a *app) error {
 	// Nothing is called after the walk; its result is read for the exit
 	// code only, so that it does not keep every page's items alive while
 	// the document is written (the fold has the tools).
-	_, res := sess.WalkWith(ctx, paging.Tools(), &session.WalkOptions{NoCalls: true})
+	st := sess.WalkSettled(ctx, paging.Tools(), &session.WalkOptions{NoCalls: true}, settleWalks(a.cfg))
+	res := st.Result
 	var exit error
 	switch {
 	case res.Incomplete == paging.Failed && (a.cfg.json || a.cfg.ndjson):
@@ -34,6 +36,7 @@ func runTools(ctx context.Context, a *app) error {
 	}
 	var doc toolsDoc
 	folded.read(func(st *fold.State) { doc = toolsDocumentOf(sess.Info(), st) })
+	doc.Walk.WalksTaken, doc.Walk.Settled = st.Walks, st.Settled
 	// The document has what it needs of the fold, the walk's tool records
 	// (each made a tool's document as it is written): the rest goes before
 	// the document is written.

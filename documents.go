@@ -70,6 +70,13 @@ type (
 		// ListChanged: the server said the list changed after the walk
 		// started; what it read may be out of date.
 		ListChanged bool `json:"listChanged"`
+		// WalksTaken is how many walks the list took to settle; Settled
+		// says the last held still (see [session.Session.WalkSettled]).
+		WalksTaken int  `json:"walksTaken"`
+		Settled    bool `json:"settled"`
+		// NotOffered says the server answered an optional list with
+		// "method not found": nothing to list, not a failure.
+		NotOffered bool `json:"notOffered,omitempty"`
 		// Error says why a walk that failed stopped.
 		Error *errorObj `json:"error,omitempty"`
 	}
@@ -247,8 +254,11 @@ func walkDocOf(method string, w *fold.Walk) walkDoc {
 	if w == nil {
 		return walkDoc{Method: method}
 	}
+	// One walk, settled unless the list changed under it; a command that
+	// walks again (see [session.Session.WalkSettled]) says how it went.
 	d := walkDoc{Method: method, Complete: w.Complete(), Incomplete: string(w.Incomplete),
-		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation, ListChanged: w.Stale()}
+		Pages: len(w.Pages), Items: w.Items, Generation: w.Generation, ListChanged: w.Stale(),
+		WalksTaken: 1, Settled: !w.Stale()}
 	if w.Err != "" {
 		d.Error = walkError(w.Err, w.Incomplete)
 	}
@@ -259,7 +269,7 @@ func walkDocOf(method string, w *fold.Walk) walkDoc {
 // itself returned it.
 func walkResultDoc(m paging.Method, res *paging.Result) walkDoc {
 	d := walkDoc{Method: m.Name, Complete: res.Incomplete == paging.Complete, Incomplete: string(res.Incomplete),
-		Pages: len(res.Pages), Generation: res.Generation}
+		Pages: len(res.Pages), Generation: res.Generation, WalksTaken: 1, Settled: true}
 	for _, p := range res.Pages {
 		d.Items += p.Count
 	}

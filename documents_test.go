@@ -41,7 +41,7 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 	want := toolsDoc{
 		docHead:  docHead{Kind: "tools", SchemaVersion: schemaVersion},
 		Server:   serverDoc{Name: "srv"},
-		Walk:     walkDoc{Method: "tools/list", Complete: true, Pages: 1, Items: 4, Generation: 1},
+		Walk:     walkDoc{Method: "tools/list", Complete: true, Pages: 1, Items: 4, Generation: 1, WalksTaken: 1, Settled: true},
 		Pages:    []pageDoc{{Page: 1, Items: 4, DurationMs: 2, TTLMs: &ttl, Generation: 1}},
 		Findings: []finding.Finding{dup},
 		Tools: []toolDoc{

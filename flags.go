@@ -334,9 +334,16 @@ func pingFlags(f flags) {
 	f.number("count", "send ping N times (default 1)", 1, func(c *config) *int { return &c.count })
 }
 
+// walkFlags are the flags of the commands that walk whole lists (tools,
+// resources, prompts, tasks, check).
+func walkFlags(f flags) {
+	headlessFlags(f)
+	f.on("no-settle", "keep the first walk of a list the server changed while it was walked (by default it is walked again, up to 3 times, until one holds still)", func(c *config) *bool { return &c.noSettle })
+}
+
 // checkFlags are check's own flags.
 func checkFlags(f flags) {
-	headlessFlags(f)
+	walkFlags(f)
 	f.text("junit", "", "FILE", "write the findings as JUnit XML to FILE", func(c *config) *string { return &c.junit })
 }
 

@@ -112,14 +112,14 @@ type command struct {
 // commands are the commands, in the order the usage error names them.
 func commands() []command {
 	return []command{
-		{"tools", runTools, helpTools, headlessFlags},
+		{"tools", runTools, helpTools, walkFlags},
 		{"call", runCall, helpCall, callFlags},
 		{"check", runCheck, helpCheck, checkFlags},
-		{"resources", runResources, helpResources, headlessFlags},
+		{"resources", runResources, helpResources, walkFlags},
 		{"read", runRead, helpRead, readFlags},
-		{"prompts", runPrompts, helpPrompts, headlessFlags},
+		{"prompts", runPrompts, helpPrompts, walkFlags},
 		{"prompt", runPrompt, helpPrompt, promptFlags},
-		{"tasks", runTasks, helpTasks, headlessFlags},
+		{"tasks", runTasks, helpTasks, walkFlags},
 		{"complete", runComplete, helpComplete, completeFlags},
 		{"ping", runPing, helpPing, pingFlags},
 		{"report", runReport, helpReport, reportFlags},

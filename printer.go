@@ -113,7 +113,8 @@ func (p *printer) tools(doc toolsDoc) {
 	if !doc.Walk.Complete {
 		state = p.red("⚠ incomplete: " + doc.Walk.Incomplete)
 	}
-	fmt.Fprintf(p.w, "%s · %s · %s · gen %d\n", state, nouns(doc.toolCount(), "tool"), nouns(doc.Walk.Pages, "page"), doc.Walk.Generation)
+	fmt.Fprintf(p.w, "%s · %s · %s · gen %d%s\n", state, nouns(doc.toolCount(), "tool"), nouns(doc.Walk.Pages, "page"), doc.Walk.Generation,
+		p.walksNote(doc.Walk))
 	if doc.Walk.ListChanged {
 		fmt.Fprintln(p.w, p.yellow(changedSince("tools/list")))
 	}

@@ -31,7 +31,7 @@ func caseOf(check string) string {
 	switch check {
 	case "tool-name", "definition":
 		return CaseNames
-	case InputSchema, OutputSchema:
+	case InputSchema, OutputSchema, RequiredDefault:
 		return CaseSchemas
 	case TaskSupport:
 		return CaseTasks

@@ -89,3 +89,24 @@ func TestWriteJUnit(t *testing.T) {
 		t.Errorf("broken suite %+v", broken)
 	}
 }
+
+// A schema that contradicts itself is a schema finding in JUnit, with the
+// other schema findings.
+func TestJUnitCaseOfRequiredDefault(t *testing.T) {
+	var b bytes.Buffer
+	err := checks.WriteJUnit(&b, []checks.JUnitSuite{{Name: "pw", Findings: []finding.Finding{
+		{Check: checks.RequiredDefault, Severity: finding.SeverityWarning, Message: "Tool t: /inputSchema/properties/n is required and has a default"},
+	}}})
+	var got parsedJUnit
+	if err == nil {
+		err = xml.Unmarshal(b.Bytes(), &got)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range got.Suites[0].Cases {
+		if failed := c.Failure != nil; failed != (c.Name == checks.CaseSchemas) {
+			t.Errorf("case %q failed: %v\n%s", c.Name, failed, b.String())
+		}
+	}
+}

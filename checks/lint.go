@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mcpwitness/finding"
@@ -28,10 +29,23 @@ func wellFormedToolName(name string) bool {
 	return true
 }
 
-// LintTool checks a listed tool definition: its name, that its input and
-// output schemas describe objects and compile (no unresolved $ref), and
-// whether plain calls to it will be refused.
+// AnySchemaOutput is the first protocol revision whose outputSchema may be
+// any JSON Schema 2020-12, not only one that describes an object.
+const AnySchemaOutput = "2026-07-28"
+
+// LintTool is [Validator.LintToolAt] for a revision before
+// [AnySchemaOutput]: the strictest reading.
 func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
+	return v.LintToolAt(def, "")
+}
+
+// LintToolAt checks a listed tool definition as protocol revision protocol
+// (the negotiated one; "" for one before [AnySchemaOutput]) asks: its name,
+// that its input schema describes an object, that its output schema does
+// when the revision asks it to, that both compile (no unresolved $ref),
+// that no required property has a default, and whether plain calls to it
+// will be refused.
+func (v *Validator) LintToolAt(def json.RawMessage, protocol string) []finding.Finding {
 	t, err := tooldef.Parse(def)
 	if err != nil {
 		return []finding.Finding{{Check: "definition", Severity: finding.SeverityError, Message: err.Error(), Item: t.Name}}
@@ -49,10 +63,13 @@ func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
 	if tooldef.Absent(t.InputSchema) {
 		add(InputSchema, finding.SeverityError, "Tool %s has no inputSchema; the specification requires one (use {\"type\":\"object\"} for none)", t.Name)
 	} else {
-		v.lintSchema(add, InputSchema, t.Name, "inputSchema", t.InputSchema)
+		v.lintSchema(add, InputSchema, t.Name, "inputSchema", t.InputSchema, true)
+		for _, ptr := range requiredDefaults(t.InputSchema, "/inputSchema") {
+			add(RequiredDefault, finding.SeverityWarning, "Tool %s: %s is required and has a default; the schema contradicts itself: a client refuses a call without it, which the default says may leave it out", t.Name, ptr)
+		}
 	}
 	if !tooldef.Absent(t.OutputSchema) {
-		v.lintSchema(add, OutputSchema, t.Name, "outputSchema", t.OutputSchema)
+		v.lintSchema(add, OutputSchema, t.Name, "outputSchema", t.OutputSchema, protocol < AnySchemaOutput)
 	}
 	if !tooldef.Absent(t.Execution) {
 		switch ts := taskSupport(t.Name, t.Execution); {
@@ -65,7 +82,9 @@ func (v *Validator) LintTool(def json.RawMessage) []finding.Finding {
 	return out
 }
 
-func (v *Validator) lintSchema(add func(check string, sev finding.Severity, format string, args ...any), check, tool, field string, schema json.RawMessage) {
+// lintSchema checks that schema is a JSON object that compiles and, when
+// object is set, that it describes an object.
+func (v *Validator) lintSchema(add func(check string, sev finding.Severity, format string, args ...any), check, tool, field string, schema json.RawMessage, object bool) {
 	var s struct {
 		Type json.RawMessage `json:"type"`
 	}
@@ -73,7 +92,7 @@ func (v *Validator) lintSchema(add func(check string, sev finding.Severity, form
 		add(check, finding.SeverityError, "Tool %s: %s is not a JSON object", tool, field)
 		return
 	}
-	if string(s.Type) != `"object"` {
+	if object && string(s.Type) != `"object"` {
 		add(check, finding.SeverityWarning, "Tool %s: %s has type %s; it must describe an object", tool, field, typeText(s.Type))
 	}
 	_, err := v.Validate(schema, json.RawMessage(`{}`))
@@ -88,4 +107,48 @@ func typeText(raw json.RawMessage) string {
 		return "(none)"
 	}
 	return string(raw)
+}
+
+// RequiredDefault is the lint of a required property that has a default.
+const RequiredDefault = "required-default"
+
+// requiredDefaults returns the JSON pointers (under at) of the properties
+// schema requires that also declare a default, in nested object schemas too,
+// in the order the schema names them.
+func requiredDefaults(schema json.RawMessage, at string) []string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	var out []string
+	for _, name := range s.Required {
+		prop, ok := s.Properties[name]
+		if !ok {
+			continue
+		}
+		var p map[string]json.RawMessage
+		if json.Unmarshal(prop, &p) != nil {
+			continue
+		}
+		if _, ok := p["default"]; ok {
+			out = append(out, at+"/properties/"+pointerToken(name))
+		}
+	}
+	names := make([]string, 0, len(s.Properties))
+	for name := range s.Properties {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		out = append(out, requiredDefaults(s.Properties[name], at+"/properties/"+pointerToken(name))...)
+	}
+	return out
+}
+
+// pointerToken escapes name as one JSON Pointer token (RFC 6901).
+func pointerToken(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }

@@ -203,30 +203,16 @@ func (s *Summary) findings(b *bytes.Buffer) {
 		fmt.Fprintf(b, "- %s **%s** (%s): %s\n", mark, text(check), where, text(msg))
 		n++
 	}
-	for _, w := range s.Walks {
-		for _, f := range w.Findings {
-			where := fmt.Sprintf("%s walk %d", code(w.Method), w.ID)
-			if f.Page > 0 {
-				where += fmt.Sprintf(", page %d", f.Page)
-			}
-			item(severityMark(f.Severity), f.Check, where, f.Message)
+	// A session of check holds its findings as events: those are the
+	// findings of its walks, and what it said of lists that changed.
+	for _, f := range s.Findings {
+		where := "check"
+		if f.Item != "" {
+			where = "check, " + code(f.Item)
 		}
+		item(severityMark(f.Severity), f.Check, where, f.Message)
 	}
-	// The newest walk of a list the server said changed after it started:
-	// nothing in the file has that list as it now is. (An older one was
-	// followed by a newer walk.)
-	newest := map[string]bool{}
-	for i := len(s.Walks) - 1; i >= 0; i-- {
-		w := s.Walks[i]
-		if newest[w.Method] {
-			continue
-		}
-		newest[w.Method] = true
-		if w.Stale() {
-			item("⚠️", "list-changed", fmt.Sprintf("%s walk %d", code(w.Method), w.ID),
-				"the server said this list changed after the walk started, and no later walk read it: what it listed may be out of date")
-		}
-	}
+	s.walkFindings(item)
 	for _, c := range s.Calls {
 		where := fmt.Sprintf("call %d, %s", c.ID, code(c.Tool))
 		if c.Done && !c.Listed {
@@ -264,15 +250,6 @@ func (s *Summary) findings(b *bytes.Buffer) {
 		b.WriteString("_No findings._\n")
 	}
 	b.WriteString("\n")
-}
-
-// requestFindings says each request's findings through item.
-func (s *Summary) requestFindings(item func(mark, check, where, msg string)) {
-	for _, r := range s.Requests {
-		for _, f := range r.Findings {
-			item(severityMark(f.Severity), f.Check, fmt.Sprintf("request %d, %s", r.ID, code(strings.TrimSpace(r.Method+" "+r.About))), f.Message)
-		}
-	}
 }
 
 func severityMark(sev finding.Severity) string {

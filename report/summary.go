@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -57,6 +58,9 @@ type Summary struct {
 	Unknown []Count
 	// Closed says how the connection ended, when the file says.
 	Closed string
+	// Findings are check's findings, one [session.KindFinding] event each,
+	// in the order check made them; nil for a session of another command.
+	Findings []finding.Finding
 }
 
 // Call is one tool call: the fold's record of it, and where its tools/call
@@ -150,6 +154,9 @@ func summarize(f *session.File) (*Summary, error) {
 		}
 		st.ApplyAt(ev, i+1)
 		ix.add(i, ev)
+		if ev.Kind == session.KindFinding && ev.Finding != nil {
+			s.Findings = append(s.Findings, *ev.Finding)
+		}
 		i++
 		rows := st.Rows()
 		for n := max(rowsRead, rows.First()); n < rows.Total(); n++ {
@@ -211,7 +218,9 @@ func (s *Summary) note(r *fold.Row, notes, unknown map[string]int) {
 			s.Stderr = s.Stderr[1:]
 		}
 	case fold.RowOther:
-		unknown[r.Method]++
+		if r.Method != string(session.KindFinding) {
+			unknown[r.Method]++
+		}
 	}
 }
 

@@ -33,6 +33,7 @@ const (
 	KindServer       Kind = "server"  // a server of a session of several: Source its names, Target it (redacted)
 	KindRestart      Kind = "restart" // the connection is restarted (Restart); a connect event follows when it succeeds
 	KindTask         Kind = "task"    // a task's status as the server told it (Task; Data the raw task)
+	KindFinding      Kind = "finding" // a finding of check about the server (Finding)
 )
 
 // Direction of a wire frame.
@@ -78,6 +79,9 @@ type Event struct {
 	Auth     *AuthInfo         `json:"auth,omitempty"`
 	Restart  *RestartInfo      `json:"restart,omitempty"`
 	Task     *TaskInfo         `json:"task,omitempty"`
+	// Finding is what a [KindFinding] event found: check's findings are
+	// events, so that a record and --ndjson carry each of them.
+	Finding *finding.Finding `json:"finding,omitempty"`
 	// Data holds the params of a notification or server request.
 	Data json.RawMessage `json:"data,omitempty"`
 	// Source names the server the event came from, by the names its

@@ -33,6 +33,7 @@ func (r *Redactor) Event(ev Event) Event {
 	ev.Auth = maskVia(m, ev.Auth)
 	ev.Restart = maskVia(m, ev.Restart)
 	ev.Task = maskVia(m, ev.Task)
+	ev.Finding = maskVia(m, ev.Finding)
 	ev.Target = maskVia(m, ev.Target)
 	return ev
 }

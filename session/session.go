@@ -383,7 +383,11 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 	if s.timedOut(ctx) {
 		msg := fmt.Sprintf("no answer to the handshake within %s", s.timeout)
 		if s.child != nil {
-			msg += "; the server stayed silent on stdout (is it an MCP server speaking stdio?)"
+			if noise := s.NotJSONRPC().Text("line"); noise != "" {
+				msg += "; instead the server wrote " + noise + " to stdout; a stdio server writes only JSON-RPC there, logs go to stderr"
+			} else {
+				msg += "; the server stayed silent on stdout (is it an MCP server speaking stdio?)"
+			}
 			if end := s.child.describeEnd(); end != "" {
 				msg += "; " + afterwards(end)
 			}

@@ -29,15 +29,30 @@ var causeLine = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i:(^|[^a-z])(error|panic|panicked|fatal|exception|traceback)([^a-z]|$))|[a-z](Error|Exception)\b`)
 })
 
-// stderrLog keeps what an error quotes of a server's stderr: the first line
-// that says what went wrong, and the last lines. It holds a bounded amount
-// whatever the server writes.
+// errorLine matches a line that is itself the error, not a line that merely
+// names one: Node's and Python's "TypeError: fetch failed" and
+// "Error [ERR_MODULE_NOT_FOUND]: …" at the start of the line, Go's "panic:"
+// and "fatal error:", Python's "Traceback (", Java's "Exception in thread",
+// Rust's "panicked at". Node prints the source line that threw before it
+// ("const err = new Error(message);", "Error.captureStackTrace(err);") and
+// a caret line; causeLine matches that source line too.
+var errorLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:Uncaught\s+)?(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?:\s*\[[^\]]*\])?:(?:\s|$)|^\s*(?:panic|fatal error):|^Traceback \(|^Exception in thread|panicked at`)
+})
+
+// stderrLog keeps what an error quotes of a server's stderr: the line that
+// says what went wrong (the first errorLine, else the first causeLine), and
+// the last lines. It holds a bounded amount whatever the server writes.
 type stderrLog struct {
 	mu    sync.Mutex
 	first string // the first line matching causeLine
 	at    int    // its line number, from 1
-	lines []string
-	n     int // lines seen
+	// named and namedAt are the first line matching errorLine and its
+	// line number: quoted before first when there is one.
+	named   string
+	namedAt int
+	lines   []string
+	n       int // lines seen
 }
 
 // add records one line.
@@ -48,6 +63,9 @@ func (l *stderrLog) add(line string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.n++
+	if l.named == "" && errorLine().MatchString(line) {
+		l.named, l.namedAt = line, l.n
+	}
 	if l.first == "" && causeLine().MatchString(line) {
 		l.first, l.at = line, l.n
 	}
@@ -66,11 +84,15 @@ func (l *stderrLog) text() string {
 		return ""
 	}
 	tailFrom := l.n - len(l.lines) + 1
-	if l.first == "" || l.at >= tailFrom {
+	first, at := l.first, l.at
+	if l.named != "" {
+		first, at = l.named, l.namedAt
+	}
+	if first == "" || at >= tailFrom {
 		return "its stderr ends with:\n    " + strings.Join(l.lines, "\n    ")
 	}
-	quoted := []string{l.first}
-	if skipped := tailFrom - l.at - 1; skipped > 0 {
+	quoted := []string{first}
+	if skipped := tailFrom - at - 1; skipped > 0 {
 		more := "lines"
 		if skipped == 1 {
 			more = "line"

@@ -307,7 +307,9 @@ func (c *child) quitOnItsOwn() bool {
 func (c *child) describeEnd() string {
 	c.settle(endWait)
 	var parts []string
-	if x := c.exitText(); x != "" {
+	// A clean exit after we closed its stdin is what a server should do:
+	// no news, and no cause.
+	if x := c.exitText(); x != "" && (x != "exit status 0" || c.quitOnItsOwn()) {
 		parts = append(parts, "the server exited ("+x+")")
 	}
 	if s := c.stderrText(); s != "" {

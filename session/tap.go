@@ -56,6 +56,13 @@ type tap struct {
 	// checked against and before its answer, in the order the server sent
 	// them.
 	toolsChanged, promptsChanged atomic.Int64
+	// resourcesChanged counts notifications/resources/list_changed, which
+	// covers the resources and the resource templates: a settled walk
+	// ([Session.WalkSettled]) looks back on it.
+	resourcesChanged atomic.Int64
+	// noise is what the server sent that is not JSON-RPC (see
+	// [Session.NotJSONRPC]); guarded by mu.
+	noise Noise
 }
 
 // listChanges are the counts of [tap.toolsChanged] and
@@ -146,6 +153,9 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 		}
 	}
 	if !jsonscan.Valid(view) {
+		if dir == Recv {
+			t.noted(raw)
+		}
 		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
 		return nil, false
 	}
@@ -296,6 +306,9 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 		frame = t.recordAlone(rec, method, id, latency, cut)
 	}
 	if stray {
+		if dir == Recv && !msg.isObject {
+			t.noted(msg.view)
+		}
 		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
 		return false, nil
 	}
@@ -353,6 +366,8 @@ func (t *tap) take(method, id string, env envelope, now time.Time) bool {
 			t.toolsChanged.Add(1)
 		case MethodPromptsChanged:
 			t.promptsChanged.Add(1)
+		case methodResourcesChanged:
+			t.resourcesChanged.Add(1)
 		}
 		t.notification(env.Method, env.Params, now)
 		if sdkIgnores(env.Method) {

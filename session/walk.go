@@ -120,7 +120,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 		switch {
 		case ok && len(rpcErr) > 0:
 			// paging names the method and page; the server's text may echo a secret.
-			return nil, s.redact(fmt.Errorf("the server answered with an error: %s", RPCErrorText(rpcErr)))
+			return nil, s.redact(&AnswerError{Code: rpcErrorCode(rpcErr), Text: "the server answered with an error: " + RPCErrorText(rpcErr)})
 		case ok && len(result) > 0:
 			if err == nil {
 				// The SDK was given an empty page of the same id; what it
@@ -238,6 +238,34 @@ func RPCErrorText(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
+}
+
+// MethodNotFound is the JSON-RPC error code of a method the server does not
+// offer.
+const MethodNotFound = -32601
+
+// AnswerError is a JSON-RPC error the server answered a list request with.
+type AnswerError struct {
+	Code int64
+	Text string
+}
+
+func (e *AnswerError) Error() string { return e.Text }
+
+// NotOffered reports whether err says the server answered "method not
+// found" (-32601): it does not offer the method asked for.
+func NotOffered(err error) bool {
+	var ae *AnswerError
+	return errors.As(err, &ae) && ae.Code == MethodNotFound
+}
+
+// rpcErrorCode is the code of a raw JSON-RPC error object, or 0.
+func rpcErrorCode(raw json.RawMessage) int64 {
+	var e struct {
+		Code int64 `json:"code"`
+	}
+	_ = json.Unmarshal(raw, &e)
+	return e.Code
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -115,7 +115,7 @@ type theme struct {
 
 // themes lists the theme files' modes; each file returns its own value.
 func themes() []theme {
-	return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme(), tasksTheme(), hiddenTheme()}
+	return []theme{wireTheme(), protocolTheme(), stringsTheme(), listsTheme(), tasksTheme(), hiddenTheme(), optionalTheme()}
 }
 
 // allModes is every mode: the base ones and each theme's.
