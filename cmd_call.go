@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,7 +81,44 @@ func runCall(ctx context.Context, a *app) error {
 	} else {
 		a.show(doc, func() { a.pr.call(doc, c); a.pr.offerTask(c, def) })
 	}
+	if err := stillAsks(res.Result); err != nil {
+		return &exitError{exitCheck, err}
+	}
 	return exitWith(callExit(c))
+}
+
+// stillAsks says why a call whose last answer is result has no answer
+// yet: the server still asks for input (multi round-trip) that nothing
+// gave. Such a call never passes: its content is not the tool's answer.
+func stillAsks(result json.RawMessage) error {
+	var r struct {
+		ResultType    string `json:"resultType"`
+		InputRequests map[string]struct {
+			Method string `json:"method"`
+		} `json:"inputRequests"`
+	}
+	if json.Unmarshal(result, &r) != nil || (len(r.InputRequests) == 0 && r.ResultType != "input_required") {
+		return nil
+	}
+	var asks, flags []string
+	for _, id := range slices.Sorted(maps.Keys(r.InputRequests)) {
+		m := r.InputRequests[id].Method
+		asks = append(asks, fmt.Sprintf("%q (%s)", id, m))
+		switch m {
+		case session.MethodSampling:
+			flags = append(flags, "--sampling-reply TEXT|@FILE or --sampling-decline")
+		case session.MethodElicit:
+			flags = append(flags, "--elicit decline|cancel|accept-defaults|@FILE")
+		case session.MethodListRoots:
+			flags = append(flags, "--root DIR")
+		}
+	}
+	flags = slices.Compact(slices.Sorted(slices.Values(flags)))
+	if len(flags) == 0 {
+		flags = []string{"--elicit or --sampling-reply"}
+	}
+	return fmt.Errorf("the call has no answer: the server still asks for input %s that was not given; answer it with %s",
+		strings.Join(asks, ", "), strings.Join(flags, "; "))
 }
 
 // walkFor walks tools/list for the definition of the tool name, the one a

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -184,7 +185,7 @@ func sessionOptions(cfg *config, log *session.Log, red *session.Redactor) *sessi
 		Timeout:       cfg.timeout,
 		Protocol:      cfg.protocol,
 		Roots:         cfg.roots,
-		Elicit:        cfg.elicit,
+		Elicit:        cmp.Or(cfg.elicit, session.DefaultElicit()),
 		Sampling:      cfg.sampling,
 		MaxPages:      cfg.maxPages,
 		MaxFrame:      cfg.maxFrame,
