@@ -40,7 +40,10 @@ func runCall(ctx context.Context, a *app) error {
 	}()
 	name := a.cfg.args[0]
 	folded := foldLog(a.log)
-	page := walkFor(ctx, a, sess, name)
+	page, walk := walkFor(ctx, a, sess, name)
+	if err := notFoundIn(name, page, walk); err != nil {
+		return err
+	}
 	def, _, _ := sess.Tool(name)
 	args, err := buildArgs(def, a.cfg.args[1:], a.cfg.argsJSON, a.cfg.argsSet)
 	if err != nil {
@@ -126,8 +129,8 @@ func stillAsks(result json.RawMessage) error {
 // the page that lists it: the call's checks need that definition, not the
 // rest of the list. It returns the number of the page whose definition the
 // call will check (with --walk-all, the last that lists the tool), 0 when
-// no page listed it.
-func walkFor(ctx context.Context, a *app, sess *session.Session, name string) int {
+// no page listed it, and the walk.
+func walkFor(ctx context.Context, a *app, sess *session.Session, name string) (int, *paging.Result) {
 	page := 0
 	// Stop runs on this goroutine, after each accepted page's event.
 	stop := func(p paging.Page) bool {
@@ -141,7 +144,33 @@ func walkFor(ctx context.Context, a *app, sess *session.Session, name string) in
 	if walk.Incomplete == paging.Failed {
 		a.warn(fmt.Errorf("listing tools before the call: %w", walk.Err))
 	}
-	return page
+	return page, walk
+}
+
+// notFoundIn is the failure of a call of name that no page of walk listed
+// (page is 0) when the walk stopped before the list's end: mcpwitness
+// cannot say the server does not list it, so nothing is sent and the call
+// fails as an incomplete walk does (exit 3, code "incomplete").
+func notFoundIn(name string, page int, walk *paging.Result) error {
+	if page != 0 || (walk.Incomplete != paging.PageLimit && walk.Incomplete != paging.CursorRepeated) {
+		return nil
+	}
+	n := len(walk.Pages)
+	remedy := "raise --max-pages to read more"
+	if walk.Incomplete == paging.CursorRepeated {
+		remedy = "the server's cursors loop, so the rest of its list cannot be read"
+	}
+	return &exitError{exitCheck, codedError{"incomplete",
+		fmt.Errorf("tool %q not found in the %d %s read (walk stopped: %s); nothing was sent: %s",
+			name, n, plural(n, "page", "pages"), walk.Incomplete, remedy)}}
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // callExit maps a call to the exit codes README.md gives: 1 when it could

@@ -246,6 +246,7 @@ func callDocument(c *fold.Call, findings []finding.Finding, foundOnPage int) cal
 // anything else to say: `{"error": {"message": …, "exitCode": 1}}`.
 type errorDoc struct {
 	Error struct {
+		Code     string `json:"code,omitempty"`
 		Message  string `json:"message"`
 		ExitCode int    `json:"exitCode"`
 	} `json:"error"`

@@ -170,7 +170,9 @@ func (a *app) exit(err error) int {
 		printError(a.stderr, a.red, m)
 	}
 	if len(msgs) > 0 && a.jsonErrors && !a.stdout.wrote.Load() {
-		_ = writeJSON(a.stdout, errorDocument(a.red.String(msgs[0].Error()), code), a.red)
+		doc := errorDocument(a.red.String(msgs[0].Error()), code)
+		doc.Error.Code = errorCodeOf(err)
+		_ = writeJSON(a.stdout, doc, a.red)
 	}
 	return code
 }
