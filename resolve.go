@@ -110,13 +110,23 @@ func (c *config) targetFromConfig(env environ) error {
 	if err != nil {
 		return err
 	}
+	if len(servers) == 1 && servers[0].err != nil {
+		return servers[0].err
+	}
 	if len(servers) > 1 {
 		c.servers = servers
 		if c.cmd == "check" && (c.record != "" || c.ndjson) {
 			return usagef("check --record and --ndjson follow one server; %s has %d: pick one with --server", c.config, len(servers))
 		}
 	}
-	c.target = servers[0].target
+	// The first entry that could be read: a broken one has no target, and
+	// an empty target is never one to dial.
+	for _, s := range servers {
+		if s.err == nil {
+			c.target = s.target
+			break
+		}
+	}
 	return nil
 }
 
