@@ -35,6 +35,10 @@ const (
 	KindTask         Kind = "task"    // a task's status as the server told it (Task; Data the raw task)
 )
 
+// KindInterrupted is a headless command's last event when a signal
+// (SIGINT, SIGTERM, SIGHUP) ended it: Text names the signal.
+const KindInterrupted Kind = "interrupted"
+
 // Direction of a wire frame.
 const (
 	Send = "send" // from us to the server
