@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"mcpwitness/session"
 )
 
 // taskCallOut is what the tests read of call --task --json.
@@ -202,5 +205,27 @@ func TestTasksCommandOnTheExtensionSaysThereIsNoList(t *testing.T) {
 	}
 	if strings.Contains(out, "tasks/list") && !strings.Contains(out, "no tasks/list") {
 		t.Errorf("stdout %q", out)
+	}
+}
+
+// A task's status is printed once however often the server tells it: a
+// server that notifies the status its CreateTaskResult gave (the
+// TypeScript SDK's servers do) printed the first status twice.
+func TestLiveTaskLinesPrintEachStatusOnce(t *testing.T) {
+	var out bytes.Buffer
+	a := &app{cfg: &config{}, log: session.NewLog(nil), pr: newPrinter(&out, false, nil)}
+	defer a.log.Close()
+	a.liveTaskLines()
+	status := func(st session.TaskStatus, msg string, src session.TaskSource) {
+		a.log.Append(session.Event{Kind: session.KindTask, Task: &session.TaskInfo{TaskID: "t1", Status: st, StatusMessage: msg, Source: src}})
+	}
+	status(session.TaskWorking, "starting", session.TaskCreated)
+	status(session.TaskWorking, "starting", session.TaskNotified)
+	status(session.TaskWorking, "scene 1", session.TaskNotified)
+	status(session.TaskWorking, "scene 1", session.TaskPolled)
+	status(session.TaskCompleted, "done", session.TaskNotified)
+	want := "task t1 working: starting\ntask t1 working: scene 1\ntask t1 completed: done\n"
+	if out.String() != want {
+		t.Errorf("printed:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
