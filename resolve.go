@@ -132,9 +132,14 @@ func (c *config) targetFromConfig(env environ) error {
 
 // noticeOnStderr sends a headless command's authorization URL to stderr as
 // well as to its events, for the target and every server.
+//
+// When neither stdin nor stderr is a terminal nobody can open that URL:
+// the targets are unattended, and a flow whose browser cannot be opened
+// fails at once.
 func (c *config) noticeOnStderr() {
-	c.target.Notice = os.Stderr
+	unattended := !isTTY(os.Stdin) && !isTTY(os.Stderr)
+	c.target.Notice, c.target.Unattended = os.Stderr, unattended
 	for i := range c.servers {
-		c.servers[i].target.Notice = os.Stderr
+		c.servers[i].target.Notice, c.servers[i].target.Unattended = os.Stderr, unattended
 	}
 }
