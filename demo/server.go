@@ -46,7 +46,8 @@ type Options struct {
 	// only with that (ServeStdio and Handler set it and wrap).
 	Tasks bool
 	// TaskStep, when set, is called by a task's work (render_video,
-	// transcribe_audio on [Handler]) after each working status it sets,
+	// transcribe_audio; on [Handler] and [TasksWith]) after each working
+	// status it sets,
 	// before the work goes on: a test holds the status there until it has
 	// seen it, whatever the machine's speed.
 	TaskStep func(ctx context.Context, message string)
