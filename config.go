@@ -385,13 +385,19 @@ func loadConfigServers(c *config, env environ) ([]configServer, error) {
 	var out []configServer
 	byHash := map[string]int{}
 	for _, name := range names {
-		t, err := configServerTarget(c, name, env)
+		t, err := loadConfigTarget(c.config, name, env.lookup)
 		if err != nil {
+			// The entry's own fault: check reports it and goes on.
 			if c.cmd != "check" {
 				return nil, err
 			}
 			out = append(out, configServer{names: []string{name}, err: err})
 			continue
+		}
+		// What the command line adds (-e, -H, a digest key) is the same for
+		// every entry: its fault ends the command.
+		if t, err = withCommandLine(c, name, t, env); err != nil {
+			return nil, err
 		}
 		if i, ok := byHash[t.Identity.Hash]; ok {
 			out[i].names = append(out[i].names, name)
@@ -406,14 +412,11 @@ func loadConfigServers(c *config, env environ) ([]configServer, error) {
 	return out, nil
 }
 
-// configServerTarget is the target of the server name of c.config, with
-// the command line's -e, -H, --cwd and --sse added and its identity known.
-func configServerTarget(c *config, name string, env environ) (session.Target, error) {
-	t, err := loadConfigTarget(c.config, name, env.lookup)
+// withCommandLine is t, the server name of c.config, with the command
+// line's -e, -H, --cwd and --sse added and its identity known.
+func withCommandLine(c *config, name string, t session.Target, env environ) (session.Target, error) {
+	t, err := mergeTarget(t, c.target)
 	if err != nil {
-		return t, err
-	}
-	if t, err = mergeTarget(t, c.target); err != nil {
 		return t, usagef("server %q in %s: %v", name, c.config, err)
 	}
 	err = identify(c, &t, env)

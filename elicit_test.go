@@ -194,10 +194,11 @@ func TestRootFlagAnswersRootsListHeadless(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	assertSays(t, "--root", out, "server roots/list: answered with 1 root", `"uri":"file://`+filepath.ToSlash(dir))
-	// Without it roots are not declared; a server asking anyway gets no
-	// roots, and the request is a finding.
+	// Without it roots are not declared (elicitation alone is: see
+	// TestCallWithoutElicitDeclinesOnEveryProtocol); a server asking anyway
+	// gets no roots, and the request is a finding.
 	code, out, _ = runSafe(t, "call", "read_roots", "--ndjson", "--protocol", "2025-11-25", "--url", url)
-	if code != exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "answered with no roots; roots were not declared") {
+	if code != exitOK || !strings.Contains(out, `"capabilities":{"elicitation":{"form":{},"url":{}}}`) || !strings.Contains(out, "answered with no roots; roots were not declared") {
 		t.Errorf("without --root: exit %d, want roots undeclared, the request a finding\n%s", code, out)
 	}
 }
