@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +45,9 @@ func runCall(ctx context.Context, a *app) error {
 	if page == 0 && walked.Incomplete == paging.Complete && !a.cfg.force {
 		return notFound(fmt.Errorf("tool %q is not listed by the server (%s in %s read whole); mcpwitness tools lists them, --force sends the call anyway",
 			name, nouns(walked.Count(), "tool"), nouns(len(walked.Pages), "page")))
+	}
+	if err := notFoundIn(name, page, walked); err != nil {
+		return err
 	}
 	def, _, _ := sess.Tool(name)
 	args, err := buildArgs(def, a.cfg.args[1:], a.cfg.argsJSON, a.cfg.argsSet)
@@ -91,7 +95,44 @@ func runCall(ctx context.Context, a *app) error {
 	} else {
 		a.show(doc, func() { a.pr.call(doc, c); a.pr.offerTask(c, def) })
 	}
+	if err := stillAsks(res.Result); err != nil {
+		return &exitError{exitCheck, err}
+	}
 	return exitWith(callExit(c))
+}
+
+// stillAsks says why a call whose last answer is result has no answer
+// yet: the server still asks for input (multi round-trip) that nothing
+// gave. Such a call never passes: its content is not the tool's answer.
+func stillAsks(result json.RawMessage) error {
+	var r struct {
+		ResultType    string `json:"resultType"`
+		InputRequests map[string]struct {
+			Method string `json:"method"`
+		} `json:"inputRequests"`
+	}
+	if json.Unmarshal(result, &r) != nil || (len(r.InputRequests) == 0 && r.ResultType != "input_required") {
+		return nil
+	}
+	var asks, flags []string
+	for _, id := range slices.Sorted(maps.Keys(r.InputRequests)) {
+		m := r.InputRequests[id].Method
+		asks = append(asks, fmt.Sprintf("%q (%s)", id, m))
+		switch m {
+		case session.MethodSampling:
+			flags = append(flags, "--sampling-reply TEXT|@FILE or --sampling-decline")
+		case session.MethodElicit:
+			flags = append(flags, "--elicit decline|cancel|accept-defaults|@FILE")
+		case session.MethodListRoots:
+			flags = append(flags, "--root DIR")
+		}
+	}
+	flags = slices.Compact(slices.Sorted(slices.Values(flags)))
+	if len(flags) == 0 {
+		flags = []string{"--elicit or --sampling-reply"}
+	}
+	return fmt.Errorf("the call has no answer: the server still asks for input %s that was not given; answer it with %s",
+		strings.Join(asks, ", "), strings.Join(flags, "; "))
 }
 
 // walkFor walks tools/list for the definition of the tool name, the one a
@@ -115,6 +156,32 @@ func walkFor(ctx context.Context, a *app, sess *session.Session, name string) (i
 		a.warn(fmt.Errorf("listing tools before the call: %w", walk.Err))
 	}
 	return page, walk
+}
+
+// notFoundIn is the failure of a call of name that no page of walk listed
+// (page is 0) when the walk stopped before the list's end: mcpwitness
+// cannot say the server does not list it, so nothing is sent and the call
+// fails as an incomplete walk does (exit 3, code "incomplete").
+func notFoundIn(name string, page int, walk *paging.Result) error {
+	if page != 0 || (walk.Incomplete != paging.PageLimit && walk.Incomplete != paging.CursorRepeated) {
+		return nil
+	}
+	n := len(walk.Pages)
+	remedy := "raise --max-pages to read more"
+	if walk.Incomplete == paging.CursorRepeated {
+		remedy = "the server's cursors loop, so the rest of its list cannot be read"
+	}
+	return &exitError{exitCheck, withCode(codeIncomplete,
+		fmt.Errorf("tool %q not found in the %d %s read (walk stopped: %s); nothing was sent: %s",
+			name, n, plural(n, "page", "pages"), walk.Incomplete, remedy))}
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // callExit maps a call to the exit codes README.md gives: 1 when it could

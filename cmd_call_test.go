@@ -275,3 +275,37 @@ func childProcesses(t *testing.T) []string {
 	}
 	return kids
 }
+
+// A tool that no page listed, when the walk stopped before the list's end
+// (the --max-pages bound, a cursor loop), is not "not listed": the call
+// says how many pages were read and why the walk stopped, sends nothing and
+// exits 3, with the error code "incomplete" in --json.
+func TestCallOfAToolPastAnIncompleteWalk(t *testing.T) {
+	bin := hostiletest.Build(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tool_5_1", "--max-pages", "2", "--", bin, "-mode", hostiletest.ModeNormal, "-pages", "5"},
+			`tool "tool_5_1" not found in the 2 pages read (walk stopped: page-limit)`},
+		{[]string{"nope", "--", bin, "-mode", hostiletest.ModeCursorLoop},
+			`not found in the 3 pages read (walk stopped: cursor-repeated)`},
+	} {
+		code, out, stderr := runCLI(t, append([]string{"call"}, tc.args...)...)
+		if code != exitCheck || !strings.Contains(stderr, tc.want) || strings.Contains(out+stderr, "not listed") {
+			t.Errorf("%q: exit %d, want %d saying %q:\n%s%s", tc.args, code, exitCheck, tc.want, out, stderr)
+		}
+		code, out, _ = runCLI(t, append([]string{"call", "--json"}, tc.args...)...)
+		var doc struct {
+			Error struct {
+				Code     string
+				Message  string
+				ExitCode int
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitCheck || doc.Error.Code != "incomplete" ||
+			doc.Error.ExitCode != exitCheck || !strings.Contains(doc.Error.Message, tc.want) {
+			t.Errorf("%q --json: exit %d, %+v (%v):\n%s", tc.args, code, doc.Error, err, out)
+		}
+	}
+}

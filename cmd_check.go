@@ -61,13 +61,18 @@ type checked struct {
 	doc    checkDoc
 	failed bool
 	err    error
+	// broken says err is the server's config entry's: it was not dialled.
+	broken bool
 	took   time.Duration
 }
 
-// outcome is the exit a checked server asks for: 1 when it could not be
-// reached or a list could not be read, 3 when it has errors or warnings.
+// outcome is the exit a checked server asks for: 2 when its config entry
+// is broken, 1 when it could not be reached or a list could not be read,
+// 3 when it has errors or warnings.
 func (c checked) outcome() int {
 	switch {
+	case c.broken:
+		return exitUsage
 	case c.err != nil || c.failed:
 		return exitConnect
 	case finding.Count(c.doc.Findings, finding.SeverityError)+finding.Count(c.doc.Findings, finding.SeverityWarning) > 0:
@@ -86,20 +91,29 @@ func runCheck(ctx context.Context, a *app) error {
 	// Every definition's schemas are compiled: the library's first
 	// compile is warmed while the servers start.
 	go checks.Warm()
+	junit, err := a.openJUnit()
+	if err != nil {
+		return err
+	}
+	defer junit.discard()
+	if junit != nil && junit.tmp == nil {
+		// stdout is the XML's: what is said to a person goes to stderr.
+		a.pr.w = a.stderr
+	}
 	if a.cfg.servers != nil {
-		return runCheckServers(ctx, a)
+		return runCheckServers(ctx, a, junit)
 	}
 	start := time.Now()
 	sess, err := a.dial(ctx)
 	if err != nil {
 		c := checked{err: err, took: time.Since(start)}
-		return joinExit(err, a.writeJUnit([]checked{c}, []string{a.cfg.target.Describe().String()}))
+		return joinExit(err, a.writeJUnit(junit, []checked{c}, []string{a.cfg.target.Describe().String()}))
 	}
 	c := checkSession(ctx, sess, settleWalks(a.cfg))
 	sess.Close()
 	c.took = time.Since(start)
 	a.show(checkReport([]checked{c}), func() { a.pr.check(c.doc) })
-	if err := a.writeJUnit([]checked{c}, []string{c.doc.Server.Name}); err != nil {
+	if err := a.writeJUnit(junit, []checked{c}, []string{c.doc.Server.Name}); err != nil {
 		return err
 	}
 	switch c.outcome() {

@@ -6,10 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -25,11 +21,13 @@ const checkParallel = 4
 // runCheckServers lints every server of --config (those --server names),
 // at most [checkParallel] at once, each with a log of its own: one summary
 // line per server (and its errors and warnings under it), or with --json
-// one document per server. The exit is 1 when any server could not be
-// reached or had a list that could not be read — its findings are then
-// unknown, which CI must not take for a pass — else 3 when any has errors
-// or warnings, else 0.
-func runCheckServers(ctx context.Context, a *app) error {
+// one document per server. An entry that could not be read (an unset
+// variable, a bad value) is that server's result, and the others are
+// still checked. The exit is the worst of the servers': 2 when an entry is
+// broken, else 1 when any server could not be reached or had a list that
+// could not be read — its findings are then unknown, which CI must not
+// take for a pass — else 3 when any has errors or warnings, else 0.
+func runCheckServers(ctx context.Context, a *app, junit *junitOut) error {
 	servers := a.cfg.servers
 	results := make([]checked, len(servers))
 	sem := make(chan struct{}, checkParallel)
@@ -40,6 +38,10 @@ func runCheckServers(ctx context.Context, a *app) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if s.err != nil {
+				results[i] = brokenEntry(s)
+				return
+			}
 			results[i] = checkServer(ctx, a.cfg, s, a.red)
 		}()
 	}
@@ -52,9 +54,7 @@ func runCheckServers(ctx context.Context, a *app) error {
 		if !a.cfg.json {
 			a.pr.checkSummary(s, c, a.red)
 		}
-		if o := c.outcome(); o == exitConnect || (o == exitCheck && exit == 0) {
-			exit = o
-		}
+		exit = worseExit(exit, c.outcome())
 	}
 	if a.cfg.json {
 		if err := writeJSON(a.stdout, checkReport(results), a.red); err != nil {
@@ -63,13 +63,42 @@ func runCheckServers(ctx context.Context, a *app) error {
 	} else {
 		a.pr.checkTotals(results)
 	}
-	if err := a.writeJUnit(results, names); err != nil {
+	if err := a.writeJUnit(junit, results, names); err != nil {
 		return err
 	}
 	if exit != 0 {
 		return exitWith(exit)
 	}
 	return nil
+}
+
+// worseExit is the worse of two servers' exits: a broken entry (2), then
+// a server not reached or not read whole (1), then findings (3), then 0.
+func worseExit(a, b int) int {
+	rank := func(code int) int {
+		switch code {
+		case exitUsage:
+			return 3
+		case exitConnect:
+			return 2
+		case exitCheck:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// brokenEntry is the result of a server whose config entry could not be
+// read: it is not dialled, and its error is its document's and the JUnit
+// suite's.
+func brokenEntry(s configServer) checked {
+	doc := checkDoc{Server: serverDoc{Name: s.name()}, Names: s.names, Lists: []walkDoc{}, Findings: []finding.Finding{},
+		Error: &errorObj{Code: codeUsage, Message: s.err.Error(), ExitCode: exitUsage}}
+	return checked{doc: doc, err: s.err, broken: true}
 }
 
 // checkServer connects to one server of --config and lints it, adding
@@ -98,16 +127,18 @@ func checkServer(ctx context.Context, cfg *config, s configServer, red *session.
 	return c
 }
 
-// writeJUnit writes --junit FILE, if asked for: one suite per server,
-// named by names.
-func (a *app) writeJUnit(results []checked, names []string) error {
-	path := a.cfg.junit
-	if path == "" {
+// writeJUnit writes the --junit report to junit, if asked for: one suite
+// per server, named by names.
+func (a *app) writeJUnit(junit *junitOut, results []checked, names []string) error {
+	if junit == nil {
 		return nil
 	}
 	suites := make([]checks.JUnitSuite, len(results))
 	for i, c := range results {
 		s := checks.JUnitSuite{Name: a.red.String(names[i]), Findings: maskedFindings(a.red, c.doc.Findings), Err: maskedError(a.red, c.err), Duration: c.took}
+		if c.broken {
+			s.ErrCase = "config"
+		}
 		if c.doc.Server.ConfigHash != "" {
 			s.Properties = append(s.Properties, [2]string{"configHash", c.doc.Server.ConfigHash})
 		}
@@ -116,34 +147,7 @@ func (a *app) writeJUnit(results []checked, names []string) error {
 		}
 		suites[i] = s
 	}
-	// Written whole to a temporary file and renamed, so CI never reads half.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".junit-*.xml")
-	if err != nil {
-		return connectFailed(fmt.Errorf("--junit %s: %w", path, err))
-	}
-	defer os.Remove(tmp.Name())
-	// A report for others to read, as a file the shell would make.
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		var xml bytes.Buffer
-		if err = checks.WriteJUnit(&xml, suites); err == nil {
-			// What the masked findings quote is masked again as written.
-			_, err = io.WriteString(tmp, a.red.String(xml.String()))
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		if errors.Is(err, fs.ErrPermission) {
-			err = fmt.Errorf("%w (is the directory writable?)", err)
-		}
-		return connectFailed(fmt.Errorf("--junit %s: %w", path, err))
-	}
-	return nil
+	return junit.write(a, suites)
 }
 
 // checkSummary prints one server's line of check --config, and its errors
@@ -154,6 +158,10 @@ func (p *printer) checkSummary(s configServer, c checked, red *session.Redactor)
 	hash := ""
 	if c.doc.Server.ConfigHash != "" {
 		hash = " · config " + c.doc.Server.ConfigHash[:12]
+	}
+	if c.broken {
+		fmt.Fprintf(p.w, "%s %s · broken config entry: %s\n", p.red("✗"), name, safe(c.err.Error()))
+		return
 	}
 	if c.err != nil {
 		// The cause on the server's line; what it quotes (the last lines of
@@ -201,19 +209,25 @@ func (p *printer) checkSummary(s configServer, c checked, red *session.Redactor)
 
 // checkTotals closes check --config's output with a count of servers.
 func (p *printer) checkTotals(results []checked) {
-	var ok, findings, unreachable int
+	var ok, findings, unreachable, broken int
 	for _, c := range results {
 		switch c.outcome() {
 		case 0:
 			ok++
 		case exitCheck:
 			findings++
+		case exitUsage:
+			broken++
 		default:
 			unreachable++
 		}
 	}
-	fmt.Fprintf(p.w, "\n%s · %d clean · %d with findings · %d not reached or not read whole\n",
+	line := fmt.Sprintf("\n%s · %d clean · %d with findings · %d not reached or not read whole",
 		nouns(len(results), "server"), ok, findings, unreachable)
+	if broken > 0 {
+		line += fmt.Sprintf(" · %d broken config %s", broken, plural(broken, "entry", "entries"))
+	}
+	fmt.Fprintln(p.w, line)
 }
 
 // maskedFindings returns found with every secret red knows masked in

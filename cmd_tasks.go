@@ -87,10 +87,19 @@ func (a *app) liveTaskLines() {
 		return
 	}
 	p := a.pr
+	// A status is printed when it is news: a server that notifies the
+	// status its CreateTaskResult gave (or polls that repeat it) does not
+	// print it twice. Sinks run one at a time, in order.
+	last := map[string]string{}
 	a.log.AddSink(func(ev session.Event) {
 		switch {
 		case ev.Kind == session.KindTask && ev.Task != nil:
-			fmt.Fprintf(p.w, "%s %s\n", p.dim("task"), p.line(taskLine(ev.Task.TaskID, ev.Task.Status, ev.Task.StatusMessage)))
+			line := taskLine(ev.Task.TaskID, ev.Task.Status, ev.Task.StatusMessage)
+			if last[ev.Task.TaskID] == line {
+				return
+			}
+			last[ev.Task.TaskID] = line
+			fmt.Fprintf(p.w, "%s %s\n", p.dim("task"), p.line(line))
 		case ev.Kind == session.KindServerCall:
 			for _, l := range askLines(ev) {
 				fmt.Fprintf(p.w, "%s %s\n", p.dim("server"), p.line(l))

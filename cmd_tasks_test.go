@@ -1,9 +1,17 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"mcpwitness/demo"
+	"mcpwitness/session"
 )
 
 // taskCallOut is what the tests read of call --task --json.
@@ -105,16 +113,63 @@ func TestCallTaskAnswersInputRequiredWithElicit(t *testing.T) {
 	}
 }
 
+// call --task prints each status of the task as it comes. The demo holds
+// the intermediate status until the test has read its line, so a machine
+// too busy to poll in time cannot skip it: on 2025-11-25 (statuses
+// notified) and on 2026-07-28 (the extension, polled).
 func TestCallTaskPrintsStatusLive(t *testing.T) {
-	code, out, stderr := runCLI(t, "call", "render_video", "storyboard=a\nb", "--task")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(protocol, func(t *testing.T) {
+			const held = "rendering scene 1 of 2: a"
+			seen := make(chan struct{})
+			srv := httptest.NewServer(demo.Handler(&demo.Options{TaskStep: func(ctx context.Context, msg string) {
+				if msg == held {
+					select {
+					case <-seen:
+					case <-ctx.Done():
+					}
+				}
+			}}))
+			t.Cleanup(srv.Close)
+			out := liveOutput(t, seen, "task task-1 working: "+held,
+				"call", "render_video", "storyboard=a\nb", "--task", "--protocol", protocol, "--url", srv.URL+"/mcp")
+			assertSays(t, "call --task", out, "task task-1 working: "+held, "task task-1 completed", "Rendered 2 scenes")
+		})
 	}
-	assertSays(t, "call --task", out, "task task-1 working: rendering scene 1 of 2", "task task-1 completed", "Rendered 2 scenes")
-	code, out, _ = runCLI(t, "call", "render_video", "storyboard=a")
+	code, out, _ := runCLI(t, "call", "render_video", "storyboard=a")
 	if code != exitCheck || !strings.Contains(out, "--task runs it as a task") {
 		t.Errorf("a refused plain call (exit %d) does not offer --task:\n%s", code, out)
 	}
+}
+
+// liveOutput runs mcpwitness with args and returns its stdout, closing
+// seen once a line of it holds want, while it still runs.
+func liveOutput(t *testing.T, seen chan struct{}, want string, args ...string) string {
+	t.Helper()
+	pr, pw := io.Pipe()
+	var out strings.Builder
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(pr)
+		once := false
+		for sc.Scan() {
+			out.WriteString(sc.Text() + "\n")
+			if !once && strings.Contains(sc.Text(), want) {
+				once = true
+				close(seen)
+			}
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	var stderr bytes.Buffer
+	code := run(append([]string{"--timeout", "60s"}, args...), pw, &stderr)
+	pw.Close()
+	<-read
+	if code != exitOK {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+	return out.String()
 }
 
 func TestTaskFlagsAreForCall(t *testing.T) {
@@ -202,5 +257,27 @@ func TestTasksCommandOnTheExtensionSaysThereIsNoList(t *testing.T) {
 	}
 	if strings.Contains(out, "tasks/list") && !strings.Contains(out, "no tasks/list") {
 		t.Errorf("stdout %q", out)
+	}
+}
+
+// A task's status is printed once however often the server tells it: a
+// server that notifies the status its CreateTaskResult gave (the
+// TypeScript SDK's servers do) printed the first status twice.
+func TestLiveTaskLinesPrintEachStatusOnce(t *testing.T) {
+	var out bytes.Buffer
+	a := &app{cfg: &config{}, log: session.NewLog(nil), pr: newPrinter(&out, false, nil)}
+	defer a.log.Close()
+	a.liveTaskLines()
+	status := func(st session.TaskStatus, msg string, src session.TaskSource) {
+		a.log.Append(session.Event{Kind: session.KindTask, Task: &session.TaskInfo{TaskID: "t1", Status: st, StatusMessage: msg, Source: src}})
+	}
+	status(session.TaskWorking, "starting", session.TaskCreated)
+	status(session.TaskWorking, "starting", session.TaskNotified)
+	status(session.TaskWorking, "scene 1", session.TaskNotified)
+	status(session.TaskWorking, "scene 1", session.TaskPolled)
+	status(session.TaskCompleted, "done", session.TaskNotified)
+	want := "task t1 working: starting\ntask t1 working: scene 1\ntask t1 completed: done\n"
+	if out.String() != want {
+		t.Errorf("printed:\n%s\nwant:\n%s", out.String(), want)
 	}
 }

@@ -63,6 +63,10 @@ type serverEntry struct {
 	// Secrets names env variables and headers whose values are secrets
 	// whatever they hold, as --secret does.
 	Secrets []string `json:"secrets"`
+
+	// bad, when set, says why the entry could not be read: it names the
+	// entry and the field, and no other entry is affected.
+	bad error
 }
 
 // oauthEntry is the OAuth client of a server in a config file.
@@ -103,6 +107,9 @@ func loadConfigTarget(path, name string, lookup func(string) (string, bool)) (se
 	if err != nil {
 		return session.Target{}, err
 	}
+	if bad := servers[name].bad; bad != nil {
+		return session.Target{}, bad
+	}
 	t, missing, err := servers[name].target(lookup)
 	switch {
 	case err != nil:
@@ -136,12 +143,12 @@ func readServers(path string) (map[string]serverEntry, error) {
 		return nil, usagef("--config %s has no servers: want {\"mcpServers\": {\"NAME\": {...}}} or VS Code's {\"servers\": {...}}", path)
 	}
 	// Each entry on its own, so that a bad value is named by its entry
-	// and field.
+	// and field, and spoils no other entry.
 	servers := make(map[string]serverEntry, len(raw))
 	for _, name := range sortedKeys(raw) {
 		var e serverEntry
 		if err := json.Unmarshal(raw[name], &e); err != nil {
-			return nil, usagef("server %q in %s: %s", name, path, entryJSONError(err))
+			e = serverEntry{bad: usagef("server %q in %s: %s", name, path, entryJSONError(err))}
 		}
 		servers[name] = e
 	}
@@ -337,6 +344,10 @@ func sortedKeys[V any](m map[string]V) []string {
 type configServer struct {
 	names  []string
 	target session.Target
+	// err, when set, says why the entry could not be made a target (an
+	// unset variable, a bad value): check reports it as that entry's
+	// result and checks the others.
+	err error
 }
 
 // name is the server's names joined, as lists show it.
@@ -376,12 +387,16 @@ func loadConfigServers(c *config, env environ) ([]configServer, error) {
 	for _, name := range names {
 		t, err := loadConfigTarget(c.config, name, env.lookup)
 		if err != nil {
-			return nil, err
+			// The entry's own fault: check reports it and goes on.
+			if c.cmd != "check" {
+				return nil, err
+			}
+			out = append(out, configServer{names: []string{name}, err: err})
+			continue
 		}
-		if t, err = mergeTarget(t, c.target); err != nil {
-			return nil, usagef("server %q in %s: %v", name, c.config, err)
-		}
-		if err := identify(c, &t, env); err != nil {
+		// What the command line adds (-e, -H, a digest key) is the same for
+		// every entry: its fault ends the command.
+		if t, err = withCommandLine(c, name, t, env); err != nil {
 			return nil, err
 		}
 		if i, ok := byHash[t.Identity.Hash]; ok {
@@ -395,6 +410,17 @@ func loadConfigServers(c *config, env environ) ([]configServer, error) {
 		return nil, usagef("--server %q names no server of %s", c.server, c.config)
 	}
 	return out, nil
+}
+
+// withCommandLine is t, the server name of c.config, with the command
+// line's -e, -H, --cwd and --sse added and its identity known.
+func withCommandLine(c *config, name string, t session.Target, env environ) (session.Target, error) {
+	t, err := mergeTarget(t, c.target)
+	if err != nil {
+		return t, usagef("server %q in %s: %v", name, c.config, err)
+	}
+	err = identify(c, &t, env)
+	return t, err
 }
 
 // clientName is the name mcpwitness gives itself at initialize.

@@ -92,7 +92,7 @@ func errorCodeOf(err error, exit int) errorCode {
 		return codeUsage
 	case exitCheck:
 		return codeCheckFailed
-	case 130: // the exit of an interrupted command
+	case 130, 129, 143: // the exits of an interrupted command (SIGINT, SIGHUP, SIGTERM)
 		return codeInterrupted
 	}
 	return codeConnect

@@ -69,7 +69,7 @@ func TestSamplingReplyFlagAnswersAHeadlessCall(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	assertSays(t, "--sampling-reply", out, `"capabilities":{"sampling":{}}`, `"method":"sampling/createMessage"`,
+	assertSays(t, "--sampling-reply", out, `"sampling":{}`, `"method":"sampling/createMessage"`,
 		`finding: sampling/createMessage has no maxTokens`, `answered with an assistant text message (9 bytes)`, `\"text\":\"forty-two\"`)
 }
 
@@ -81,7 +81,7 @@ func TestSamplingDeclineFlagDeclinesAHeadlessCall(t *testing.T) {
 	if code != exitConnect {
 		t.Fatalf("exit %d, want %d (the tool failed on the declined request): %s", code, exitConnect, errs)
 	}
-	assertSays(t, "--sampling-decline", out, `"capabilities":{"sampling":{}}`, `"method":"sampling/createMessage"`,
+	assertSays(t, "--sampling-decline", out, `"sampling":{}`, `"method":"sampling/createMessage"`,
 		`"text":"declined: --sampling-decline"`, `"code":-1`, `User rejected sampling request`)
 	code, _, errs = runSafe(t, "tools", "--sampling-reply", "x", "--sampling-decline")
 	if code != exitUsage || !strings.Contains(errs, "give one") {
@@ -109,10 +109,44 @@ func TestElicitFlagAnswersAHeadlessCall(t *testing.T) {
 			t.Errorf("--elicit %s: the output holds %s", tc.elicit, u)
 		}
 	}
-	// Without the flag nothing is declared, so this server does not ask.
-	code, out, _ := runSafe(t, "call", "ask", "--ndjson", "--protocol", "2025-11-25", "--url", url)
-	if code == exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "client does not support elicitation") {
-		t.Errorf("without --elicit: exit %d\n%s", code, out)
+	// Without the flag, elicitation is declared and declined, and the
+	// answer says no flag was given.
+	code, out, errs := runSafe(t, "call", "ask", "--ndjson", "--protocol", "2025-11-25", "--url", url)
+	if code != exitOK {
+		t.Fatalf("without --elicit: exit %d: %s", code, errs)
+	}
+	assertSays(t, "without --elicit", out, `"elicitation":{"form":{},"url":{}}`,
+		`"text":"declined the server's elicitation (no --elicit given)"`, `got {\"action\":\"decline\"}`)
+}
+
+// A call whose server asks for a form ends the same way on every protocol,
+// whether the server asks by a request (2025-11-25) or by input requests
+// in its result (2026-07-28): with no --elicit it is declined, as --elicit
+// decline would, the output says so, and the tool's answer to the decline
+// is the call's answer.
+func TestCallWithoutElicitDeclinesOnEveryProtocol(t *testing.T) {
+	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
+		code, out, errs := runSafe(t, "call", "ask_form", "--protocol", protocol)
+		if code != exitOK {
+			t.Errorf("%s: exit %d: %s", protocol, code, errs)
+		}
+		assertSays(t, protocol, out, "server elicitation/create ask-1: declined the server's elicitation (no --elicit given)",
+			"the user chose decline")
+		if strings.Contains(out, "could not take this result") {
+			t.Errorf("%s: the decline was not sent:\n%s", protocol, out)
+		}
+	}
+}
+
+// A result that still asks for input nothing answered (sampling with no
+// --sampling-reply, on 2026-07-28) is not an answer: the call fails with a
+// check's code and names the flag that answers it.
+func TestCallStillAskingForInputFails(t *testing.T) {
+	for _, args := range [][]string{{}, {"--json"}} {
+		code, out, errs := runSafe(t, append([]string{"call", "ask_sampling", "--protocol", "2026-07-28"}, args...)...)
+		if code != exitCheck || !strings.Contains(errs, "still asks for input") || !strings.Contains(errs, "--sampling-reply") {
+			t.Errorf("%q: exit %d, want %d naming --sampling-reply: %s\n%s", args, code, exitCheck, errs, out)
+		}
 	}
 }
 
@@ -160,10 +194,11 @@ func TestRootFlagAnswersRootsListHeadless(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	assertSays(t, "--root", out, "server roots/list: answered with 1 root", `"uri":"file://`+filepath.ToSlash(dir))
-	// Without it roots are not declared; a server asking anyway gets no
-	// roots, and the request is a finding.
+	// Without it roots are not declared (elicitation alone is: see
+	// TestCallWithoutElicitDeclinesOnEveryProtocol); a server asking anyway
+	// gets no roots, and the request is a finding.
 	code, out, _ = runSafe(t, "call", "read_roots", "--ndjson", "--protocol", "2025-11-25", "--url", url)
-	if code != exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "answered with no roots; roots were not declared") {
+	if code != exitOK || !strings.Contains(out, `"capabilities":{"elicitation":{"form":{},"url":{}}}`) || !strings.Contains(out, "answered with no roots; roots were not declared") {
 		t.Errorf("without --root: exit %d, want roots undeclared, the request a finding\n%s", code, out)
 	}
 }

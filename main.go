@@ -4,16 +4,15 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -79,7 +78,7 @@ func (a *app) run(args []string) error {
 	// SIGHUP too: a terminal window closed under the TUI ends it as q does
 	// (the export spool removed, the server stopped, the record closed),
 	// not by the signal's default, which left the spool in the temp dir.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext()
 	defer stop()
 	cmd := lookupCommand(cfg.cmd).run
 	if !hasSession(cfg.cmd) {
@@ -96,6 +95,9 @@ func (a *app) run(args []string) error {
 		return err
 	}
 	err = cmd(ctx, a)
+	if cfg.cmd != "" {
+		err = a.interrupted(ctx, err)
+	}
 	a.log.Close()
 	return joinExit(err, closeRecord())
 }
@@ -189,7 +191,7 @@ func sessionOptions(cfg *config, log *session.Log, red *session.Redactor) *sessi
 		Timeout:       cfg.timeout,
 		Protocol:      cfg.protocol,
 		Roots:         cfg.roots,
-		Elicit:        cfg.elicit,
+		Elicit:        cmp.Or(cfg.elicit, session.DefaultElicit()),
 		Sampling:      cfg.sampling,
 		MaxPages:      cfg.maxPages,
 		MaxFrame:      cfg.maxFrame,

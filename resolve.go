@@ -148,21 +148,36 @@ func (c *config) targetFromConfig(env environ) error {
 	if err != nil {
 		return err
 	}
+	if len(servers) == 1 && servers[0].err != nil {
+		return servers[0].err
+	}
 	if len(servers) > 1 {
 		c.servers = servers
 		if c.cmd == "check" && (c.record != "" || c.ndjson) {
 			return usagef("check --record and --ndjson follow one server; %s has %d: pick one with --server", c.config, len(servers))
 		}
 	}
-	c.target = servers[0].target
+	// The first entry that could be read: a broken one has no target, and
+	// an empty target is never one to dial.
+	for _, s := range servers {
+		if s.err == nil {
+			c.target = s.target
+			break
+		}
+	}
 	return nil
 }
 
 // noticeOnStderr sends a headless command's authorization URL to stderr as
 // well as to its events, for the target and every server.
+//
+// When neither stdin nor stderr is a terminal nobody can open that URL:
+// the targets are unattended, and a flow whose browser cannot be opened
+// fails at once.
 func (c *config) noticeOnStderr() {
-	c.target.Notice = os.Stderr
+	unattended := !isTTY(os.Stdin) && !isTTY(os.Stderr)
+	c.target.Notice, c.target.Unattended = os.Stderr, unattended
 	for i := range c.servers {
-		c.servers[i].target.Notice = os.Stderr
+		c.servers[i].target.Notice, c.servers[i].target.Unattended = os.Stderr, unattended
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -64,6 +66,72 @@ func TestHangupEndsTheCommandCleanly(t *testing.T) {
 	if !strings.Contains(last, "session closed") {
 		t.Errorf("the record's last close is %q, want the session closed", last)
 	}
+}
+
+// SIGINT ends a headless command with exit 130, and its --ndjson stream
+// and its record end with an event saying it was interrupted, after every
+// event that came before.
+func TestInterruptExits130WithTheStreamComplete(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	cmd := exec.Command(testBinary(t), "tools", "--ndjson", "--record", rec, "--", hostiletest.Build(t), "-mode", hostiletest.ModeHangList)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	until(t, "the tools/list request in the record", func() bool { return recordHas(rec, session.KindListRequest) })
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("the command did not end within 20s of SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit %d, want 130\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted by SIGINT") {
+		t.Errorf("stderr does not say it was interrupted:\n%s", stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var last struct{ Kind, Text string }
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Kind != string(session.KindInterrupted) ||
+		!strings.Contains(last.Text, "SIGINT") || !strings.Contains(stdout.String(), `"kind":"list-request"`) {
+		t.Errorf("--ndjson's last event is %+v (%v), want interrupted by SIGINT after the rest:\n%s", last, err, stdout.String())
+	}
+	f, err := session.OpenFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var kind session.Kind
+	for ev, err := range f.Events() {
+		if err == nil {
+			kind = ev.Kind
+		}
+	}
+	if kind != session.KindInterrupted {
+		t.Errorf("the record's last event is %q, want %q", kind, session.KindInterrupted)
+	}
+}
+
+// recordHas reports whether the record at path has an event of kind.
+func recordHas(path string, kind session.Kind) bool {
+	f, err := session.OpenFile(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	for ev, err := range f.Events() {
+		if err == nil && ev.Kind == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // until polls cond until it holds, failing t after 20s.

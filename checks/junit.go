@@ -49,8 +49,11 @@ type JUnitSuite struct {
 	Properties [][2]string
 	Findings   []finding.Finding
 	// Err, when set, is why the server could not be checked: the suite has
-	// one test case, "connect", in error.
+	// one test case, ErrCase ("connect" when empty), in error, whose
+	// message is Err's first line (the cause) and whose text is all of it
+	// (the server's stderr, a stack).
 	Err      error
+	ErrCase  string
 	Duration time.Duration
 }
 
@@ -85,9 +88,15 @@ func (s JUnitSuite) xml() junitSuite {
 		js.Properties = append(js.Properties, junitProperty{Name: p[0], Value: p[1]})
 	}
 	if s.Err != nil {
+		name := s.ErrCase
+		if name == "" {
+			name = "connect"
+		}
+		text := sanitize.Text(s.Err.Error())
+		first, _, _ := strings.Cut(text, "\n")
 		js.Tests, js.Errors = 1, 1
-		js.Cases = []junitCase{{Name: "connect", Classname: js.Name,
-			Error: &junitFailure{Message: sanitize.Line(s.Err.Error()), Type: "connect"}}}
+		js.Cases = []junitCase{{Name: name, Classname: js.Name,
+			Error: &junitFailure{Message: first, Type: name, Text: text}}}
 		return js
 	}
 	for _, name := range JUnitCases() {

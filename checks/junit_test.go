@@ -33,6 +33,7 @@ type parsedJUnit struct {
 			} `xml:"failure"`
 			Error *struct {
 				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
 			} `xml:"error"`
 			SystemOut string `xml:"system-out"`
 		} `xml:"testcase"`
@@ -108,5 +109,32 @@ func TestJUnitCaseOfRequiredDefault(t *testing.T) {
 		if failed := c.Failure != nil; failed != (c.Name == checks.CaseSchemas) {
 			t.Errorf("case %q failed: %v\n%s", c.Name, failed, b.String())
 		}
+	}
+}
+
+// An error of several lines (a cause, then the server's stderr and a
+// stack) is one line in the message attribute, the cause, and whole in
+// the element's text; a broken config entry's case is named by ErrCase.
+func TestWriteJUnitErrorMessageIsOneLine(t *testing.T) {
+	var b bytes.Buffer
+	err := checks.WriteJUnit(&b, []checks.JUnitSuite{
+		{Name: "dead", Err: errors.New("the server exited (exit status 1)\nstderr:\n  Error: boom\x1b[2J\n    at main (/srv/x.js:1:1)")},
+		{Name: "bad", ErrCase: "config", Err: errors.New(`server "bad" uses environment variables that are not set: TOKEN`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got parsedJUnit
+	if err := xml.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, b.String())
+	}
+	dead := got.Suites[0].Cases[0].Error
+	if dead == nil || dead.Message != "the server exited (exit status 1)" || !strings.Contains(dead.Text, "\n    at main (/srv/x.js:1:1)") ||
+		strings.Contains(dead.Text, "\x1b") {
+		t.Errorf("dead server's error %+v\n%s", dead, b.String())
+	}
+	bad := got.Suites[1].Cases[0]
+	if bad.Name != "config" || bad.Error == nil || !strings.Contains(bad.Error.Message, "TOKEN") {
+		t.Errorf("broken entry's case %+v", bad)
 	}
 }

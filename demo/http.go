@@ -37,7 +37,11 @@ func serve(ctx context.Context, s *mcp.Server, t mcp.Transport) error {
 func Handler(opts *Options) http.Handler {
 	s := New(withTasks(opts))
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	return &taskHandler{server: s, next: sdk, sessions: map[string]*httpTasks{}}
+	h := &taskHandler{server: s, next: sdk, sessions: map[string]*httpTasks{}}
+	if opts != nil {
+		h.step = opts.TaskStep
+	}
+	return h
 }
 
 // ServeHTTP serves Streamable HTTP on addr (e.g. "127.0.0.1:0"); once

@@ -45,6 +45,12 @@ type Options struct {
 	// a connection wrapped by [Tasks] answers the task methods, so set it
 	// only with that (ServeStdio and Handler set it and wrap).
 	Tasks bool
+	// TaskStep, when set, is called by a task's work (render_video,
+	// transcribe_audio; on [Handler] and [TasksWith]) after each working
+	// status it sets,
+	// before the work goes on: a test holds the status there until it has
+	// seen it, whatever the machine's speed.
+	TaskStep func(ctx context.Context, message string)
 }
 
 const instructions = `mcpwitness demo server. Every check the inspector makes has a tool here:

@@ -80,6 +80,8 @@ type taskStore struct {
 	seq   int
 	tasks map[string]*demoTask
 	order []*demoTask
+	// step is [Options.TaskStep].
+	step func(ctx context.Context, message string)
 }
 
 func newTaskStore() *taskStore { return &taskStore{tasks: map[string]*demoTask{}} }

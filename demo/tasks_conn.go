@@ -19,7 +19,19 @@ import (
 // own.
 func Tasks(t mcp.Transport) mcp.Transport { return &taskTransport{inner: t} }
 
-type taskTransport struct{ inner mcp.Transport }
+// TasksWith is [Tasks] with opts' task options ([Options.TaskStep]).
+func TasksWith(t mcp.Transport, opts *Options) mcp.Transport {
+	tt := &taskTransport{inner: t}
+	if opts != nil {
+		tt.step = opts.TaskStep
+	}
+	return tt
+}
+
+type taskTransport struct {
+	inner mcp.Transport
+	step  func(ctx context.Context, message string)
+}
 
 func (t *taskTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.inner.Connect(ctx)
@@ -27,7 +39,9 @@ func (t *taskTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	life, end := context.WithCancel(context.Background())
-	return &taskConn{inner: c, store: newTaskStore(), life: life, end: end, pending: map[string]chan *jsonrpc.Response{}}, nil
+	store := newTaskStore()
+	store.step = t.step
+	return &taskConn{inner: c, store: store, life: life, end: end, pending: map[string]chan *jsonrpc.Response{}}, nil
 }
 
 // taskConn is a server connection that answers the task methods itself.

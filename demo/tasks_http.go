@@ -29,6 +29,8 @@ type taskHandler struct {
 	// shared are the tasks of a handler without sessions (see
 	// [StatelessHandler]), nil on one with sessions.
 	shared *httpTasks
+	// step is [Options.TaskStep], given to each session's tasks.
+	step func(ctx context.Context, message string)
 }
 
 // StatelessHandler serves the demo server over Streamable HTTP without
@@ -214,6 +216,7 @@ func (h *taskHandler) tasks(sid string) *httpTasks {
 		return nil
 	}
 	t := newHTTPTasks(ss)
+	t.store.step = h.step
 	h.sessions[sid] = t
 	return t
 }

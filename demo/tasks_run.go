@@ -140,6 +140,7 @@ func renderVideo(ctx context.Context, r *taskRun) *mcp.CallToolResult {
 		msg := fmt.Sprintf("rendering scene %d of %d: %s", i+1, len(scenes), scene)
 		r.status("working", msg)
 		r.progress(i, len(scenes), msg)
+		r.stepped(ctx, msg)
 		if !pause(ctx, 400*time.Millisecond) {
 			return nil
 		}
@@ -171,12 +172,21 @@ func transcribeAudio(ctx context.Context, r *taskRun) *mcp.CallToolResult {
 	for i, step := range steps {
 		r.status("working", step)
 		r.progress(i, len(steps), step)
+		r.stepped(ctx, step)
 		if !pause(ctx, 300*time.Millisecond) {
 			return nil
 		}
 	}
 	return text("Transcript of %s [%s]:\n[00:00] Welcome, everyone, and thanks for joining.\n"+
 		"[00:04] Today we look at how clients page through tool lists.\n[00:09] Let's begin.", in.URL, in.Language)
+}
+
+// stepped tells [Options.TaskStep], if set, that the work set its status
+// to message, and waits for it to return.
+func (r *taskRun) stepped(ctx context.Context, message string) {
+	if r.store.step != nil {
+		r.store.step(ctx, message)
+	}
 }
 
 // askLanguage elicits the spoken language, "en (detected)" when the client

@@ -36,6 +36,10 @@ const (
 	KindFinding      Kind = "finding" // a finding of check about the server (Finding)
 )
 
+// KindInterrupted is a headless command's last event when a signal
+// (SIGINT, SIGTERM, SIGHUP) ended it: Text names the signal.
+const KindInterrupted Kind = "interrupted"
+
 // Direction of a wire frame.
 const (
 	Send = "send" // from us to the server

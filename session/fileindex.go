@@ -341,7 +341,7 @@ func majorVersion(raw json.RawMessage) (int, error) {
 func KnownKind(k Kind) bool {
 	switch k {
 	case KindConnect, KindWire, KindStderr, KindListRequest, KindPage, KindWalk, KindCall,
-		KindVerdict, KindProgress, KindNotification, KindServerCall, KindError, KindClosed:
+		KindVerdict, KindProgress, KindNotification, KindServerCall, KindError, KindClosed, KindInterrupted:
 		return true
 	}
 	return false

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -16,6 +17,10 @@ import (
 
 // headerCmdTimeout bounds one run of --header-cmd.
 const headerCmdTimeout = 10 * time.Second
+
+// errHeaderCmdSlow is the cause of a run of --header-cmd that did not end
+// within its bound.
+var errHeaderCmdSlow = errors.New("no answer")
 
 // HeaderCmdError is a request that --header-cmd failed: the command's
 // exit or timeout, and what it wrote to stderr. It never holds what the
@@ -60,7 +65,7 @@ func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []
 	}
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			err = fmt.Errorf("no answer within %s", limit)
+			err = fmt.Errorf("%w within %s", errHeaderCmdSlow, limit)
 		}
 		return nil, fail(err)
 	}

@@ -143,3 +143,26 @@ func TestHeaderCmdTooSlowFailsWithinItsBound(t *testing.T) {
 		t.Errorf("failing took %s", d)
 	}
 }
+
+// A command that never answers costs its bound once per session, not once
+// per request: the handshake's second request (initialize after
+// server/discover on 2026-07-28) fails at once, without running it again.
+func TestHeaderCmdTooSlowRunsOnce(t *testing.T) {
+	url := demoHTTP(t)
+	runs := filepath.Join(t.TempDir(), "runs")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Dial(ctx, Target{URL: url, HeaderCmd: `echo run >> '` + runs + `'; sleep 30`},
+		&Options{Timeout: 10 * time.Second, Protocol: "2026-07-28", headerCmdLimit: 200 * time.Millisecond})
+	if err == nil {
+		s.Close()
+		t.Fatal("Dial succeeded with a --header-cmd that never answers")
+	}
+	if !strings.Contains(err.Error(), "no answer within 200ms") {
+		t.Errorf("error %q does not name the bound", err)
+	}
+	b, _ := os.ReadFile(runs)
+	if n := strings.Count(string(b), "run"); n != 1 {
+		t.Errorf("the command ran %d times, want once", n)
+	}
+}

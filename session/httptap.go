@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"mcpwitness/jsonscan"
@@ -41,6 +43,12 @@ type httpTap struct {
 	// headerCmd is --header-cmd: run for every request, its headers
 	// applied after the configured ones.
 	headerCmd string
+	// headerLimit bounds each run of headerCmd. A run that exceeds it
+	// makes every later request fail at once (timedOut), so one slow
+	// command costs the bound once, not once per request (the handshake
+	// alone sends two on 2026-07-28: server/discover, then initialize).
+	headerLimit time.Duration
+	timedOut    atomic.Bool
 	// challenge makes a 401 or 403 fail with a [*ChallengeError] (OAuth is
 	// off, so the SDK would only say "Unauthorized").
 	challenge bool
@@ -87,7 +95,18 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 // vend runs --header-cmd for req (body is its body) and sets the headers
 // it printed; the event names them, never their values.
 func (h *httpTap) vend(req *http.Request, body []byte) error {
-	vended, err := vendHeaders(req.Context(), h.headerCmd, req, body, h.url(req), headerCmdTimeout, h.secrets)
+	var vended http.Header
+	var err error
+	if h.timedOut.Load() {
+		err = &HeaderCmdError{Method: req.Method, URL: h.url(req),
+			Err: fmt.Errorf("no answer within %s to an earlier request, so it is not run again", h.headerLimit)}
+	} else {
+		vended, err = vendHeaders(req.Context(), h.headerCmd, req, body, h.url(req), h.headerLimit, h.secrets)
+		var he *HeaderCmdError
+		if errors.As(err, &he) && errors.Is(he.Err, errHeaderCmdSlow) {
+			h.timedOut.Store(true)
+		}
+	}
 	if err != nil {
 		h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPVended, Method: req.Method, URL: h.url(req), Error: err.Error()}, Text: err.Error()})
 		return err

@@ -323,6 +323,10 @@ func (o *oauth) show(ctx context.Context, raw string) error {
 		if err != nil {
 			info.Error = err.Error()
 			text += " (opening it failed: " + err.Error() + "; open it yourself)"
+			if o.target.Unattended {
+				o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
+				return unattendedBrowser(err)
+			}
 		}
 	}
 	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
@@ -330,6 +334,14 @@ func (o *oauth) show(ctx context.Context, raw string) error {
 		fmt.Fprintf(o.target.Notice, "mcpwitness: open this URL to authorize: %s\n", sanitize.Line(raw))
 	}
 	return nil
+}
+
+// unattendedBrowser is the failure of a flow that needed a browser when
+// none could be opened (err says why) and no person is there to open the
+// URL: it names the ways that need none.
+func unattendedBrowser(err error) error {
+	return fmt.Errorf("OAuth needs a browser to authorize and none could be opened (%v), and with no terminal nobody can open the URL: "+
+		"use --oauth client-credentials (with --client-id and --client-secret or --client-key), or send a token with -H \"Authorization: Bearer …\"", err)
 }
 
 // authTap records the OAuth requests (metadata, registration, token) as

@@ -283,3 +283,26 @@ func TestOAuthRefreshIsAnEvent(t *testing.T) {
 	}
 	assertNoTokens(t, log, "first-secret-token", "second-secret-token")
 }
+
+// Unattended (no terminal for a person to open the URL), a browser that
+// cannot be opened fails the flow at once, naming the ways that need no
+// browser, instead of waiting for a redirect that cannot come.
+func TestOAuthUnattendedWithoutABrowserFailsAtOnce(t *testing.T) {
+	t.Setenv("BROWSER", filepath.Join(t.TempDir(), "no-such-browser"))
+	url, _ := authDemo(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Dial(ctx, Target{URL: url, Notice: io.Discard, Unattended: true}, &Options{Timeout: 10 * time.Second})
+	if err == nil {
+		s.Close()
+		t.Fatal("Dial succeeded without a browser")
+	}
+	for _, want := range []string{"none could be opened", "--oauth client-credentials", `-H "Authorization: Bearer`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "no redirect came back") {
+		t.Errorf("error %q: the flow waited for a redirect", err)
+	}
+}

@@ -6,6 +6,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -61,6 +62,9 @@ type Options struct {
 	// internal replaces the policy of which addresses are the user's own
 	// network (see [netGuard]), in tests.
 	internal func(netip.AddrPort) bool
+	// headerCmdLimit replaces --header-cmd's bound ([headerCmdTimeout]),
+	// in tests.
+	headerCmdLimit time.Duration
 
 	// Secrets is the registry the target's secrets and every credential
 	// the session obtains (OAuth tokens, client assertions, vended header
@@ -339,7 +343,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		}
 		s.oauth = oa
 		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, origin: own, legacy: t.SSE, limit: s.limit,
-			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd, lost: s.noteLost}
+			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd, headerLimit: cmp.Or(s.opts.headerCmdLimit, headerCmdTimeout), lost: s.noteLost}
 		if !t.NoRetry {
 			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
 		}

@@ -54,6 +54,11 @@ type Target struct {
 	// (the UI opens it on a key): the session checks it ([CheckOpenURL])
 	// and shows it in its AuthOpen event, but opens no browser.
 	NoAuthBrowser bool
+	// Unattended says no person can act on a notice (a headless run whose
+	// stdin and stderr are not terminals): an authorization URL that
+	// could not be opened fails the flow at once, naming the ways that
+	// need no browser, instead of waiting out the timeout.
+	Unattended bool
 
 	// Transport connects in some other way (in-memory, tests); Name labels it.
 	Transport mcp.Transport

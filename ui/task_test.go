@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,8 +37,37 @@ func taskHarness(t *testing.T, version string) *harness {
 // answerer (nil: the default, which declares nothing).
 func taskHarnessWith(t *testing.T, version string, answerer session.Answerer) *harness {
 	t.Helper()
+	return taskHarnessStepping(t, version, answerer, nil)
+}
+
+// taskHarnessHolding is taskHarness whose demo holds the first working
+// status whose message starts with held until release is called (or the
+// test ends): a test that must see that status on screen sees it however
+// busy the machine is.
+func taskHarnessHolding(t *testing.T, version, held string) (h *harness, release func()) {
+	t.Helper()
+	seen := make(chan struct{})
+	var once sync.Once
+	release = func() { once.Do(func() { close(seen) }) }
+	t.Cleanup(release)
+	step := func(ctx context.Context, msg string) {
+		if strings.HasPrefix(msg, held) {
+			select {
+			case <-seen:
+			case <-ctx.Done():
+			}
+		}
+	}
+	return taskHarnessStepping(t, version, nil, step), release
+}
+
+// taskHarnessStepping is taskHarnessWith whose demo calls step after each
+// working status a task's work sets (see demo.Options.TaskStep).
+func taskHarnessStepping(t *testing.T, version string, answerer session.Answerer, step func(context.Context, string)) *harness {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := demo.New(&demo.Options{Tasks: true}).Connect(context.Background(), demo.Tasks(st), nil)
+	opts := &demo.Options{Tasks: true, TaskStep: step}
+	ss, err := demo.New(opts).Connect(context.Background(), demo.TasksWith(st, opts), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +119,7 @@ func TestTaskKeyRunsTheRefusedCallAsATask(t *testing.T) {
 }
 
 func testTaskKeyRuns(t *testing.T, version string) {
-	h := taskHarness(t, version)
+	h, release := taskHarnessHolding(t, version, "rendering scene 1 of 3")
 	refused := h.refusedRender(3)
 	// T is offered wherever the keys are: the help line names it with the
 	// tools pane focused, and the refusal says it.
@@ -103,6 +133,7 @@ func testTaskKeyRuns(t *testing.T, version string) {
 		s := h.screen()
 		return strings.Contains(s, "rendering scene") && strings.Contains(s, "calling render_video…") && strings.Contains(s, "task task-1 working")
 	})
+	release()
 	h.until("the task's end", func() bool { c := h.m.detail.Call(); return c != nil && c.Done && c.ID != refused.ID })
 	c := h.m.detail.Call()
 	if !c.AsTask || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
@@ -246,7 +277,7 @@ func TestGoldenRunningTask(t *testing.T) {
 // 2026-07-28: the server makes the call a task (the extension lets it), and
 // the call's live line follows the task's status.
 func TestPlainCallMadeATaskShowsItsStatus(t *testing.T) {
-	h := taskHarness(t, tasks2026)
+	h, release := taskHarnessHolding(t, tasks2026, "fetching audio")
 	h.key("/")
 	h.typeText("transcribe_audio")
 	h.key("enter")
@@ -259,6 +290,7 @@ func TestPlainCallMadeATaskShowsItsStatus(t *testing.T) {
 		c := h.m.detail.Call()
 		return taskRunning(c) && strings.Contains(h.screen(), "task task-1 working")
 	})
+	release()
 	h.until("the call's end", func() bool { c := h.m.detail.Call(); return c != nil && c.Done })
 	c := h.m.detail.Call()
 	if c.AsTask || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
