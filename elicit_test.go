@@ -109,32 +109,31 @@ func TestElicitFlagAnswersAHeadlessCall(t *testing.T) {
 			t.Errorf("--elicit %s: the output holds %s", tc.elicit, u)
 		}
 	}
-	// Without the flag, elicitation is declared and declined, and the
-	// answer says no flag was given.
-	code, out, errs := runSafe(t, "call", "ask", "--ndjson", "--protocol", "2025-11-25", "--url", url)
-	if code != exitOK {
-		t.Fatalf("without --elicit: exit %d: %s", code, errs)
+	// Without the flag nothing is declared, so this server does not ask.
+	code, out, _ := runSafe(t, "call", "ask", "--ndjson", "--protocol", "2025-11-25", "--url", url)
+	if code == exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "client does not support elicitation") {
+		t.Errorf("without --elicit: exit %d\n%s", code, out)
 	}
-	assertSays(t, "without --elicit", out, `"elicitation":{"form":{},"url":{}}`,
-		`"text":"declined the server's elicitation (no --elicit given)"`, `got {\"action\":\"decline\"}`)
 }
 
-// A call whose server asks for a form ends the same way on every protocol,
-// whether the server asks by a request (2025-11-25) or by input requests
-// in its result (2026-07-28): with no --elicit it is declined, as --elicit
-// decline would, the output says so, and the tool's answer to the decline
-// is the call's answer.
-func TestCallWithoutElicitDeclinesOnEveryProtocol(t *testing.T) {
-	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
-		code, out, errs := runSafe(t, "call", "ask_form", "--protocol", protocol)
-		if code != exitOK {
-			t.Errorf("%s: exit %d: %s", protocol, code, errs)
-		}
-		assertSays(t, protocol, out, "server elicitation/create ask-1: declined the server's elicitation (no --elicit given)",
-			"the user chose decline")
-		if strings.Contains(out, "could not take this result") {
-			t.Errorf("%s: the decline was not sent:\n%s", protocol, out)
-		}
+// Headless with no --elicit declares no elicitation. On 2026-07-28 a
+// result that asks for a form anyway is declined, as --elicit decline
+// would, the output says so (a finding: the server asked for what was not
+// declared), the decline is sent, and the tool's answer to it is the
+// call's answer. On 2025-11-25 the server cannot ask, and its own error
+// is the answer: never exit 0 with empty content.
+func TestCallWithoutElicitEndsHonestly(t *testing.T) {
+	code, out, errs := runSafe(t, "call", "ask_form", "--protocol", "2026-07-28")
+	if code != exitOK {
+		t.Errorf("2026-07-28: exit %d: %s", code, errs)
+	}
+	assertSays(t, "2026-07-28", out, "did not declare; declined the server's elicitation (no --elicit given)", "the user chose decline")
+	if strings.Contains(out, "could not take this result") {
+		t.Errorf("2026-07-28: the decline was not sent:\n%s", out)
+	}
+	code, out, _ = runSafe(t, "call", "ask_form", "--protocol", "2025-11-25", "--ndjson")
+	if code == exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "client does not support elicitation") {
+		t.Errorf("2025-11-25: exit %d, want the server's refusal of an undeclared client\n%s", code, out)
 	}
 }
 
@@ -194,11 +193,10 @@ func TestRootFlagAnswersRootsListHeadless(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	assertSays(t, "--root", out, "server roots/list: answered with 1 root", `"uri":"file://`+filepath.ToSlash(dir))
-	// Without it roots are not declared (elicitation alone is: see
-	// TestCallWithoutElicitDeclinesOnEveryProtocol); a server asking anyway
-	// gets no roots, and the request is a finding.
+	// Without it roots are not declared; a server asking anyway gets no
+	// roots, and the request is a finding.
 	code, out, _ = runSafe(t, "call", "read_roots", "--ndjson", "--protocol", "2025-11-25", "--url", url)
-	if code != exitOK || !strings.Contains(out, `"capabilities":{"elicitation":{"form":{},"url":{}}}`) || !strings.Contains(out, "answered with no roots; roots were not declared") {
+	if code != exitOK || !strings.Contains(out, `"capabilities":{}`) || !strings.Contains(out, "answered with no roots; roots were not declared") {
 		t.Errorf("without --root: exit %d, want roots undeclared, the request a finding\n%s", code, out)
 	}
 }

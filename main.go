@@ -4,7 +4,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -191,7 +190,7 @@ func sessionOptions(cfg *config, log *session.Log, red *session.Redactor) *sessi
 		Timeout:       cfg.timeout,
 		Protocol:      cfg.protocol,
 		Roots:         cfg.roots,
-		Elicit:        cmp.Or(cfg.elicit, session.DefaultElicit()),
+		Elicit:        cfg.elicit,
 		Sampling:      cfg.sampling,
 		MaxPages:      cfg.maxPages,
 		MaxFrame:      cfg.maxFrame,

@@ -102,6 +102,10 @@ func (s *Session) AnswerInputs(ctx context.Context, asks mcp.InputRequestMap) (m
 		raw, _ := json.Marshal(ask)
 		switch ask.(type) {
 		case *mcp.ElicitParams:
+			if d := s.answerer.Declares(); !d.ElicitForm && !d.ElicitURL {
+				out[id] = s.declineUndeclared(raw)
+				continue
+			}
 			res, err := s.answerAsk(ctx, MethodElicit, raw, true)
 			if err != nil {
 				return nil, fmt.Errorf("input request %q (elicitation/create): %w", id, err)
@@ -159,4 +163,14 @@ func (t *tap) rearm(w *watcher) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.id, w.result, w.rpcErr, w.got, w.cut, w.frame, w.changes = "", nil, nil, false, false, 0, listChanges{}
+}
+
+// declineUndeclared answers an elicitation a result asks for although the
+// client declared none (headless without --elicit): it is declined, as
+// --elicit decline would, so the call ends with the server's answer to a
+// decline rather than with nothing; that the server asked is a finding.
+func (s *Session) declineUndeclared(raw json.RawMessage) *mcp.ElicitResult {
+	s.log.Append(Event{Kind: KindServerCall, Method: MethodElicit, Level: LevelFinding, Data: raw, Call: s.roundCall(),
+		Text: "the server asked for elicitation in a result, which mcpwitness did not declare; " + defaultDeclined})
+	return &mcp.ElicitResult{Action: string(ElicitDecline)}
 }

@@ -40,19 +40,10 @@ type ElicitAnswer struct {
 	// came from.
 	Content map[string]any
 	File    string
-	// Default says no --elicit was given: the answer is a decline that
-	// says so.
-	Default bool
 }
 
-// DefaultElicit is the headless answer when no --elicit is given: every
-// elicitation is declined, exactly as --elicit decline would, and each
-// answer says no flag was given. A call never waits on input nobody gives.
-func DefaultElicit() *ElicitAnswer {
-	return &ElicitAnswer{Action: ElicitDecline, Default: true}
-}
-
-// defaultDeclined is what a default answer says.
+// defaultDeclined is what the decline of an elicitation no --elicit
+// answers says (see [Session.AnswerInputs]).
 const defaultDeclined = "declined the server's elicitation (no --elicit given)"
 
 // ParseElicit reads --elicit's value: decline, cancel, accept-defaults or
@@ -92,9 +83,6 @@ type elicitAnswered struct {
 func (s *Session) answerElicit(a *ElicitAnswer, p *mcp.ElicitParams) elicitAnswered {
 	if p == nil {
 		p = &mcp.ElicitParams{}
-	}
-	if a.Default {
-		return elicitAnswered{res: &mcp.ElicitResult{Action: string(ElicitDecline)}, text: defaultDeclined}
 	}
 	if p.Mode == "url" {
 		switch a.Action {
