@@ -173,7 +173,7 @@ func httpAuthFlags(f flags) {
 func answerFlags(f flags) {
 	f = f.in("Answers to the server's requests")
 	f.list("root", "", "PATH", "answer roots/list with this root (repeatable; none by default)", func(c *config) *[]string { return &c.roots })
-	f.value("elicit", "", "ANSWER", "declare elicitation (form) and answer each request: decline,\ncancel, accept-defaults (each property's default) or @FILE\n(accept with FILE's JSON object, declined on a schema mismatch)", func(c *config, v string) error {
+	f.value("elicit", "", "ANSWER", "declare elicitation (form) and answer each request: decline,\ncancel, accept-defaults (each property's default) or @FILE\n(accept with FILE's JSON object, declined on a schema mismatch);\nwithout it nothing is declared and a result asking anyway is declined", func(c *config, v string) error {
 		a, err := session.ParseElicit(v)
 		if err != nil {
 			return usagef("%v", err)
@@ -255,7 +255,7 @@ func outputFlags(f flags) {
 
 // jsonFlag is --json.
 func jsonFlag(f flags) {
-	f.in("Output").on("json", "one JSON document on stdout; when the command fails,\n{\"error\": {\"message\": …, \"exitCode\": N}}", func(c *config) *bool { return &c.json })
+	f.in("Output").on("json", "one JSON document on stdout, described in docs/schemas/; when the command\nfails, {\"kind\": \"error\", …, \"error\": {\"code\", \"message\", \"exitCode\"}}", func(c *config) *bool { return &c.json })
 }
 
 // headlessFlags are the flags of the headless commands that dial a server.

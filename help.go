@@ -36,8 +36,12 @@ Exit codes:
   2    usage error
   3    a check failed (incomplete walk, refusal, failed or unchecked verdict)
   4    the tool answered isError: true and every check passed
-  130  interrupted (Ctrl-C)
-With --json, a command that fails prints {"error": {"message": …, "exitCode": N}}.
+  130  interrupted (Ctrl-C; 143 for SIGTERM, 129 for SIGHUP)
+With --json, every command prints exactly one document, with "kind" and
+"schemaVersion" on top; a command that fails prints
+{"kind": "error", "schemaVersion": 1, "command": …, "error": {"code", "message",
+"exitCode"}}. Each command's document is described by a JSON Schema in
+docs/schemas/.
 
 Secrets (header values, -e values, URL credentials and query values) never
 reach a record, --json, --ndjson or the screen: they appear as
@@ -88,7 +92,9 @@ every page):
   structured-content  an outputSchema demands structuredContent (unless isError)
   output-schema       structuredContent checked against outputSchema, with
                       every failing instance path
-A tool the server did not list is still sent, as a deliberate probe. When
+A tool a complete listing does not have is not sent: exit 2 (not-found),
+--force sends it anyway, as a deliberate probe. A tool not found before the
+walk stopped (--max-pages, a cursor loop) exits 3 (incomplete). When
 the server says its tool list changed after that listing and before the
 answer, the output says the definition checked may be stale.
 
@@ -106,8 +112,10 @@ checks. --timeout (the whole task) or Ctrl-C sends tasks/cancel. The
 requests a task waits on are answered by --elicit and --sampling-reply.
 
 NAME=VALUE values follow the input schema's types: a=2 is a number when the
-schema says number, flag=true a boolean, tags='["x"]' JSON. --args takes the
-arguments as one JSON object, --args @FILE from FILE, --args - from stdin.
+schema says number, flag=true a boolean, tags='["x"]' JSON; a value the type
+cannot take is sent as a string and refused by the input check (exit 3, as
+the same value in --args is). --args takes the arguments as one JSON
+object, --args @FILE from FILE, --args - from stdin.
 
 Examples:
   mcpwitness call add a=2 b=3
@@ -161,10 +169,13 @@ resource templates when it declares them) and reports:
 With --config and no --server (or --server A,B), every server of the file
 is checked, four at once: one summary line per server (its config hash,
 lists, counts, and its errors and warnings under it); entries with the same
-config hash are checked once, named together. --json prints one document
-per server. --junit FILE writes JUnit XML for CI: one testsuite per server,
+config hash are checked once, named together. A broken entry (a
+${env:NAME} that is not set, a value of the wrong type) is a result of its
+own and the others are still checked. --json prints one document for all
+servers. --junit FILE writes JUnit XML for CI: one testsuite per server,
 one testcase per kind of check (walks, tool names, schemas, task
-eligibility, text safety), a server that could not be reached as an error.
+eligibility, text safety), a server that could not be reached as an error
+case (connect, or config for a broken entry); --junit - writes it to stdout.
 
 Examples:
   mcpwitness check -- node server.js
@@ -211,7 +222,7 @@ removed and changed (description, input schema, output schema, execution,
 annotations, title, other), tools whose order changed or that arrived on
 another page, and the verdicts of the tools both files called (the last
 call of each). --json writes one document, described in
-docs/session-format.md.
+docs/session-format.md and docs/schemas/diff.json.
 
 Example:
   mcpwitness tools --record before.jsonl -- node server.js
@@ -263,7 +274,8 @@ Usage:
 
 Both lists are walked as tools are: every page followed up to --max-pages,
 cursor loops stopped, each item with the page and generation it came in.
---json: {"server", "walks": [one per list], "resources": [...],
+--json: {"kind", "schemaVersion", "server", "walks": {by method},
+"resources": [...],
 "templates": [...], "findings": [...]}; each item has its fields, page,
 generation, held and definition (as the server sent it).
 
@@ -286,7 +298,8 @@ its type and size. --follow subscribes (resources/subscribe) and reads the
 resource again on each notifications/resources/updated until Ctrl-C, or
 until --count updates came; with --ndjson every event is printed as it
 happens.
---json: {"uri", "contents": [...], "verdicts": [...], "ms"}.
+--json: {"kind", "schemaVersion", "server", "uri", "contents": [...],
+"verdicts": [...], "durationMs"}.
 
 Examples:
   mcpwitness read demo://readme
@@ -302,7 +315,8 @@ Usage:
 
 Walked as tools are. Each prompt is shown with its arguments, the required
 ones marked *.
---json: {"server", "walks", "prompts": [...], "findings": [...]}.
+--json: {"kind", "schemaVersion", "server", "walk", "prompts": [...],
+"findings": [...]}.
 
 Exit: 0 complete · 1 could not connect or list · 3 incomplete walk or cursor errors.
 `
@@ -317,7 +331,8 @@ argument that is missing refuses the request before it is sent (nothing
 reaches the server); --force sends it anyway. The answer's messages are
 checked: each has the role "user" or "assistant" and a content block of a
 known type (text, image, audio, resource, resource_link) with its fields.
---json: {"prompt", "messages": [...], "verdicts": [...], "ms"}.
+--json: {"kind", "schemaVersion", "server", "prompt", "messages": [...],
+"verdicts": [...], "durationMs"}.
 
 Examples:
   mcpwitness prompt code_review code='x := 1' language=Go
@@ -337,7 +352,8 @@ ARG of a resource template (URI is its uriTemplate), whose value so far is
 PARTIAL (may be empty). Further k=v pairs are the arguments already chosen
 (context). The answer is checked: at most 100 values, and total and
 hasMore consistent with them.
---json: {"values": [...], "total", "hasMore", "verdicts": [...], "ms"}.
+--json: {"kind", "schemaVersion", "server", "values": [...], "total",
+"hasMore", "verdicts": [...], "durationMs"}.
 
 Examples:
   mcpwitness complete --prompt code_review language=g
@@ -352,7 +368,7 @@ Usage:
   mcpwitness ping [--count N] [--json] [server]
 
 Sends ping N times (default 1), one after another, and prints each round
-trip. --json: {"ms": [...]}.
+trip. --json: {"kind", "schemaVersion", "server", "durationsMs": [...]}.
 
 Exit: 0 every ping answered · 1 one failed.
 `
@@ -371,9 +387,11 @@ tasks/list, tasks sends nothing and exits 2; give --protocol 2025-11-25.
 Example:
   mcpwitness tasks --protocol 2025-11-25 -- mcpwitness demo-server
 
---json: {"server", "walks", "tasks": [...], "findings": [...]}.
-Exit codes: 0 complete, 1 the walk failed (a server without tasks answers
-with an error), 2 a 2026-07-28 session, 3 incomplete or cursor errors.
+--json: {"kind", "schemaVersion", "server", "walk", "tasks": [...],
+"findings": [...]}.
+Exit codes: 0 complete, or a server that does not declare tasks (nothing is
+asked), 1 the walk failed, 2 a 2026-07-28 session, 3 incomplete or cursor
+errors.
 `
 
 const helpCompletion = `mcpwitness completion — a shell completion script
