@@ -43,16 +43,21 @@ With --json, every command prints exactly one document, with "kind" and
 "exitCode"}}. Each command's document is described by a JSON Schema in
 docs/schemas/.
 
-Secrets (header values, -e values, URL credentials and query values) never
-reach a record, --json, --ndjson or the screen: they appear as
+Secrets never reach a record, --json, --ndjson, JUnit, a report, an error
+or the screen, even echoed by a server: values of headers, -e variables and
+query parameters named *token*, *secret*, *key*, *password*, *auth*,
+*session*, *credential*, *cookie* (and Authorization, Cookie), values that
+look like credentials (Bearer/Basic, ghp_, sk-, xoxb-, AKIA…, JWTs, URL
+userinfo), --secret NAME, ${env:NAME} values of a config, and OAuth tokens
+and vended headers. Other values are kept as given. A secret appears as
 [REDACTED:NAME:sha256=…], a digest keyed with a per-user key (see
 --digest-key), so a shared file cannot be used to test guesses of a
 secret, while one secret matches across this user's sessions. Each server
 has a config hash (SHA-256 of its transport's comparable parts, secret
 values as keyed digests), in the header, --json, records and reports;
 diff names the parts that differ. What a server sends is shown safely: control
-characters and escape sequences visibly (␛[2J, \r, \x9b), bidi and
-zero-width characters as \u202e and the like; --json and --ndjson are
+characters and escape sequences visibly (␛[2J, \r, \x9b), bidi, zero-width,
+tag and other invisible characters as \u202e and the like; --json and --ndjson are
 strict UTF-8 JSON. Session files keep the raw bytes.
 `
 
