@@ -252,7 +252,7 @@ func lintList(v *checks.Validator, protocol string, m paging.Method, res *paging
 	for _, f := range res.Findings {
 		fs = append(fs, finding.Finding{Check: f.Check, Severity: f.Severity, Message: m.Name + ": " + f.Message})
 	}
-	kind := itemKind(m)
+	kind := m.Item
 	for _, p := range res.Pages {
 		for _, item := range p.Items {
 			if m.Name == paging.Tools().Name {
@@ -262,21 +262,6 @@ func lintList(v *checks.Validator, protocol string, m paging.Method, res *paging
 		}
 	}
 	return fs
-}
-
-// itemKind names one item of a list, for findings: "tool", "prompt", …
-func itemKind(m paging.Method) string {
-	switch m.Name {
-	case paging.Tools().Name:
-		return "tool"
-	case paging.Prompts().Name:
-		return "prompt"
-	case paging.Resources().Name:
-		return "resource"
-	case paging.ResourceTemplates().Name:
-		return "resource template"
-	}
-	return "item"
 }
 
 func (p *printer) check(doc checkDoc) {

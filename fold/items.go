@@ -97,18 +97,14 @@ func ReadItem(method string, raw json.RawMessage) *Item {
 }
 
 // textKind names an item of the list method in the messages of
-// [checks.LintText]: "prompt", "resource", "resource template"; "" for a
-// list whose items are not model-facing text.
+// [checks.LintText] ("prompt", "resource", …); "" for a list whose items
+// are not model-facing text (tasks) or are linted as tools are.
 func textKind(method string) string {
-	switch method {
-	case paging.Prompts().Name:
-		return "prompt"
-	case paging.Resources().Name:
-		return "resource"
-	case paging.ResourceTemplates().Name:
-		return "resource template"
+	m, ok := paging.MethodByName(method)
+	if !ok || m.Name == paging.Tools().Name || m.Name == paging.Tasks().Name {
+		return ""
 	}
-	return ""
+	return m.Item
 }
 
 // Request is one request other than a list or a tool call, folded from its

@@ -24,32 +24,35 @@ type Method struct {
 	// KeyField names an item: "name" for tools and prompts, "uri" for
 	// resources, "uriTemplate" for resource templates.
 	KeyField string
+	// Item names one item in prose and findings: "tool", "prompt",
+	// "resource", "resource template", "task".
+	Item string
 }
 
 // Tools returns the tools/list method.
 func Tools() Method {
-	return Method{Name: "tools/list", ItemsField: "tools", KeyField: "name"}
+	return Method{Name: "tools/list", ItemsField: "tools", KeyField: "name", Item: "tool"}
 }
 
 // Prompts returns the prompts/list method.
 func Prompts() Method {
-	return Method{Name: "prompts/list", ItemsField: "prompts", KeyField: "name"}
+	return Method{Name: "prompts/list", ItemsField: "prompts", KeyField: "name", Item: "prompt"}
 }
 
 // Resources returns the resources/list method.
 func Resources() Method {
-	return Method{Name: "resources/list", ItemsField: "resources", KeyField: "uri"}
+	return Method{Name: "resources/list", ItemsField: "resources", KeyField: "uri", Item: "resource"}
 }
 
 // ResourceTemplates returns the resources/templates/list method.
 func ResourceTemplates() Method {
-	return Method{Name: "resources/templates/list", ItemsField: "resourceTemplates", KeyField: "uriTemplate"}
+	return Method{Name: "resources/templates/list", ItemsField: "resourceTemplates", KeyField: "uriTemplate", Item: "resource template"}
 }
 
 // Tasks returns the tasks/list method (protocol 2025-11-25): a task is
 // named by its taskId.
 func Tasks() Method {
-	return Method{Name: "tasks/list", ItemsField: "tasks", KeyField: "taskId"}
+	return Method{Name: "tasks/list", ItemsField: "tasks", KeyField: "taskId", Item: "task"}
 }
 
 // MethodByName returns the list method named name ("tools/list", …) or false.
