@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mcpwitness/session"
@@ -149,10 +150,55 @@ func readServers(path string) (map[string]serverEntry, error) {
 		var e serverEntry
 		if err := json.Unmarshal(raw[name], &e); err != nil {
 			e = serverEntry{bad: usagef("server %q in %s: %s", name, path, entryJSONError(err))}
+		} else if field := unknownField(raw[name]); field != "" {
+			e = serverEntry{bad: usagef("server %q in %s has the field %s, which mcpwitness does not know (a typo?); it reads %s, and ignores %s, which other clients use",
+				name, path, field, strings.Join(entryFields(), ", "), strings.Join(otherClientFields(), ", "))}
 		}
 		servers[name] = e
 	}
 	return servers, nil
+}
+
+// entryFields are the fields of a config entry mcpwitness reads.
+func entryFields() []string {
+	return []string{"type", "command", "args", "env", "cwd", "inheritEnv", "url", "headers", "headerCmd", "oauth", "secrets"}
+}
+
+// oauthFields are the fields of a config entry's oauth object.
+func oauthFields() []string {
+	return []string{"mode", "clientId", "clientSecret", "clientMetadataUrl", "clientKeyFile", "clientSecretFile", "clientSecretEnv", "issuer"}
+}
+
+// otherClientFields are fields other clients (Claude Desktop, Cursor, VS
+// Code, Windsurf, Cline, Gemini) give an entry that say nothing about how
+// to reach the server: ignored, so that their files open as they are.
+func otherClientFields() []string {
+	return []string{"disabled", "enabled", "autoApprove", "alwaysAllow", "timeout", "transportType", "envFile",
+		"description", "name", "trust", "includeTools", "excludeTools", "dev", "gallery", "version"}
+}
+
+// unknownField is the first field of the JSON object entry (in sorted
+// order, oauth's fields as oauth.NAME) that is neither read by mcpwitness
+// nor one another client is known to use, or "".
+func unknownField(entry json.RawMessage) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(entry, &fields) != nil {
+		return ""
+	}
+	for _, k := range sortedKeys(fields) {
+		if !slices.Contains(entryFields(), k) && !slices.Contains(otherClientFields(), k) {
+			return strconv.Quote(k)
+		}
+	}
+	var oauth map[string]json.RawMessage
+	if json.Unmarshal(fields["oauth"], &oauth) == nil {
+		for _, k := range sortedKeys(oauth) {
+			if !slices.Contains(oauthFields(), k) {
+				return strconv.Quote("oauth." + k)
+			}
+		}
+	}
+	return ""
 }
 
 // entryJSONError says what is wrong with a config entry's JSON: which

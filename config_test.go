@@ -270,3 +270,26 @@ func TestConfigHeaderCmdReachesTheServer(t *testing.T) {
 		t.Errorf("%d of %d POSTs carried the entry's vended header", signed, posts)
 	}
 }
+
+// A field no client gives (a typo such as "comand", or oauth.clientSecretFle)
+// makes its entry broken, naming the field and what is read; fields other
+// clients give (disabled, autoApprove, timeout, …) are ignored.
+func TestConfigEntryUnknownField(t *testing.T) {
+	path := writeConfig(t, `{"mcpServers": {
+		"typo": {"comand": "node", "args": ["s.js"]},
+		"oauth-typo": {"url": "https://example.com/mcp", "oauth": {"clientSecretFle": "x"}},
+		"claude": {"command": "node", "args": ["s.js"], "disabled": false, "autoApprove": ["a"], "timeout": 60}
+	}}`)
+	servers, err := readServers(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, field := range map[string]string{"typo": `"comand"`, "oauth-typo": `"oauth.clientSecretFle"`} {
+		if bad := servers[name].bad; bad == nil || !strings.Contains(bad.Error(), "has the field "+field) {
+			t.Errorf("%s: %v, want the entry broken by %s", name, bad, field)
+		}
+	}
+	if bad := servers["claude"].bad; bad != nil || servers["claude"].Command != "node" {
+		t.Errorf("claude: %v, %+v; want other clients' fields ignored", bad, servers["claude"])
+	}
+}
