@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"mcpwitness/checks"
@@ -215,8 +214,8 @@ func (e *badValueError) Error() string {
 func (e *badValueError) Unwrap() error { return e.err }
 
 // buildArgs makes the arguments object of a call from k=v pairs, coercing
-// each value by the type its property has in the input schema, or from
-// --args JSON. A value that cannot be coerced is kept as a string, and the
+// each value by the type its property has in the input schema
+// ([tooldef.Coerce], as the call editor does), or from --args JSON. A value that cannot be coerced is kept as a string, and the
 // error is a [badValueError] naming the first.
 func buildArgs(def json.RawMessage, pairs []string, raw string, rawSet bool) (json.RawMessage, error) {
 	if rawSet {
@@ -232,12 +231,9 @@ func buildArgs(def json.RawMessage, pairs []string, raw string, rawSet bool) (js
 	var bad error
 	for _, kv := range pairs {
 		k, v, _ := strings.Cut(kv, "=")
-		val, err := coerce(k, v, types[k])
-		if err != nil {
-			if bad == nil {
-				bad = &badValueError{err}
-			}
-			val, _ = json.Marshal(v)
+		val, err := tooldef.Coerce(types[k], v)
+		if err != nil && bad == nil {
+			bad = &badValueError{usagef("argument %s %v", k, err)}
 		}
 		if _, dup := args[k]; !dup {
 			order = append(order, k)
@@ -295,43 +291,4 @@ func propertyTypes(def json.RawMessage) map[string]string {
 		}
 	}
 	return out
-}
-
-func coerce(name, v, typ string) (json.RawMessage, error) {
-	quote := func() json.RawMessage { b, _ := json.Marshal(v); return b }
-	switch typ {
-	case "string":
-		return quote(), nil
-	case "integer":
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return nil, usagef("argument %s wants an integer, not %q", name, v)
-		}
-		// As JSON writes it: not "+5" or "007".
-		return strconv.AppendInt(nil, n, 10), nil
-	case "number":
-		// ParseFloat reads "NaN" and "Inf", which JSON has no number for.
-		f, err := strconv.ParseFloat(v, 64)
-		b, merr := json.Marshal(f)
-		if err != nil || merr != nil {
-			return nil, usagef("argument %s wants a number, not %q", name, v)
-		}
-		return b, nil
-	case "boolean":
-		bv, err := strconv.ParseBool(v)
-		if err != nil {
-			return nil, usagef("argument %s wants true or false, not %q", name, v)
-		}
-		return json.RawMessage(strconv.FormatBool(bv)), nil
-	case "object", "array":
-		if !json.Valid([]byte(v)) {
-			return nil, usagef("argument %s wants JSON (%s), not %q", name, typ, v)
-		}
-		return json.RawMessage(v), nil
-	}
-	// No schema for it: JSON if it is JSON (numbers, true, {…}), else a string.
-	if json.Valid([]byte(v)) {
-		return json.RawMessage(v), nil
-	}
-	return quote(), nil
 }

@@ -77,38 +77,9 @@ func unsetGCEnv(t *testing.T) {
 	})
 }
 
-// TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt: a headless command
-// gets the soft memory limit of a small heap, and a collection that finds
-// more than liftLimitAt live lifts it (while GOGC stays as it is below the
-// large heap's threshold).
-func TestSmallHeapLimitIsLiftedOnceTheHeapOutgrowsIt(t *testing.T) {
-	unsetGCEnv(t)
-	tuneGC(1<<40, 37)
-	tuneGCFor(true)
-	if got := debug.SetMemoryLimit(-1); got != smallHeapLimit {
-		t.Fatalf("memory limit %d after tuneGCFor(headless), want %d", got, smallHeapLimit)
-	}
-	live := make([]byte, 2*liftLimitAt)
-	for i := range live {
-		live[i] = byte(i)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for debug.SetMemoryLimit(-1) != tunedNoLimit {
-		if time.Now().After(deadline) {
-			t.Fatalf("memory limit still %d after collections with %d MiB live, want it lifted", debug.SetMemoryLimit(-1), len(live)>>20)
-		}
-		runtime.GC()
-		runtime.Gosched()
-	}
-	runtime.KeepAlive(live)
-	if p := debug.SetGCPercent(100); p != 100 {
-		t.Errorf("GOGC %d below the large heap's threshold, want 100", p)
-	}
-}
-
-// TestTuneGCForTheCommand: after tuneGC, a headless command gets the small
-// heap's limit and the terminal UI uiHeapGC; where tuneGC did not run (a
-// test running the command), nothing changes.
+// TestTuneGCForTheCommand: after tuneGC, a headless command keeps Go's
+// defaults (no memory limit, GOGC 100) and the terminal UI gets uiHeapGC;
+// where tuneGC did not run (a test running the command), nothing changes.
 func TestTuneGCForTheCommand(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -117,7 +88,7 @@ func TestTuneGCForTheCommand(t *testing.T) {
 		limit    int64
 		percent  int
 	}{
-		{"headless", true, true, smallHeapLimit, 100},
+		{"headless", true, true, tunedNoLimit, 100},
 		{"ui", true, false, tunedNoLimit, uiHeapGC},
 		{"headless in a test", false, true, math.MaxInt64, 100},
 		{"ui in a test", false, false, math.MaxInt64, 100},

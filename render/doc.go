@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -271,8 +270,8 @@ func wrapSegs(ss []Seg, width, hang int) [][]Seg {
 				head, rest = "", text
 			case head == "":
 				// Not even one character fits: take it anyway.
-				_, size := utf8.DecodeRuneInString(text)
-				head, rest = text[:size], text[size:]
+				c, _ := ansi.FirstGraphemeCluster(text, ansi.GraphemeWidth)
+				head, rest = c, text[len(c):]
 			}
 			if head != "" {
 				cur = append(cur, Seg{Text: head, Style: s.Style, Plain: s.Plain})
@@ -284,17 +283,20 @@ func wrapSegs(ss []Seg, width, hang int) [][]Seg {
 	return append(lines, cur)
 }
 
-// cutWidth splits s after at most n cells.
+// cutWidth splits s after at most n cells, between grapheme clusters
+// measured as [ansi.StringWidth] measures them (a family emoji joined by
+// ZWJs is one cluster of two cells). It measures no more of s than fits.
 func cutWidth(s string, n int) (head, rest string) {
-	w := 0
-	for i, r := range s {
-		rw := ansi.StringWidth(string(r))
-		if w+rw > n {
-			return s[:i], s[i:]
+	w, i := 0, 0
+	for i < len(s) {
+		c, cw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		if w+cw > n {
+			break
 		}
-		w += rw
+		w += cw
+		i += len(c)
 	}
-	return s, ""
+	return s[:i], s[i:]
 }
 
 // Fit pads or cuts the styled line s to exactly width cells.

@@ -54,3 +54,39 @@ func TestDocLimit(t *testing.T) {
 		t.Errorf("Lines: %q", all)
 	}
 }
+
+// A paragraph of family emoji (each four people joined by ZWJs: one
+// grapheme cluster two cells wide) wraps into full lines of whole
+// clusters: none is cut between its people, and none is measured as the
+// eight cells its runes would add up to.
+func TestWrapKeepsGraphemeClustersWhole(t *testing.T) {
+	const family = "👨\u200d👩\u200d👧\u200d👦"
+	if w := ansi.StringWidth(family); w != 2 {
+		t.Fatalf("the family emoji is %d cells wide, want 2", w)
+	}
+	st := styles(t)
+	d := render.NewDoc(20, st)
+	d.Segs([]render.Seg{{Text: strings.Repeat(family, 25), Style: st.Text}}, 0)
+	// Not checkLines: it takes any U+200D for a hidden character, while
+	// the sanitiser keeps a ZWJ between emoji.
+	var lines []string
+	for _, l := range d.Lines() {
+		if w := ansi.StringWidth(l); w > 20 {
+			t.Errorf("line %q is %d cells wide, over 20", ansi.Strip(l), w)
+		}
+		lines = append(lines, ansi.Strip(l))
+	}
+	if len(lines) != 3 {
+		t.Fatalf("25 family emoji at width 20 drew %d lines, want 3 (10, 10, 5):\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	for i, l := range lines {
+		l = strings.TrimRight(l, " ")
+		want := 10
+		if i == 2 {
+			want = 5
+		}
+		if l != strings.Repeat(family, want) {
+			t.Errorf("line %d is %q; want %d whole families", i+1, l, want)
+		}
+	}
+}

@@ -55,29 +55,11 @@ func IsErrorResult(result json.RawMessage) bool {
 // tasks extension (2026-07-28) the server may answer with a task: it is
 // followed to its end, and its result checked ([Session.followExtension]).
 func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, opts *CallOptions) *CallResult {
-	force := opts != nil && opts.Force
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage("{}")
-	}
-	d, listed := s.toolDef(name)
-	def := d.raw
-	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: d.gen}}
-	if !listed {
-		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
-			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
-	}
-	_, outAtStart := s.counter.Snapshot()
-	sentAtStart := s.listsSent.Load()
-	start := r.CallInfo
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &start})
-
-	r.Verdicts = s.validator.Before(name, def, args)
-	if checks.Blocks(r.Verdicts) && !force {
-		s.finishCall(r, d, 0, outAtStart, sentAtStart)
+	c, send := s.beginCall(name, args, false, opts != nil && opts.Force)
+	r, def := c.r, c.def
+	if !send {
 		return r
 	}
-	r.Forced = checks.Blocks(r.Verdicts)
-	r.Sent = true
 	token, untrack := s.trackProgress(r.ID)
 	defer untrack()
 
@@ -98,8 +80,53 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	if !answered {
 		seen = s.tap.toolsChanged.Load()
 	}
-	s.finishCall(r, d, seen, outAtStart, sentAtStart)
+	c.finish(seen)
 	return r
+}
+
+// callStart is a call [Session.beginCall] has begun.
+type callStart struct {
+	r *CallResult
+	// def is the definition checked: the latest one a walk listed, or
+	// none.
+	def json.RawMessage
+	// finish ends the call (see [Session.finishCall]); seen is the count
+	// of notifications/tools/list_changed read by the time of its answer.
+	finish func(seen int64)
+}
+
+// beginCall begins a call of the tool name with args ({} when empty), as
+// a task when asTask: it records the call's start and runs the checks
+// that come before it. send is false when one of them stops the call and
+// force does not send it anyway; the call has then ended.
+func (s *Session) beginCall(name string, args json.RawMessage, asTask, force bool) (c callStart, send bool) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	d, listed := s.toolDef(name)
+	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: d.gen, AsTask: asTask}}
+	if !listed {
+		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
+			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
+	}
+	_, outAtStart := s.counter.Snapshot()
+	sentAtStart := s.listsSent.Load()
+	start := r.CallInfo
+	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &start})
+	c = callStart{r: r, def: d.raw, finish: func(seen int64) { s.finishCall(r, d, seen, outAtStart, sentAtStart) }}
+
+	if asTask {
+		r.Verdicts = s.validator.BeforeTask(name, d.raw, args)
+	} else {
+		r.Verdicts = s.validator.Before(name, d.raw, args)
+	}
+	if checks.Blocks(r.Verdicts) && !force {
+		c.finish(0)
+		return c, false
+	}
+	r.Forced = checks.Blocks(r.Verdicts)
+	r.Sent = true
+	return c, true
 }
 
 // trackProgress registers the progress token of call id, so that the

@@ -8,8 +8,6 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
-	"encoding/base64"
-	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -17,6 +15,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 )
 
 // assertionLifetime is how long a client assertion is good for: each token
@@ -34,9 +34,9 @@ const maxKeyFile = 1 << 20
 // the token endpoint with a signed JWT (private_key_jwt, RFC 7523 section
 // 2.2), and the JWS algorithm it signs with.
 type clientKey struct {
-	signer crypto.Signer
+	key    crypto.Signer
+	method jwt.SigningMethod
 	alg    string
-	hash   crypto.Hash // 0 for Ed25519, which signs the message itself
 }
 
 // LoadClientKey reads the PEM private key at path (--client-key) and says
@@ -111,68 +111,42 @@ func signerOf(key any) (*clientKey, error) {
 	case *ecdsa.PrivateKey:
 		switch k.Curve {
 		case elliptic.P256():
-			return &clientKey{signer: k, alg: "ES256", hash: crypto.SHA256}, nil
+			return newClientKey(k, jwt.SigningMethodES256), nil
 		case elliptic.P384():
-			return &clientKey{signer: k, alg: "ES384", hash: crypto.SHA384}, nil
+			return newClientKey(k, jwt.SigningMethodES384), nil
 		case elliptic.P521():
-			return &clientKey{signer: k, alg: "ES512", hash: crypto.SHA512}, nil
+			return newClientKey(k, jwt.SigningMethodES512), nil
 		}
 		return nil, fmt.Errorf("an EC key on %s, which JWS does not sign with (P-256, P-384 or P-521)", k.Curve.Params().Name)
 	case *rsa.PrivateKey:
 		if k.N.BitLen() < minRSABits {
 			return nil, fmt.Errorf("an RSA key of %d bits; RS256 needs %d or more", k.N.BitLen(), minRSABits)
 		}
-		return &clientKey{signer: k, alg: "RS256", hash: crypto.SHA256}, nil
+		return newClientKey(k, jwt.SigningMethodRS256), nil
 	case ed25519.PrivateKey:
-		return &clientKey{signer: k, alg: "EdDSA"}, nil
+		return newClientKey(k, jwt.SigningMethodEdDSA), nil
 	}
 	return nil, fmt.Errorf("a %T private key, which does not sign JWTs here (EC, RSA or Ed25519)", key)
 }
 
+// newClientKey is key signing with method.
+func newClientKey(key crypto.Signer, method jwt.SigningMethod) *clientKey {
+	return &clientKey{key: key, method: method, alg: method.Alg()}
+}
+
 // assertion is a client assertion for clientID at the authorization server
 // audience (its issuer), signed now: a JWT whose iss and sub are the
-// client, good for [assertionLifetime], with an id of its own.
+// client, good for [assertionLifetime], with an id of its own. The aud
+// claim is a single string, as RFC 7523 section 3 allows and as servers
+// that compare it to their issuer expect.
 func (k *clientKey) assertion(clientID, audience string, now time.Time) (string, error) {
-	header, err := json.Marshal(map[string]string{"alg": k.alg, "typ": "JWT"})
-	if err != nil {
-		return "", err
-	}
-	claims, err := json.Marshal(map[string]any{
+	claims := jwt.MapClaims{
 		"iss": clientID, "sub": clientID, "aud": audience,
 		"iat": now.Unix(), "exp": now.Add(assertionLifetime).Unix(), "jti": rand.Text(),
-	})
-	if err != nil {
-		return "", err
 	}
-	b64 := base64.RawURLEncoding
-	signed := b64.EncodeToString(header) + "." + b64.EncodeToString(claims)
-	sig, err := k.sign([]byte(signed))
+	signed, err := jwt.NewWithClaims(k.method, claims).SignedString(k.key)
 	if err != nil {
 		return "", fmt.Errorf("signing the client assertion: %w", err)
 	}
-	return signed + "." + b64.EncodeToString(sig), nil
-}
-
-// sign is the JWS signature of msg: for ECDSA, r and s each padded to the
-// curve's size (RFC 7518 section 3.4), not the ASN.1 that Go's Sign gives.
-func (k *clientKey) sign(msg []byte) ([]byte, error) {
-	if k.hash == 0 {
-		return k.signer.Sign(rand.Reader, msg, crypto.Hash(0))
-	}
-	h := k.hash.New()
-	h.Write(msg)
-	digest := h.Sum(nil)
-	ec, ok := k.signer.(*ecdsa.PrivateKey)
-	if !ok {
-		return k.signer.Sign(rand.Reader, digest, k.hash)
-	}
-	r, s, err := ecdsa.Sign(rand.Reader, ec, digest)
-	if err != nil {
-		return nil, err
-	}
-	size := (ec.Curve.Params().BitSize + 7) / 8
-	out := make([]byte, 2*size)
-	r.FillBytes(out[:size])
-	s.FillBytes(out[size:])
-	return out, nil
+	return signed, nil
 }

@@ -111,7 +111,7 @@ func (s *Session) answerElicit(a *ElicitAnswer, p *mcp.ElicitParams) elicitAnswe
 			}
 		}
 		out.res = &mcp.ElicitResult{Action: "accept", Content: content}
-		out.text = "accept with the defaults of " + fieldList(content)
+		out.text = "accept with the defaults of " + FieldList(content)
 	case ElicitAcceptFile:
 		instance, _ := json.Marshal(a.Content)
 		errs, err := s.validator.Validate(schema, instance)
@@ -132,14 +132,14 @@ func (s *Session) answerElicit(a *ElicitAnswer, p *mcp.ElicitParams) elicitAnswe
 			}
 		default:
 			out.res = &mcp.ElicitResult{Action: "accept", Content: a.Content}
-			out.text = "accept with " + a.File + ": " + fieldList(a.Content)
+			out.text = "accept with " + a.File + ": " + FieldList(a.Content)
 		}
 	}
 	return out
 }
 
 // fieldList names content's fields in order, or says there are none.
-func fieldList(content map[string]any) string {
+func FieldList(content map[string]any) string {
 	if len(content) == 0 {
 		return "no fields"
 	}

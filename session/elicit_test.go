@@ -243,3 +243,19 @@ func TestBadAnswerFilesNameTheCause(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// FieldList names an answer's fields sorted, whatever order the map
+// gives, and says so when there are none.
+func TestFieldList(t *testing.T) {
+	for _, c := range []struct {
+		content map[string]any
+		want    string
+	}{
+		{nil, "no fields"},
+		{map[string]any{"zeta": 1, "alpha": "a", "mid": true}, "alpha, mid, zeta"},
+	} {
+		if got := FieldList(c.content); got != c.want {
+			t.Errorf("FieldList(%v) = %q, want %q", c.content, got, c.want)
+		}
+	}
+}

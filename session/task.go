@@ -1,14 +1,12 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 )
 
@@ -59,28 +57,11 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 	if opts != nil {
 		o = *opts
 	}
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage("{}")
-	}
-	d, listed := s.toolDef(name)
-	def := d.raw
-	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: d.gen, AsTask: true}}
-	if !listed {
-		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
-			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
-	}
-	_, outAtStart := s.counter.Snapshot()
-	sentAtStart := s.listsSent.Load()
-	start := r.CallInfo
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &start})
-
-	r.Verdicts = s.validator.BeforeTask(name, def, args)
-	if checks.Blocks(r.Verdicts) && !o.Force {
-		s.finishCall(r, d, 0, outAtStart, sentAtStart)
+	c, send := s.beginCall(name, args, true, o.Force)
+	r, def := c.r, c.def
+	if !send {
 		return r
 	}
-	r.Forced = checks.Blocks(r.Verdicts)
-	r.Sent = true
 	token, untrack := s.trackProgress(r.ID)
 	defer untrack()
 	t0 := time.Now()
@@ -94,7 +75,7 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 	r.Ms = ms(time.Since(t0))
 	// A task's result comes from tasks/result or its last status: what was
 	// read by then counts.
-	s.finishCall(r, d, s.tap.toolsChanged.Load(), outAtStart, sentAtStart)
+	c.finish(s.tap.toolsChanged.Load())
 	return r
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -96,7 +95,8 @@ func (s Schema) Props() []Prop {
 // FieldKind is what a form field holds.
 type FieldKind string
 
-// The field kinds a form can edit.
+// The field kinds a form can edit. Those typed as text are named by their
+// JSON Schema type, which [Coerce] reads them by.
 const (
 	KindText   FieldKind = "string"
 	KindNumber FieldKind = "number"
@@ -304,21 +304,4 @@ func writeSkeleton(b *bytes.Buffer, raw json.RawMessage, depth int) {
 	default:
 		b.WriteString("null")
 	}
-}
-
-// FieldValue turns what was typed in a field of kind into JSON: a number
-// field that holds no number stays a string, so a check of the arguments
-// says so.
-func FieldValue(kind FieldKind, text string) json.RawMessage {
-	switch kind {
-	case KindNumber, KindInt:
-		t := strings.TrimSpace(text)
-		if _, err := strconv.ParseFloat(t, 64); err == nil {
-			if b, err := json.Marshal(json.Number(t)); err == nil {
-				return b
-			}
-		}
-	}
-	b, _ := json.Marshal(text)
-	return b
 }

@@ -87,21 +87,7 @@ func TestSkeletonHoldsRequiredAndDefaults(t *testing.T) {
 	}
 }
 
-func TestFieldValueAndObject(t *testing.T) {
-	for _, c := range []struct {
-		kind tooldef.FieldKind
-		text string
-		want string
-	}{
-		{tooldef.KindInt, " 42 ", `42`},
-		{tooldef.KindNumber, "1.5e3", `1.5e3`},
-		{tooldef.KindNumber, "many", `"many"`},
-		{tooldef.KindText, "7", `"7"`},
-	} {
-		if got := string(tooldef.FieldValue(c.kind, c.text)); got != c.want {
-			t.Errorf("FieldValue(%s, %q) = %s, want %s", c.kind, c.text, got, c.want)
-		}
-	}
+func TestObject(t *testing.T) {
 	got := tooldef.Object([]tooldef.Member{{Name: "z", Value: json.RawMessage(`1`)}, {Name: `a"b`, Value: json.RawMessage(`"x"`)}})
 	if want := `{"z":1,"a\"b":"x"}`; string(got) != want {
 		t.Errorf("Object = %s, want %s", got, want)

@@ -97,7 +97,7 @@ func (m *model) connectingBody() string {
 		w := max(m.w-4, 20)
 		text += "\n\n" + s.Warn.Render(ansi.Wordwrap("The server asks for authorization. Press o to open this URL in the browser ($BROWSER or the system opener), or y to copy it:", w, "")) + "\n\n"
 		var lines []string
-		for _, l := range hardWrap(sanitize.Line(u), w) {
+		for _, l := range strings.Split(ansi.Hardwrap(sanitize.Line(u), w, true), "\n") {
 			lines = append(lines, s.Text.Render(l))
 		}
 		text += strings.Join(lines, "\n") + "\n\n"
@@ -109,16 +109,4 @@ func (m *model) connectingBody() string {
 		text += "\n\n" + s.Muted.Render(ansi.Wordwrap("mcpwitness listens on 127.0.0.1 for the browser to come back; the events pane keeps the URL.", w, ""))
 	}
 	return m.block(text, m.w, m.lay.bodyH)
-}
-
-// hardWrap cuts s into lines of at most w cells, anywhere: a URL has no
-// spaces to break at.
-func hardWrap(s string, w int) []string {
-	var out []string
-	for ansi.StringWidth(s) > w {
-		cut := ansi.Cut(s, 0, w)
-		out = append(out, cut)
-		s = s[len(cut):]
-	}
-	return append(out, s)
 }

@@ -267,7 +267,7 @@ func (e *editorPane) Args() json.RawMessage {
 			if text == "" {
 				continue
 			}
-			v = tooldef.FieldValue(f.Kind, text)
+			v, _ = tooldef.Coerce(string(f.Kind), text)
 		}
 		members = append(members, tooldef.Member{Name: f.Name, Value: v})
 	}

@@ -5,7 +5,6 @@ package ui
 import (
 	"encoding/json"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -399,7 +398,7 @@ func (m *model) keyAskForm(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return m.replyAsk(session.Reply{Result: &mcp.ElicitResult{Action: "accept", Content: content},
-			Text: "accept with " + fieldNames(content)}, "accept")
+			Text: "accept with " + session.FieldList(content)}, "accept")
 	case key.Matches(msg, k.Decline):
 		return m.replyAsk(session.Reply{Result: &mcp.ElicitResult{Action: "decline"}, Text: "decline"}, "decline")
 	case key.Matches(msg, k.Cancel):
@@ -477,17 +476,4 @@ func (m *model) toAsk(msg tea.Msg) tea.Cmd {
 		a.reply, cmd = a.reply.Update(msg)
 	}
 	return cmd
-}
-
-// fieldNames names an answer's fields, or says there are none.
-func fieldNames(content map[string]any) string {
-	if len(content) == 0 {
-		return "no fields"
-	}
-	names := make([]string, 0, len(content))
-	for n := range content {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
 }

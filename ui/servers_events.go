@@ -46,7 +46,7 @@ func (r *serversModel) allEventsView() string {
 		s := r.servers[te.server]
 		name := render.Fit(fmt.Sprintf("%d %s", te.server+1, s.name()), 18)
 		row := sty.Muted.Render(te.ev.T.In(s.m.o.Loc).Format("15:04:05.000")) + " " +
-			sty.Bold.Render(name+strings.Repeat(" ", max(18-len([]rune(name)), 0))) + " " +
+			sty.Bold.Render(name) + " " +
 			sty.Text.Render(sanitize.Line(replay.Describe(te.ev)))
 		lines = append(lines, render.Fit(row, r.w))
 	}
