@@ -183,7 +183,7 @@ func requestExit(r *session.RequestResult) error {
 	}
 	for _, v := range r.Verdicts {
 		switch v.Status {
-		case checks.Fail, checks.Refused, checks.Unchecked:
+		case finding.Fail, finding.Refused, finding.Unchecked:
 			return exitWith(exitCheck)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
@@ -174,9 +173,9 @@ func (p *printer) offerTask(c *fold.Call, def json.RawMessage) {
 	}
 }
 
-func refusedTaskSupport(vs []checks.Verdict) bool {
+func refusedTaskSupport(vs []finding.Verdict) bool {
 	for _, v := range vs {
-		if v.Check == checks.TaskSupport && v.Status == checks.Refused {
+		if v.Check == finding.TaskSupport && v.Status == finding.Refused {
 			return true
 		}
 	}

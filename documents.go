@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
@@ -110,7 +109,7 @@ type (
 		// ListChanged: the server said its tool list changed after the
 		// listing the checks used and before the answer.
 		ListChanged bool              `json:"listChanged"`
-		Verdicts    []checks.Verdict  `json:"verdicts"`
+		Verdicts    []finding.Verdict `json:"verdicts"`
 		Findings    []finding.Finding `json:"findings,omitempty"`
 		Result      json.RawMessage   `json:"result"`
 		Error       *errorObj         `json:"error"`
@@ -310,7 +309,7 @@ func callDocument(server serverDoc, c *fold.Call, err error, findings []finding.
 		ListedDuringCall: c.ListedDuring, ListChanged: c.ListChanged, Verdicts: c.Verdicts, Findings: findings,
 		Result: c.Result, DurationMs: durationMs(c.Ms), FoundOnPage: foundOnPage}
 	if doc.Verdicts == nil {
-		doc.Verdicts = []checks.Verdict{}
+		doc.Verdicts = []finding.Verdict{}
 	}
 	if len(doc.Result) == 0 {
 		doc.Result = json.RawMessage("null")

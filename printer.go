@@ -12,7 +12,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/render"
@@ -238,15 +237,15 @@ func (p *printer) call(doc callDoc, c *fold.Call) {
 	}
 }
 
-func (p *printer) mark(s checks.Status) string {
+func (p *printer) mark(s finding.Status) string {
 	switch s {
-	case checks.Pass:
+	case finding.Pass:
 		return p.green("✓")
-	case checks.Fail:
+	case finding.Fail:
 		return p.red("✗")
-	case checks.Refused:
+	case finding.Refused:
 		return p.red("⊘")
-	case checks.Unchecked:
+	case finding.Unchecked:
 		return p.yellow("?")
 	default:
 		return p.dim("–")
@@ -423,7 +422,7 @@ func byteCount(n int) string {
 }
 
 // verdicts prints the verdicts of a call or another request, each error with its path.
-func (p *printer) verdicts(vs []checks.Verdict) {
+func (p *printer) verdicts(vs []finding.Verdict) {
 	for _, v := range vs {
 		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, p.line(v.Message))
 		for _, e := range v.Errors {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/session"
 )
 
@@ -22,7 +22,7 @@ type Call struct {
 	// Done says the call's done event arrived.
 	Done     bool
 	IsError  bool // the answer said isError: true
-	Verdicts []checks.Verdict
+	Verdicts []finding.Verdict
 
 	// HasProgress says a progress notification arrived; the rest is from
 	// the last one, and Updates counts them.
@@ -79,9 +79,9 @@ func (c *Call) Outcome() Outcome {
 		return OutcomeRefused
 	case c.Err != "" || len(c.RPCError) > 0:
 		return OutcomeError
-	case hasStatus(c.Verdicts, checks.Fail):
+	case hasStatus(c.Verdicts, finding.Fail):
 		return OutcomeFail
-	case hasStatus(c.Verdicts, checks.Unchecked):
+	case hasStatus(c.Verdicts, finding.Unchecked):
 		return OutcomeUnchecked
 	case c.IsError:
 		return OutcomeIsError
@@ -89,7 +89,7 @@ func (c *Call) Outcome() Outcome {
 	return OutcomePass
 }
 
-func hasStatus(vs []checks.Verdict, st checks.Status) bool {
+func hasStatus(vs []finding.Verdict, st finding.Status) bool {
 	for _, v := range vs {
 		if v.Status == st {
 			return true

@@ -124,7 +124,7 @@ type Request struct {
 	Err        string
 	Cancelled  bool
 	Ms         float64
-	Verdicts   []checks.Verdict
+	Verdicts   []finding.Verdict
 	// Findings say what is worth knowing beyond the verdicts: for a
 	// prompt's get, that the prompt list changed before its answer.
 	Findings []finding.Finding
@@ -295,9 +295,9 @@ func (r *Request) Level() Level {
 	level := LevelInfo
 	for _, v := range r.Verdicts {
 		switch v.Status {
-		case checks.Fail, checks.Refused:
+		case finding.Fail, finding.Refused:
 			return LevelError
-		case checks.Unchecked:
+		case finding.Unchecked:
 			level = LevelWarn
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -54,7 +55,7 @@ func TestListsAndRequestsFoldLiveAsRecorded(t *testing.T) {
 		t.Error("a tools walk has items besides its tools")
 	}
 	reqs := live.Requests()
-	if len(reqs) != 4 || !reqs[1].Done || len(reqs[1].Verdicts) != 1 || reqs[1].Verdicts[0].Status != checks.Fail {
+	if len(reqs) != 4 || !reqs[1].Done || len(reqs[1].Verdicts) != 1 || reqs[1].Verdicts[0].Status != finding.Fail {
 		t.Fatalf("requests: %v", describeOthers(live))
 	}
 	replayed := foldFile(t, path)
@@ -130,14 +131,14 @@ func TestCloneKeepsItemsApart(t *testing.T) {
 // warning when one is unchecked and none failed.
 func TestRequestRowLevel(t *testing.T) {
 	for _, tc := range []struct {
-		verdicts []checks.Status
+		verdicts []finding.Status
 		err      string
 		want     fold.Level
 	}{
-		{[]checks.Status{checks.Pass, checks.Pass}, "", fold.LevelInfo},
-		{[]checks.Status{checks.Unchecked, checks.Pass}, "", fold.LevelWarn},
-		{[]checks.Status{checks.Unchecked, checks.Fail}, "", fold.LevelError},
-		{[]checks.Status{checks.Pass, checks.Refused}, "", fold.LevelError},
+		{[]finding.Status{finding.Pass, finding.Pass}, "", fold.LevelInfo},
+		{[]finding.Status{finding.Unchecked, finding.Pass}, "", fold.LevelWarn},
+		{[]finding.Status{finding.Unchecked, finding.Fail}, "", fold.LevelError},
+		{[]finding.Status{finding.Pass, finding.Refused}, "", fold.LevelError},
 		{nil, "no answer within 1s", fold.LevelError},
 	} {
 		s := fold.New(nil)
@@ -149,7 +150,7 @@ func TestRequestRowLevel(t *testing.T) {
 			v := info
 			v.State = session.PhaseVerdict
 			s.Apply(session.Event{Kind: session.KindVerdict, Method: info.Method, Request: &v,
-				Verdict: &checks.Verdict{Check: checks.PromptMessages, Status: st}})
+				Verdict: &finding.Verdict{Check: checks.PromptMessages, Status: st}})
 		}
 		done := info
 		done.State, done.Sent, done.Error = session.PhaseDone, true, tc.err

@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"testing"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/session"
 )
 
 // call adds the events of one call of tool: its start, its verdicts and
 // its end.
-func (b *evs) call(id int64, tool string, sent bool, vs ...checks.Verdict) {
+func (b *evs) call(id int64, tool string, sent bool, vs ...finding.Verdict) {
 	b.add(session.Event{Kind: session.KindCall, Method: "tools/call", Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseStart}})
 	for i := range vs {
 		b.add(session.Event{Kind: session.KindVerdict, Method: "tools/call", Verdict: &vs[i],
@@ -23,9 +23,9 @@ func (b *evs) call(id int64, tool string, sent bool, vs ...checks.Verdict) {
 
 func TestToolStatsFollowTheCalls(t *testing.T) {
 	var b evs
-	b.call(1, "echo", true, checks.Verdict{Check: checks.OutputSchema, Status: checks.Pass})
-	b.call(2, "echo", true, checks.Verdict{Check: checks.OutputSchema, Status: checks.Fail})
-	b.call(3, "task", false, checks.Verdict{Check: checks.TaskSupport, Status: checks.Refused})
+	b.call(1, "echo", true, finding.Verdict{Check: finding.OutputSchema, Status: finding.Pass})
+	b.call(2, "echo", true, finding.Verdict{Check: finding.OutputSchema, Status: finding.Fail})
+	b.call(3, "task", false, finding.Verdict{Check: finding.TaskSupport, Status: finding.Refused})
 	s := fold.New(nil)
 	var snap *fold.State
 	for i, ev := range b.all {

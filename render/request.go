@@ -9,7 +9,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -102,7 +102,7 @@ func requestSummary(r *fold.Request) string {
 	word := "✓ answered"
 	var fails []string
 	for _, v := range r.Verdicts {
-		if v.Status == checks.Fail || v.Status == checks.Unchecked {
+		if v.Status == finding.Fail || v.Status == finding.Unchecked {
 			fails = append(fails, VerdictMark(v.Status)+" "+v.Check)
 		}
 	}

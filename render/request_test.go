@@ -31,15 +31,15 @@ func requests(t *testing.T) map[string]*fold.Request {
 		return r
 	}
 	refused := done(&fold.Request{Method: session.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{}}`),
-		Verdicts: []checks.Verdict{checks.BeforePrompt("review", prompt, map[string]string{})}})
+		Verdicts: []finding.Verdict{checks.BeforePrompt("review", prompt, map[string]string{})}})
 	refused.Sent, refused.RequestID, refused.Ms = false, "", 0
 	return map[string]*fold.Request{
 		"read": done(&fold.Request{Method: session.MethodRead, About: "demo://config", Params: json.RawMessage(`{"uri":"demo://config"}`), Result: read,
-			Verdicts: []checks.Verdict{checks.AfterRead("demo://config", read)}}),
+			Verdicts: []finding.Verdict{checks.AfterRead("demo://config", read)}}),
 		"refused": refused,
 		"prompt": done(&fold.Request{Method: session.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{"code":"x"}}`), Result: got,
-			Verdicts: []checks.Verdict{checks.BeforePrompt("review", prompt, map[string]string{"code": "x"}), checks.AfterPrompt(got)}}),
-		"complete": done(&fold.Request{Method: session.MethodComplete, About: "city", Result: complete, Verdicts: []checks.Verdict{checks.AfterComplete(complete)}}),
+			Verdicts: []finding.Verdict{checks.BeforePrompt("review", prompt, map[string]string{"code": "x"}), checks.AfterPrompt(got)}}),
+		"complete": done(&fold.Request{Method: session.MethodComplete, About: "city", Result: complete, Verdicts: []finding.Verdict{checks.AfterComplete(complete)}}),
 		"ping":     done(&fold.Request{Method: session.MethodPing, Result: json.RawMessage(`{}`)}),
 		"rpcError": done(&fold.Request{Method: session.MethodSubscribe, About: "demo://x", RPCError: json.RawMessage(`{"code":-32601,"message":"Method not found"}`)}),
 		"running":  {Method: session.MethodRead, About: "demo://slow", Start: reqStart},
@@ -114,7 +114,7 @@ func TestRequestHostileStringsComeOutSafe(t *testing.T) {
 		Result:   json.RawMessage(`{"completion":{"values":[` + string(quoted) + `,7]}}`),
 		RPCError: json.RawMessage(`{"code":1,"message":` + string(quoted) + `}`),
 		Err:      evil,
-		Verdicts: []checks.Verdict{{Check: "completion-values", Status: checks.Fail, Message: evil, Errors: []checks.SchemaError{{InstancePath: "/" + evil, Keyword: "k", Message: evil}}}},
+		Verdicts: []finding.Verdict{{Check: "completion-values", Status: finding.Fail, Message: evil, Errors: []finding.SchemaError{{InstancePath: "/" + evil, Keyword: "k", Message: evil}}}},
 	}
 	for _, method := range []string{session.MethodComplete, session.MethodRead, session.MethodGetPrompt, session.MethodPing, evil} {
 		r.Method = method

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -100,9 +100,9 @@ type VerdictChange struct {
 // CheckChange is one check's status in each file; "" when the call did not
 // run it.
 type CheckChange struct {
-	Check  string        `json:"check"`
-	Before checks.Status `json:"before"`
-	After  checks.Status `json:"after"`
+	Check  string         `json:"check"`
+	Before finding.Status `json:"before"`
+	After  finding.Status `json:"after"`
 }
 
 // Compare compares the last complete tools/list walk of a with that of b,
@@ -243,7 +243,7 @@ func verdictChanges(a, b *Summary) ([]VerdictChange, int) {
 		compared++
 		var changes []CheckChange
 		for _, name := range checkUnion(ca, cb) {
-			var before, after checks.Status
+			var before, after finding.Status
 			if v := ca.verdict(name); v != nil {
 				before = v.Status
 			}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/session"
 )
@@ -36,7 +36,7 @@ func (s *Summary) failedRequests() int {
 	n := 0
 	for _, r := range s.Requests {
 		for _, v := range r.Verdicts {
-			if v.Status == checks.Fail || v.Status == checks.Refused || v.Status == checks.Unchecked {
+			if v.Status == finding.Fail || v.Status == finding.Refused || v.Status == finding.Unchecked {
 				n++
 				break
 			}

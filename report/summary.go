@@ -14,7 +14,6 @@ import (
 	"sort"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
@@ -109,7 +108,7 @@ func (c *Call) Failed() bool {
 	}
 	for _, v := range c.Verdicts {
 		switch v.Status {
-		case checks.Fail, checks.Refused, checks.Unchecked:
+		case finding.Fail, finding.Refused, finding.Unchecked:
 			return true
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 )
 
 // The server's own requests that a person or a flag answers: sampling and
@@ -273,7 +274,7 @@ func (s *Session) judgeAsk(a *Asked) *jsonrpc.Error {
 // judgeSampling checks a sampling request's parameters; one the client
 // did not declare is rejected as a user would reject it.
 func judgeSampling(a *Asked, decl Declared) *jsonrpc.Error {
-	if v := checks.SamplingRequest(a.Params); v.Status != checks.Pass {
+	if v := checks.SamplingRequest(a.Params); v.Status != finding.Pass {
 		a.Findings = append(a.Findings, v.Message)
 	}
 	if !decl.Sampling {

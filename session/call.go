@@ -26,7 +26,7 @@ type CallOptions struct {
 // does not repeat in the call event.
 type CallResult struct {
 	CallInfo
-	Verdicts []checks.Verdict
+	Verdicts []finding.Verdict
 	// Findings say what is worth knowing beyond the verdicts: the tool was
 	// not listed, or the SDK could not take an answer that was checked raw.
 	Findings []finding.Finding
@@ -172,14 +172,14 @@ func (s *Session) replyTo(ctx, rctx context.Context, w *watcher, what string, er
 // whose definition is def. When the answer was cut for its depth, what was
 // checked is the cut copy, not what the server sent: its output-schema
 // verdict says it was not checked instead.
-func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool) []checks.Verdict {
+func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool) []finding.Verdict {
 	after := s.validator.After(name, def, result)
 	if !cut {
 		return after
 	}
 	for i, v := range after {
-		if v.Check == checks.OutputSchema && v.Status != checks.Skipped {
-			after[i] = checks.Verdict{Check: checks.OutputSchema, Status: checks.Unchecked,
+		if v.Check == finding.OutputSchema && v.Status != finding.Skipped {
+			after[i] = finding.Verdict{Check: finding.OutputSchema, Status: finding.Unchecked,
 				Message: fmt.Sprintf("the answer is nested deeper than %d levels; not checked", maxFrameDepth)}
 		}
 	}

@@ -10,19 +10,19 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 )
 
-func verdict(r *CallResult, check string) checks.Verdict {
+func verdict(r *CallResult, check string) finding.Verdict {
 	for _, v := range r.Verdicts {
 		if v.Check == check {
 			return v
 		}
 	}
-	return checks.Verdict{Check: check, Status: "missing"}
+	return finding.Verdict{Check: check, Status: "missing"}
 }
 
 func walked(t testing.TB, s *Session) {
@@ -39,21 +39,21 @@ func TestCallVerdictsOnTheDemoServer(t *testing.T) {
 	tests := []struct {
 		tool string
 		args string
-		want map[string]checks.Status
+		want map[string]finding.Status
 	}{
-		{"add", `{"a":2,"b":3}`, map[string]checks.Status{
-			checks.TaskSupport: checks.Pass, checks.InputSchema: checks.Pass,
-			checks.StructuredContent: checks.Pass, checks.OutputSchema: checks.Pass}},
-		{"forecast_broken", `{"city":"Oslo"}`, map[string]checks.Status{
-			checks.StructuredContent: checks.Pass, checks.OutputSchema: checks.Fail}},
-		{"summary_no_structured", `{"text":"hello world"}`, map[string]checks.Status{
-			checks.StructuredContent: checks.Fail, checks.OutputSchema: checks.Skipped}},
-		{"fail_always", `{}`, map[string]checks.Status{
-			checks.StructuredContent: checks.Skipped, checks.OutputSchema: checks.Skipped}},
-		{"unresolved_ref", `{}`, map[string]checks.Status{
-			checks.OutputSchema: checks.Unchecked}},
-		{"add", `{"a":"two"}`, map[string]checks.Status{
-			checks.InputSchema: checks.Fail}},
+		{"add", `{"a":2,"b":3}`, map[string]finding.Status{
+			finding.TaskSupport: finding.Pass, finding.InputSchema: finding.Pass,
+			finding.StructuredContent: finding.Pass, finding.OutputSchema: finding.Pass}},
+		{"forecast_broken", `{"city":"Oslo"}`, map[string]finding.Status{
+			finding.StructuredContent: finding.Pass, finding.OutputSchema: finding.Fail}},
+		{"summary_no_structured", `{"text":"hello world"}`, map[string]finding.Status{
+			finding.StructuredContent: finding.Fail, finding.OutputSchema: finding.Skipped}},
+		{"fail_always", `{}`, map[string]finding.Status{
+			finding.StructuredContent: finding.Skipped, finding.OutputSchema: finding.Skipped}},
+		{"unresolved_ref", `{}`, map[string]finding.Status{
+			finding.OutputSchema: finding.Unchecked}},
+		{"add", `{"a":"two"}`, map[string]finding.Status{
+			finding.InputSchema: finding.Fail}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestCallVerdictsOnTheDemoServer(t *testing.T) {
 	}
 
 	r := s.Call(ctx, "forecast_broken", json.RawMessage(`{"city":"Oslo"}`), nil)
-	v := verdict(r, checks.OutputSchema)
+	v := verdict(r, finding.OutputSchema)
 	if len(v.Errors) == 0 || !strings.HasPrefix(v.Message, "Structured content does not match the tool's output schema") {
 		t.Errorf("output-schema failure without paths or wording: %+v", v)
 	}
@@ -100,8 +100,8 @@ func TestRefusedCallSendsNothing(t *testing.T) {
 	if r.Sent {
 		t.Fatal("a task-required tool was sent without --force")
 	}
-	v := verdict(r, checks.TaskSupport)
-	if v.Status != checks.Refused || !strings.HasPrefix(v.Message, `Tool "`+task+`" requires task-based execution.`) {
+	v := verdict(r, finding.TaskSupport)
+	if v.Status != finding.Refused || !strings.HasPrefix(v.Message, `Tool "`+task+`" requires task-based execution.`) {
 		t.Errorf("task-support verdict = %+v", v)
 	}
 	if n := len(wireFrames(log, Send, "tools/call")); n != 0 {
@@ -153,7 +153,7 @@ func TestCallOfAnUnlistedToolIsAProbe(t *testing.T) {
 		t.Errorf("findings = %+v, want not-listed", r.Findings)
 	}
 	for _, v := range r.Verdicts {
-		if v.Status != checks.Skipped {
+		if v.Status != finding.Skipped {
 			t.Errorf("%s = %s for an unlisted tool, want skipped", v.Check, v.Status)
 		}
 	}

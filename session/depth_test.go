@@ -53,8 +53,8 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 			if r.Err != nil {
 				t.Fatal(r.Err)
 			}
-			i := slices.IndexFunc(r.Verdicts, func(v checks.Verdict) bool { return v.Check == checks.OutputSchema })
-			if i < 0 || r.Verdicts[i].Status != checks.Unchecked || !strings.Contains(r.Verdicts[i].Message, "nested deeper than 64 levels") {
+			i := slices.IndexFunc(r.Verdicts, func(v finding.Verdict) bool { return v.Check == finding.OutputSchema })
+			if i < 0 || r.Verdicts[i].Status != finding.Unchecked || !strings.Contains(r.Verdicts[i].Message, "nested deeper than 64 levels") {
 				t.Errorf("output-schema verdict: %+v", r.Verdicts)
 			}
 			var found []finding.Finding
@@ -62,7 +62,7 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 				found = append(found, checks.NewValidator().LintTool(item)...)
 			}
 			if !slices.ContainsFunc(found, func(f finding.Finding) bool {
-				return f.Item == "deep" && f.Check == checks.OutputSchema && strings.Contains(f.Message, "nested deeper than 64 levels")
+				return f.Item == "deep" && f.Check == finding.OutputSchema && strings.Contains(f.Message, "nested deeper than 64 levels")
 			}) {
 				t.Errorf("no finding about the deep outputSchema: %+v", found)
 			}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
@@ -76,7 +75,7 @@ type Event struct {
 	Page     *paging.Page      `json:"page,omitempty"`
 	Items    []json.RawMessage `json:"items,omitempty"`
 	Call     *CallInfo         `json:"call,omitempty"`
-	Verdict  *checks.Verdict   `json:"verdict,omitempty"`
+	Verdict  *finding.Verdict  `json:"verdict,omitempty"`
 	Progress *ProgressInfo     `json:"progress,omitempty"`
 	Request  *RequestInfo      `json:"request,omitempty"`
 	HTTP     *HTTPInfo         `json:"http,omitempty"`

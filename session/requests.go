@@ -57,7 +57,7 @@ type RequestResult struct {
 	Sent   bool
 	Forced bool
 	// Verdicts are the checks before sending and on the answer.
-	Verdicts []checks.Verdict
+	Verdicts []finding.Verdict
 	Findings []finding.Finding
 	// Result is the raw result the server answered (read from the wire,
 	// even when the SDK rejected it), RPCError its JSON-RPC error; Err says
@@ -91,7 +91,7 @@ func (s *Session) ReadResource(ctx context.Context, uri string) *RequestResult {
 			res.TTLMs = 0
 		}
 		return err
-	}, func(result json.RawMessage) checks.Verdict { return checks.AfterRead(uri, result) })
+	}, func(result json.RawMessage) finding.Verdict { return checks.AfterRead(uri, result) })
 	return r
 }
 
@@ -120,7 +120,7 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 		params["arguments"] = args
 	}
 	r := s.newRequest(MethodGetPrompt, name, params)
-	r.Verdicts = []checks.Verdict{checks.BeforePrompt(name, o.Definition, args)}
+	r.Verdicts = []finding.Verdict{checks.BeforePrompt(name, o.Definition, args)}
 	if checks.Blocks(r.Verdicts) && !o.Force {
 		s.finishRequest(r)
 		return r
@@ -260,7 +260,7 @@ func (s *Session) newRequest(method, about string, params any) *RequestResult {
 }
 
 // send is [Session.exchange], and records r's verdicts and its end.
-func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) checks.Verdict) {
+func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) finding.Verdict) {
 	s.exchange(ctx, r, sendFn, check)
 	s.finishRequest(r)
 }
@@ -269,7 +269,7 @@ func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(contex
 // timeout, fills r from the raw answer on the wire and runs check on a
 // result (nil for none). It returns the counts of list changes read
 // before the answer (none when no answer came).
-func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) checks.Verdict) listChanges {
+func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) finding.Verdict) listChanges {
 	r.Sent = true
 	rctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -295,7 +295,7 @@ func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(co
 	if len(r.Result) > 0 && check != nil {
 		v := check(r.Result)
 		if w.wasCut() {
-			v = checks.Verdict{Check: v.Check, Status: checks.Unchecked,
+			v = finding.Verdict{Check: v.Check, Status: finding.Unchecked,
 				Message: fmt.Sprintf("the answer is nested deeper than %d levels; not checked", maxFrameDepth)}
 		}
 		r.Verdicts = append(r.Verdicts, v)

@@ -13,6 +13,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 )
@@ -34,13 +35,13 @@ func listedItem(t *testing.T, s *Session, m paging.Method, key string) json.RawM
 	return nil
 }
 
-func requestVerdict(r *RequestResult, check string) checks.Verdict {
+func requestVerdict(r *RequestResult, check string) finding.Verdict {
 	for _, v := range r.Verdicts {
 		if v.Check == check {
 			return v
 		}
 	}
-	return checks.Verdict{Check: check, Status: "missing"}
+	return finding.Verdict{Check: check, Status: "missing"}
 }
 
 func TestReadResourceVerdicts(t *testing.T) {
@@ -50,11 +51,11 @@ func TestReadResourceVerdicts(t *testing.T) {
 	if r.Err != nil || !r.Sent || len(r.Result) == 0 || r.RequestID == "" {
 		t.Fatalf("read: %+v", r)
 	}
-	if v := requestVerdict(r, checks.ResourceContents); v.Status != checks.Pass {
+	if v := requestVerdict(r, checks.ResourceContents); v.Status != finding.Pass {
 		t.Errorf("readme: %+v", v)
 	}
 	r = s.ReadResource(ctx, demo.BrokenResourceURI)
-	if v := requestVerdict(r, checks.ResourceContents); v.Status != checks.Fail || !strings.Contains(v.Message, "both") {
+	if v := requestVerdict(r, checks.ResourceContents); v.Status != finding.Fail || !strings.Contains(v.Message, "both") {
 		t.Errorf("broken: %+v", v)
 	}
 	// The start, the verdict and the end are recorded, the end with the raw answer.
@@ -113,7 +114,7 @@ func TestGetPromptRefusesAMissingRequiredArgument(t *testing.T) {
 		t.Errorf("forced: sent=%v forced=%v rpcError=%s", r.Sent, r.Forced, r.RPCError)
 	}
 	r = s.GetPrompt(ctx, "code_review", map[string]string{"code": "x := 1"}, &PromptOptions{Definition: def})
-	if requestVerdict(r, checks.PromptArguments).Status != checks.Pass || requestVerdict(r, checks.PromptMessages).Status != checks.Pass {
+	if requestVerdict(r, checks.PromptArguments).Status != finding.Pass || requestVerdict(r, checks.PromptMessages).Status != finding.Pass {
 		t.Errorf("valid prompt: %+v", r.Verdicts)
 	}
 }
@@ -129,7 +130,7 @@ func TestBadAnswersFailTheirVerdicts(t *testing.T) {
 		{s.GetPrompt(ctx, "prompt_1_1", map[string]string{"x": "1"}, nil), checks.PromptMessages},
 		{s.Complete(ctx, CompleteRef{Prompt: "prompt_1_1"}, "x", "", nil), checks.CompletionValues},
 	} {
-		if v := requestVerdict(tc.r, tc.check); v.Status != checks.Fail {
+		if v := requestVerdict(tc.r, tc.check); v.Status != finding.Fail {
 			t.Errorf("%s: %+v (err %v)", tc.r.Method, v, tc.r.Err)
 		}
 		if len(tc.r.Result) == 0 {
@@ -142,11 +143,11 @@ func TestCompleteVerdicts(t *testing.T) {
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	r := s.Complete(ctx, CompleteRef{Template: "demo://weather/{city}"}, "city", "os", nil)
-	if v := requestVerdict(r, checks.CompletionValues); v.Status != checks.Pass || !strings.Contains(string(r.Result), "oslo") {
+	if v := requestVerdict(r, checks.CompletionValues); v.Status != finding.Pass || !strings.Contains(string(r.Result), "oslo") {
 		t.Errorf("weather: %+v %s", v, r.Result)
 	}
 	r = s.Complete(ctx, CompleteRef{Template: demo.NumbersTemplate}, "n", "", nil)
-	if v := requestVerdict(r, checks.CompletionValues); v.Status != checks.Fail || !strings.Contains(v.Message, "must not exceed 100") {
+	if v := requestVerdict(r, checks.CompletionValues); v.Status != finding.Fail || !strings.Contains(v.Message, "must not exceed 100") {
 		t.Errorf("numbers: %+v", v)
 	}
 }

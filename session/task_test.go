@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 )
@@ -43,7 +43,7 @@ func sentOwn(l *Log, method string) int {
 	return n
 }
 
-func verdictOf(vs []checks.Verdict, check string) checks.Status {
+func verdictOf(vs []finding.Verdict, check string) finding.Status {
 	for _, v := range vs {
 		if v.Check == check {
 			return v.Status
@@ -67,10 +67,10 @@ func TestCallTaskCompletes(t *testing.T) {
 			if !strings.Contains(string(r.Result), "Rendered 2 scenes") {
 				t.Errorf("result %s, want the rendered video", r.Result)
 			}
-			if st := verdictOf(r.Verdicts, checks.TaskSupport); st != checks.Pass {
+			if st := verdictOf(r.Verdicts, finding.TaskSupport); st != finding.Pass {
 				t.Errorf("task-support verdict %q, want pass", st)
 			}
-			if st := verdictOf(r.Verdicts, checks.StructuredContent); st == "" {
+			if st := verdictOf(r.Verdicts, finding.StructuredContent); st == "" {
 				t.Error("no structured-content verdict: the result was not checked")
 			}
 			statuses := taskEvents(s.Log(), r.ID)
@@ -175,7 +175,7 @@ func TestCallTaskForbiddenIsRefused(t *testing.T) {
 	s := dial(t, demoStdio(t), &Options{Protocol: "2025-11-25"})
 	s.Walk(context.Background(), paging.Tools())
 	r := s.CallTask(context.Background(), "add", json.RawMessage(`{"a":1,"b":2}`), nil)
-	if r.Sent || verdictOf(r.Verdicts, checks.TaskSupport) != checks.Refused {
+	if r.Sent || verdictOf(r.Verdicts, finding.TaskSupport) != finding.Refused {
 		t.Fatalf("sent %v verdicts %+v, want a refusal before sending", r.Sent, r.Verdicts)
 	}
 	if sentOwn(s.Log(), "tools/call") != 0 {

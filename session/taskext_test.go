@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
 
@@ -80,7 +80,7 @@ func TestExtensionTaskCompletes(t *testing.T) {
 			if !strings.Contains(string(r.Result), "Rendered 2 scenes") {
 				t.Errorf("result %s, want the rendered video from tasks/get", r.Result)
 			}
-			if st := verdictOf(r.Verdicts, checks.StructuredContent); st == "" {
+			if st := verdictOf(r.Verdicts, finding.StructuredContent); st == "" {
 				t.Error("no structured-content verdict: the result was not checked")
 			}
 			if len(r.Findings) != 0 {
@@ -191,7 +191,7 @@ func TestPlainCallAnsweredWithATaskIsFollowed(t *testing.T) {
 			if strings.Contains(string(r.Result), `"resultType":"task"`) {
 				t.Errorf("the call's result is the task handle: %s", r.Result)
 			}
-			if st := verdictOf(r.Verdicts, checks.StructuredContent); st == "" {
+			if st := verdictOf(r.Verdicts, finding.StructuredContent); st == "" {
 				t.Error("no structured-content verdict on the task's result")
 			}
 			if len(r.Findings) != 0 {

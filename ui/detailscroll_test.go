@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/session"
 )
 
@@ -31,12 +31,12 @@ func wideCall() []session.Event {
 	result := fmt.Sprintf(`{"content":[{"type":"text","text":%q}],"structuredContent":{"report":%q,"pages":"two"}}`,
 		prose, strings.Repeat("wide ", 40)+wideEnd)
 	return append(out, callEvents(b, 1, "report", true, result,
-		checks.Verdict{Check: "output-schema", Status: checks.Fail,
+		finding.Verdict{Check: "output-schema", Status: finding.Fail,
 			Message: "Structured content does not match the tool's output schema: /pages: Value is string but should be integer (and 1 more)",
-			Errors: []checks.SchemaError{{InstancePath: "/pages", Keyword: "type", Message: "Value is string but should be integer"},
+			Errors: []finding.SchemaError{{InstancePath: "/pages", Keyword: "type", Message: "Value is string but should be integer"},
 				{InstancePath: "", Keyword: "additionalProperties", Message: "Additional property 'extra' is not allowed"}}},
-		checks.Verdict{Check: "structured-content", Status: checks.Pass, Message: "structured content present"},
-		checks.Verdict{Check: "task-support", Status: checks.Pass, Message: "no execution.taskSupport; plain calls are allowed"})...)
+		finding.Verdict{Check: "structured-content", Status: finding.Pass, Message: "structured content present"},
+		finding.Verdict{Check: "task-support", Status: finding.Pass, Message: "no execution.taskSupport; plain calls are allowed"})...)
 }
 
 // wideHarness shows wideCall's call in the focused detail pane at w×h.

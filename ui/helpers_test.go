@@ -15,7 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
 	"mcpwitness/session"
 )
@@ -327,7 +327,7 @@ func (f *fakeBackend) Call(ctx context.Context, name string, args json.RawMessag
 }
 
 // callEvents returns the events of one finished call with verdicts.
-func callEvents(b *evs, id int64, tool string, sent bool, result string, vs ...checks.Verdict) []session.Event {
+func callEvents(b *evs, id int64, tool string, sent bool, result string, vs ...finding.Verdict) []session.Event {
 	out := []session.Event{b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: tool, State: "start", Args: json.RawMessage(`{}`), Listed: true, Generation: 1}})}
 	for i := range vs {
 		out = append(out, b.ev(session.Event{Kind: session.KindVerdict, Verdict: &vs[i], Call: &session.CallInfo{ID: id, Tool: tool, State: "verdict"}}))

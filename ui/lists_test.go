@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
@@ -64,7 +64,7 @@ func TestItemTabsShowFailingVerdicts(t *testing.T) {
 	}
 	h.key("enter")
 	r := h.latest(session.MethodRead, it.URI)
-	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != checks.Fail {
+	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != finding.Fail {
 		t.Errorf("read verdicts %+v", r.Verdicts)
 	}
 	if s := h.screen(); !strings.Contains(s, "✗ fail") || !strings.Contains(s, "resource-contents") {
@@ -76,7 +76,7 @@ func TestItemTabsShowFailingVerdicts(t *testing.T) {
 	h.typeText("1")
 	h.key("enter")
 	r = h.latest(session.MethodGetPrompt, p.Name)
-	if n := len(r.Verdicts); n != 2 || r.Verdicts[1].Status != checks.Fail {
+	if n := len(r.Verdicts); n != 2 || r.Verdicts[1].Status != finding.Fail {
 		t.Errorf("get verdicts %+v", r.Verdicts)
 	}
 	if s := h.screen(); !strings.Contains(s, "✗ fail") || !strings.Contains(s, "prompt-messages") {

@@ -10,7 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -105,11 +105,11 @@ func TestVerdictsAreShown(t *testing.T) {
 	f := &fakeBackend{}
 	h, b := callScreen(t, f, tool("forecast", `"outputSchema":{"type":"object"}`))
 	h.feed(callEvents(b, 1, "forecast", true, `{"content":[{"type":"text","text":"sunny"}],"structuredContent":{"temperature":"warm"}}`,
-		checks.Verdict{Check: checks.TaskSupport, Status: checks.Pass, Message: "plain calls are allowed"},
-		checks.Verdict{Check: checks.OutputSchema, Status: checks.Fail, Message: "Structured content does not match the tool's output schema: /temperature: not a number",
-			Errors: []checks.SchemaError{{InstancePath: "/temperature", Keyword: "type", Message: "Value is string but should be number"}}},
-		checks.Verdict{Check: checks.StructuredContent, Status: checks.Unchecked, Message: "output schema unchecked: $ref"},
-		checks.Verdict{Check: "extra", Status: checks.Skipped, Message: "skipped"},
+		finding.Verdict{Check: finding.TaskSupport, Status: finding.Pass, Message: "plain calls are allowed"},
+		finding.Verdict{Check: finding.OutputSchema, Status: finding.Fail, Message: "Structured content does not match the tool's output schema: /temperature: not a number",
+			Errors: []finding.SchemaError{{InstancePath: "/temperature", Keyword: "type", Message: "Value is string but should be number"}}},
+		finding.Verdict{Check: finding.StructuredContent, Status: finding.Unchecked, Message: "output schema unchecked: $ref"},
+		finding.Verdict{Check: "extra", Status: finding.Skipped, Message: "skipped"},
 	)...)
 	h.key("[")
 	s := h.screen()
@@ -126,7 +126,7 @@ func TestRefusedCallCanBeSentAnywayAfterConfirming(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "Plain calls are refused") {
 		t.Errorf("detail of a task-required tool does not say plain calls are refused:\n%s", s)
 	}
-	h.feed(callEvents(b, 1, "render", false, "", checks.Verdict{Check: checks.TaskSupport, Status: checks.Refused,
+	h.feed(callEvents(b, 1, "render", false, "", finding.Verdict{Check: finding.TaskSupport, Status: finding.Refused,
 		Message: `Tool "render" requires task-based execution.`})...)
 	h.key("[")
 	if s := h.screen(); !strings.Contains(s, "⊘ refused") || !strings.Contains(s, "nothing was sent") {
@@ -239,8 +239,8 @@ func TestResizeKeepsEveryLineInside(t *testing.T) {
 	f := &fakeBackend{}
 	h, b := callScreen(t, f, tool("weather_with_a_really_long_tool_name_that_goes_on", `"title":"Weather","description":"`+strings.Repeat("long words ", 40)+`","outputSchema":{"type":"object","properties":{"a":{"type":"string","description":"`+strings.Repeat("x", 300)+`"}}}`))
 	h.feed(callEvents(b, 1, "weather_with_a_really_long_tool_name_that_goes_on", true, `{"content":[{"type":"text","text":"`+strings.Repeat("y", 500)+`"}]}`,
-		checks.Verdict{Check: checks.OutputSchema, Status: checks.Fail, Message: strings.Repeat("bad ", 50),
-			Errors: []checks.SchemaError{{InstancePath: "/a/very/long/path/that/goes/on/and/on/and/on", Keyword: "type", Message: strings.Repeat("m", 200)}}})...)
+		finding.Verdict{Check: finding.OutputSchema, Status: finding.Fail, Message: strings.Repeat("bad ", 50),
+			Errors: []finding.SchemaError{{InstancePath: "/a/very/long/path/that/goes/on/and/on/and/on", Keyword: "type", Message: strings.Repeat("m", 200)}}})...)
 	h.feed(b.ev(session.Event{Kind: session.KindStderr, Text: strings.Repeat("stderr ", 60)}))
 	for i := range 50 {
 		h.feed(b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/call", ID: fmt.Sprint(i), Size: 100, Frame: json.RawMessage(`{"jsonrpc":"2.0"}`)}))
@@ -378,7 +378,7 @@ func TestSelectionWaitsForItsPageInANewWalk(t *testing.T) {
 	h.typeText("tool_0025")
 	h.key("enter")
 	h.key("esc")
-	h.feed(callEvents(b, 1, "tool_0025", true, `{"content":[]}`, checks.Verdict{Check: checks.TaskSupport, Status: checks.Pass})...)
+	h.feed(callEvents(b, 1, "tool_0025", true, `{"content":[]}`, finding.Verdict{Check: finding.TaskSupport, Status: finding.Pass})...)
 	h.key("[")
 	if c := h.m.detail.Call(); c == nil || c.Tool != "tool_0025" {
 		t.Fatal("not showing the call")

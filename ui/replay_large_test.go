@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/replay"
 	"mcpwitness/session"
 )
@@ -110,7 +110,7 @@ func largeSession(t *testing.T, size int) string {
 			call := 100*id + c
 			result := fmt.Sprintf(`{"content":[{"type":"text","text":%q}],"structuredContent":{"blob":%q}}`, blob, blob)
 			frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, call, result)
-			evs := callEvents(b, call, "tool_0004", true, result, checks.Verdict{Check: "output-schema", Status: checks.Pass})
+			evs := callEvents(b, call, "tool_0004", true, result, finding.Verdict{Check: "output-schema", Status: finding.Pass})
 			write(evs[0])
 			req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"tool_0004"}}`, call)
 			write(b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/call", ID: fmt.Sprint(call), Frame: json.RawMessage(req), Size: len(req)}))

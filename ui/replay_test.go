@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/replay"
@@ -105,7 +105,7 @@ func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 	b := &evs{}
 	all := []session.Event{b.connect()}
 	all = append(all, recordedWalk(b, 1, 5, 10, 0)...)
-	all = append(all, callEvents(b, 1, "tool_0003", true, `{"content":[]}`, checks.Verdict{Check: "task-support", Status: checks.Pass})...)
+	all = append(all, callEvents(b, 1, "tool_0003", true, `{"content":[]}`, finding.Verdict{Check: "task-support", Status: finding.Pass})...)
 	path := writeSession(t, "walk.jsonl", all)
 	h := replayHarness(t, path, 120, 40, "dark")
 	n := len(all)
@@ -218,14 +218,14 @@ func TestSnapshotsNeverChange(t *testing.T) {
 	for id := int64(1); id <= 6; id++ {
 		all = append(all, recordedWalk(b, id, 2, 3, 2*(id-1))...)
 		all = append(all, callEvents(b, id, "tool_0002", true, `{"content":[],"isError":true}`,
-			checks.Verdict{Check: "task-support", Status: checks.Pass})...)
+			finding.Verdict{Check: "task-support", Status: finding.Pass})...)
 		// A call that runs across the next walk, with progress.
 		start := b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "start", Listed: true}})
 		all = append(all, start, b.ev(session.Event{Kind: session.KindNotification, Method: fold.ToolsListChanged}),
 			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 100 + id, Progress: 1, Total: 2}}))
 		all = append(all, b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "done", Sent: true, Listed: true}}),
 			// Late, after the call ended: a damaged or odd file.
-			b.ev(session.Event{Kind: session.KindVerdict, Verdict: &checks.Verdict{Check: "late", Status: checks.Fail}, Call: &session.CallInfo{ID: id, Tool: "tool_0002"}}),
+			b.ev(session.Event{Kind: session.KindVerdict, Verdict: &finding.Verdict{Check: "late", Status: finding.Fail}, Call: &session.CallInfo{ID: id, Tool: "tool_0002"}}),
 			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: id, Progress: 9}}))
 	}
 	path := writeSession(t, "cow.jsonl", all)

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -269,7 +269,7 @@ func (m *model) failingVerdicts() int {
 	n := 0
 	for _, c := range m.st.Calls() {
 		for _, v := range c.Verdicts {
-			if v.Status == checks.Fail || v.Status == checks.Refused || v.Status == checks.Unchecked {
+			if v.Status == finding.Fail || v.Status == finding.Refused || v.Status == finding.Unchecked {
 				n++
 			}
 		}

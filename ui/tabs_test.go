@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -112,7 +112,7 @@ func TestEnterReadsAResourceWithItsVerdicts(t *testing.T) {
 	h.selectItem("2", "changelog", "demo://changelog")
 	h.key("enter")
 	r := h.latest(session.MethodRead, "demo://changelog")
-	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != checks.Pass {
+	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != finding.Pass {
 		t.Errorf("verdicts %+v", r.Verdicts)
 	}
 	h.key("tab")
@@ -128,7 +128,7 @@ func TestEnterReadsAResourceWithItsVerdicts(t *testing.T) {
 	h.selectItem("2", "broken", "demo://broken/contents")
 	h.key("enter")
 	r = h.latest(session.MethodRead, "demo://broken/contents")
-	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != checks.Fail {
+	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != finding.Fail {
 		t.Errorf("verdicts of the broken read %+v", r.Verdicts)
 	}
 }
@@ -146,7 +146,7 @@ func TestPromptFormRefusesAMissingRequiredArgumentUnlessForced(t *testing.T) {
 	}
 	h.key("alt+enter")
 	r := h.latest(session.MethodGetPrompt, "summarize")
-	if !r.Forced || !r.Sent || r.Verdicts[0].Status != checks.Refused {
+	if !r.Forced || !r.Sent || r.Verdicts[0].Status != finding.Refused {
 		t.Errorf("forced get: sent %v forced %v verdicts %+v", r.Sent, r.Forced, r.Verdicts)
 	}
 
@@ -155,7 +155,7 @@ func TestPromptFormRefusesAMissingRequiredArgumentUnlessForced(t *testing.T) {
 	h.key("enter")
 	h.until("the second get", func() bool { l := h.m.item.Latest(); return l != r && l.Done && h.m.ops.request == nil })
 	r = h.m.item.Latest()
-	if r.Forced || r.Verdicts[0].Status != checks.Pass {
+	if r.Forced || r.Verdicts[0].Status != finding.Pass {
 		t.Errorf("get with its argument: forced %v verdicts %+v", r.Forced, r.Verdicts)
 	}
 	h.key("tab")
@@ -207,7 +207,7 @@ func TestTemplateFormReadsTheExpandedURI(t *testing.T) {
 	h.typeText("Lisbon")
 	h.key("enter")
 	r := h.latest(session.MethodRead, "demo://weather/Lisbon")
-	if r.Verdicts[0].Status != checks.Pass {
+	if r.Verdicts[0].Status != finding.Pass {
 		t.Errorf("verdicts %+v", r.Verdicts)
 	}
 	if h.m.item.Latest() != r {
