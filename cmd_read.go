@@ -10,6 +10,7 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/session"
 )
@@ -84,7 +85,7 @@ func (a *app) follow(ctx context.Context, sess *session.Session, uri string) err
 			if !ok {
 				return worst
 			}
-			if got, ok := session.UpdatedURI(ev); !ok || got != uri {
+			if got, ok := record.UpdatedURI(ev); !ok || got != uri {
 				continue
 			}
 			seen++

@@ -14,6 +14,7 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -27,10 +28,10 @@ import (
 type printer struct {
 	w      io.Writer
 	color  bool
-	secret *session.Redactor
+	secret *record.Redactor
 }
 
-func newPrinter(w io.Writer, color bool, red *session.Redactor) *printer {
+func newPrinter(w io.Writer, color bool, red *record.Redactor) *printer {
 	return &printer{w: w, color: color, secret: red}
 }
 
@@ -231,7 +232,7 @@ func (p *printer) call(doc callDoc, c *fold.Call) {
 	case c.Err != "":
 		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(c.Err))
 	case len(c.RPCError) > 0:
-		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(session.RPCErrorText(c.RPCError)))
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(record.RPCErrorText(c.RPCError)))
 	case len(c.Result) > 0:
 		p.result(c.Result)
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"mcpwitness/finding"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // maxLeanRPCError is the most bytes of a JSON-RPC error a lean state or a
@@ -14,10 +14,10 @@ const maxLeanRPCError = 4 << 10
 
 // Call is one tool call, from its start to its verdicts: the one record of
 // a call that the UI, the report and the headless call document read. Its
-// own fields are the session's record of it, [session.CallInfo], as the
+// own fields are the session's record of it, [record.CallInfo], as the
 // call events last said them.
 type Call struct {
-	session.CallInfo
+	record.CallInfo
 	Start, End time.Time
 	// Done says the call's done event arrived.
 	Done     bool
@@ -112,7 +112,7 @@ func (s *State) call(id int64, tool string, t time.Time) *Call {
 	if c := s.calls[id]; c != nil {
 		return s.own(c)
 	}
-	c := &Call{CallInfo: session.CallInfo{ID: id, Tool: tool}, Start: t}
+	c := &Call{CallInfo: record.CallInfo{ID: id, Tool: tool}, Start: t}
 	s.made.calls += callWeight
 	s.calls[id] = c
 	s.toolCalls[tool] = append(s.toolCalls[tool], c)
@@ -122,7 +122,7 @@ func (s *State) call(id int64, tool string, t time.Time) *Call {
 	return c
 }
 
-func (s *State) applyCall(ev session.Event) {
+func (s *State) applyCall(ev record.Event) {
 	info := ev.Call
 	if info == nil {
 		return
@@ -130,7 +130,7 @@ func (s *State) applyCall(ev session.Event) {
 	c := s.call(info.ID, info.Tool, ev.T)
 	c.Rev++
 	switch info.State {
-	case session.PhaseStart:
+	case record.PhaseStart:
 		c.State, c.Args, c.Listed, c.Generation = info.State, info.Args, info.Listed, info.Generation
 		c.AsTask = info.AsTask
 		if s.lean && s.src > 0 && len(c.Args) > 0 {
@@ -139,7 +139,7 @@ func (s *State) applyCall(ev session.Event) {
 		if !c.Done && !s.isRunning(c) {
 			s.running = append(s.running, c)
 		}
-	case session.PhaseDone:
+	case record.PhaseDone:
 		c.Done, c.End = true, ev.T
 		// The done event says all but the arguments, which the start event
 		// had (or, lean, left in the file), and an id it may not know.
@@ -149,7 +149,7 @@ func (s *State) applyCall(ev session.Event) {
 		if c.RequestID == "" {
 			c.RequestID = reqID
 		}
-		c.IsError = session.IsErrorResult(info.Result)
+		c.IsError = record.IsErrorResult(info.Result)
 		s.stopped(c)
 		s.settleCall(c)
 		level := LevelNone

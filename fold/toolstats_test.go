@@ -6,18 +6,18 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // call adds the events of one call of tool: its start, its verdicts and
 // its end.
 func (b *evs) call(id int64, tool string, sent bool, vs ...finding.Verdict) {
-	b.add(session.Event{Kind: session.KindCall, Method: "tools/call", Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseStart}})
+	b.add(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &record.CallInfo{ID: id, Tool: tool, State: record.PhaseStart}})
 	for i := range vs {
-		b.add(session.Event{Kind: session.KindVerdict, Method: "tools/call", Verdict: &vs[i],
-			Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseVerdict}})
+		b.add(record.Event{Kind: record.KindVerdict, Method: "tools/call", Verdict: &vs[i],
+			Call: &record.CallInfo{ID: id, Tool: tool, State: record.PhaseVerdict}})
 	}
-	b.add(session.Event{Kind: session.KindCall, Method: "tools/call", Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseDone,
+	b.add(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &record.CallInfo{ID: id, Tool: tool, State: record.PhaseDone,
 		Sent: sent, Result: json.RawMessage(`{"content":[]}`)}})
 }
 

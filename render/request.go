@@ -12,7 +12,8 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -147,11 +148,11 @@ func requestStyle(r *fold.Request, s *themes.Styles) lipgloss.Style {
 // requestResult adds what the answer holds, by method.
 func requestResult(d *Doc, r *fold.Request, s *themes.Styles) {
 	switch r.Method {
-	case session.MethodRead:
+	case record.MethodRead:
 		d.Contents(r.Result)
-	case session.MethodGetPrompt:
+	case record.MethodGetPrompt:
 		d.PromptMessages(r.Result)
-	case session.MethodComplete:
+	case record.MethodComplete:
 		d.Completion(r.Result)
 	default:
 		d.Heading("Result")

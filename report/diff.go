@@ -7,7 +7,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Difference is what changed between two session files: their last
@@ -108,7 +108,7 @@ type CheckChange struct {
 // Compare compares the last complete tools/list walk of a with that of b,
 // and the verdicts of the last call of each tool both called. A file with
 // no complete tools walk is an error that says so.
-func Compare(a, b *session.File) (*Difference, error) {
+func Compare(a, b *record.File) (*Difference, error) {
 	sa, wa, err := summarizeWalk(a)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func Compare(a, b *session.File) (*Difference, error) {
 }
 
 // summarizeWalk folds f and finds its last complete tools walk.
-func summarizeWalk(f *session.File) (*Summary, *fold.Walk, error) {
+func summarizeWalk(f *record.File) (*Summary, *fold.Walk, error) {
 	s, err := summarize(f)
 	if err != nil {
 		return nil, nil, err

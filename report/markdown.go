@@ -13,8 +13,8 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/render"
-	"mcpwitness/session"
 )
 
 // MarkdownOptions tune [Summary.Markdown]. nil means defaults.
@@ -352,7 +352,7 @@ func answer(c *Call) string {
 	case c.Err != "":
 		return "no answer: " + text(c.Err)
 	case len(c.RPCError) > 0:
-		return "JSON-RPC error: " + text(session.RPCErrorText(c.RPCError))
+		return "JSON-RPC error: " + text(record.RPCErrorText(c.RPCError))
 	case c.IsError:
 		return "`isError: true`"
 	}

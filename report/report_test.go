@@ -18,7 +18,7 @@ import (
 func demoSession(t *testing.T) string {
 	t.Helper()
 	target := session.Target{Command: []string{"node", "server.js"}, Env: []string{"API_KEY=canary-env-5f2c"}}
-	return record(t, demo.New(nil), target, []step{
+	return recordSession(t, demo.New(nil), target, []step{
 		walk(),
 		call("add", `{"a":2,"b":3}`),
 		call("add", `{"a":"two"}`),

@@ -7,7 +7,7 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // requests writes the requests other than lists and calls: each with what
@@ -82,7 +82,7 @@ func requestAnswer(r *fold.Request) string {
 	case r.Err != "":
 		return "no answer: " + text(r.Err)
 	case len(r.RPCError) > 0:
-		return "JSON-RPC error: " + text(session.RPCErrorText(r.RPCError))
+		return "JSON-RPC error: " + text(record.RPCErrorText(r.RPCError))
 	}
 	return fmt.Sprintf("answered in %s", ms(r.Ms, true))
 }

@@ -12,6 +12,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
+	"mcpwitness/record"
 )
 
 // CallOptions tune a [Session.Call]. nil means defaults.
@@ -21,11 +22,11 @@ type CallOptions struct {
 	Force bool
 }
 
-// CallResult is a finished tool call with its verdicts: its [CallInfo]
-// (State [PhaseDone]; Args the arguments sent), and what the session file
+// CallResult is a finished tool call with its verdicts: its [record.CallInfo]
+// (State [record.PhaseDone]; Args the arguments sent), and what the session file
 // does not repeat in the call event.
 type CallResult struct {
-	CallInfo
+	record.CallInfo
 	Verdicts []finding.Verdict
 	// Findings say what is worth knowing beyond the verdicts: the tool was
 	// not listed, or the SDK could not take an answer that was checked raw.
@@ -36,16 +37,7 @@ type CallResult struct {
 }
 
 // IsError reports whether the result says isError: true.
-func (r *CallResult) IsError() bool { return IsErrorResult(r.Result) }
-
-// IsErrorResult reports whether result, the raw result of a tools/call,
-// says isError: true.
-func IsErrorResult(result json.RawMessage) bool {
-	var v struct {
-		IsError bool `json:"isError"`
-	}
-	return len(result) > 0 && json.Unmarshal(result, &v) == nil && v.IsError
-}
+func (r *CallResult) IsError() bool { return record.IsErrorResult(r.Result) }
 
 // Call runs the checks that come before a call, sends tools/call unless one
 // of them stops it (see [CallOptions.Force]), and runs the checks on the
@@ -61,7 +53,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	}
 	d, listed := s.toolDef(name)
 	def := d.raw
-	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: d.gen}}
+	r := &CallResult{CallInfo: record.CallInfo{ID: s.calls.Add(1), Tool: name, State: record.PhaseStart, Args: args, Listed: listed, Generation: d.gen}}
 	if !listed {
 		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
 			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
@@ -69,7 +61,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, o
 	_, outAtStart := s.counter.Snapshot()
 	sentAtStart := s.listsSent.Load()
 	start := r.CallInfo
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &start})
+	s.log.Append(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &start})
 
 	r.Verdicts = s.validator.Before(name, def, args)
 	if checks.Blocks(r.Verdicts) && !force {
@@ -190,7 +182,7 @@ func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool
 // answer (or end, when none came) followed seen notifications that the
 // tool list changed.
 func (s *Session) finishCall(r *CallResult, d toolDef, seen int64, outAtStart int, sentAtStart int64) {
-	r.State = PhaseDone
+	r.State = record.PhaseDone
 	r.ListedDuring = outAtStart > 0 || s.listsSent.Load() != sentAtStart
 	if r.Listed {
 		now, _, ok := s.Tool(r.Tool)
@@ -202,12 +194,12 @@ func (s *Session) finishCall(r *CallResult, d toolDef, seen int64, outAtStart in
 	}
 	for i := range r.Verdicts {
 		v := r.Verdicts[i]
-		s.log.Append(Event{Kind: KindVerdict, Method: "tools/call", Verdict: &v, Call: &CallInfo{ID: r.ID, Tool: r.Tool, State: PhaseVerdict}})
+		s.log.Append(record.Event{Kind: record.KindVerdict, Method: "tools/call", Verdict: &v, Call: &record.CallInfo{ID: r.ID, Tool: r.Tool, State: record.PhaseVerdict}})
 	}
 	// The start event has the arguments; the done event does not repeat them.
 	done := r.CallInfo
 	done.Args = nil
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &done})
+	s.log.Append(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &done})
 }
 
 // callMeta is the _meta of a call: our progress token and, on newer

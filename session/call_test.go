@@ -14,6 +14,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 func verdict(r *CallResult, check string) finding.Verdict {
@@ -86,8 +87,8 @@ func TestCallVerdictsOnTheDemoServer(t *testing.T) {
 
 func TestRefusedCallSendsNothing(t *testing.T) {
 	var rec bytes.Buffer
-	log := NewLog(&LogOptions{History: true})
-	r0, err := NewRecorder(&rec, NewHeader("test", TargetInfo{}), nil)
+	log := record.NewLog(&record.LogOptions{History: true})
+	r0, err := record.NewRecorder(&rec, record.NewHeader("test", record.TargetInfo{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestRefusedCallSendsNothing(t *testing.T) {
 	if v.Status != finding.Refused || !strings.HasPrefix(v.Message, `Tool "`+task+`" requires task-based execution.`) {
 		t.Errorf("task-support verdict = %+v", v)
 	}
-	if n := len(wireFrames(log, Send, "tools/call")); n != 0 {
+	if n := len(wireFrames(log, record.Send, "tools/call")); n != 0 {
 		t.Fatalf("%d tools/call frames on the wire for a refused call", n)
 	}
 	if strings.Contains(rec.String(), `"method":"tools/call"`) && strings.Contains(rec.String(), `"dir":"send"`) {
@@ -119,7 +120,7 @@ func TestRefusedCallSendsNothing(t *testing.T) {
 	if !forced.Sent || !forced.Forced {
 		t.Fatal("--force did not send the call")
 	}
-	if n := len(wireFrames(log, Send, "tools/call")); n != 1 {
+	if n := len(wireFrames(log, record.Send, "tools/call")); n != 1 {
 		t.Errorf("%d tools/call frames after a forced call, want 1", n)
 	}
 }
@@ -184,7 +185,7 @@ func TestServerNeverAnsweringTimesOut(t *testing.T) {
 	}
 	// The SDK sends the cancellation off the caller's path: wait for it.
 	deadline := time.Now().Add(time.Minute)
-	for len(wireFrames(s.Log(), Send, "notifications/cancelled")) == 0 {
+	for len(wireFrames(s.Log(), record.Send, "notifications/cancelled")) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no notifications/cancelled sent after the timeout")
 		}
@@ -193,7 +194,7 @@ func TestServerNeverAnsweringTimesOut(t *testing.T) {
 }
 
 func TestCancelACall(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := dial(t, hostile(t, "hang-call"), &Options{Log: log, Timeout: time.Minute})
@@ -203,7 +204,7 @@ func TestCancelACall(t *testing.T) {
 	defer cancel()
 	go func() {
 		for ev := range sub.C() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/call" {
 				cancel()
 				return
 			}
@@ -215,7 +216,7 @@ func TestCancelACall(t *testing.T) {
 	}
 	// The server is told; the SDK sends it off the caller's path.
 	deadline := time.Now().Add(time.Minute)
-	for len(wireFrames(log, Send, "notifications/cancelled")) == 0 {
+	for len(wireFrames(log, record.Send, "notifications/cancelled")) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no notifications/cancelled sent after the cancel")
 		}
@@ -236,9 +237,9 @@ func TestCallNotificationsBecomeEvents(t *testing.T) {
 			var messages, progress int
 			for _, ev := range s.Log().Events() {
 				switch {
-				case ev.Kind == KindNotification && ev.Method == "notifications/message" && ev.Level != "":
+				case ev.Kind == record.KindNotification && ev.Method == "notifications/message" && ev.Level != "":
 					messages++
-				case ev.Kind == KindProgress && ev.Progress.CallID == slow.ID:
+				case ev.Kind == record.KindProgress && ev.Progress.CallID == slow.ID:
 					progress++
 				}
 			}
@@ -311,7 +312,7 @@ func TestCallStaleAndListedDuringCall(t *testing.T) {
 // the cancellation: the call stays cancelled, as a client ignores such an
 // answer, and the answer is still on the record.
 func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := dial(t, hostile(t, "answer-on-cancel"), &Options{Log: log, Timeout: time.Minute})
@@ -319,7 +320,7 @@ func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
 	sent := make(chan struct{}, 1)
 	go func() {
 		for ev := range sub.C() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/call" {
 				sent <- struct{}{}
 			}
 		}
@@ -335,9 +336,9 @@ func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(time.Minute)
-	for len(wireFrames(log, Recv, "tools/call")) < calls {
+	for len(wireFrames(log, record.Recv, "tools/call")) < calls {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d late answers recorded", len(wireFrames(log, Recv, "tools/call")), calls)
+			t.Fatalf("%d of %d late answers recorded", len(wireFrames(log, record.Recv, "tools/call")), calls)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -366,9 +367,9 @@ func TestCallSaysTheToolListChanged(t *testing.T) {
 	if r.Err != nil || !r.ListChanged {
 		t.Fatalf("a call whose answer followed a notification: err=%v listChanged=%v", r.Err, r.ListChanged)
 	}
-	var done *CallInfo
+	var done *record.CallInfo
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindCall && ev.Call.State == PhaseDone && ev.Call.ID == r.ID {
+		if ev.Kind == record.KindCall && ev.Call.State == record.PhaseDone && ev.Call.ID == r.ID {
 			done = ev.Call
 		}
 	}

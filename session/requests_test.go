@@ -16,6 +16,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // listedItem walks m and returns the raw item whose key is key.
@@ -63,7 +64,7 @@ func TestReadResourceVerdicts(t *testing.T) {
 	for _, ev := range s.Log().Events() {
 		if ev.Request != nil && ev.Request.ID == r.ID {
 			kinds = append(kinds, string(ev.Kind)+"/"+string(ev.Request.State))
-			if ev.Request.State == PhaseDone && !strings.Contains(string(ev.Request.Result), "somewhere-else") {
+			if ev.Request.State == record.PhaseDone && !strings.Contains(string(ev.Request.Result), "somewhere-else") {
 				t.Errorf("the end holds %s, not the raw answer", ev.Request.Result)
 			}
 		}
@@ -93,7 +94,7 @@ func TestReadAlwaysReachesTheWire(t *testing.T) {
 			t.Fatal(r.Err)
 		}
 	}
-	if got := len(wireFrames(s.Log(), Send, MethodRead)); got != 2 {
+	if got := len(wireFrames(s.Log(), record.Send, record.MethodRead)); got != 2 {
 		t.Errorf("%d reads on the wire, want 2", got)
 	}
 }
@@ -106,7 +107,7 @@ func TestGetPromptRefusesAMissingRequiredArgument(t *testing.T) {
 	if !r.Refused() || r.Sent {
 		t.Fatalf("refused=%v sent=%v verdicts=%+v", r.Refused(), r.Sent, r.Verdicts)
 	}
-	if n := len(wireFrames(s.Log(), Send, MethodGetPrompt)); n != 0 {
+	if n := len(wireFrames(s.Log(), record.Send, record.MethodGetPrompt)); n != 0 {
 		t.Errorf("%d prompts/get sent for a refused request", n)
 	}
 	r = s.GetPrompt(ctx, "code_review", map[string]string{"language": "Go"}, &PromptOptions{Definition: def, Force: true})
@@ -161,7 +162,7 @@ func TestPingAndLogLevel(t *testing.T) {
 	if r := s.SetLogLevel(ctx, "warning"); r.Err != nil || len(r.RPCError) > 0 {
 		t.Errorf("setLevel warning: %+v", r)
 	}
-	sent := wireFrames(s.Log(), Send, MethodSetLevel)
+	sent := wireFrames(s.Log(), record.Send, record.MethodSetLevel)
 	if len(sent) == 0 || !strings.Contains(string(sent[len(sent)-1].Frame), `"warning"`) {
 		t.Errorf("no logging/setLevel warning on the wire")
 	}
@@ -171,13 +172,13 @@ func TestPingAndLogLevel(t *testing.T) {
 	}
 	// From 2026-07-28 the method is gone: nothing is sent, and the error says why.
 	s = demoInMemory(t, &Options{Protocol: "2026-07-28"})
-	if r := s.SetLogLevel(ctx, "warning"); r.Err == nil || r.Sent || len(wireFrames(s.Log(), Send, MethodSetLevel)) != 0 {
+	if r := s.SetLogLevel(ctx, "warning"); r.Err == nil || r.Sent || len(wireFrames(s.Log(), record.Send, record.MethodSetLevel)) != 0 {
 		t.Errorf("setLevel on 2026-07-28: %+v", r)
 	}
 }
 
 func TestCancelARequest(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := dial(t, hostile(t, hostiletest.ModeHangRequests), &Options{Log: log, Timeout: time.Minute})
@@ -185,7 +186,7 @@ func TestCancelARequest(t *testing.T) {
 	defer cancel()
 	go func() {
 		for ev := range sub.C() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == MethodRead {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == record.MethodRead {
 				cancel()
 				return
 			}
@@ -206,7 +207,7 @@ func TestRequestTimesOut(t *testing.T) {
 }
 
 func TestSubscribeRecordsUpdates(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := demoInMemory(t, &Options{Log: log})
@@ -218,7 +219,7 @@ func TestSubscribeRecordsUpdates(t *testing.T) {
 	for updated := false; !updated; {
 		select {
 		case ev := <-sub.C():
-			if uri, ok := UpdatedURI(ev); ok {
+			if uri, ok := record.UpdatedURI(ev); ok {
 				if uri != demo.ClockURI {
 					t.Errorf("updated %q", uri)
 				}
@@ -246,7 +247,7 @@ func TestLogLevelTravelsInTheMetaOnNewProtocols(t *testing.T) {
 		s.Call(ctx, "add", json.RawMessage(`{"a":1,"b":2}`), nil)
 		level := ""
 		for _, ev := range s.Log().Events() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/call" {
 				var f struct {
 					Params struct {
 						Meta map[string]any `json:"_meta"`

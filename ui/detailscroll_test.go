@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"mcpwitness/finding"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // wideEnd ends the wide line of wideCall's structuredContent.
@@ -21,9 +21,9 @@ const wideEnd = "END-OF-REPORT"
 // structuredContent holds a line far wider than any pane, whose text
 // content is long prose, and whose output-schema verdict failed with two
 // paths.
-func wideCall() []session.Event {
+func wideCall() []record.Event {
 	b := &evs{}
-	out := []session.Event{b.connect(), b.walkStart(1),
+	out := []record.Event{b.connect(), b.walkStart(1),
 		b.page(1, 1, 1, "", tool("report", `"description":"Writes a report.","outputSchema":{"type":"object","properties":{"report":{"type":"string","description":"`+
 			strings.Repeat("the report's body, ", 8)+`"},"pages":{"type":"integer"}},"required":["report","pages"]}`)),
 		b.walkDone(1, 1, 1, 1, "")}
@@ -175,7 +175,7 @@ func TestDetailSchemaLinesAreWhole(t *testing.T) {
 func TestDetailScrollsSidewaysInAReplay(t *testing.T) {
 	evs := wideCall()
 	last := evs[len(evs)-1]
-	last.Kind, last.Call, last.Text = session.KindStderr, nil, "done"
+	last.Kind, last.Call, last.Text = record.KindStderr, nil, "done"
 	last.T = last.T.Add(1e6)
 	h := replayHarness(t, writeSession(t, "wide.jsonl", append(evs, last)), 80, 24, "dark")
 	h.key("[")
@@ -219,7 +219,7 @@ func wideModel(b *testing.B, n, width int) *model {
 		rows[i] = fmt.Sprintf("%q", strings.Repeat("x", width))
 	}
 	e := &evs{}
-	evs := []session.Event{e.connect(), e.walkStart(1), e.page(1, 1, 1, "", tool("report")), e.walkDone(1, 1, 1, 1, "")}
+	evs := []record.Event{e.connect(), e.walkStart(1), e.page(1, 1, 1, "", tool("report")), e.walkDone(1, 1, 1, 1, "")}
 	evs = append(evs, callEvents(e, 1, "report", true, `{"content":[],"structuredContent":{"rows":[`+strings.Join(rows, ",")+`]}}`)...)
 	for _, ev := range evs {
 		m.Update(eventMsg(ev))

@@ -15,7 +15,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // allWalked waits until n walks ended, their done events folded.
@@ -63,7 +63,7 @@ func TestItemTabsShowFailingVerdicts(t *testing.T) {
 		t.Fatalf("no resource:\n%s", h.screen())
 	}
 	h.key("enter")
-	r := h.latest(session.MethodRead, it.URI)
+	r := h.latest(record.MethodRead, it.URI)
 	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != finding.Fail {
 		t.Errorf("read verdicts %+v", r.Verdicts)
 	}
@@ -75,7 +75,7 @@ func TestItemTabsShowFailingVerdicts(t *testing.T) {
 	h.key("enter")
 	h.typeText("1")
 	h.key("enter")
-	r = h.latest(session.MethodGetPrompt, p.Name)
+	r = h.latest(record.MethodGetPrompt, p.Name)
 	if n := len(r.Verdicts); n != 2 || r.Verdicts[1].Status != finding.Fail {
 		t.Errorf("get verdicts %+v", r.Verdicts)
 	}
@@ -114,7 +114,7 @@ func TestTabFormGolden(t *testing.T) {
 // aborts that walk and the walks still queued behind it (templates and
 // prompts), which then never go out.
 func TestEscAbortsTheItemWalks(t *testing.T) {
-	f := &fakeBackend{info: session.ServerInfo{Capabilities: []byte(`{"tools":{},"resources":{},"prompts":{}}`)}}
+	f := &fakeBackend{info: record.ServerInfo{Capabilities: []byte(`{"tools":{},"resources":{},"prompts":{}}`)}}
 	f.walk = func(ctx context.Context) (int64, *paging.Result) {
 		if f.walks.Load() == 1 {
 			return 1, &paging.Result{} // tools

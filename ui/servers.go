@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/finding"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // serversModel is the root of the UI over several servers: one [model]
@@ -103,7 +103,7 @@ func (r *serversModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case eventsMsg:
 			r.keep(msg.i, evs...)
 		case eventMsg:
-			r.keep(msg.i, session.Event(evs))
+			r.keep(msg.i, record.Event(evs))
 		}
 		return r, r.to(msg.i, msg.msg)
 	case tea.WindowSizeMsg:
