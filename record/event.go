@@ -148,8 +148,8 @@ type WalkInfo struct {
 // file holds them: a call event carries it when the call starts
 // ([PhaseStart]: who, the arguments, what the listing said) and when it ends
 // ([PhaseDone]: everything but the arguments), a verdict event its ID, Tool
-// and [PhaseVerdict]. The session's CallResult and the fold's Call embed it, so that a
-// call has the same fields wherever it is read.
+// and [PhaseVerdict]. The session's CallResult and the fold's Call embed
+// it, so that a call has the same fields wherever it is read.
 type CallInfo struct {
 	ID    int64  `json:"id"`
 	Tool  string `json:"tool"`
