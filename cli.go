@@ -20,7 +20,7 @@ type config struct {
 	record   string
 	maxPages int
 	maxFrame int64 // 0: session.DefaultMaxFrame
-	spoolMax int64 // --spool-max: 0 session.DefaultSpoolMax, -1 no cap
+	spoolMax int64 // --spool-max: 0 record.DefaultSpoolMax, -1 no cap
 	timeout  time.Duration
 	protocol string
 	theme    string

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/session"
@@ -193,7 +194,7 @@ func callExit(c *fold.Call) int {
 	}
 	for _, v := range c.Verdicts {
 		switch v.Status {
-		case checks.Fail, checks.Refused, checks.Unchecked:
+		case finding.Fail, finding.Refused, finding.Unchecked:
 			return exitCheck
 		}
 	}

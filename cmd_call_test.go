@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"mcpwitness/internal/hostiletest"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // TestCallStopsWalkingAtTheToolsPage calls tools of the demo server's first
@@ -162,7 +162,7 @@ func TestCallSaysOnWhichPageTheToolWasListed(t *testing.T) {
 // tools/list requests that went out on the wire.
 func pagesIn(t *testing.T, path string) (pages, asked int) {
 	t.Helper()
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,9 +172,9 @@ func pagesIn(t *testing.T, path string) (pages, asked int) {
 			t.Fatal(err)
 		}
 		switch {
-		case ev.Kind == session.KindPage:
+		case ev.Kind == record.KindPage:
 			pages++
-		case ev.Kind == session.KindWire && ev.Dir == session.Send && ev.Method == "tools/list":
+		case ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/list":
 			asked++
 		}
 	}
@@ -187,16 +187,16 @@ func pagesIn(t *testing.T, path string) (pages, asked int) {
 // whole list, says so and how to record one.
 func TestCallStoppedWalkIsNoFinding(t *testing.T) {
 	path := recordCLI(t, "call", "add", "a=2", "b=3")
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var done *session.WalkInfo
+	var done *record.WalkInfo
 	for ev, err := range f.Events() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind == session.KindWalk && ev.Walk != nil && ev.Walk.State == session.PhaseDone {
+		if ev.Kind == record.KindWalk && ev.Walk != nil && ev.Walk.State == record.PhaseDone {
 			done = ev.Walk
 		}
 	}
@@ -238,7 +238,7 @@ func TestCallEndsItsServer(t *testing.T) {
 	if kids := childProcesses(t); len(kids) > 0 {
 		t.Fatalf("the call returned with children %v still there: the server was not reaped", kids)
 	}
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestCallEndsItsServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind == session.KindCall || ev.Kind == session.KindClosed {
+		if ev.Kind == record.KindCall || ev.Kind == record.KindClosed {
 			kinds = append(kinds, string(ev.Kind)+" "+ev.Text)
 		}
 	}

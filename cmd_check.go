@@ -9,6 +9,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -148,7 +149,7 @@ func checkSession(ctx context.Context, sess *session.Session, walks int) checked
 		c.doc.Findings = []finding.Finding{}
 	}
 	for _, f := range c.doc.Findings {
-		sess.Log().Append(session.Event{Kind: session.KindFinding, Finding: &f})
+		sess.Log().Append(record.Event{Kind: record.KindFinding, Finding: &f})
 	}
 	return c
 }
@@ -156,7 +157,7 @@ func checkSession(ctx context.Context, sess *session.Session, walks int) checked
 // checkList is what check says of the settled walk st of list m: its
 // document, its findings, and whether it could not be read. An optional
 // list the server does not offer (-32601) is a warning, not a failure.
-func checkList(v *checks.Validator, info session.ServerInfo, m paging.Method, st session.Settled) (walkDoc, []finding.Finding, bool) {
+func checkList(v *checks.Validator, info record.ServerInfo, m paging.Method, st session.Settled) (walkDoc, []finding.Finding, bool) {
 	ld := listDocument(m, st)
 	res := st.Result
 	if optionalList(m, info.Capabilities) && res.Incomplete == paging.Failed && session.NotOffered(res.Err) {

@@ -12,6 +12,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -103,9 +104,9 @@ func brokenEntry(s configServer) checked {
 
 // checkServer connects to one server of --config and lints it, adding
 // the credentials it obtains to red.
-func checkServer(ctx context.Context, cfg *config, s configServer, red *session.Redactor) checked {
+func checkServer(ctx context.Context, cfg *config, s configServer, red *record.Redactor) checked {
 	start := time.Now()
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	defer log.Close()
 	doc := checkDoc{Server: serverDoc{Target: s.target.Describe().String()}, Names: s.names, Lists: []walkDoc{}, Findings: []finding.Finding{}}
 	if s.target.Identity != nil {
@@ -152,7 +153,7 @@ func (a *app) writeJUnit(junit *junitOut, results []checked, names []string) err
 
 // checkSummary prints one server's line of check --config, and its errors
 // and warnings indented under it. red holds that server's secrets.
-func (p *printer) checkSummary(s configServer, c checked, red *session.Redactor) {
+func (p *printer) checkSummary(s configServer, c checked, red *record.Redactor) {
 	safe := func(text string) string { return p.line(red.String(text)) }
 	name := p.bold(safe(s.name()))
 	hash := ""
@@ -232,7 +233,7 @@ func (p *printer) checkTotals(results []checked) {
 
 // maskedFindings returns found with every secret red knows masked in
 // their text; found itself when none held one.
-func maskedFindings(red *session.Redactor, found []finding.Finding) []finding.Finding {
+func maskedFindings(red *record.Redactor, found []finding.Finding) []finding.Finding {
 	b, err := json.Marshal(found)
 	if err != nil {
 		return found
@@ -249,7 +250,7 @@ func maskedFindings(red *session.Redactor, found []finding.Finding) []finding.Fi
 }
 
 // maskedError is err with every secret red knows masked in its text.
-func maskedError(red *session.Redactor, err error) error {
+func maskedError(red *record.Redactor, err error) error {
 	if err == nil {
 		return nil
 	}

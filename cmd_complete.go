@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/session"
@@ -15,13 +15,13 @@ import (
 // completeDoc is the --json document of `complete`.
 type completeDoc struct {
 	docHead
-	Server     serverDoc        `json:"server"`
-	Values     []string         `json:"values"`
-	Total      *int             `json:"total"`
-	HasMore    bool             `json:"hasMore"`
-	Verdicts   []checks.Verdict `json:"verdicts"`
-	DurationMs float64          `json:"durationMs"`
-	Error      *errorObj        `json:"error"`
+	Server     serverDoc         `json:"server"`
+	Values     []string          `json:"values"`
+	Total      *int              `json:"total"`
+	HasMore    bool              `json:"hasMore"`
+	Verdicts   []finding.Verdict `json:"verdicts"`
+	DurationMs float64           `json:"durationMs"`
+	Error      *errorObj         `json:"error"`
 }
 
 // runComplete asks for the completions of one argument: mcpwitness
@@ -53,7 +53,7 @@ func runComplete(ctx context.Context, a *app) error {
 // completeDocument is the document of the completion r, made on server.
 func completeDocument(server serverDoc, r *session.RequestResult) completeDoc {
 	doc := completeDoc{docHead: headOf("complete"), Server: server, Values: []string{},
-		Verdicts: append([]checks.Verdict{}, r.Verdicts...), DurationMs: durationMs(r.Ms()), Error: requestError(r)}
+		Verdicts: append([]finding.Verdict{}, r.Verdicts...), DurationMs: durationMs(r.Ms()), Error: requestError(r)}
 	var res struct {
 		Completion struct {
 			Values  []string `json:"values"`

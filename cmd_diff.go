@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"mcpwitness/record"
 	"mcpwitness/report"
-	"mcpwitness/session"
 )
 
 // runDiff compares the last complete tools walk of two session files:
@@ -21,7 +21,7 @@ func runDiff(_ context.Context, a *app) error {
 	if a.cfg.ndjson {
 		return usagef("diff writes one document; use --json, not --ndjson")
 	}
-	var files [2]*session.File
+	var files [2]*record.File
 	for i, path := range a.cfg.args {
 		f, err := openSession(path, a.stderr)
 		if err != nil {

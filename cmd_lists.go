@@ -11,6 +11,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -183,7 +184,7 @@ func requestExit(r *session.RequestResult) error {
 	}
 	for _, v := range r.Verdicts {
 		switch v.Status {
-		case checks.Fail, checks.Refused, checks.Unchecked:
+		case finding.Fail, finding.Refused, finding.Unchecked:
 			return exitWith(exitCheck)
 		}
 	}
@@ -197,7 +198,7 @@ func errorText(r *session.RequestResult) string {
 	case r.Err != nil:
 		return r.Err.Error()
 	case len(r.RPCError) > 0:
-		return "the server answered with an error: " + session.RPCErrorText(r.RPCError)
+		return "the server answered with an error: " + record.RPCErrorText(r.RPCError)
 	}
 	return ""
 }
@@ -255,7 +256,7 @@ func (p *printer) failure(r *session.RequestResult) {
 	case r.Err != nil:
 		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(r.Err.Error()))
 	case len(r.RPCError) > 0:
-		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(session.RPCErrorText(r.RPCError)))
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(record.RPCErrorText(r.RPCError)))
 	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(p.w, "%s %s\n", p.yellow("⚠"), p.line(f.Message))

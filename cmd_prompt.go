@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
@@ -20,7 +19,7 @@ type promptDoc struct {
 	Server     serverDoc         `json:"server"`
 	Prompt     string            `json:"prompt"`
 	Messages   []json.RawMessage `json:"messages"`
-	Verdicts   []checks.Verdict  `json:"verdicts"`
+	Verdicts   []finding.Verdict `json:"verdicts"`
 	DurationMs float64           `json:"durationMs"`
 	Sent       bool              `json:"sent"`
 	Forced     bool              `json:"forced,omitempty"`
@@ -103,7 +102,7 @@ func promptArgs(pairs []string, raw string, rawSet bool) (map[string]string, err
 // server.
 func promptDocument(server serverDoc, name string, r *session.RequestResult) promptDoc {
 	doc := promptDoc{docHead: headOf("prompt"), Server: server, Prompt: name, Messages: []json.RawMessage{},
-		Verdicts: append([]checks.Verdict{}, r.Verdicts...), Sent: r.Sent, Forced: r.Forced,
+		Verdicts: append([]finding.Verdict{}, r.Verdicts...), Sent: r.Sent, Forced: r.Forced,
 		DurationMs: durationMs(r.Ms()), Error: requestError(r), Findings: r.Findings}
 	var res struct {
 		Messages []json.RawMessage `json:"messages"`

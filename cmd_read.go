@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/session"
 )
@@ -20,7 +21,7 @@ type readDoc struct {
 	Server     serverDoc         `json:"server"`
 	URI        string            `json:"uri"`
 	Contents   []json.RawMessage `json:"contents"`
-	Verdicts   []checks.Verdict  `json:"verdicts"`
+	Verdicts   []finding.Verdict `json:"verdicts"`
 	DurationMs float64           `json:"durationMs"`
 	Error      *errorObj         `json:"error"`
 }
@@ -84,7 +85,7 @@ func (a *app) follow(ctx context.Context, sess *session.Session, uri string) err
 			if !ok {
 				return worst
 			}
-			if got, ok := session.UpdatedURI(ev); !ok || got != uri {
+			if got, ok := record.UpdatedURI(ev); !ok || got != uri {
 				continue
 			}
 			seen++
@@ -102,7 +103,7 @@ func (a *app) follow(ctx context.Context, sess *session.Session, uri string) err
 // readDocument is the document of the read r of uri, made on server.
 func readDocument(server serverDoc, uri string, r *session.RequestResult) readDoc {
 	doc := readDoc{docHead: headOf("read"), Server: server, URI: uri, Contents: []json.RawMessage{},
-		Verdicts: append([]checks.Verdict{}, r.Verdicts...), DurationMs: durationMs(r.Ms()), Error: requestError(r)}
+		Verdicts: append([]finding.Verdict{}, r.Verdicts...), DurationMs: durationMs(r.Ms()), Error: requestError(r)}
 	var res struct {
 		Contents []json.RawMessage `json:"contents"`
 	}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"mcpwitness/record"
 	"mcpwitness/report"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // runReport writes the Markdown report of a session file to stdout:
@@ -65,8 +65,8 @@ func fileCommand(cfg *config, n int, usage string) error {
 
 // openSession opens a session file, saying on stderr what the reader
 // forgave. A file that cannot be opened is exit 1.
-func openSession(path string, stderr io.Writer) (*session.File, error) {
-	f, err := session.OpenFile(path)
+func openSession(path string, stderr io.Writer) (*record.File, error) {
+	f, err := record.OpenFile(path)
 	if err != nil {
 		return nil, connectFailed(withCode(codeIO, err))
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"mcpwitness/demo"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // runFileCommand runs report or diff as the command line would.
@@ -212,7 +212,7 @@ func TestKilledRecordingOpens(t *testing.T) {
 		waitGone(t, server)
 	}
 
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatalf("a killed recording does not open: %v", err)
 	}
@@ -223,11 +223,11 @@ func TestKilledRecordingOpens(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch {
-		case ev.Kind == session.KindWalk && ev.Walk.State == "done":
+		case ev.Kind == record.KindWalk && ev.Walk.State == "done":
 			walkDone = true
-		case ev.Kind == session.KindCall && ev.Call.State == "start":
+		case ev.Kind == record.KindCall && ev.Call.State == "start":
 			callStart = true
-		case ev.Kind == session.KindCall && ev.Call.State == "done":
+		case ev.Kind == record.KindCall && ev.Call.State == "done":
 			callDone = true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/internal/hostiletest"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // demoTargets are the demo server over stdio (the default target, a child
@@ -246,7 +246,7 @@ func TestPromptSaysTheListChangedBeforeItsAnswer(t *testing.T) {
 			if stale != tc.stale || !tc.stale && len(doc.Findings) > 0 {
 				t.Errorf("--json findings %+v; want a list-changed finding: %v", doc.Findings, tc.stale)
 			}
-			f, err := session.OpenFile(rec)
+			f, err := record.OpenFile(rec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func TestPromptSaysTheListChangedBeforeItsAnswer(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ev.Kind == session.KindRequest && ev.Request != nil && ev.Request.State == session.PhaseDone {
+				if ev.Kind == record.KindRequest && ev.Request != nil && ev.Request.State == record.PhaseDone {
 					recorded = len(ev.Request.Findings) == 1 && strings.Contains(ev.Request.Findings[0].Message, says)
 				}
 			}

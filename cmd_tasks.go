@@ -8,12 +8,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/render"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/tooldef"
 )
 
@@ -23,11 +23,11 @@ const extensionProtocol = "2026-07-28"
 
 // taskDoc is a task in the documents of call --task and tasks.
 type taskDoc struct {
-	TaskID        string             `json:"taskId"`
-	Status        session.TaskStatus `json:"status"`
-	StatusMessage string             `json:"statusMessage,omitempty"`
-	CreatedAt     string             `json:"createdAt,omitempty"`
-	LastUpdatedAt string             `json:"lastUpdatedAt,omitempty"`
+	TaskID        string            `json:"taskId"`
+	Status        record.TaskStatus `json:"status"`
+	StatusMessage string            `json:"statusMessage,omitempty"`
+	CreatedAt     string            `json:"createdAt,omitempty"`
+	LastUpdatedAt string            `json:"lastUpdatedAt,omitempty"`
 	// TTL is in milliseconds, null when the server said none or null.
 	TTL          *int64 `json:"ttlMs"`
 	PollInterval int64  `json:"pollIntervalMs,omitempty"`
@@ -46,10 +46,10 @@ type taskCallRef struct {
 }
 
 type taskStepDoc struct {
-	T       time.Time          `json:"t"`
-	Status  session.TaskStatus `json:"status"`
-	Message string             `json:"statusMessage,omitempty"`
-	Source  session.TaskSource `json:"source"`
+	T       time.Time         `json:"t"`
+	Status  record.TaskStatus `json:"status"`
+	Message string            `json:"statusMessage,omitempty"`
+	Source  record.TaskSource `json:"source"`
 }
 
 // taskCallDoc is the --json document of call --task: the call's, and its
@@ -91,16 +91,16 @@ func (a *app) liveTaskLines() {
 	// status its CreateTaskResult gave (or polls that repeat it) does not
 	// print it twice. Sinks run one at a time, in order.
 	last := map[string]string{}
-	a.log.AddSink(func(ev session.Event) {
+	a.log.AddSink(func(ev record.Event) {
 		switch {
-		case ev.Kind == session.KindTask && ev.Task != nil:
+		case ev.Kind == record.KindTask && ev.Task != nil:
 			line := taskLine(ev.Task.TaskID, ev.Task.Status, ev.Task.StatusMessage)
 			if last[ev.Task.TaskID] == line {
 				return
 			}
 			last[ev.Task.TaskID] = line
 			fmt.Fprintf(p.w, "%s %s\n", p.dim("task"), p.line(line))
-		case ev.Kind == session.KindServerCall:
+		case ev.Kind == record.KindServerCall:
 			for _, l := range askLines(ev) {
 				fmt.Fprintf(p.w, "%s %s\n", p.dim("server"), p.line(l))
 			}
@@ -110,7 +110,7 @@ func (a *app) liveTaskLines() {
 
 // askLines say a server-request event: the request with its message (and
 // a URL to open, shown whole), or what was answered.
-func askLines(ev session.Event) []string {
+func askLines(ev record.Event) []string {
 	head := ev.Method
 	if ev.ID != "" {
 		head += " " + ev.ID
@@ -139,7 +139,7 @@ func askLines(ev session.Event) []string {
 }
 
 // taskLine is "t-1 working: scene 2 of 4".
-func taskLine(id string, st session.TaskStatus, msg string) string {
+func taskLine(id string, st record.TaskStatus, msg string) string {
 	s := id + " " + string(st)
 	if msg != "" {
 		s += ": " + msg
@@ -174,9 +174,9 @@ func (p *printer) offerTask(c *fold.Call, def json.RawMessage) {
 	}
 }
 
-func refusedTaskSupport(vs []checks.Verdict) bool {
+func refusedTaskSupport(vs []finding.Verdict) bool {
 	for _, v := range vs {
-		if v.Check == checks.TaskSupport && v.Status == checks.Refused {
+		if v.Check == finding.TaskSupport && v.Status == finding.Refused {
 			return true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"mcpwitness/demo"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // taskCallOut is what the tests read of call --task --json.
@@ -265,17 +265,17 @@ func TestTasksCommandOnTheExtensionSaysThereIsNoList(t *testing.T) {
 // TypeScript SDK's servers do) printed the first status twice.
 func TestLiveTaskLinesPrintEachStatusOnce(t *testing.T) {
 	var out bytes.Buffer
-	a := &app{cfg: &config{}, log: session.NewLog(nil), pr: newPrinter(&out, false, nil)}
+	a := &app{cfg: &config{}, log: record.NewLog(nil), pr: newPrinter(&out, false, nil)}
 	defer a.log.Close()
 	a.liveTaskLines()
-	status := func(st session.TaskStatus, msg string, src session.TaskSource) {
-		a.log.Append(session.Event{Kind: session.KindTask, Task: &session.TaskInfo{TaskID: "t1", Status: st, StatusMessage: msg, Source: src}})
+	status := func(st record.TaskStatus, msg string, src record.TaskSource) {
+		a.log.Append(record.Event{Kind: record.KindTask, Task: &record.TaskInfo{TaskID: "t1", Status: st, StatusMessage: msg, Source: src}})
 	}
-	status(session.TaskWorking, "starting", session.TaskCreated)
-	status(session.TaskWorking, "starting", session.TaskNotified)
-	status(session.TaskWorking, "scene 1", session.TaskNotified)
-	status(session.TaskWorking, "scene 1", session.TaskPolled)
-	status(session.TaskCompleted, "done", session.TaskNotified)
+	status(record.TaskWorking, "starting", record.TaskCreated)
+	status(record.TaskWorking, "starting", record.TaskNotified)
+	status(record.TaskWorking, "scene 1", record.TaskNotified)
+	status(record.TaskWorking, "scene 1", record.TaskPolled)
+	status(record.TaskCompleted, "done", record.TaskNotified)
 	want := "task t1 working: starting\ntask t1 working: scene 1\ntask t1 completed: done\n"
 	if out.String() != want {
 		t.Errorf("printed:\n%s\nwant:\n%s", out.String(), want)

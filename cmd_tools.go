@@ -6,6 +6,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -48,10 +49,10 @@ func runTools(ctx context.Context, a *app) error {
 // foldToolsLog is [foldLog] for the tools command, whose document needs no
 // frame: wire events are folded without their bytes, which the fold would
 // otherwise keep (and read for a note), a second copy of every page.
-func foldToolsLog(log *session.Log) *logFold {
+func foldToolsLog(log *record.Log) *logFold {
 	f := &logFold{st: fold.New(nil)}
-	log.AddSink(func(ev session.Event) {
-		if ev.Kind == session.KindWire {
+	log.AddSink(func(ev record.Event) {
+		if ev.Kind == record.KindWire {
 			ev.Frame = nil
 		}
 		f.mu.Lock()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 	"mcpwitness/ui"
 )
@@ -14,13 +15,13 @@ import (
 // runTUI opens the terminal UI on the target (the demo server by default),
 // through the session log run wired to --record and to the spool that the
 // UI's export copies into the current directory (with --record, the spool
-// follows the record: see [session.FollowRecord]).
+// follows the record: see [record.FollowRecord]).
 func runTUI(ctx context.Context, a *app) error {
 	spool := a.spool
 	cfg := ui.Config{
 		Target:  a.cfg.target,
 		Session: interactive(sessionOptions(a.cfg, a.log, a.red)),
-		Export: func(ctx context.Context) (session.Exported, error) {
+		Export: func(ctx context.Context) (record.Exported, error) {
 			return spool.Export(ctx, ".")
 		},
 		Theme:   a.cfg.theme,

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // The terminal UI refuses to start without a terminal before --record
@@ -63,26 +63,26 @@ func TestEndToEndRecord(t *testing.T) {
 	if len(exports) != 1 {
 		t.Fatalf("exports in %s: %v", work, exports)
 	}
-	record := readSession(t, filepath.Join(work, "run.jsonl"))
+	recorded := readSession(t, filepath.Join(work, "run.jsonl"))
 	export := readSession(t, exports[0])
 	// One log, one header: the record and the export start alike.
-	if rh, eh := record.Header(), export.Header(); rh.Tool != toolName() || !rh.Started.Equal(eh.Started) || rh.Target.String() != eh.Target.String() {
+	if rh, eh := recorded.Header(), export.Header(); rh.Tool != toolName() || !rh.Started.Equal(eh.Started) || rh.Target.String() != eh.Target.String() {
 		t.Errorf("record header %+v, export header %+v", rh, eh)
 	}
-	kinds := map[session.Kind]int{}
-	for ev, err := range record.Events() {
+	kinds := map[record.Kind]int{}
+	for ev, err := range recorded.Events() {
 		if err != nil {
 			t.Fatal(err)
 		}
 		kinds[ev.Kind]++
 	}
-	for _, k := range []session.Kind{session.KindConnect, session.KindWire, session.KindPage, session.KindWalk, session.KindClosed} {
+	for _, k := range []record.Kind{record.KindConnect, record.KindWire, record.KindPage, record.KindWalk, record.KindClosed} {
 		if kinds[k] == 0 {
 			t.Errorf("the record has no %s events (kinds: %v)", k, kinds)
 		}
 	}
-	if record.Len() <= export.Len() {
-		t.Errorf("the record has %d events, the export %d; the record goes on to the session's end", record.Len(), export.Len())
+	if recorded.Len() <= export.Len() {
+		t.Errorf("the record has %d events, the export %d; the record goes on to the session's end", recorded.Len(), export.Len())
 	}
 	rb, _ := os.ReadFile(filepath.Join(work, "run.jsonl"))
 	eb, _ := os.ReadFile(exports[0])
@@ -92,9 +92,9 @@ func TestEndToEndRecord(t *testing.T) {
 }
 
 // readSession opens a session file that must read whole.
-func readSession(t *testing.T, path string) *session.File {
+func readSession(t *testing.T, path string) *record.File {
 	t.Helper()
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

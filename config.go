@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -478,7 +479,7 @@ func identify(c *config, t *session.Target, env environ) error {
 	if c.digestKey != "" || t.HasSecrets() {
 		load := env.digestKey
 		if load == nil {
-			load = session.LoadDigestKey
+			load = record.LoadDigestKey
 		}
 		k, err := load(c.digestKey)
 		if err != nil {
@@ -486,14 +487,14 @@ func identify(c *config, t *session.Target, env environ) error {
 		}
 		t.DigestKey = k
 	}
-	id := t.Identify(session.IdentityOptions{Protocol: c.protocol, ClientName: clientName, ClientVersion: version()})
+	id := t.Identify(record.IdentityOptions{Protocol: c.protocol, ClientName: clientName, ClientVersion: version()})
 	t.Identity = &id
 	return nil
 }
 
 // secrets is a redactor that knows the secrets of every server the command
 // line opens: the target's, and with several servers each one's.
-func (c *config) secrets() *session.Redactor {
+func (c *config) secrets() *record.Redactor {
 	red := c.target.Secrets()
 	for _, s := range c.servers {
 		red.Merge(s.target.Secrets())

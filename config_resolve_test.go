@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // TestResolveErrorOrder holds which error resolve says when several
@@ -18,7 +18,7 @@ func TestResolveErrorOrder(t *testing.T) {
 	noExe := testEnviron(nil)
 	noExe.executable = func() (string, error) { return "", errors.New("no /proc") }
 	badKey := testEnviron(nil)
-	badKey.digestKey = func(string) (*session.DigestKey, error) { return nil, errors.New("key file unreadable") }
+	badKey.digestKey = func(string) (*record.DigestKey, error) { return nil, errors.New("key file unreadable") }
 	tests := []struct {
 		name string
 		env  environ

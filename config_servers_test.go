@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // keyedEnviron is testEnviron(vars) with its digest key at a temporary
@@ -15,11 +15,11 @@ import (
 func keyedEnviron(t *testing.T, vars map[string]string) environ {
 	env := testEnviron(vars)
 	dir := t.TempDir()
-	env.digestKey = func(path string) (*session.DigestKey, error) {
+	env.digestKey = func(path string) (*record.DigestKey, error) {
 		if path == "" {
 			path = filepath.Join(dir, "digest.key")
 		}
-		return session.LoadDigestKey(path)
+		return record.LoadDigestKey(path)
 	}
 	return env
 }
@@ -161,7 +161,7 @@ func TestRecordsKeyTheirDigests(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("tools --record: exit %d: %s", code, stderr)
 		}
-		f, err := session.OpenFile(rec)
+		f, err := record.OpenFile(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +179,7 @@ func TestRecordsKeyTheirDigests(t *testing.T) {
 	if a == c {
 		t.Errorf("another key gave the same placeholder %s", a)
 	}
-	if a == session.Placeholder("API_KEY", "weak-secret-1") || strings.Contains(a+c, "weak-secret") {
+	if a == record.Placeholder("API_KEY", "weak-secret-1") || strings.Contains(a+c, "weak-secret") {
 		t.Errorf("the placeholder is the unkeyed digest or holds the value: %s", a)
 	}
 }

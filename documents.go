@@ -6,11 +6,11 @@ import (
 	"strings"
 	"sync"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/tooldef"
 )
 
@@ -110,7 +110,7 @@ type (
 		// ListChanged: the server said its tool list changed after the
 		// listing the checks used and before the answer.
 		ListChanged bool              `json:"listChanged"`
-		Verdicts    []checks.Verdict  `json:"verdicts"`
+		Verdicts    []finding.Verdict `json:"verdicts"`
 		Findings    []finding.Finding `json:"findings,omitempty"`
 		Result      json.RawMessage   `json:"result"`
 		Error       *errorObj         `json:"error"`
@@ -131,9 +131,9 @@ type logFold struct {
 }
 
 // foldLog folds every event appended to log from now on.
-func foldLog(log *session.Log) *logFold {
+func foldLog(log *record.Log) *logFold {
 	f := &logFold{st: fold.New(nil)}
-	log.AddSink(func(ev session.Event) {
+	log.AddSink(func(ev record.Event) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.st.Apply(ev)
@@ -149,13 +149,13 @@ func (f *logFold) read(fn func(st *fold.State)) {
 }
 
 // serverDocument is what the documents say of the server.
-func serverDocument(info session.ServerInfo) serverDoc {
+func serverDocument(info record.ServerInfo) serverDoc {
 	return serverDoc{Name: info.Name, Version: info.Version, ProtocolVersion: info.ProtocolVersion, AskedProtocol: info.AskedProtocol,
 		Transport: info.Transport, Target: info.Target, ConfigHash: info.ConfigHash}
 }
 
 // toolsDocument is the document of the newest tools walk st folded.
-func toolsDocument(info session.ServerInfo, st *fold.State) toolsDoc {
+func toolsDocument(info record.ServerInfo, st *fold.State) toolsDoc {
 	w := st.LatestTools()
 	doc := toolsHeader(info, w)
 	if w == nil {
@@ -175,7 +175,7 @@ func toolsDocument(info session.ServerInfo, st *fold.State) toolsDoc {
 // document was built, the peak of the process's memory. The records are
 // the walk's, which never change once it is done; the rest of the fold
 // may go.
-func toolsDocumentOf(info session.ServerInfo, st *fold.State) toolsDoc {
+func toolsDocumentOf(info record.ServerInfo, st *fold.State) toolsDoc {
 	w := st.LatestTools()
 	doc := toolsHeader(info, w)
 	if w != nil {
@@ -185,7 +185,7 @@ func toolsDocumentOf(info session.ServerInfo, st *fold.State) toolsDoc {
 }
 
 // toolsHeader is the document of walk w (nil: none yet) without its tools.
-func toolsHeader(info session.ServerInfo, w *fold.Walk) toolsDoc {
+func toolsHeader(info record.ServerInfo, w *fold.Walk) toolsDoc {
 	doc := toolsDoc{
 		docHead: headOf("tools"), Server: serverDocument(info), Walk: walkDoc{Method: paging.Tools().Name},
 		Pages: []pageDoc{}, Tools: []toolDoc{}, Findings: []finding.Finding{},
@@ -310,7 +310,7 @@ func callDocument(server serverDoc, c *fold.Call, err error, findings []finding.
 		ListedDuringCall: c.ListedDuring, ListChanged: c.ListChanged, Verdicts: c.Verdicts, Findings: findings,
 		Result: c.Result, DurationMs: durationMs(c.Ms), FoundOnPage: foundOnPage}
 	if doc.Verdicts == nil {
-		doc.Verdicts = []checks.Verdict{}
+		doc.Verdicts = []finding.Verdict{}
 	}
 	if len(doc.Result) == 0 {
 		doc.Result = json.RawMessage("null")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -106,7 +107,7 @@ func errorObjOf(err error, exit int) *errorObj {
 // rpcErrorObj is the error object of a JSON-RPC error the server answered
 // with.
 func rpcErrorObj(rpc json.RawMessage) *errorObj {
-	return &errorObj{Code: codeProtocol, Message: "the server answered with an error: " + session.RPCErrorText(rpc),
+	return &errorObj{Code: codeProtocol, Message: "the server answered with an error: " + record.RPCErrorText(rpc),
 		ExitCode: exitConnect, RPCError: rpc}
 }
 

@@ -11,14 +11,14 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // The tools document is read from the fold of the log: pages, tools with
 // their generation and held/own, findings, and the definition as sent,
 // even one that cannot be read.
 func TestToolsDocumentReadsTheFold(t *testing.T) {
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	folded := foldLog(log)
 	items := []json.RawMessage{
 		json.RawMessage(`{"name":"add","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}`),
@@ -27,16 +27,16 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 		json.RawMessage(`{"inputSchema":{"type":"object"}}`),
 	}
 	dup := finding.Finding{Check: paging.CheckDuplicateItem, Severity: finding.SeverityWarning, Message: "twice", Page: 1}
-	walk := &session.WalkInfo{ID: 1, Method: "tools/list", State: session.PhaseStart}
-	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Walk: walk})
-	log.Append(session.Event{Kind: session.KindPage, Method: "tools/list", Gen: 1,
-		Walk: &session.WalkInfo{ID: 1, Method: "tools/list", State: session.PhasePage},
+	walk := &record.WalkInfo{ID: 1, Method: "tools/list", State: record.PhaseStart}
+	log.Append(record.Event{Kind: record.KindWalk, Method: "tools/list", Walk: walk})
+	log.Append(record.Event{Kind: record.KindPage, Method: "tools/list", Gen: 1,
+		Walk: &record.WalkInfo{ID: 1, Method: "tools/list", State: record.PhasePage},
 		Page: &paging.Page{Number: 1, Count: len(items), Ms: 2, Generation: 1, HasTTL: true, TTLMs: 500}, Items: items})
-	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Gen: 1, Walk: &session.WalkInfo{ID: 1, Method: "tools/list",
-		State: session.PhaseDone, Pages: 1, Items: len(items), Generation: 1, Findings: []finding.Finding{dup}}})
+	log.Append(record.Event{Kind: record.KindWalk, Method: "tools/list", Gen: 1, Walk: &record.WalkInfo{ID: 1, Method: "tools/list",
+		State: record.PhaseDone, Pages: 1, Items: len(items), Generation: 1, Findings: []finding.Finding{dup}}})
 
 	var doc toolsDoc
-	folded.read(func(st *fold.State) { doc = toolsDocument(session.ServerInfo{Name: "srv"}, st) })
+	folded.read(func(st *fold.State) { doc = toolsDocument(record.ServerInfo{Name: "srv"}, st) })
 	ttl := 500
 	want := toolsDoc{
 		docHead:  docHead{Kind: "tools", SchemaVersion: schemaVersion},
@@ -57,7 +57,7 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 	// The document that leaves its tools in the walk's records writes the
 	// same bytes, as JSON and as text, as the one built whole.
 	var lazy toolsDoc
-	folded.read(func(st *fold.State) { lazy = toolsDocumentOf(session.ServerInfo{Name: "srv"}, st) })
+	folded.read(func(st *fold.State) { lazy = toolsDocumentOf(record.ServerInfo{Name: "srv"}, st) })
 	if lazy.listed == nil || len(lazy.listed.tools) != len(items) {
 		t.Fatalf("toolsDocumentOf did not leave the %d tools in the walk's records: %+v", len(items), lazy.listed)
 	}
@@ -78,15 +78,15 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 	}
 
 	// A second page makes the tools the client's own, not held.
-	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Walk: &session.WalkInfo{ID: 2, Method: "tools/list", State: session.PhaseStart}})
+	log.Append(record.Event{Kind: record.KindWalk, Method: "tools/list", Walk: &record.WalkInfo{ID: 2, Method: "tools/list", State: record.PhaseStart}})
 	for n := 1; n <= 2; n++ {
-		log.Append(session.Event{Kind: session.KindPage, Method: "tools/list", Gen: int64(1 + n),
-			Walk: &session.WalkInfo{ID: 2, Method: "tools/list", State: session.PhasePage},
+		log.Append(record.Event{Kind: record.KindPage, Method: "tools/list", Gen: int64(1 + n),
+			Walk: &record.WalkInfo{ID: 2, Method: "tools/list", State: record.PhasePage},
 			Page: &paging.Page{Number: n, Count: 1, Generation: int64(1 + n)}, Items: items[:1]})
 	}
-	log.Append(session.Event{Kind: session.KindWalk, Method: "tools/list", Gen: 3, Walk: &session.WalkInfo{ID: 2, Method: "tools/list",
-		State: session.PhaseDone, Pages: 2, Items: 2, Generation: 3}})
-	folded.read(func(st *fold.State) { doc = toolsDocument(session.ServerInfo{Name: "srv"}, st) })
+	log.Append(record.Event{Kind: record.KindWalk, Method: "tools/list", Gen: 3, Walk: &record.WalkInfo{ID: 2, Method: "tools/list",
+		State: record.PhaseDone, Pages: 2, Items: 2, Generation: 3}})
+	folded.read(func(st *fold.State) { doc = toolsDocument(record.ServerInfo{Name: "srv"}, st) })
 	if len(doc.Tools) != 2 || doc.Tools[0].Held || doc.Tools[1].Generation != 3 || doc.Walk.Pages != 2 || len(doc.Findings) != 0 || doc.Findings == nil {
 		t.Errorf("second walk: %+v", doc)
 	}
@@ -96,14 +96,14 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 // after the walk started: resources/list_changed marks the resources and
 // templates walks, and no other.
 func TestListDocSaysTheListChanged(t *testing.T) {
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	folded := foldLog(log)
 	for i, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
 		id := int64(i + 1)
-		log.Append(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseStart}})
-		log.Append(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseDone}})
+		log.Append(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: id, Method: m, State: record.PhaseStart}})
+		log.Append(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: id, Method: m, State: record.PhaseDone}})
 	}
-	log.Append(session.Event{Kind: session.KindNotification, Method: "notifications/resources/list_changed"})
+	log.Append(record.Event{Kind: record.KindNotification, Method: "notifications/resources/list_changed"})
 	got := map[string]bool{}
 	folded.read(func(st *fold.State) {
 		for _, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {

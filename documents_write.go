@@ -8,14 +8,14 @@ import (
 	"slices"
 	"strconv"
 
+	"mcpwitness/record"
 	"mcpwitness/render"
-	"mcpwitness/session"
 )
 
 // writeJSON writes v as one indented JSON document: strict UTF-8 JSON
 // (see [cleanJSON]) with every secret red knows replaced. A tools document
 // is streamed (see [toolsDoc.writeJSON]).
-func writeJSON(w io.Writer, v any, red *session.Redactor) error {
+func writeJSON(w io.Writer, v any, red *record.Redactor) error {
 	if d, ok := v.(toolsDoc); ok {
 		return d.writeJSON(w, red)
 	}
@@ -131,7 +131,7 @@ func appendJSONString(out []byte, s string) []byte {
 // byte for byte, without building it whole: each field, and each tool of
 // the tools array, is encoded, cleaned, redacted and indented on its own
 // and written through one buffered writer as it is formatted.
-func (d toolsDoc) writeJSON(w io.Writer, red *session.Redactor) error {
+func (d toolsDoc) writeJSON(w io.Writer, red *record.Redactor) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	s := docStream{w: bw, red: red}
 	bw.WriteString("{\n")
@@ -157,7 +157,7 @@ func (d toolsDoc) writeJSON(w io.Writer, red *session.Redactor) error {
 // stops it.
 type docStream struct {
 	w   *bufio.Writer
-	red *session.Redactor
+	red *record.Redactor
 	buf bytes.Buffer
 	err error
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -25,8 +26,8 @@ import (
 func (a *app) openLog() (closeRecord func() error, err error) {
 	cfg := a.cfg
 	tuneGCFor(cfg.cmd != "")
-	h := session.NewHeader(toolName(), cfg.target.Describe())
-	a.log = session.NewLog(nil)
+	h := record.NewHeader(toolName(), cfg.target.Describe())
+	a.log = record.NewLog(nil)
 	a.log.MaskWith(a.red)
 	rec, closeRecord, err := openRecord(cfg.record, h, a.red, a.log)
 	if err != nil {
@@ -37,8 +38,8 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 		// With --record the UI's export copies the record: each event is
 		// written once.
 		if rec != nil {
-			a.spool, err = session.FollowRecord(rec)
-		} else if a.spool, err = session.NewSpool(h, a.red, a.spoolOptions()); err == nil {
+			a.spool, err = record.FollowRecord(rec)
+		} else if a.spool, err = record.NewSpool(h, a.red, a.spoolOptions()); err == nil {
 			a.log.AddSink(a.spool.Write)
 		}
 		if err != nil {
@@ -58,9 +59,9 @@ func (a *app) openLog() (closeRecord func() error, err error) {
 
 // spoolOptions bound the terminal UI's own spool by --spool-max and, when
 // it stops, say so in the session's log, whose events the UI shows.
-func (a *app) spoolOptions() *session.SpoolOptions {
+func (a *app) spoolOptions() *record.SpoolOptions {
 	log := a.log
-	return &session.SpoolOptions{Max: a.cfg.spoolMax, Stopped: func(ev session.Event) {
+	return &record.SpoolOptions{Max: a.cfg.spoolMax, Stopped: func(ev record.Event) {
 		// The spool may be writing as a sink of log, which is locked
 		// meanwhile: append once the sink has returned.
 		go log.Append(ev)
@@ -93,7 +94,7 @@ func (a *app) dial(ctx context.Context) (*session.Session, error) {
 		case r.Err != nil:
 			a.warn(fmt.Errorf("--log-level %s: %w", level, r.Err))
 		case len(r.RPCError) > 0:
-			a.warn(fmt.Errorf("--log-level %s: the server answered with an error: %s", level, session.RPCErrorText(r.RPCError)))
+			a.warn(fmt.Errorf("--log-level %s: the server answered with an error: %s", level, record.RPCErrorText(r.RPCError)))
 		}
 	}
 	return sess, nil
@@ -121,11 +122,11 @@ func (a *app) warn(err error) { printError(a.stderr, a.red, err) }
 // by red, after the header h, and returns the record (nil without
 // --record). The returned function closes the file and says whether every
 // event was written.
-func openRecord(path string, h session.Header, red *session.Redactor, log *session.Log) (*session.RecordFile, func() error, error) {
+func openRecord(path string, h record.Header, red *record.Redactor, log *record.Log) (*record.RecordFile, func() error, error) {
 	if path == "" {
 		return nil, func() error { return nil }, nil
 	}
-	rec, err := session.CreateRecord(path, h, red)
+	rec, err := record.CreateRecord(path, h, red)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, nil, fmt.Errorf("--record %s: the file exists; choose another name or remove it (a record is never overwritten)", path)
 	}
@@ -144,8 +145,8 @@ func openRecord(path string, h session.Header, red *session.Redactor, log *sessi
 // ndjsonSink writes each event as one line of strict UTF-8 JSON with the
 // secrets red knows replaced. An event it cannot write goes to fail, which
 // makes the command fail saying so.
-func ndjsonSink(w io.Writer, red *session.Redactor, fail func(error)) func(session.Event) {
-	return func(ev session.Event) {
+func ndjsonSink(w io.Writer, red *record.Redactor, fail func(error)) func(record.Event) {
+	return func(ev record.Event) {
 		b, err := json.Marshal(ev)
 		if err == nil {
 			b, err = cleanJSON(b)
@@ -168,10 +169,10 @@ func isTTY(w io.Writer) bool {
 // one line rewritten in place and cleared when the walk or call is done.
 // What the server said in it (a progress message) is redacted by red and
 // shown safely, as the printer shows it.
-func progressSink(w io.Writer, red *session.Redactor) func(session.Event) {
+func progressSink(w io.Writer, red *record.Redactor) func(record.Event) {
 	shown := false
 	safe := func(s string) string { return sanitize.Line(red.String(s)) }
-	return func(ev session.Event) {
+	return func(ev record.Event) {
 		line, done := progressLine(ev, safe)
 		switch {
 		case line != "":
@@ -186,17 +187,17 @@ func progressSink(w io.Writer, red *session.Redactor) func(session.Event) {
 
 // progressLine is what the progress line shows for ev, if anything, and
 // whether ev ends a walk or a call. safe makes a string safe for the line.
-func progressLine(ev session.Event, safe func(string) string) (line string, done bool) {
+func progressLine(ev record.Event, safe func(string) string) (line string, done bool) {
 	switch {
-	case ev.Kind == session.KindPage && ev.Page != nil:
+	case ev.Kind == record.KindPage && ev.Page != nil:
 		return fmt.Sprintf("%s: page %d · %s · gen %d", safe(ev.Method), ev.Page.Number, nouns(ev.Page.Count, "item"), ev.Page.Generation), false
-	case ev.Kind == session.KindWalk && ev.Walk != nil:
-		return "", ev.Walk.State == session.PhaseDone
-	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart:
+	case ev.Kind == record.KindWalk && ev.Walk != nil:
+		return "", ev.Walk.State == record.PhaseDone
+	case ev.Kind == record.KindCall && ev.Call != nil && ev.Call.State == record.PhaseStart:
 		return "calling " + safe(ev.Call.Tool) + "…", false
-	case ev.Kind == session.KindCall && ev.Call != nil:
-		return "", ev.Call.State == session.PhaseDone
-	case ev.Kind == session.KindProgress && ev.Progress != nil:
+	case ev.Kind == record.KindCall && ev.Call != nil:
+		return "", ev.Call.State == record.PhaseDone
+	case ev.Kind == record.KindProgress && ev.Progress != nil:
 		line = fmt.Sprintf("progress %g", ev.Progress.Progress)
 		if ev.Progress.Total > 0 {
 			line += fmt.Sprintf("/%g", ev.Progress.Total)

@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // signalError is the cause of a context a signal cancelled.
@@ -63,6 +63,6 @@ func (a *app) interrupted(ctx context.Context, err error) error {
 		return err
 	}
 	text := fmt.Sprintf("%s: the command was cancelled; what came before is complete", sig)
-	a.log.Append(session.Event{Kind: session.KindInterrupted, Text: text})
+	a.log.Append(record.Event{Kind: record.KindInterrupted, Text: text})
 	return &exitError{128 + int(sig.sig), withCode(codeInterrupted, errors.New(sig.Error()))}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -29,9 +30,9 @@ type app struct {
 	cfg    *config
 	stdout *docWriter
 	stderr io.Writer
-	red    *session.Redactor // the target's secrets, kept out of every output
-	log    *session.Log      // nil unless the command has a session (see [hasSession])
-	spool  *session.Spool    // the terminal UI's, which it exports; nil for other commands
+	red    *record.Redactor // the target's secrets, kept out of every output
+	log    *record.Log      // nil unless the command has a session (see [hasSession])
+	spool  *record.Spool    // the terminal UI's, which it exports; nil for other commands
 	pr     *printer
 
 	// jsonErrors: a failure that printed no document prints the error
@@ -183,7 +184,7 @@ func (a *app) exit(err error) int {
 // sessionOptions are the options of a session of the command line cfg
 // logging to log, with red the registry of secrets every output masks
 // with, to which the session adds the credentials it obtains.
-func sessionOptions(cfg *config, log *session.Log, red *session.Redactor) *session.Options {
+func sessionOptions(cfg *config, log *record.Log, red *record.Redactor) *session.Options {
 	return &session.Options{
 		Log:           log,
 		Secrets:       red,
@@ -338,7 +339,7 @@ func joinExit(err, cleanup error) error {
 
 // printError writes err on stderr as "mcpwitness: …", redacted and shown
 // safely.
-func printError(w io.Writer, red *session.Redactor, err error) {
+func printError(w io.Writer, red *record.Redactor, err error) {
 	fmt.Fprintf(w, "mcpwitness: %s\n", sanitize.Text(red.String(err.Error())))
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/internal/hostiletest"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // serveHTTP serves srv over Streamable HTTP on 127.0.0.1 port 0 for the
@@ -184,7 +184,7 @@ func TestBuiltBinaryKnowsItsVersion(t *testing.T) {
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("recording: %v\n%s", err, msg)
 	}
-	f, err := session.OpenFile(rec)
+	f, err := record.OpenFile(rec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -28,10 +28,10 @@ import (
 type printer struct {
 	w      io.Writer
 	color  bool
-	secret *session.Redactor
+	secret *record.Redactor
 }
 
-func newPrinter(w io.Writer, color bool, red *session.Redactor) *printer {
+func newPrinter(w io.Writer, color bool, red *record.Redactor) *printer {
 	return &printer{w: w, color: color, secret: red}
 }
 
@@ -232,21 +232,21 @@ func (p *printer) call(doc callDoc, c *fold.Call) {
 	case c.Err != "":
 		fmt.Fprintf(p.w, "\n%s %s\n", p.red("error:"), p.text(c.Err))
 	case len(c.RPCError) > 0:
-		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(session.RPCErrorText(c.RPCError)))
+		fmt.Fprintf(p.w, "\n%s %s\n", p.red("the server answered with an error:"), p.text(record.RPCErrorText(c.RPCError)))
 	case len(c.Result) > 0:
 		p.result(c.Result)
 	}
 }
 
-func (p *printer) mark(s checks.Status) string {
+func (p *printer) mark(s finding.Status) string {
 	switch s {
-	case checks.Pass:
+	case finding.Pass:
 		return p.green("✓")
-	case checks.Fail:
+	case finding.Fail:
 		return p.red("✗")
-	case checks.Refused:
+	case finding.Refused:
 		return p.red("⊘")
-	case checks.Unchecked:
+	case finding.Unchecked:
 		return p.yellow("?")
 	default:
 		return p.dim("–")
@@ -423,7 +423,7 @@ func byteCount(n int) string {
 }
 
 // verdicts prints the verdicts of a call or another request, each error with its path.
-func (p *printer) verdicts(vs []checks.Verdict) {
+func (p *printer) verdicts(vs []finding.Verdict) {
 	for _, v := range vs {
 		fmt.Fprintf(p.w, "%s %-18s %s\n", p.mark(v.Status), v.Check, p.line(v.Message))
 		for _, e := range v.Errors {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -17,8 +17,8 @@ type environ struct {
 	stdin      io.Reader // --args -
 	executable func() (string, error)
 	// digestKey loads the digest key at a path ("" for the user's);
-	// nil is [session.LoadDigestKey].
-	digestKey func(path string) (*session.DigestKey, error)
+	// nil is [record.LoadDigestKey].
+	digestKey func(path string) (*record.DigestKey, error)
 }
 
 func osEnviron() environ {

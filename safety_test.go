@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -156,9 +157,9 @@ func TestProgressLineIsSafe(t *testing.T) {
 	var b bytes.Buffer
 	sink := progressSink(&b, nil)
 	evil := "step \x1b]52;c;ZXZpbA==\x07 \r\u202e done \u009b2J"
-	sink(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "t\x1b[2J", State: "start"}})
-	sink(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 1, Total: 2, Message: evil}})
-	sink(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "t\x1b[2J", State: "done"}})
+	sink(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 1, Tool: "t\x1b[2J", State: "start"}})
+	sink(record.Event{Kind: record.KindProgress, Progress: &record.ProgressInfo{CallID: 1, Progress: 1, Total: 2, Message: evil}})
+	sink(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 1, Tool: "t\x1b[2J", State: "done"}})
 	out := strings.ReplaceAll(b.String(), "\r\x1b[K", "\n")
 	assertSafe(t, "the progress line", out)
 	if !strings.Contains(out, `progress 1/2 · step ␛]52;c;ZXZpbA==\a \r\u202e done \x9b2J`) {
@@ -172,7 +173,7 @@ func TestProgressLineIsRedacted(t *testing.T) {
 	red := session.Target{Command: []string{"srv"}, Env: []string{"API_KEY=canary-progress-91"}}.Secrets()
 	var b bytes.Buffer
 	sink := progressSink(&b, red)
-	sink(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 1, Message: "using canary-progress-91"}})
+	sink(record.Event{Kind: record.KindProgress, Progress: &record.ProgressInfo{CallID: 1, Progress: 1, Message: "using canary-progress-91"}})
 	if out := b.String(); strings.Contains(out, "canary-progress-91") || !strings.Contains(out, "[REDACTED:API_KEY:sha256=") {
 		t.Errorf("the progress line shows %q", out)
 	}

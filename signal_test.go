@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"mcpwitness/internal/hostiletest"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // A hangup (the terminal closed) ends a command as an interrupt does: the
@@ -28,13 +28,13 @@ func TestHangupEndsTheCommandCleanly(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	until(t, "the tools/list request in the record", func() bool {
-		f, err := session.OpenFile(rec)
+		f, err := record.OpenFile(rec)
 		if err != nil {
 			return false
 		}
 		defer f.Close()
 		for ev, err := range f.Events() {
-			if err == nil && ev.Kind == session.KindListRequest {
+			if err == nil && ev.Kind == record.KindListRequest {
 				return true
 			}
 		}
@@ -52,14 +52,14 @@ func TestHangupEndsTheCommandCleanly(t *testing.T) {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		t.Fatalf("the command was killed by %v instead of ending on its own", ws.Signal())
 	}
-	f, err := session.OpenFile(rec)
+	f, err := record.OpenFile(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	last := ""
 	for ev, err := range f.Events() {
-		if err == nil && ev.Kind == session.KindClosed {
+		if err == nil && ev.Kind == record.KindClosed {
 			last = ev.Text
 		}
 	}
@@ -81,7 +81,7 @@ func TestInterruptExits130WithTheStreamComplete(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	until(t, "the tools/list request in the record", func() bool { return recordHas(rec, session.KindListRequest) })
+	until(t, "the tools/list request in the record", func() bool { return recordHas(rec, record.KindListRequest) })
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -99,29 +99,29 @@ func TestInterruptExits130WithTheStreamComplete(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 	var last struct{ Kind, Text string }
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Kind != string(session.KindInterrupted) ||
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Kind != string(record.KindInterrupted) ||
 		!strings.Contains(last.Text, "SIGINT") || !strings.Contains(stdout.String(), `"kind":"list-request"`) {
 		t.Errorf("--ndjson's last event is %+v (%v), want interrupted by SIGINT after the rest:\n%s", last, err, stdout.String())
 	}
-	f, err := session.OpenFile(rec)
+	f, err := record.OpenFile(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var kind session.Kind
+	var kind record.Kind
 	for ev, err := range f.Events() {
 		if err == nil {
 			kind = ev.Kind
 		}
 	}
-	if kind != session.KindInterrupted {
-		t.Errorf("the record's last event is %q, want %q", kind, session.KindInterrupted)
+	if kind != record.KindInterrupted {
+		t.Errorf("the record's last event is %q, want %q", kind, record.KindInterrupted)
 	}
 }
 
 // recordHas reports whether the record at path has an event of kind.
-func recordHas(path string, kind session.Kind) bool {
-	f, err := session.OpenFile(path)
+func recordHas(path string, kind record.Kind) bool {
+	f, err := record.OpenFile(path)
 	if err != nil {
 		return false
 	}

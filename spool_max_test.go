@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -59,14 +60,14 @@ func TestTUISpoolStopsAtSpoolMax(t *testing.T) {
 	sub := a.log.Subscribe()
 	defer sub.Close()
 	for range 100 {
-		a.log.Append(session.Event{Kind: session.KindStderr, Text: strings.Repeat("s", 200)})
+		a.log.Append(record.Event{Kind: record.KindStderr, Text: strings.Repeat("s", 200)})
 	}
-	var note session.Event
+	var note record.Event
 	deadline := time.After(2 * time.Minute) // a hang guard
 	for note.Kind == "" {
 		select {
 		case ev := <-sub.C():
-			if session.SpoolStopped(ev) {
+			if record.SpoolStopped(ev) {
 				note = ev
 			}
 		case <-deadline:

@@ -13,13 +13,14 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
 // wholeJSON is the document as one marshal, clean, redaction and indent of
 // the whole of it: what the streamed tools document must equal byte for
 // byte.
-func wholeJSON(t *testing.T, v any, red *session.Redactor) string {
+func wholeJSON(t *testing.T, v any, red *record.Redactor) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -102,9 +103,9 @@ func TestToolsTextIsBuffered(t *testing.T) {
 // The tools command folds frames without their bytes: its document needs
 // none, and the fold would keep a second copy of every page.
 func TestToolsFoldKeepsNoFrameBytes(t *testing.T) {
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	folded := foldToolsLog(log)
-	log.Append(session.Event{Kind: session.KindWire, Dir: session.Recv, Method: "tools/list", Size: 30,
+	log.Append(record.Event{Kind: record.KindWire, Dir: record.Recv, Method: "tools/list", Size: 30,
 		Frame: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)})
 	folded.read(func(st *fold.State) {
 		frames := st.Frames()

@@ -22,6 +22,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -164,9 +165,9 @@ func benchFloor(b *testing.B) {
 	report(b, pages, cpu)
 }
 
-func benchSession(b *testing.B, record bool) {
+func benchSession(b *testing.B, recorded bool) {
 	ctx := context.Background()
-	s, rec := dialSession(b, record, nil)
+	s, rec := dialSession(b, recorded, nil)
 	b.ReportAllocs()
 	pages := 0
 	cpu := startCPU()
@@ -190,7 +191,7 @@ func benchSessionFold(b *testing.B) {
 	ctx := context.Background()
 	var mu sync.Mutex
 	var st *fold.State
-	s, _ := dialSession(b, false, func(ev session.Event) {
+	s, _ := dialSession(b, false, func(ev record.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		if st != nil {
@@ -271,8 +272,8 @@ func TestWalk10kStdioSanity(t *testing.T) {
 
 	// The sink runs on the goroutines that append, hence the atomic.
 	var listRequests atomic.Int64
-	s, _ := dialSession(t, false, func(ev session.Event) {
-		if ev.Kind == session.KindWire && ev.Dir == session.Send && ev.Method == "tools/list" {
+	s, _ := dialSession(t, false, func(ev record.Event) {
+		if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/list" {
 			listRequests.Add(1)
 		}
 	})
@@ -330,17 +331,17 @@ func dialFloor(tb testing.TB) (*mcp.ClientSession, *atomic.Int64) {
 }
 
 // dialSession connects a session to the demo server the way "mcpwitness
-// tools" does: a log without history, no subscribers. With record, a
+// tools" does: a log without history, no subscribers. With recorded, a
 // recorder streams the log to io.Discard, as --record does to a file. sink,
 // if set, sees every event.
-func dialSession(tb testing.TB, record bool, sink func(session.Event)) (*session.Session, *session.Recorder) {
+func dialSession(tb testing.TB, recorded bool, sink func(record.Event)) (*session.Session, *record.Recorder) {
 	tb.Helper()
 	target := session.Target{Command: serverCommand()}
-	log := session.NewLog(nil)
-	var rec *session.Recorder
-	if record {
+	log := record.NewLog(nil)
+	var rec *record.Recorder
+	if recorded {
 		var err error
-		rec, err = session.NewRecorder(io.Discard, session.NewHeader("bench", target.Describe()), target.Secrets())
+		rec, err = record.NewRecorder(io.Discard, record.NewHeader("bench", target.Describe()), target.Secrets())
 		if err != nil {
 			tb.Fatal(err)
 		}

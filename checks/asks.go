@@ -3,6 +3,7 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
+	"mcpwitness/finding"
 	"slices"
 )
 
@@ -37,11 +38,11 @@ func orAbsent(raw json.RawMessage) string {
 // ElicitProperties reads a requestedSchema's properties by name and says,
 // in Errors, each way it is not a flat object of primitive properties
 // (multi-select enums, arrays of enum strings, are allowed).
-func ElicitProperties(schema json.RawMessage) (map[string]map[string]json.RawMessage, Verdict) {
-	v := Verdict{Check: ElicitSchema, Status: Pass, Message: "a flat object of primitive properties"}
+func ElicitProperties(schema json.RawMessage) (map[string]map[string]json.RawMessage, finding.Verdict) {
+	v := finding.Verdict{Check: ElicitSchema, Status: finding.Pass, Message: "a flat object of primitive properties"}
 	fail := func(path, keyword, msg string) {
-		v.Status = Fail
-		v.Errors = append(v.Errors, SchemaError{InstancePath: path, Keyword: keyword, Message: msg})
+		v.Status = finding.Fail
+		v.Errors = append(v.Errors, finding.SchemaError{InstancePath: path, Keyword: keyword, Message: msg})
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(schema, &top); err != nil || top == nil {
@@ -80,7 +81,7 @@ func ElicitProperties(schema json.RawMessage) (map[string]map[string]json.RawMes
 			fail(at+"/type", "type", fmt.Sprintf("property %q has type %s, not a primitive", name, orAbsent(prop["type"])))
 		}
 	}
-	if v.Status == Fail {
+	if v.Status == finding.Fail {
 		v.Message = "requestedSchema is not a flat object of primitive properties"
 	}
 	return props, v
@@ -89,15 +90,15 @@ func ElicitProperties(schema json.RawMessage) (map[string]map[string]json.RawMes
 // SamplingRequest checks a sampling/createMessage's params: maxTokens is
 // present and positive. The Go SDK reads a missing maxTokens as 0, and 0
 // is no bound either.
-func SamplingRequest(params json.RawMessage) Verdict {
+func SamplingRequest(params json.RawMessage) finding.Verdict {
 	var f struct {
 		MaxTokens *int64 `json:"maxTokens"`
 	}
 	_ = json.Unmarshal(params, &f)
 	if f.MaxTokens == nil || *f.MaxTokens <= 0 {
-		return Verdict{Check: SamplingMaxTokens, Status: Fail,
+		return finding.Verdict{Check: SamplingMaxTokens, Status: finding.Fail,
 			Message: "sampling/createMessage has no maxTokens (required by the specification)",
-			Errors:  []SchemaError{{InstancePath: "/maxTokens", Keyword: "required", Message: "maxTokens is absent or not positive"}}}
+			Errors:  []finding.SchemaError{{InstancePath: "/maxTokens", Keyword: "required", Message: "maxTokens is absent or not positive"}}}
 	}
-	return Verdict{Check: SamplingMaxTokens, Status: Pass, Message: fmt.Sprintf("maxTokens %d", *f.MaxTokens)}
+	return finding.Verdict{Check: SamplingMaxTokens, Status: finding.Pass, Message: fmt.Sprintf("maxTokens %d", *f.MaxTokens)}
 }

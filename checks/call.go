@@ -6,78 +6,79 @@ import (
 	"errors"
 	"fmt"
 
+	"mcpwitness/finding"
 	"mcpwitness/tooldef"
 )
 
 // Before returns the verdicts that decide whether a tools/call may be sent,
-// in order: [TaskSupport], then [InputSchema].
+// in order: [finding.TaskSupport], then [finding.InputSchema].
 //
 // def is the raw tool definition as the server listed it (a JSON object with
 // name, inputSchema, outputSchema, execution, ...), or nil when the tool was
-// not listed: then both verdicts are [Skipped]. args is the raw JSON
+// not listed: then both verdicts are [finding.Skipped]. args is the raw JSON
 // arguments object; nil means {}. Pass the result to [Blocks] to decide.
-func (v *Validator) Before(name string, def, args json.RawMessage) []Verdict {
+func (v *Validator) Before(name string, def, args json.RawMessage) []finding.Verdict {
 	if tooldef.Absent(def) {
-		return []Verdict{notListed(TaskSupport, name), notListed(InputSchema, name)}
+		return []finding.Verdict{notListed(finding.TaskSupport, name), notListed(finding.InputSchema, name)}
 	}
 	d, err := parseDef(def)
 	if err != nil {
-		return []Verdict{unreadable(TaskSupport, err), unreadable(InputSchema, err)}
+		return []finding.Verdict{unreadable(finding.TaskSupport, err), unreadable(finding.InputSchema, err)}
 	}
-	return []Verdict{taskSupport(name, d.Execution), v.inputSchema(d.InputSchema, args)}
+	return []finding.Verdict{taskSupport(name, d.Execution), v.inputSchema(d.InputSchema, args)}
 }
 
 // After returns the verdicts on a tools/call answer, in order:
-// [StructuredContent], then [OutputSchema]. result is the raw CallToolResult
+// [finding.StructuredContent], then [finding.OutputSchema]. result is the raw CallToolResult
 // (the JSON-RPC "result" object); def is as for [Validator.Before], and nil
-// makes both verdicts [Skipped].
-func (v *Validator) After(name string, def, result json.RawMessage) []Verdict {
+// makes both verdicts [finding.Skipped].
+func (v *Validator) After(name string, def, result json.RawMessage) []finding.Verdict {
 	if tooldef.Absent(def) {
-		return []Verdict{notListed(StructuredContent, name), notListed(OutputSchema, name)}
+		return []finding.Verdict{notListed(finding.StructuredContent, name), notListed(finding.OutputSchema, name)}
 	}
 	d, err := parseDef(def)
 	if err != nil {
-		return []Verdict{unreadable(StructuredContent, err), unreadable(OutputSchema, err)}
+		return []finding.Verdict{unreadable(finding.StructuredContent, err), unreadable(finding.OutputSchema, err)}
 	}
 	var res map[string]json.RawMessage
 	if err := json.Unmarshal(result, &res); err != nil || res == nil {
 		err = errors.New("the result is not a JSON object")
-		return []Verdict{unreadable(StructuredContent, err), unreadable(OutputSchema, err)}
+		return []finding.Verdict{unreadable(finding.StructuredContent, err), unreadable(finding.OutputSchema, err)}
 	}
 
 	var isError bool
 	_ = json.Unmarshal(res["isError"], &isError) // anything but true is not an error
 	if isError {
-		return []Verdict{
-			{Check: StructuredContent, Status: Skipped, Message: "result is an error (isError); structured content not required"},
-			{Check: OutputSchema, Status: Skipped, Message: "result is an error (isError); output schema not checked"},
+		return []finding.Verdict{
+			{Check: finding.StructuredContent, Status: finding.Skipped, Message: "result is an error (isError); structured content not required"},
+			{Check: finding.OutputSchema, Status: finding.Skipped, Message: "result is an error (isError); output schema not checked"},
 		}
 	}
 	if tooldef.Absent(d.OutputSchema) {
-		return []Verdict{
-			{Check: StructuredContent, Status: Skipped, Message: "no output schema; structured content not required"},
-			{Check: OutputSchema, Status: Skipped, Message: "no output schema"},
+		return []finding.Verdict{
+			{Check: finding.StructuredContent, Status: finding.Skipped, Message: "no output schema; structured content not required"},
+			{Check: finding.OutputSchema, Status: finding.Skipped, Message: "no output schema"},
 		}
 	}
 	sc := res["structuredContent"]
 	if tooldef.Absent(sc) {
-		return []Verdict{
-			{Check: StructuredContent, Status: Fail, Message: "Tool " + name + " has an output schema but did not return structured content"},
-			{Check: OutputSchema, Status: Skipped, Message: "no structured content to check"},
+		return []finding.Verdict{
+			{Check: finding.StructuredContent, Status: finding.Fail, Message: "Tool " + name + " has an output schema but did not return structured content"},
+			{Check: finding.OutputSchema, Status: finding.Skipped, Message: "no structured content to check"},
 		}
 	}
-	return []Verdict{
-		{Check: StructuredContent, Status: Pass, Message: "structured content present"},
+	return []finding.Verdict{
+		{Check: finding.StructuredContent, Status: finding.Pass, Message: "structured content present"},
 		v.outputSchema(d.OutputSchema, sc),
 	}
 }
 
 // Blocks reports whether verdicts stop a call from being sent: any
-// [Refused], or an [InputSchema] [Fail]. The user may override them and
+// [finding.Refused], or an [finding.InputSchema] [finding.Fail]. The user may override them and
 // send the call anyway.
-func Blocks(vs []Verdict) bool {
+func Blocks(vs []finding.Verdict) bool {
 	for _, v := range vs {
-		if v.Status == Refused || (v.Check == InputSchema && v.Status == Fail) {
+		if v.Status == finding.Refused || (v.Check == finding.InputSchema && v.Status == finding.Fail) {
 			return true
 		}
 	}
@@ -85,8 +86,8 @@ func Blocks(vs []Verdict) bool {
 }
 
 // taskSupport judges execution.taskSupport: "required" refuses a plain call.
-func taskSupport(name string, execution json.RawMessage) Verdict {
-	v := Verdict{Check: TaskSupport, Status: Pass}
+func taskSupport(name string, execution json.RawMessage) finding.Verdict {
+	v := finding.Verdict{Check: finding.TaskSupport, Status: finding.Pass}
 	var exec map[string]json.RawMessage
 	if !tooldef.Absent(execution) {
 		if err := json.Unmarshal(execution, &exec); err != nil {
@@ -106,7 +107,7 @@ func taskSupport(name string, execution json.RawMessage) Verdict {
 	}
 	switch ts {
 	case "required":
-		v.Status = Refused
+		v.Status = finding.Refused
 		// The first sentence is the TypeScript SDK's own wording.
 		v.Message = `Tool "` + name + `" requires task-based execution.` +
 			" Clients refuse a plain tools/call of it."
@@ -119,22 +120,22 @@ func taskSupport(name string, execution json.RawMessage) Verdict {
 }
 
 // inputSchema checks the arguments against the tool's inputSchema.
-func (v *Validator) inputSchema(schema, args json.RawMessage) Verdict {
+func (v *Validator) inputSchema(schema, args json.RawMessage) finding.Verdict {
 	if tooldef.Absent(schema) {
-		return Verdict{Check: InputSchema, Status: Skipped, Message: "no input schema"}
+		return finding.Verdict{Check: finding.InputSchema, Status: finding.Skipped, Message: "no input schema"}
 	}
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	return v.verdict(InputSchema, schema, args,
+	return v.verdict(finding.InputSchema, schema, args,
 		"arguments match the input schema",
 		"Arguments do not match the tool's input schema: ",
 		"input schema unchecked: ")
 }
 
 // outputSchema checks structured content against the tool's outputSchema.
-func (v *Validator) outputSchema(schema, structured json.RawMessage) Verdict {
-	return v.verdict(OutputSchema, schema, structured,
+func (v *Validator) outputSchema(schema, structured json.RawMessage) finding.Verdict {
+	return v.verdict(finding.OutputSchema, schema, structured,
 		"structured content matches the output schema",
 		// The TypeScript SDK's wording.
 		"Structured content does not match the tool's output schema: ",
@@ -142,24 +143,24 @@ func (v *Validator) outputSchema(schema, structured json.RawMessage) Verdict {
 }
 
 // verdict validates instance against schema and words the outcome.
-func (v *Validator) verdict(check string, schema, instance json.RawMessage, pass, fail, unchecked string) Verdict {
+func (v *Validator) verdict(check string, schema, instance json.RawMessage, pass, fail, unchecked string) finding.Verdict {
 	errs, err := v.Validate(schema, instance)
 	if err != nil {
 		reason := err.Error()
 		if u, ok := errors.AsType[*UncheckedError](err); ok {
 			reason = u.Reason
 		}
-		return Verdict{Check: check, Status: Unchecked, Message: unchecked + reason}
+		return finding.Verdict{Check: check, Status: finding.Unchecked, Message: unchecked + reason}
 	}
 	if len(errs) > 0 {
-		return Verdict{Check: check, Status: Fail, Message: fail + summary(errs), Errors: errs}
+		return finding.Verdict{Check: check, Status: finding.Fail, Message: fail + summary(errs), Errors: errs}
 	}
-	return Verdict{Check: check, Status: Pass, Message: pass}
+	return finding.Verdict{Check: check, Status: finding.Pass, Message: pass}
 }
 
 // summary words the first error and counts the rest:
 // "/items/2/price: -1 should be at least 0 (and 2 more)".
-func summary(errs []SchemaError) string {
+func summary(errs []finding.SchemaError) string {
 	e := errs[0]
 	path := e.InstancePath
 	if path == "" {
@@ -183,13 +184,13 @@ func parseDef(def json.RawMessage) (tooldef.Definition, error) {
 	return d, nil
 }
 
-func notListed(check, name string) Verdict {
-	return Verdict{Check: check, Status: Skipped,
+func notListed(check, name string) finding.Verdict {
+	return finding.Verdict{Check: check, Status: finding.Skipped,
 		Message: fmt.Sprintf("tool %q was not listed; there is no definition to check against", name)}
 }
 
-func unreadable(check string, err error) Verdict {
-	return Verdict{Check: check, Status: Unchecked, Message: err.Error()}
+func unreadable(check string, err error) finding.Verdict {
+	return finding.Verdict{Check: check, Status: finding.Unchecked, Message: err.Error()}
 }
 
 // compact returns raw JSON without insignificant space, for messages.

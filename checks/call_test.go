@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"mcpwitness/finding"
 )
 
 const (
@@ -17,24 +18,24 @@ func TestBefore(t *testing.T) {
 		name  string
 		def   string // "" for a tool that was not listed
 		args  string
-		want  []Verdict
+		want  []finding.Verdict
 		block bool
 	}{
 		{
 			name: "not listed",
 			args: `{"a":1}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Skipped, Message: `tool "add" was not listed; there is no definition to check against`},
-				{Check: InputSchema, Status: Skipped, Message: `tool "add" was not listed; there is no definition to check against`},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Skipped, Message: `tool "add" was not listed; there is no definition to check against`},
+				{Check: finding.InputSchema, Status: finding.Skipped, Message: `tool "add" was not listed; there is no definition to check against`},
 			},
 		},
 		{
 			name: "task support required is refused",
 			def:  `{"name":"add","inputSchema":` + addInput + `,"execution":{"taskSupport":"required"}}`,
 			args: `{"a":1,"b":2}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Refused, Message: `Tool "add" requires task-based execution. Clients refuse a plain tools/call of it.`},
-				{Check: InputSchema, Status: Pass, Message: "arguments match the input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Refused, Message: `Tool "add" requires task-based execution. Clients refuse a plain tools/call of it.`},
+				{Check: finding.InputSchema, Status: finding.Pass, Message: "arguments match the input schema"},
 			},
 			block: true,
 		},
@@ -42,61 +43,61 @@ func TestBefore(t *testing.T) {
 			name: "task support optional",
 			def:  `{"name":"add","inputSchema":` + addInput + `,"execution":{"taskSupport":"optional"}}`,
 			args: `{"a":1,"b":2}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: `taskSupport is "optional"; plain calls are allowed`},
-				{Check: InputSchema, Status: Pass, Message: "arguments match the input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: `taskSupport is "optional"; plain calls are allowed`},
+				{Check: finding.InputSchema, Status: finding.Pass, Message: "arguments match the input schema"},
 			},
 		},
 		{
 			name: "task support forbidden",
 			def:  `{"name":"add","inputSchema":` + addInput + `,"execution":{"taskSupport":"forbidden"}}`,
 			args: `{"a":1,"b":2}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: `taskSupport is "forbidden"; plain calls are allowed`},
-				{Check: InputSchema, Status: Pass, Message: "arguments match the input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: `taskSupport is "forbidden"; plain calls are allowed`},
+				{Check: finding.InputSchema, Status: finding.Pass, Message: "arguments match the input schema"},
 			},
 		},
 		{
 			name: "task support unknown value",
 			def:  `{"name":"add","execution":{"taskSupport":"sometimes"}}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: `taskSupport is "sometimes", an unknown value; plain calls are allowed`},
-				{Check: InputSchema, Status: Skipped, Message: "no input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: `taskSupport is "sometimes", an unknown value; plain calls are allowed`},
+				{Check: finding.InputSchema, Status: finding.Skipped, Message: "no input schema"},
 			},
 		},
 		{
 			name: "task support not a string",
 			def:  `{"name":"add","execution":{"taskSupport": [ true ]}}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: `taskSupport is [true], an unknown value; plain calls are allowed`},
-				{Check: InputSchema, Status: Skipped, Message: "no input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: `taskSupport is [true], an unknown value; plain calls are allowed`},
+				{Check: finding.InputSchema, Status: finding.Skipped, Message: "no input schema"},
 			},
 		},
 		{
 			name: "execution without taskSupport",
 			def:  `{"name":"add","execution":{},"inputSchema":null}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: "no execution.taskSupport; plain calls are allowed"},
-				{Check: InputSchema, Status: Skipped, Message: "no input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: "no execution.taskSupport; plain calls are allowed"},
+				{Check: finding.InputSchema, Status: finding.Skipped, Message: "no input schema"},
 			},
 		},
 		{
 			name: "execution not an object",
 			def:  `{"name":"add","execution":"required"}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: "execution is not an object, so taskSupport is unknown; plain calls are allowed"},
-				{Check: InputSchema, Status: Skipped, Message: "no input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: "execution is not an object, so taskSupport is unknown; plain calls are allowed"},
+				{Check: finding.InputSchema, Status: finding.Skipped, Message: "no input schema"},
 			},
 		},
 		{
 			name: "input schema fails with every error",
 			def:  `{"name":"add","inputSchema":` + addInput + `}`,
 			args: `{"a":"one","c":3}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: "no execution.taskSupport; plain calls are allowed"},
-				{Check: InputSchema, Status: Fail,
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: "no execution.taskSupport; plain calls are allowed"},
+				{Check: finding.InputSchema, Status: finding.Fail,
 					Message: "Arguments do not match the tool's input schema: (root): Required property 'b' is missing (and 1 more)",
-					Errors: []SchemaError{
+					Errors: []finding.SchemaError{
 						{InstancePath: "", Keyword: "required", Message: "Required property 'b' is missing"},
 						{InstancePath: "/a", Keyword: "type", Message: "Value is string but should be number"},
 					}},
@@ -106,11 +107,11 @@ func TestBefore(t *testing.T) {
 		{
 			name: "nil arguments mean {}",
 			def:  `{"name":"add","inputSchema":{"type":"object","required":["a"]}}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: "no execution.taskSupport; plain calls are allowed"},
-				{Check: InputSchema, Status: Fail,
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: "no execution.taskSupport; plain calls are allowed"},
+				{Check: finding.InputSchema, Status: finding.Fail,
 					Message: "Arguments do not match the tool's input schema: (root): Required property 'a' is missing",
-					Errors:  []SchemaError{{Keyword: "required", Message: "Required property 'a' is missing"}}},
+					Errors:  []finding.SchemaError{{Keyword: "required", Message: "Required property 'a' is missing"}}},
 			},
 			block: true,
 		},
@@ -118,9 +119,9 @@ func TestBefore(t *testing.T) {
 			name: "input schema does not compile",
 			def:  `{"name":"add","inputSchema":{"type":"object","properties":{"a":{"pattern":"(("}}}}`,
 			args: `{"a":"x"}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: "no execution.taskSupport; plain calls are allowed"},
-				{Check: InputSchema, Status: Unchecked, Message: "input schema unchecked: the schema does not compile: " +
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: "no execution.taskSupport; plain calls are allowed"},
+				{Check: finding.InputSchema, Status: finding.Unchecked, Message: "input schema unchecked: the schema does not compile: " +
 					"regex validation failed; regex pattern error (keyword=pattern, location=#/properties/a/pattern, pattern=\"((\"): " +
 					"error parsing regexp: missing closing ): `((`"},
 			},
@@ -129,17 +130,17 @@ func TestBefore(t *testing.T) {
 			name: "input schema with an unresolved $ref",
 			def:  `{"name":"add","inputSchema":{"type":"object","properties":{"a":{"$ref":"#/$defs/num"}}}}`,
 			args: `{"a":"x"}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Pass, Message: "no execution.taskSupport; plain calls are allowed"},
-				{Check: InputSchema, Status: Unchecked, Message: `input schema unchecked: $ref "#/$defs/num" does not resolve (references outside the schema are never fetched)`},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Pass, Message: "no execution.taskSupport; plain calls are allowed"},
+				{Check: finding.InputSchema, Status: finding.Unchecked, Message: `input schema unchecked: $ref "#/$defs/num" does not resolve (references outside the schema are never fetched)`},
 			},
 		},
 		{
 			name: "definition not an object",
 			def:  `["add"]`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Unchecked, Message: "the tool definition is not a JSON object"},
-				{Check: InputSchema, Status: Unchecked, Message: "the tool definition is not a JSON object"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Unchecked, Message: "the tool definition is not a JSON object"},
+				{Check: finding.InputSchema, Status: finding.Unchecked, Message: "the tool definition is not a JSON object"},
 			},
 		},
 		{
@@ -147,9 +148,9 @@ func TestBefore(t *testing.T) {
 			name: "a title that is not a string",
 			def:  `{"name":"add","title":7,"inputSchema":{"type":"object","required":["a"]},"execution":{"taskSupport":"required"}}`,
 			args: `{"a":1}`,
-			want: []Verdict{
-				{Check: TaskSupport, Status: Refused, Message: `Tool "add" requires task-based execution. Clients refuse a plain tools/call of it.`},
-				{Check: InputSchema, Status: Pass, Message: "arguments match the input schema"},
+			want: []finding.Verdict{
+				{Check: finding.TaskSupport, Status: finding.Refused, Message: `Tool "add" requires task-based execution. Clients refuse a plain tools/call of it.`},
+				{Check: finding.InputSchema, Status: finding.Pass, Message: "arguments match the input schema"},
 			},
 			block: true,
 		},
@@ -173,70 +174,70 @@ func TestAfter(t *testing.T) {
 		name   string
 		def    string
 		result string
-		want   []Verdict
+		want   []finding.Verdict
 	}{
 		{
 			name:   "not listed",
 			result: `{"content":[],"structuredContent":{"sum":1}}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Skipped, Message: `tool "sum" was not listed; there is no definition to check against`},
-				{Check: OutputSchema, Status: Skipped, Message: `tool "sum" was not listed; there is no definition to check against`},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Skipped, Message: `tool "sum" was not listed; there is no definition to check against`},
+				{Check: finding.OutputSchema, Status: finding.Skipped, Message: `tool "sum" was not listed; there is no definition to check against`},
 			},
 		},
 		{
 			name:   "error result",
 			def:    withOut,
 			result: `{"content":[{"type":"text","text":"boom"}],"isError":true}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Skipped, Message: "result is an error (isError); structured content not required"},
-				{Check: OutputSchema, Status: Skipped, Message: "result is an error (isError); output schema not checked"},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Skipped, Message: "result is an error (isError); structured content not required"},
+				{Check: finding.OutputSchema, Status: finding.Skipped, Message: "result is an error (isError); output schema not checked"},
 			},
 		},
 		{
 			name:   "no output schema",
 			def:    `{"name":"sum"}`,
 			result: `{"content":[]}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Skipped, Message: "no output schema; structured content not required"},
-				{Check: OutputSchema, Status: Skipped, Message: "no output schema"},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Skipped, Message: "no output schema; structured content not required"},
+				{Check: finding.OutputSchema, Status: finding.Skipped, Message: "no output schema"},
 			},
 		},
 		{
 			name:   "missing structured content",
 			def:    withOut,
 			result: `{"content":[{"type":"text","text":"3"}],"isError":false}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Fail, Message: "Tool sum has an output schema but did not return structured content"},
-				{Check: OutputSchema, Status: Skipped, Message: "no structured content to check"},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Fail, Message: "Tool sum has an output schema but did not return structured content"},
+				{Check: finding.OutputSchema, Status: finding.Skipped, Message: "no structured content to check"},
 			},
 		},
 		{
 			name:   "null structured content",
 			def:    withOut,
 			result: `{"content":[],"structuredContent":null}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Fail, Message: "Tool sum has an output schema but did not return structured content"},
-				{Check: OutputSchema, Status: Skipped, Message: "no structured content to check"},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Fail, Message: "Tool sum has an output schema but did not return structured content"},
+				{Check: finding.OutputSchema, Status: finding.Skipped, Message: "no structured content to check"},
 			},
 		},
 		{
 			name:   "valid",
 			def:    withOut,
 			result: `{"content":[],"structuredContent":{"sum":3,"parts":[1,2]}}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Pass, Message: "structured content present"},
-				{Check: OutputSchema, Status: Pass, Message: "structured content matches the output schema"},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Pass, Message: "structured content present"},
+				{Check: finding.OutputSchema, Status: finding.Pass, Message: "structured content matches the output schema"},
 			},
 		},
 		{
 			name:   "invalid",
 			def:    withOut,
 			result: `{"content":[],"structuredContent":{"sum":"3","parts":[1,"2",3,"4"]}}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Pass, Message: "structured content present"},
-				{Check: OutputSchema, Status: Fail,
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Pass, Message: "structured content present"},
+				{Check: finding.OutputSchema, Status: finding.Fail,
 					Message: "Structured content does not match the tool's output schema: /parts/1: Value is string but should be number (and 2 more)",
-					Errors: []SchemaError{
+					Errors: []finding.SchemaError{
 						{InstancePath: "/parts/1", Keyword: "type", Message: "Value is string but should be number"},
 						{InstancePath: "/parts/3", Keyword: "type", Message: "Value is string but should be number"},
 						{InstancePath: "/sum", Keyword: "type", Message: "Value is string but should be number"},
@@ -247,27 +248,27 @@ func TestAfter(t *testing.T) {
 			name:   "output schema with an unresolved $ref",
 			def:    `{"name":"sum","outputSchema":{"$ref":"https://schemas.example.com/sum.json"}}`,
 			result: `{"content":[],"structuredContent":{"sum":3}}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Pass, Message: "structured content present"},
-				{Check: OutputSchema, Status: Unchecked, Message: `output schema unchecked: $ref "https://schemas.example.com/sum.json" does not resolve (references outside the schema are never fetched)`},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Pass, Message: "structured content present"},
+				{Check: finding.OutputSchema, Status: finding.Unchecked, Message: `output schema unchecked: $ref "https://schemas.example.com/sum.json" does not resolve (references outside the schema are never fetched)`},
 			},
 		},
 		{
 			name:   "output schema is not a schema",
 			def:    `{"name":"sum","outputSchema":"object"}`,
 			result: `{"content":[],"structuredContent":{"sum":3}}`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Pass, Message: "structured content present"},
-				{Check: OutputSchema, Status: Unchecked, Message: "output schema unchecked: the schema is a JSON string, not an object or a boolean"},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Pass, Message: "structured content present"},
+				{Check: finding.OutputSchema, Status: finding.Unchecked, Message: "output schema unchecked: the schema is a JSON string, not an object or a boolean"},
 			},
 		},
 		{
 			name:   "result not an object",
 			def:    withOut,
 			result: `"3"`,
-			want: []Verdict{
-				{Check: StructuredContent, Status: Unchecked, Message: "the result is not a JSON object"},
-				{Check: OutputSchema, Status: Unchecked, Message: "the result is not a JSON object"},
+			want: []finding.Verdict{
+				{Check: finding.StructuredContent, Status: finding.Unchecked, Message: "the result is not a JSON object"},
+				{Check: finding.OutputSchema, Status: finding.Unchecked, Message: "the result is not a JSON object"},
 			},
 		},
 	}
@@ -287,16 +288,16 @@ func TestAfter(t *testing.T) {
 func TestBlocks(t *testing.T) {
 	tests := []struct {
 		name string
-		vs   []Verdict
+		vs   []finding.Verdict
 		want bool
 	}{
 		{"none", nil, false},
-		{"all pass", []Verdict{{Check: TaskSupport, Status: Pass}, {Check: InputSchema, Status: Pass}}, false},
-		{"refused", []Verdict{{Check: TaskSupport, Status: Refused}, {Check: InputSchema, Status: Pass}}, true},
-		{"input fail", []Verdict{{Check: TaskSupport, Status: Pass}, {Check: InputSchema, Status: Fail}}, true},
-		{"input unchecked", []Verdict{{Check: TaskSupport, Status: Pass}, {Check: InputSchema, Status: Unchecked}}, false},
-		{"input skipped", []Verdict{{Check: TaskSupport, Status: Skipped}, {Check: InputSchema, Status: Skipped}}, false},
-		{"output fail does not block", []Verdict{{Check: OutputSchema, Status: Fail}}, false},
+		{"all pass", []finding.Verdict{{Check: finding.TaskSupport, Status: finding.Pass}, {Check: finding.InputSchema, Status: finding.Pass}}, false},
+		{"refused", []finding.Verdict{{Check: finding.TaskSupport, Status: finding.Refused}, {Check: finding.InputSchema, Status: finding.Pass}}, true},
+		{"input fail", []finding.Verdict{{Check: finding.TaskSupport, Status: finding.Pass}, {Check: finding.InputSchema, Status: finding.Fail}}, true},
+		{"input unchecked", []finding.Verdict{{Check: finding.TaskSupport, Status: finding.Pass}, {Check: finding.InputSchema, Status: finding.Unchecked}}, false},
+		{"input skipped", []finding.Verdict{{Check: finding.TaskSupport, Status: finding.Skipped}, {Check: finding.InputSchema, Status: finding.Skipped}}, false},
+		{"output fail does not block", []finding.Verdict{{Check: finding.OutputSchema, Status: finding.Fail}}, false},
 	}
 	for _, tt := range tests {
 		if got := Blocks(tt.vs); got != tt.want {
@@ -314,7 +315,7 @@ func TestBeforeAfterShareCache(t *testing.T) {
 			t.Fatal("Before blocked valid arguments")
 		}
 		after := v.After("sum", def, raw(`{"content":[],"structuredContent":{"sum":3}}`))
-		if after[1].Status != Pass {
+		if after[1].Status != finding.Pass {
 			t.Fatalf("After = %+v, want output-schema pass", after)
 		}
 	}

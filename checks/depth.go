@@ -4,7 +4,7 @@ import "strconv"
 
 // MaxSchemaDepth bounds how deeply a schema may nest (objects and arrays,
 // counted as JSON nesting) for the checks to compile it. A deeper schema
-// gives [Unchecked] or a lint finding: compiling one costs memory that grows
+// gives [finding.Unchecked] or a lint finding: compiling one costs memory that grows
 // far faster than its size (a schema 2,000 levels deep took 1.5 GB).
 const MaxSchemaDepth = 64
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 )
 
 // nested returns an object schema nesting "properties" n levels deep.
@@ -62,11 +63,11 @@ func TestDeepSchemaIsUnchecked(t *testing.T) {
 		}
 		def, _ := json.Marshal(map[string]any{"name": "deep", "inputSchema": map[string]any{"type": "object"}, "outputSchema": schema})
 		vs := v.After("deep", def, json.RawMessage(`{"content":[],"structuredContent":{}}`))
-		if vs[1].Check != checks.OutputSchema || vs[1].Status != checks.Unchecked {
+		if vs[1].Check != finding.OutputSchema || vs[1].Status != finding.Unchecked {
 			t.Errorf("depth %d: output-schema verdict %+v", n, vs[1])
 		}
 		fs := v.LintTool(def)
-		if len(fs) != 1 || fs[0].Check != checks.OutputSchema || !strings.Contains(fs[0].Message, "nested deeper than 64 levels") {
+		if len(fs) != 1 || fs[0].Check != finding.OutputSchema || !strings.Contains(fs[0].Message, "nested deeper than 64 levels") {
 			t.Errorf("depth %d: lint %+v", n, fs)
 		}
 	}

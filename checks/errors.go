@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kaptinlin/jsonschema"
+	"mcpwitness/finding"
 )
 
 // The library's evaluation result is a tree. Each node's InstanceLocation is
@@ -19,18 +20,18 @@ import (
 
 // schemaErrors flattens an invalid evaluation result into sorted errors with
 // absolute instance paths. inst is the decoded instance the result is for.
-func schemaErrors(res *jsonschema.EvaluationResult, inst any) []SchemaError {
+func schemaErrors(res *jsonschema.EvaluationResult, inst any) []finding.SchemaError {
 	var c collector
 	c.walk(res, node{inst: inst})
 	if len(c.errs) == 0 {
 		// Nothing was explained by the walk; report what the root says rather
 		// than nothing.
 		for k, e := range res.Errors {
-			c.errs = append(c.errs, SchemaError{Keyword: k, Message: e.Error()})
+			c.errs = append(c.errs, finding.SchemaError{Keyword: k, Message: e.Error()})
 		}
 	}
 	if len(c.errs) == 0 {
-		c.errs = append(c.errs, SchemaError{Keyword: "schema", Message: "Value does not match the schema"})
+		c.errs = append(c.errs, finding.SchemaError{Keyword: "schema", Message: "Value does not match the schema"})
 	}
 	slices.SortFunc(c.errs, compareErrors)
 	return slices.Compact(c.errs)
@@ -46,7 +47,7 @@ type node struct {
 }
 
 type collector struct {
-	errs []SchemaError
+	errs []finding.SchemaError
 }
 
 func (c *collector) walk(r *jsonschema.EvaluationResult, n node) {
@@ -141,7 +142,7 @@ func (c *collector) add(n node, keyword string, e *jsonschema.EvaluationError) {
 		case "items", "prefixItems", "unevaluatedItems":
 			keyword, msg = n.via, fmt.Sprintf("Item at index %s is not allowed", n.token)
 		case "propertyNames":
-			c.errs = append(c.errs, SchemaError{InstancePath: n.path, Keyword: n.via,
+			c.errs = append(c.errs, finding.SchemaError{InstancePath: n.path, Keyword: n.via,
 				Message: fmt.Sprintf("Property name '%s' is not allowed", n.name)})
 			return
 		}
@@ -149,7 +150,7 @@ func (c *collector) add(n node, keyword string, e *jsonschema.EvaluationError) {
 	if n.name != "" {
 		msg = fmt.Sprintf("Property name '%s': %s", n.name, msg)
 	}
-	c.errs = append(c.errs, SchemaError{InstancePath: n.path, Keyword: keyword, Message: msg})
+	c.errs = append(c.errs, finding.SchemaError{InstancePath: n.path, Keyword: keyword, Message: msg})
 }
 
 // applicator returns the keyword at the head of a detail's evaluation path:
@@ -197,7 +198,7 @@ func escapeToken(t string) string {
 
 // compareErrors orders errors by instance path (array indexes numerically),
 // then keyword, then message.
-func compareErrors(a, b SchemaError) int {
+func compareErrors(a, b finding.SchemaError) int {
 	return cmp.Or(
 		comparePointers(a.InstancePath, b.InstancePath),
 		strings.Compare(a.Keyword, b.Keyword),

@@ -31,9 +31,9 @@ func caseOf(check string) string {
 	switch check {
 	case "tool-name", "definition":
 		return CaseNames
-	case InputSchema, OutputSchema, RequiredDefault:
+	case finding.InputSchema, finding.OutputSchema, RequiredDefault:
 		return CaseSchemas
-	case TaskSupport:
+	case finding.TaskSupport:
 		return CaseTasks
 	case UnsafeText:
 		return CaseText

@@ -46,7 +46,7 @@ func TestWriteJUnit(t *testing.T) {
 		{Name: "demo", Properties: [][2]string{{"configHash", "abc"}}, Findings: []finding.Finding{
 			{Check: "cursor-repeated", Severity: finding.SeverityError, Message: "tools/list: page 3 repeats a cursor"},
 			{Check: "tool-name", Severity: finding.SeverityWarning, Message: "Tool name \"a b\x1b[31m\" should be …"},
-			{Check: checks.TaskSupport, Severity: finding.SeverityInfo, Message: "Tool render requires task-based execution"},
+			{Check: finding.TaskSupport, Severity: finding.SeverityInfo, Message: "Tool render requires task-based execution"},
 		}},
 		{Name: "broken", Err: errors.New("connecting to /no/such: no such file")},
 	})

@@ -61,22 +61,22 @@ func (v *Validator) LintToolAt(def json.RawMessage, protocol string) []finding.F
 		add("tool-name", finding.SeverityWarning, "Tool name %q should be 1–128 characters of A–Z, a–z, 0–9, _, - and .", t.Name)
 	}
 	if tooldef.Absent(t.InputSchema) {
-		add(InputSchema, finding.SeverityError, "Tool %s has no inputSchema; the specification requires one (use {\"type\":\"object\"} for none)", t.Name)
+		add(finding.InputSchema, finding.SeverityError, "Tool %s has no inputSchema; the specification requires one (use {\"type\":\"object\"} for none)", t.Name)
 	} else {
-		v.lintSchema(add, InputSchema, t.Name, "inputSchema", t.InputSchema, true)
+		v.lintSchema(add, finding.InputSchema, t.Name, "inputSchema", t.InputSchema, true)
 		for _, ptr := range requiredDefaults(t.InputSchema, "/inputSchema") {
 			add(RequiredDefault, finding.SeverityWarning, "Tool %s: %s is required and has a default; the schema contradicts itself: a client refuses a call without it, which the default says may leave it out", t.Name, ptr)
 		}
 	}
 	if !tooldef.Absent(t.OutputSchema) {
-		v.lintSchema(add, OutputSchema, t.Name, "outputSchema", t.OutputSchema, protocol < AnySchemaOutput)
+		v.lintSchema(add, finding.OutputSchema, t.Name, "outputSchema", t.OutputSchema, protocol < AnySchemaOutput)
 	}
 	if !tooldef.Absent(t.Execution) {
 		switch ts := taskSupport(t.Name, t.Execution); {
-		case ts.Status == Refused:
-			add(TaskSupport, finding.SeverityInfo, "Tool %s requires task-based execution: clients refuse a plain tools/call", t.Name)
+		case ts.Status == finding.Refused:
+			add(finding.TaskSupport, finding.SeverityInfo, "Tool %s requires task-based execution: clients refuse a plain tools/call", t.Name)
 		case strings.Contains(ts.Message, "unknown"):
-			add(TaskSupport, finding.SeverityWarning, "Tool %s: %s", t.Name, ts.Message)
+			add(finding.TaskSupport, finding.SeverityWarning, "Tool %s: %s", t.Name, ts.Message)
 		}
 	}
 	return out

@@ -17,12 +17,12 @@ func TestLintTool(t *testing.T) {
 		{`{"name":"ok","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}`, nil},
 		{`{"name":"bad name!","inputSchema":{"type":"object"}}`, map[string]finding.Severity{"tool-name": "warning"}},
 		{`{"inputSchema":{"type":"object"}}`, map[string]finding.Severity{"tool-name": "error"}},
-		{`{"name":"noin"}`, map[string]finding.Severity{InputSchema: "error"}},
-		{`{"name":"arr","inputSchema":{"type":"array"}}`, map[string]finding.Severity{InputSchema: "warning"}},
-		{`{"name":"ref","inputSchema":{"type":"object"},"outputSchema":{"type":"object","$ref":"#/$defs/nope"}}`, map[string]finding.Severity{OutputSchema: "error"}},
-		{`{"name":"broken","inputSchema":{"type":"object"},"outputSchema":{"type":12}}`, map[string]finding.Severity{OutputSchema: "error"}},
-		{`{"name":"task","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`, map[string]finding.Severity{TaskSupport: "info"}},
-		{`{"name":"odd","inputSchema":{"type":"object"},"execution":{"taskSupport":"sometimes"}}`, map[string]finding.Severity{TaskSupport: "warning"}},
+		{`{"name":"noin"}`, map[string]finding.Severity{finding.InputSchema: "error"}},
+		{`{"name":"arr","inputSchema":{"type":"array"}}`, map[string]finding.Severity{finding.InputSchema: "warning"}},
+		{`{"name":"ref","inputSchema":{"type":"object"},"outputSchema":{"type":"object","$ref":"#/$defs/nope"}}`, map[string]finding.Severity{finding.OutputSchema: "error"}},
+		{`{"name":"broken","inputSchema":{"type":"object"},"outputSchema":{"type":12}}`, map[string]finding.Severity{finding.OutputSchema: "error"}},
+		{`{"name":"task","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`, map[string]finding.Severity{finding.TaskSupport: "info"}},
+		{`{"name":"odd","inputSchema":{"type":"object"},"execution":{"taskSupport":"sometimes"}}`, map[string]finding.Severity{finding.TaskSupport: "warning"}},
 		{`[1,2]`, map[string]finding.Severity{"definition": "error"}},
 		{`{"name":5,"inputSchema":{"type":"object"}}`, map[string]finding.Severity{"definition": "error"}},
 		// A client reading the list into typed structs fails on the whole page.
@@ -30,7 +30,7 @@ func TestLintTool(t *testing.T) {
 		// Required with a default: refused before sending, accepted by the server.
 		{`{"name":"dflt","inputSchema":{"type":"object","properties":{"n":{"type":"integer","default":3}},"required":["n"]}}`, map[string]finding.Severity{RequiredDefault: "warning"}},
 		{`{"name":"optdflt","inputSchema":{"type":"object","properties":{"n":{"type":"integer","default":3}}}}`, nil},
-		{`{"name":"outarr","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`, map[string]finding.Severity{OutputSchema: "warning"}},
+		{`{"name":"outarr","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`, map[string]finding.Severity{finding.OutputSchema: "warning"}},
 	}
 	v := NewValidator()
 	for _, tc := range tests {
@@ -71,13 +71,13 @@ func TestLintToolFollowsTheRevision(t *testing.T) {
 		def, protocol string
 		want          []string // the checks found
 	}{
-		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array","items":{"type":"string"}}}`, "2025-11-25", []string{OutputSchema}},
-		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array","items":{"type":"string"}}}`, "", []string{OutputSchema}},
+		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array","items":{"type":"string"}}}`, "2025-11-25", []string{finding.OutputSchema}},
+		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array","items":{"type":"string"}}}`, "", []string{finding.OutputSchema}},
 		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"array","items":{"type":"string"}}}`, "2026-07-28", nil},
 		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":"string"}}`, "2026-07-28", nil},
-		{`{"name":"a","inputSchema":{"type":"array"}}`, "2026-07-28", []string{InputSchema}},
+		{`{"name":"a","inputSchema":{"type":"array"}}`, "2026-07-28", []string{finding.InputSchema}},
 		// A schema that does not compile is an error in every revision.
-		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":12}}`, "2026-07-28", []string{OutputSchema}},
+		{`{"name":"a","inputSchema":{"type":"object"},"outputSchema":{"type":12}}`, "2026-07-28", []string{finding.OutputSchema}},
 	}
 	for _, tc := range tests {
 		var got []string

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"mcpwitness/finding"
 	"mcpwitness/tooldef"
 )
 
@@ -48,17 +49,17 @@ func PromptArgumentsOf(def json.RawMessage) ([]PromptArgument, error) {
 
 // BeforePrompt judges the arguments of a prompts/get of prompt name, whose
 // definition def is the item prompts/list gave (nil when no walk listed
-// it: the verdict is then [Skipped]). A required argument that is missing
-// refuses the request ([Refused], which [Blocks]); the user may send it
+// it: the verdict is then [finding.Skipped]). A required argument that is missing
+// refuses the request ([finding.Refused], which [Blocks]); the user may send it
 // anyway. Arguments the prompt does not declare are allowed and named.
-func BeforePrompt(name string, def json.RawMessage, args map[string]string) Verdict {
+func BeforePrompt(name string, def json.RawMessage, args map[string]string) finding.Verdict {
 	if tooldef.Absent(def) {
-		return Verdict{Check: PromptArguments, Status: Skipped,
+		return finding.Verdict{Check: PromptArguments, Status: finding.Skipped,
 			Message: fmt.Sprintf("prompt %q was not listed; there are no arguments to check against", name)}
 	}
 	declared, err := PromptArgumentsOf(def)
 	if err != nil {
-		return Verdict{Check: PromptArguments, Status: Unchecked, Message: err.Error()}
+		return finding.Verdict{Check: PromptArguments, Status: finding.Unchecked, Message: err.Error()}
 	}
 	var missing, known []string
 	for _, a := range declared {
@@ -68,12 +69,12 @@ func BeforePrompt(name string, def json.RawMessage, args map[string]string) Verd
 		}
 	}
 	if len(missing) > 0 {
-		var errs []SchemaError
+		var errs []finding.SchemaError
 		for _, m := range missing {
-			errs = append(errs, SchemaError{InstancePath: "/" + m, Keyword: "required",
+			errs = append(errs, finding.SchemaError{InstancePath: "/" + m, Keyword: "required",
 				Message: fmt.Sprintf("Missing required argument %q", m)})
 		}
-		return Verdict{Check: PromptArguments, Status: Refused, Errors: errs,
+		return finding.Verdict{Check: PromptArguments, Status: finding.Refused, Errors: errs,
 			Message: fmt.Sprintf("Prompt %q requires %s %s, which %s missing. Clients refuse a prompts/get without it.",
 				name, plural(len(missing), "argument"), quoteAll(missing), isAre(len(missing)))}
 	}
@@ -85,11 +86,11 @@ func BeforePrompt(name string, def json.RawMessage, args map[string]string) Verd
 	}
 	slices.Sort(unknown)
 	if len(unknown) > 0 {
-		return Verdict{Check: PromptArguments, Status: Pass,
+		return finding.Verdict{Check: PromptArguments, Status: finding.Pass,
 			Message: fmt.Sprintf("every required argument is given; %s %s not declared by the prompt",
 				quoteAll(unknown), isAre(len(unknown)))}
 	}
-	return Verdict{Check: PromptArguments, Status: Pass, Message: "every required argument is given"}
+	return finding.Verdict{Check: PromptArguments, Status: finding.Pass, Message: "every required argument is given"}
 }
 
 // The roles and content types a prompt message may have (specification,
@@ -102,43 +103,43 @@ var (
 // AfterPrompt judges a GetPromptResult (the raw JSON-RPC result): it must
 // hold messages, each with a role of "user" or "assistant" and a content
 // block of a known type carrying that type's required fields.
-func AfterPrompt(result json.RawMessage) Verdict {
+func AfterPrompt(result json.RawMessage) finding.Verdict {
 	var res struct {
 		Messages json.RawMessage `json:"messages"`
 	}
 	if err := json.Unmarshal(result, &res); err != nil {
-		return Verdict{Check: PromptMessages, Status: Fail, Message: "the result is not a JSON object"}
+		return finding.Verdict{Check: PromptMessages, Status: finding.Fail, Message: "the result is not a JSON object"}
 	}
 	var msgs []json.RawMessage
 	if tooldef.Absent(res.Messages) || json.Unmarshal(res.Messages, &msgs) != nil {
-		return Verdict{Check: PromptMessages, Status: Fail, Message: "GetPromptResult must have messages, an array",
-			Errors: []SchemaError{{InstancePath: "/messages", Keyword: "required", Message: "messages is missing or not an array"}}}
+		return finding.Verdict{Check: PromptMessages, Status: finding.Fail, Message: "GetPromptResult must have messages, an array",
+			Errors: []finding.SchemaError{{InstancePath: "/messages", Keyword: "required", Message: "messages is missing or not an array"}}}
 	}
-	var errs []SchemaError
+	var errs []finding.SchemaError
 	for i, raw := range msgs {
 		errs = append(errs, messageErrors(fmt.Sprintf("/messages/%d", i), raw)...)
 	}
 	if len(errs) > 0 {
-		return Verdict{Check: PromptMessages, Status: Fail, Errors: errs,
+		return finding.Verdict{Check: PromptMessages, Status: finding.Fail, Errors: errs,
 			Message: "Prompt messages do not follow the specification: " + summary(errs)}
 	}
-	return Verdict{Check: PromptMessages, Status: Pass,
+	return finding.Verdict{Check: PromptMessages, Status: finding.Pass,
 		Message: fmt.Sprintf("%s, each with a valid role and content", plural(len(msgs), "message"))}
 }
 
 // messageErrors checks one PromptMessage at path.
-func messageErrors(path string, raw json.RawMessage) []SchemaError {
+func messageErrors(path string, raw json.RawMessage) []finding.SchemaError {
 	var m struct {
 		Role    json.RawMessage `json:"role"`
 		Content json.RawMessage `json:"content"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return []SchemaError{{InstancePath: path, Keyword: "type", Message: "a message must be an object"}}
+		return []finding.SchemaError{{InstancePath: path, Keyword: "type", Message: "a message must be an object"}}
 	}
-	var errs []SchemaError
+	var errs []finding.SchemaError
 	var role string
 	if json.Unmarshal(m.Role, &role) != nil || !slices.Contains(promptRoles, role) {
-		errs = append(errs, SchemaError{InstancePath: path + "/role", Keyword: "enum",
+		errs = append(errs, finding.SchemaError{InstancePath: path + "/role", Keyword: "enum",
 			Message: fmt.Sprintf("role is %s; it must be \"user\" or \"assistant\"", shown(m.Role))})
 	}
 	return append(errs, contentErrors(path+"/content", m.Content)...)
@@ -146,30 +147,30 @@ func messageErrors(path string, raw json.RawMessage) []SchemaError {
 
 // contentErrors checks one content block at path: a known type and the
 // fields that type requires.
-func contentErrors(path string, raw json.RawMessage) []SchemaError {
+func contentErrors(path string, raw json.RawMessage) []finding.SchemaError {
 	var c map[string]json.RawMessage
 	if tooldef.Absent(raw) || json.Unmarshal(raw, &c) != nil || c == nil {
-		return []SchemaError{{InstancePath: path, Keyword: "required", Message: "content must be an object"}}
+		return []finding.SchemaError{{InstancePath: path, Keyword: "required", Message: "content must be an object"}}
 	}
 	var typ string
 	if json.Unmarshal(c["type"], &typ) != nil || !slices.Contains(contentTypes, typ) {
-		return []SchemaError{{InstancePath: path + "/type", Keyword: "enum",
+		return []finding.SchemaError{{InstancePath: path + "/type", Keyword: "enum",
 			Message: fmt.Sprintf("content type is %s; it must be one of %s", shown(c["type"]), strings.Join(contentTypes, ", "))}}
 	}
 	need := map[string][]string{
 		"text": {"text"}, "image": {"data", "mimeType"}, "audio": {"data", "mimeType"},
 		"resource": {"resource"}, "resource_link": {"uri", "name"},
 	}[typ]
-	var errs []SchemaError
+	var errs []finding.SchemaError
 	for _, f := range need {
 		if tooldef.Absent(c[f]) {
-			errs = append(errs, SchemaError{InstancePath: path + "/" + f, Keyword: "required",
+			errs = append(errs, finding.SchemaError{InstancePath: path + "/" + f, Keyword: "required",
 				Message: fmt.Sprintf("%s content must have %s", typ, f)})
 		}
 	}
 	if (typ == "image" || typ == "audio") && !tooldef.Absent(c["data"]) {
 		if msg := base64Problem(c["data"]); msg != "" {
-			errs = append(errs, SchemaError{InstancePath: path + "/data", Keyword: "contentEncoding", Message: msg})
+			errs = append(errs, finding.SchemaError{InstancePath: path + "/data", Keyword: "contentEncoding", Message: msg})
 		}
 	}
 	return errs

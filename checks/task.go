@@ -4,29 +4,30 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"mcpwitness/finding"
 	"mcpwitness/tooldef"
 )
 
 // BeforeTask is [Validator.Before] for a tools/call made as a task: its
-// [TaskSupport] verdict refuses a tool whose execution.taskSupport is
+// [finding.TaskSupport] verdict refuses a tool whose execution.taskSupport is
 // absent or "forbidden" (the specification: a client must not ask for a
 // task then), and passes "optional" and "required". def and args are as for
 // [Validator.Before].
-func (v *Validator) BeforeTask(name string, def, args json.RawMessage) []Verdict {
+func (v *Validator) BeforeTask(name string, def, args json.RawMessage) []finding.Verdict {
 	if tooldef.Absent(def) {
-		return []Verdict{notListed(TaskSupport, name), notListed(InputSchema, name)}
+		return []finding.Verdict{notListed(finding.TaskSupport, name), notListed(finding.InputSchema, name)}
 	}
 	d, err := parseDef(def)
 	if err != nil {
-		return []Verdict{unreadable(TaskSupport, err), unreadable(InputSchema, err)}
+		return []finding.Verdict{unreadable(finding.TaskSupport, err), unreadable(finding.InputSchema, err)}
 	}
-	return []Verdict{taskSupportAsTask(name, d.Execution), v.inputSchema(d.InputSchema, args)}
+	return []finding.Verdict{taskSupportAsTask(name, d.Execution), v.inputSchema(d.InputSchema, args)}
 }
 
 // taskSupportAsTask judges execution.taskSupport for a call made as a task.
-func taskSupportAsTask(name string, execution json.RawMessage) Verdict {
-	refuse := func(why string) Verdict {
-		return Verdict{Check: TaskSupport, Status: Refused,
+func taskSupportAsTask(name string, execution json.RawMessage) finding.Verdict {
+	refuse := func(why string) finding.Verdict {
+		return finding.Verdict{Check: finding.TaskSupport, Status: finding.Refused,
 			Message: `Tool "` + name + `" does not support task-based execution (` + why + `). Clients do not call it as a task.`}
 	}
 	var exec map[string]json.RawMessage
@@ -43,7 +44,7 @@ func taskSupportAsTask(name string, execution json.RawMessage) Verdict {
 	}
 	switch ts {
 	case "required", "optional":
-		return Verdict{Check: TaskSupport, Status: Pass, Message: fmt.Sprintf("taskSupport is %q; a task may be asked for", ts)}
+		return finding.Verdict{Check: finding.TaskSupport, Status: finding.Pass, Message: fmt.Sprintf("taskSupport is %q; a task may be asked for", ts)}
 	case "forbidden":
 		return refuse(`taskSupport is "forbidden"`)
 	}

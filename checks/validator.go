@@ -11,11 +11,12 @@ import (
 	"sync"
 
 	"github.com/kaptinlin/jsonschema"
+	"mcpwitness/finding"
 )
 
 // UncheckedError reports that a schema could not be used to check an
 // instance: it is not a schema, it does not compile, or it holds a $ref that
-// does not resolve. A check that meets one gives the verdict [Unchecked],
+// does not resolve. A check that meets one gives the verdict [finding.Unchecked],
 // never a silent pass.
 type UncheckedError struct {
 	Reason string // what is wrong with the schema, in a sentence fragment
@@ -36,7 +37,7 @@ func (e *UncheckedError) Error() string { return "schema unchecked: " + e.Reason
 // schema resolve or not depending on which other tools had been validated
 // first. With a compiler per schema a verdict depends only on the schema and
 // the instance, and a $ref that leaves its own document stays unresolved and
-// gives [Unchecked].
+// gives [finding.Unchecked].
 type Validator struct {
 	mu      sync.RWMutex
 	schemas map[string]*compiledSchema // keyed by the schema's raw bytes
@@ -68,7 +69,7 @@ func NewValidator() *Validator {
 // $ref that does not resolve, Validate returns an error of type
 // *[UncheckedError] and no validation errors. References are never fetched:
 // a $ref outside the schema document does not resolve.
-func (v *Validator) Validate(schema, instance json.RawMessage) ([]SchemaError, error) {
+func (v *Validator) Validate(schema, instance json.RawMessage) ([]finding.SchemaError, error) {
 	c := v.lookup(schema)
 	c.once.Do(func() { c.schema, c.err = compile(schema) })
 	if c.err != nil {
@@ -76,7 +77,7 @@ func (v *Validator) Validate(schema, instance json.RawMessage) ([]SchemaError, e
 	}
 	inst, err := decodeInstance(instance)
 	if err != nil {
-		return []SchemaError{{Keyword: "json", Message: "Value is not valid JSON: " + err.Error()}}, nil
+		return []finding.SchemaError{{Keyword: "json", Message: "Value is not valid JSON: " + err.Error()}}, nil
 	}
 	return c.validate(inst)
 }
@@ -102,7 +103,7 @@ func (v *Validator) lookup(raw []byte) *compiledSchema {
 }
 
 // validate evaluates an already decoded instance.
-func (c *compiledSchema) validate(inst any) (errs []SchemaError, err error) {
+func (c *compiledSchema) validate(inst any) (errs []finding.SchemaError, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer func() {

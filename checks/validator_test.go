@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"mcpwitness/finding"
 )
 
 // orderSchema is a nested schema used by several tests.
@@ -50,7 +51,7 @@ func TestValidateErrors(t *testing.T) {
 		name     string
 		schema   string
 		instance string
-		want     []SchemaError
+		want     []finding.SchemaError
 	}{
 		{
 			name:     "valid",
@@ -66,7 +67,7 @@ func TestValidateErrors(t *testing.T) {
 				{"sku":"bad","price":-1,"a/b~c":3},
 				{"price":4}
 			],"customer":{"address":{"zip":"1"}}}`,
-			want: []SchemaError{
+			want: []finding.SchemaError{
 				{InstancePath: "/customer/address/zip", Keyword: "minLength", Message: "Value should be at least 5 characters"},
 				{InstancePath: "/extra", Keyword: "additionalProperties", Message: "Additional property 'extra' is not allowed"},
 				{InstancePath: "/items/1/tags/1", Keyword: "type", Message: "Value is integer but should be string"},
@@ -81,7 +82,7 @@ func TestValidateErrors(t *testing.T) {
 			name:     "a missing required property is reported once, at its parent",
 			schema:   orderSchema,
 			instance: `{"items":[]}`,
-			want: []SchemaError{
+			want: []finding.SchemaError{
 				{InstancePath: "", Keyword: "required", Message: "Required property 'id' is missing"},
 			},
 		},
@@ -89,7 +90,7 @@ func TestValidateErrors(t *testing.T) {
 			name:     "array indexes sort numerically",
 			schema:   `{"type":"array","items":{"type":"integer"}}`,
 			instance: `[0,0,"a",0,0,0,0,0,0,0,"b"]`,
-			want: []SchemaError{
+			want: []finding.SchemaError{
 				{InstancePath: "/2", Keyword: "type", Message: "Value is string but should be integer"},
 				{InstancePath: "/10", Keyword: "type", Message: "Value is string but should be integer"},
 			},
@@ -98,13 +99,13 @@ func TestValidateErrors(t *testing.T) {
 			name:     "root type mismatch",
 			schema:   orderSchema,
 			instance: `[1]`,
-			want:     []SchemaError{{InstancePath: "", Keyword: "type", Message: "Value is array but should be object"}},
+			want:     []finding.SchemaError{{InstancePath: "", Keyword: "type", Message: "Value is array but should be object"}},
 		},
 		{
 			name:     "anyOf that fails reports itself and each branch",
 			schema:   `{"properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer","minimum":10}]}}}`,
 			instance: `{"v":3}`,
-			want: []SchemaError{
+			want: []finding.SchemaError{
 				{InstancePath: "/v", Keyword: "anyOf", Message: "Value does not match anyOf schema"},
 				{InstancePath: "/v", Keyword: "minimum", Message: "3 should be at least 10"},
 				{InstancePath: "/v", Keyword: "type", Message: "Value is integer but should be string"},
@@ -114,19 +115,19 @@ func TestValidateErrors(t *testing.T) {
 			name:     "branches of an anyOf that passed are not errors",
 			schema:   `{"properties":{"v":{"anyOf":[{"type":"string"},{"type":"integer"}],"minimum":10}}}`,
 			instance: `{"v":3}`,
-			want:     []SchemaError{{InstancePath: "/v", Keyword: "minimum", Message: "3 should be at least 10"}},
+			want:     []finding.SchemaError{{InstancePath: "/v", Keyword: "minimum", Message: "3 should be at least 10"}},
 		},
 		{
 			name:     "branches of a oneOf that passed are not errors",
 			schema:   `{"oneOf":[{"type":"string"},{"type":"integer"}],"maximum":1}`,
 			instance: `3`,
-			want:     []SchemaError{{InstancePath: "", Keyword: "maximum", Message: "3 should be at most 1"}},
+			want:     []finding.SchemaError{{InstancePath: "", Keyword: "maximum", Message: "3 should be at most 1"}},
 		},
 		{
 			name:     "a failing if is not an error; a failing else is",
 			schema:   `{"if":{"properties":{"k":{"const":"a"}}},"then":{"required":["a"]},"else":{"required":["b"]}}`,
 			instance: `{"k":"z"}`,
-			want: []SchemaError{
+			want: []finding.SchemaError{
 				{InstancePath: "", Keyword: "else", Message: "Value fails the 'if' condition and does not match the 'else' schema"},
 				{InstancePath: "", Keyword: "required", Message: "Required property 'b' is missing"},
 			},
@@ -135,56 +136,56 @@ func TestValidateErrors(t *testing.T) {
 			name:     "not",
 			schema:   `{"properties":{"v":{"not":{"type":"string"}}}}`,
 			instance: `{"v":"s"}`,
-			want:     []SchemaError{{InstancePath: "/v", Keyword: "not", Message: "Value should not match the not schema"}},
+			want:     []finding.SchemaError{{InstancePath: "/v", Keyword: "not", Message: "Value should not match the not schema"}},
 		},
 		{
 			name:     "dependentSchemas apply to the whole object",
 			schema:   `{"dependentSchemas":{"card":{"required":["billing"]}}}`,
 			instance: `{"card":"1234"}`,
-			want:     []SchemaError{{InstancePath: "", Keyword: "required", Message: "Required property 'billing' is missing"}},
+			want:     []finding.SchemaError{{InstancePath: "", Keyword: "required", Message: "Required property 'billing' is missing"}},
 		},
 		{
 			name:     "propertyNames name the property",
 			schema:   `{"propertyNames":{"maxLength":3}}`,
 			instance: `{"ok":1,"toolong":2}`,
-			want: []SchemaError{{InstancePath: "/toolong", Keyword: "maxLength",
+			want: []finding.SchemaError{{InstancePath: "/toolong", Keyword: "maxLength",
 				Message: "Property name 'toolong': Value should be at most 3 characters"}},
 		},
 		{
 			name:     "patternProperties",
 			schema:   `{"patternProperties":{"^n_":{"type":"number"}}}`,
 			instance: `{"n_x":"s","other":"s"}`,
-			want:     []SchemaError{{InstancePath: "/n_x", Keyword: "type", Message: "Value is string but should be number"}},
+			want:     []finding.SchemaError{{InstancePath: "/n_x", Keyword: "type", Message: "Value is string but should be number"}},
 		},
 		{
 			name:     "unevaluatedProperties false",
 			schema:   `{"allOf":[{"properties":{"a":{}}}],"unevaluatedProperties":false}`,
 			instance: `{"a":1,"b":2}`,
-			want:     []SchemaError{{InstancePath: "/b", Keyword: "unevaluatedProperties", Message: "Unevaluated property 'b' is not allowed"}},
+			want:     []finding.SchemaError{{InstancePath: "/b", Keyword: "unevaluatedProperties", Message: "Unevaluated property 'b' is not allowed"}},
 		},
 		{
 			name:     "items false after prefixItems",
 			schema:   `{"prefixItems":[{"type":"string"}],"items":false}`,
 			instance: `["a",1]`,
-			want:     []SchemaError{{InstancePath: "/1", Keyword: "items", Message: "Item at index 1 is not allowed"}},
+			want:     []finding.SchemaError{{InstancePath: "/1", Keyword: "items", Message: "Item at index 1 is not allowed"}},
 		},
 		{
 			name:     "a property whose schema is false",
 			schema:   `{"properties":{"secret":false}}`,
 			instance: `{"secret":1}`,
-			want:     []SchemaError{{InstancePath: "/secret", Keyword: "properties", Message: "Property 'secret' is not allowed"}},
+			want:     []finding.SchemaError{{InstancePath: "/secret", Keyword: "properties", Message: "Property 'secret' is not allowed"}},
 		},
 		{
 			name:     "recursive $ref keeps absolute paths",
 			schema:   `{"type":"object","properties":{"n":{"$ref":"#"}},"additionalProperties":false}`,
 			instance: `{"n":{"n":{"n":{"z":1}}}}`,
-			want:     []SchemaError{{InstancePath: "/n/n/n/z", Keyword: "additionalProperties", Message: "Additional property 'z' is not allowed"}},
+			want:     []finding.SchemaError{{InstancePath: "/n/n/n/z", Keyword: "additionalProperties", Message: "Additional property 'z' is not allowed"}},
 		},
 		{
 			name:     "allOf reports each branch's own errors",
 			schema:   `{"allOf":[{"required":["a"]},{"properties":{"b":{"type":"string"}}}]}`,
 			instance: `{"b":1}`,
-			want: []SchemaError{
+			want: []finding.SchemaError{
 				{InstancePath: "", Keyword: "required", Message: "Required property 'a' is missing"},
 				{InstancePath: "/b", Keyword: "type", Message: "Value is integer but should be string"},
 			},
@@ -193,7 +194,7 @@ func TestValidateErrors(t *testing.T) {
 			name:     "false schema",
 			schema:   `false`,
 			instance: `{}`,
-			want:     []SchemaError{{InstancePath: "", Keyword: "schema", Message: "No values are allowed because the schema is set to 'false'"}},
+			want:     []finding.SchemaError{{InstancePath: "", Keyword: "schema", Message: "No values are allowed because the schema is set to 'false'"}},
 		},
 		{
 			name:     "true schema",
@@ -204,13 +205,13 @@ func TestValidateErrors(t *testing.T) {
 			name:     "instance is not JSON",
 			schema:   `{}`,
 			instance: `{"a":`,
-			want:     []SchemaError{{Keyword: "json", Message: "Value is not valid JSON: unexpected EOF"}},
+			want:     []finding.SchemaError{{Keyword: "json", Message: "Value is not valid JSON: unexpected EOF"}},
 		},
 		{
 			name:     "known formats are asserted",
 			schema:   `{"properties":{"at":{"type":"string","format":"date-time"}}}`,
 			instance: `{"at":"yesterday"}`,
-			want:     []SchemaError{{InstancePath: "/at", Keyword: "format", Message: "Value does not match format 'date-time'"}},
+			want:     []finding.SchemaError{{InstancePath: "/at", Keyword: "format", Message: "Value does not match format 'date-time'"}},
 		},
 		{
 			name:     "unknown formats are ignored",
@@ -221,7 +222,7 @@ func TestValidateErrors(t *testing.T) {
 			name:     "integers beyond float64 stay exact",
 			schema:   `{"type":"integer","maximum":9007199254740992}`,
 			instance: `9007199254740993`,
-			want:     []SchemaError{{InstancePath: "", Keyword: "maximum", Message: "9007199254740993 should be at most 9007199254740992"}},
+			want:     []finding.SchemaError{{InstancePath: "", Keyword: "maximum", Message: "9007199254740993 should be at most 9007199254740992"}},
 		},
 	}
 	for _, tt := range tests {
@@ -290,7 +291,7 @@ func TestValidateSameIDDifferentSchemas(t *testing.T) {
 			t.Errorf("round %d: schema b on its own instance: errs %v, err %v", round, errs, err)
 		}
 		errs, err := v.Validate(b, json.RawMessage(`{"a":"x"}`))
-		want := []SchemaError{{Keyword: "required", Message: "Required property 'b' is missing"}}
+		want := []finding.SchemaError{{Keyword: "required", Message: "Required property 'b' is missing"}}
 		if err != nil || !cmp.Equal(errs, want) {
 			t.Errorf("round %d: schema b on a's instance: errs %v, err %v; want %v", round, errs, err, want)
 		}
@@ -384,7 +385,7 @@ func TestValidateConcurrent(t *testing.T) {
 }
 
 // outcome renders a Validate answer for comparison.
-func outcome(errs []SchemaError, err error) string {
+func outcome(errs []finding.SchemaError, err error) string {
 	return fmt.Sprintf("%v %v", errs, err)
 }
 

@@ -1,9 +1,10 @@
-// Package finding holds the one record of something worth saying about
-// what a server showed that is not a call's verdict: a walk's cursor
-// health, a listed tool's definition, a call's circumstances.
+// Package finding holds what is worth saying about what a server showed:
+// a [Finding] about a walk's cursor health, a listed tool's definition or a
+// call's circumstances, and a [Verdict] of one check around a call.
 //
 // It sits at the bottom of the module and imports nothing of ours, so
-// that paging, checks and session can all speak of one [Finding].
+// that paging, checks, session and every reader of a recording can speak
+// of one [Finding] and one [Verdict] without pulling in a schema validator.
 package finding
 
 // Severity says how much a [Finding] matters.

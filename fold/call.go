@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"mcpwitness/checks"
-	"mcpwitness/session"
+	"mcpwitness/finding"
+	"mcpwitness/record"
 )
 
 // maxLeanRPCError is the most bytes of a JSON-RPC error a lean state or a
@@ -14,15 +14,15 @@ const maxLeanRPCError = 4 << 10
 
 // Call is one tool call, from its start to its verdicts: the one record of
 // a call that the UI, the report and the headless call document read. Its
-// own fields are the session's record of it, [session.CallInfo], as the
+// own fields are the session's record of it, [record.CallInfo], as the
 // call events last said them.
 type Call struct {
-	session.CallInfo
+	record.CallInfo
 	Start, End time.Time
 	// Done says the call's done event arrived.
 	Done     bool
 	IsError  bool // the answer said isError: true
-	Verdicts []checks.Verdict
+	Verdicts []finding.Verdict
 
 	// HasProgress says a progress notification arrived; the rest is from
 	// the last one, and Updates counts them.
@@ -79,9 +79,9 @@ func (c *Call) Outcome() Outcome {
 		return OutcomeRefused
 	case c.Err != "" || len(c.RPCError) > 0:
 		return OutcomeError
-	case hasStatus(c.Verdicts, checks.Fail):
+	case hasStatus(c.Verdicts, finding.Fail):
 		return OutcomeFail
-	case hasStatus(c.Verdicts, checks.Unchecked):
+	case hasStatus(c.Verdicts, finding.Unchecked):
 		return OutcomeUnchecked
 	case c.IsError:
 		return OutcomeIsError
@@ -89,7 +89,7 @@ func (c *Call) Outcome() Outcome {
 	return OutcomePass
 }
 
-func hasStatus(vs []checks.Verdict, st checks.Status) bool {
+func hasStatus(vs []finding.Verdict, st finding.Status) bool {
 	for _, v := range vs {
 		if v.Status == st {
 			return true
@@ -112,7 +112,7 @@ func (s *State) call(id int64, tool string, t time.Time) *Call {
 	if c := s.calls[id]; c != nil {
 		return s.own(c)
 	}
-	c := &Call{CallInfo: session.CallInfo{ID: id, Tool: tool}, Start: t}
+	c := &Call{CallInfo: record.CallInfo{ID: id, Tool: tool}, Start: t}
 	s.made.calls += callWeight
 	s.calls[id] = c
 	s.toolCalls[tool] = append(s.toolCalls[tool], c)
@@ -122,7 +122,7 @@ func (s *State) call(id int64, tool string, t time.Time) *Call {
 	return c
 }
 
-func (s *State) applyCall(ev session.Event) {
+func (s *State) applyCall(ev record.Event) {
 	info := ev.Call
 	if info == nil {
 		return
@@ -130,7 +130,7 @@ func (s *State) applyCall(ev session.Event) {
 	c := s.call(info.ID, info.Tool, ev.T)
 	c.Rev++
 	switch info.State {
-	case session.PhaseStart:
+	case record.PhaseStart:
 		c.State, c.Args, c.Listed, c.Generation = info.State, info.Args, info.Listed, info.Generation
 		c.AsTask = info.AsTask
 		if s.lean && s.src > 0 && len(c.Args) > 0 {
@@ -139,7 +139,7 @@ func (s *State) applyCall(ev session.Event) {
 		if !c.Done && !s.isRunning(c) {
 			s.running = append(s.running, c)
 		}
-	case session.PhaseDone:
+	case record.PhaseDone:
 		c.Done, c.End = true, ev.T
 		// The done event says all but the arguments, which the start event
 		// had (or, lean, left in the file), and an id it may not know.
@@ -149,7 +149,7 @@ func (s *State) applyCall(ev session.Event) {
 		if c.RequestID == "" {
 			c.RequestID = reqID
 		}
-		c.IsError = session.IsErrorResult(info.Result)
+		c.IsError = record.IsErrorResult(info.Result)
 		s.stopped(c)
 		s.settleCall(c)
 		level := LevelNone

@@ -6,7 +6,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 func TestReadCaps(t *testing.T) {
@@ -64,8 +64,8 @@ func TestListChangedMarksThatListStale(t *testing.T) {
 	s := fold.New(nil)
 	for i, l := range []paging.Method{paging.Tools(), paging.Resources(), paging.ResourceTemplates(), paging.Prompts()} {
 		id := int64(i + 1)
-		s.Apply(session.Event{Kind: session.KindWalk, Method: l.Name, Walk: &session.WalkInfo{ID: id, Method: l.Name, State: session.PhaseStart}})
-		s.Apply(session.Event{Kind: session.KindWalk, Method: l.Name, Walk: &session.WalkInfo{ID: id, Method: l.Name, State: session.PhaseDone}})
+		s.Apply(record.Event{Kind: record.KindWalk, Method: l.Name, Walk: &record.WalkInfo{ID: id, Method: l.Name, State: record.PhaseStart}})
+		s.Apply(record.Event{Kind: record.KindWalk, Method: l.Name, Walk: &record.WalkInfo{ID: id, Method: l.Name, State: record.PhaseDone}})
 	}
 	stale := func() (out []string) {
 		for _, w := range s.Walks() {
@@ -75,11 +75,11 @@ func TestListChangedMarksThatListStale(t *testing.T) {
 		}
 		return out
 	}
-	s.Apply(session.Event{Kind: session.KindNotification, Method: "notifications/resources/list_changed"})
+	s.Apply(record.Event{Kind: record.KindNotification, Method: "notifications/resources/list_changed"})
 	if got := stale(); len(got) != 2 || got[0] != "resources/list" || got[1] != "resources/templates/list" {
 		t.Errorf("after resources/list_changed: %v", got)
 	}
-	s.Apply(session.Event{Kind: session.KindNotification, Method: "notifications/prompts/list_changed"})
+	s.Apply(record.Event{Kind: record.KindNotification, Method: "notifications/prompts/list_changed"})
 	if got := stale(); len(got) != 3 || got[2] != "prompts/list" {
 		t.Errorf("after prompts/list_changed: %v", got)
 	}

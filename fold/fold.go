@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Bounds that keep a long session's memory flat. The session record keeps
@@ -44,7 +44,7 @@ const ToolsListChanged = "notifications/tools/list_changed"
 // out must not be changed by the caller; once finished they never change
 // (a change replaces them), so a [State.Clone] shares them.
 type State struct {
-	server *session.ServerInfo
+	server *record.ServerInfo
 	closed bool
 	// closedWhy is what the closed event said ("server exited: exit
 	// status 3").
@@ -139,60 +139,60 @@ func New(opts *Options) *State {
 
 // ApplyAt folds ev, the event numbered src (1-based) in a session file:
 // a lean state keeps that number instead of the event's bytes.
-func (s *State) ApplyAt(ev session.Event, src int) {
+func (s *State) ApplyAt(ev record.Event, src int) {
 	s.src = src
 	s.Apply(ev)
 	s.src = 0
 }
 
 // Apply folds one event into the state.
-func (s *State) Apply(ev session.Event) {
+func (s *State) Apply(ev record.Event) {
 	s.applied++
 	s.at = ev.T
 	switch ev.Kind {
-	case session.KindConnect:
+	case record.KindConnect:
 		s.applyConnect(ev)
-	case session.KindWire:
+	case record.KindWire:
 		s.applyWire(ev)
-	case session.KindStderr:
+	case record.KindStderr:
 		s.row(&Row{T: ev.T, Kind: RowStderr, Text: ev.Text})
-	case session.KindListRequest:
+	case record.KindListRequest:
 		s.gen, s.out = ev.Gen, ev.Out
 		if ev.Walk != nil && ev.Page != nil {
 			s.walk(ev.Walk.ID, ev.Walk.Method, ev.T).Asking = ev.Page.Number
 		}
-	case session.KindPage:
+	case record.KindPage:
 		s.gen, s.out = ev.Gen, ev.Out
 		s.applyPage(ev)
 		s.applyItems(ev)
 		s.applyTaskPage(ev)
-	case session.KindWalk:
+	case record.KindWalk:
 		s.applyWalk(ev)
-	case session.KindCall:
+	case record.KindCall:
 		s.applyCall(ev)
-	case session.KindVerdict:
+	case record.KindVerdict:
 		if ev.Request != nil {
 			s.applyRequest(ev)
 		} else {
 			s.applyVerdict(ev)
 		}
-	case session.KindRequest:
+	case record.KindRequest:
 		s.applyRequest(ev)
-	case session.KindProgress:
+	case record.KindProgress:
 		s.applyProgress(ev)
-	case session.KindTask:
+	case record.KindTask:
 		s.applyTask(ev)
-	case session.KindNotification:
+	case record.KindNotification:
 		s.applyUpdated(ev)
 		s.applyNotification(ev)
-	case session.KindServerCall:
+	case record.KindServerCall:
 		s.row(&Row{T: ev.T, Kind: RowServerCall, Method: ev.Method, Text: ev.Text, Ask: ev.ID})
-	case session.KindError:
+	case record.KindError:
 		s.row(&Row{T: ev.T, Kind: RowError, Level: LevelError, Method: ev.Method, Text: ev.Text})
-	case session.KindClosed:
+	case record.KindClosed:
 		s.closed, s.closedWhy = true, ev.Text
 		s.row(&Row{T: ev.T, Kind: RowClosed, Text: ev.Text})
-	case session.KindHTTP:
+	case record.KindHTTP:
 		s.applyHTTP(ev)
 	default:
 		s.row(&Row{T: ev.T, Kind: RowOther, Method: string(ev.Kind), Text: otherText(ev)})
@@ -202,8 +202,8 @@ func (s *State) Apply(ev session.Event) {
 // otherText is what the row of an event of another kind says: for the
 // announcement of a server of several, its names, its target (redacted)
 // and its config hash; else the event's text.
-func otherText(ev session.Event) string {
-	if ev.Kind != session.KindServer || ev.Target == nil {
+func otherText(ev record.Event) string {
+	if ev.Kind != record.KindServer || ev.Target == nil {
 		return ev.Text
 	}
 	var parts []string
@@ -219,7 +219,7 @@ func otherText(ev session.Event) string {
 
 // applyConnect keeps what the handshake told about the server and adds its
 // rows: the connection, then the server's instructions when it gave any.
-func (s *State) applyConnect(ev session.Event) {
+func (s *State) applyConnect(ev record.Event) {
 	if ev.Server == nil {
 		return
 	}
@@ -234,7 +234,7 @@ func (s *State) applyConnect(ev session.Event) {
 }
 
 // applyVerdict adds a check's verdict to its call.
-func (s *State) applyVerdict(ev session.Event) {
+func (s *State) applyVerdict(ev record.Event) {
 	if ev.Verdict == nil || ev.Call == nil {
 		return
 	}
@@ -246,7 +246,7 @@ func (s *State) applyVerdict(ev session.Event) {
 
 // applyProgress updates the progress of the call in flight it names; a
 // report for a call the state does not know is dropped.
-func (s *State) applyProgress(ev session.Event) {
+func (s *State) applyProgress(ev record.Event) {
 	p := ev.Progress
 	if p == nil {
 		return
@@ -263,7 +263,7 @@ func (s *State) applyProgress(ev session.Event) {
 
 // Server returns what the handshake told about the server, or nil before
 // it.
-func (s *State) Server() *session.ServerInfo { return s.server }
+func (s *State) Server() *record.ServerInfo { return s.server }
 
 // Closed reports whether the connection ended.
 func (s *State) Closed() bool { return s.closed }

@@ -16,6 +16,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -26,7 +27,7 @@ const fixture = "../ui/testdata/demo-session.jsonl"
 // foldFile folds every event of the session file at path.
 func foldFile(t *testing.T, path string) *fold.State {
 	t.Helper()
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +117,11 @@ type evs struct {
 	seq    int64
 	gen    int64
 	out    int
-	all    []session.Event
+	all    []record.Event
 	walkID int64
 }
 
-func (b *evs) add(ev session.Event) {
+func (b *evs) add(ev record.Event) {
 	b.seq++
 	ev.Seq, ev.T = b.seq, time.Date(2026, 12, 1, 14, 0, 0, 0, time.UTC).Add(time.Duration(b.seq)*time.Millisecond)
 	b.all = append(b.all, ev)
@@ -129,8 +130,8 @@ func (b *evs) add(ev session.Event) {
 // request sends a list request for page n of walk id: one more out.
 func (b *evs) request(id int64, n int) {
 	b.out++
-	b.add(session.Event{Kind: session.KindListRequest, Method: "tools/list", Gen: b.gen, Out: b.out,
-		Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "request"}, Page: &paging.Page{Number: n}})
+	b.add(record.Event{Kind: record.KindListRequest, Method: "tools/list", Gen: b.gen, Out: b.out,
+		Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "request"}, Page: &paging.Page{Number: n}})
 }
 
 // page answers the request: it settles, starting a generation.
@@ -141,8 +142,8 @@ func (b *evs) page(id int64, n int, names ...string) {
 	for i, name := range names {
 		items[i] = json.RawMessage(fmt.Sprintf(`{"name":%q,"inputSchema":{"type":"object"}}`, name))
 	}
-	b.add(session.Event{Kind: session.KindPage, Method: "tools/list", Gen: b.gen, Out: b.out, Items: items,
-		Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "page"},
+	b.add(record.Event{Kind: record.KindPage, Method: "tools/list", Gen: b.gen, Out: b.out, Items: items,
+		Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "page"},
 		Page: &paging.Page{Number: n, Count: len(items), Generation: b.gen}})
 }
 
@@ -151,21 +152,21 @@ func (b *evs) page(id int64, n int, names ...string) {
 func (b *evs) walk(incomplete paging.Incomplete, errText string, pages ...[]string) int64 {
 	b.walkID++
 	id := b.walkID
-	b.add(session.Event{Kind: session.KindWalk, Method: "tools/list", Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "start"}})
+	b.add(record.Event{Kind: record.KindWalk, Method: "tools/list", Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "start"}})
 	items := 0
 	for i, names := range pages {
 		b.request(id, i+1)
 		b.page(id, i+1, names...)
 		items += len(names)
 	}
-	b.add(session.Event{Kind: session.KindWalk, Method: "tools/list", Gen: b.gen, Out: b.out,
-		Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "done", Pages: len(pages), Items: items,
+	b.add(record.Event{Kind: record.KindWalk, Method: "tools/list", Gen: b.gen, Out: b.out,
+		Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "done", Pages: len(pages), Items: items,
 			Incomplete: string(incomplete), Error: errText, Generation: b.gen}})
 	return id
 }
 
 func (b *evs) changed() {
-	b.add(session.Event{Kind: session.KindNotification, Method: fold.ToolsListChanged})
+	b.add(record.Event{Kind: record.KindNotification, Method: fold.ToolsListChanged})
 }
 
 func TestHeldOwnAndGenerations(t *testing.T) {
@@ -235,7 +236,7 @@ func TestHeldIsTheCountersRule(t *testing.T) {
 			b := &evs{}
 			r := &paging.Result{Incomplete: paging.Complete}
 			id := int64(1)
-			b.add(session.Event{Kind: session.KindWalk, Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "start"}})
+			b.add(record.Event{Kind: record.KindWalk, Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "start"}})
 			for n := 1; n <= pages; n++ {
 				req := c.Begin()
 				b.request(id, n)
@@ -243,7 +244,7 @@ func TestHeldIsTheCountersRule(t *testing.T) {
 				b.page(id, n, "t")
 				r.Pages = append(r.Pages, paging.Page{Number: n, Generation: gen})
 			}
-			b.add(session.Event{Kind: session.KindWalk, Gen: b.gen, Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "done", Pages: pages}})
+			b.add(record.Event{Kind: record.KindWalk, Gen: b.gen, Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "done", Pages: pages}})
 			if later {
 				c.Begin().Settle()
 				b.request(2, 1)
@@ -304,11 +305,11 @@ func foldLiveAndRecord(t *testing.T, do func(s *session.Session)) (*fold.State, 
 	}
 	defer out.Close()
 	target := session.Target{Name: "demo"}
-	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	rec, err := record.NewRecorder(out, record.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	live := fold.New(nil)
 	log.AddSink(live.Apply)
 	log.AddSink(rec.Write)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"mcpwitness/jsonscan"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Frame is one JSON-RPC frame in or out.
@@ -29,10 +29,10 @@ type Frame struct {
 	// HTTP is the exchange that carried the frame on Streamable HTTP: the
 	// POST of a sent frame, the answer to that POST for the frame that
 	// answers it (see [State.applyHTTP]); nil on other transports.
-	HTTP *session.HTTPInfo
+	HTTP *record.HTTPInfo
 }
 
-func (s *State) applyWire(ev session.Event) {
+func (s *State) applyWire(ev record.Event) {
 	f := Frame{T: ev.T, Dir: ev.Dir, Method: ev.Method, ID: ev.ID, Size: ev.Size, Frame: ev.Frame}
 	if len(ev.Frame) == 0 {
 		f.Text = ev.Text
@@ -46,7 +46,7 @@ func (s *State) applyWire(ev session.Event) {
 	if s.lean && s.src > 0 {
 		f.Frame, f.Text, f.Src = nil, "", s.src
 	}
-	if ev.Dir == session.Recv {
+	if ev.Dir == record.Recv {
 		s.lastAnswer = ev.T
 		f.HTTP = s.exchangeOf(f.ID, f.Method)
 	}

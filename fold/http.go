@@ -1,6 +1,8 @@
 package fold
 
-import "mcpwitness/session"
+import (
+	"mcpwitness/record"
+)
 
 // exchangeLookBack is how many frames back an HTTP exchange looks for the
 // frame it carried, and an answer for its request: they are the newest
@@ -12,16 +14,16 @@ const exchangeLookBack = 64
 // no exchange has yet or, for a POST without an id (a notification, or a
 // record written before exchanges named their id), the newest sent frame
 // if it has no id either.
-func (s *State) applyHTTP(ev session.Event) {
+func (s *State) applyHTTP(ev record.Event) {
 	s.row(&Row{T: ev.T, Kind: RowOther, Method: string(ev.Kind), Text: ev.Text})
 	h := ev.HTTP
-	if h == nil || h.Step != session.HTTPExchange || h.Method != "POST" {
+	if h == nil || h.Step != record.HTTPExchange || h.Method != "POST" {
 		return
 	}
 	last := s.wire.Total() - 1
 	for n := last; n >= max(s.wire.First(), last-exchangeLookBack+1); n-- {
 		f := s.wire.Abs(n)
-		if f.Dir != session.Send {
+		if f.Dir != record.Send {
 			continue
 		}
 		if f.HTTP != nil || f.ID != h.RequestID {
@@ -41,13 +43,13 @@ func (s *State) applyHTTP(ev session.Event) {
 // method answers: the newest sent frame of that id and method, if an
 // exchange carried it; nil for none (a request of the server's own), or on
 // a transport other than HTTP.
-func (s *State) exchangeOf(id, method string) *session.HTTPInfo {
+func (s *State) exchangeOf(id, method string) *record.HTTPInfo {
 	if id == "" {
 		return nil
 	}
 	last := s.wire.Total() - 1
 	for n := last; n >= max(s.wire.First(), last-exchangeLookBack+1); n-- {
-		if f := s.wire.Abs(n); f.Dir == session.Send && f.ID == id {
+		if f := s.wire.Abs(n); f.Dir == record.Send && f.ID == id {
 			if f.Method != method {
 				return nil
 			}

@@ -9,6 +9,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestFramesCarryTheirHTTPExchange(t *testing.T) {
 	srv := httptest.NewServer(demo.Handler(nil))
 	defer srv.Close()
-	log := session.NewLog(&session.LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	s, err := session.Dial(context.Background(), session.Target{URL: srv.URL}, &session.Options{Log: log, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +45,7 @@ func TestFramesCarryTheirHTTPExchange(t *testing.T) {
 		if h.Status != 200 || h.SessionID == "" || h.ContentType == "" || h.Ms <= 0 || h.RequestID != f.ID {
 			t.Errorf("%s frame #%s: exchange %+v", f.Dir, f.ID, h)
 		}
-		if f.Dir == session.Send {
+		if f.Dir == record.Send {
 			asked++
 		} else {
 			answered++
@@ -59,11 +60,11 @@ func TestFramesCarryTheirHTTPExchange(t *testing.T) {
 // a request's frame; frames of other transports have none.
 func TestExchangeWithoutRequestID(t *testing.T) {
 	st := fold.New(nil)
-	st.Apply(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "notifications/initialized", Frame: []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)})
-	st.Apply(session.Event{Kind: session.KindHTTP, HTTP: &session.HTTPInfo{Step: session.HTTPExchange, Method: "POST", Status: 202}})
-	st.Apply(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/list", ID: "2", Frame: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)})
-	st.Apply(session.Event{Kind: session.KindHTTP, HTTP: &session.HTTPInfo{Step: session.HTTPExchange, Method: "POST", Status: 200}})
-	st.Apply(session.Event{Kind: session.KindWire, Dir: session.Recv, Method: "tools/list", ID: "2", Frame: []byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)})
+	st.Apply(record.Event{Kind: record.KindWire, Dir: record.Send, Method: "notifications/initialized", Frame: []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)})
+	st.Apply(record.Event{Kind: record.KindHTTP, HTTP: &record.HTTPInfo{Step: record.HTTPExchange, Method: "POST", Status: 202}})
+	st.Apply(record.Event{Kind: record.KindWire, Dir: record.Send, Method: "tools/list", ID: "2", Frame: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)})
+	st.Apply(record.Event{Kind: record.KindHTTP, HTTP: &record.HTTPInfo{Step: record.HTTPExchange, Method: "POST", Status: 200}})
+	st.Apply(record.Event{Kind: record.KindWire, Dir: record.Recv, Method: "tools/list", ID: "2", Frame: []byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)})
 	fr := st.Frames()
 	if h := fr.Abs(0).HTTP; h == nil || h.Status != 202 {
 		t.Errorf("the notification's exchange: %+v", h)
@@ -88,15 +89,15 @@ func BenchmarkAnswerFrames(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			req := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"c"}}`)
 			ans := []byte(`{"jsonrpc":"2.0","id":7,"result":{"tools":[],"nextCursor":"d"}}`)
-			ex := &session.HTTPInfo{Step: session.HTTPExchange, Method: "POST", Status: 200, RequestID: "7", SessionID: "S", ContentType: "application/json"}
+			ex := &record.HTTPInfo{Step: record.HTTPExchange, Method: "POST", Status: 200, RequestID: "7", SessionID: "S", ContentType: "application/json"}
 			st := fold.New(nil)
 			b.ReportAllocs()
 			for b.Loop() {
-				st.Apply(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/list", ID: "7", Frame: req})
+				st.Apply(record.Event{Kind: record.KindWire, Dir: record.Send, Method: "tools/list", ID: "7", Frame: req})
 				if overHTTP {
-					st.Apply(session.Event{Kind: session.KindHTTP, HTTP: ex})
+					st.Apply(record.Event{Kind: record.KindHTTP, HTTP: ex})
 				}
-				st.Apply(session.Event{Kind: session.KindWire, Dir: session.Recv, Method: "tools/list", ID: "7", Frame: ans})
+				st.Apply(record.Event{Kind: record.KindWire, Dir: record.Recv, Method: "tools/list", ID: "7", Frame: ans})
 			}
 		})
 	}

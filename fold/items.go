@@ -11,7 +11,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // RowRequest is the row of a request other than a list or a call that
@@ -108,7 +108,7 @@ func textKind(method string) string {
 }
 
 // Request is one request other than a list or a tool call, folded from its
-// events: see [session.RequestInfo]. Once done it never changes.
+// events: see [record.RequestInfo]. Once done it never changes.
 type Request struct {
 	ID         int64
 	Method     string
@@ -124,7 +124,7 @@ type Request struct {
 	Err        string
 	Cancelled  bool
 	Ms         float64
-	Verdicts   []checks.Verdict
+	Verdicts   []finding.Verdict
 	// Findings say what is worth knowing beyond the verdicts: for a
 	// prompt's get, that the prompt list changed before its answer.
 	Findings []finding.Finding
@@ -212,7 +212,7 @@ func (s *State) Updated(uri string) (time.Time, bool) {
 }
 
 // applyItems keeps the items of a page of a list other than tools.
-func (s *State) applyItems(ev session.Event) {
+func (s *State) applyItems(ev record.Event) {
 	method := ev.Method
 	if ev.Walk != nil && method == "" {
 		method = ev.Walk.Method
@@ -237,7 +237,7 @@ func (s *State) applyItems(ev session.Event) {
 }
 
 // applyRequest folds a request's start, verdict or end.
-func (s *State) applyRequest(ev session.Event) {
+func (s *State) applyRequest(ev record.Event) {
 	info := ev.Request
 	if info == nil {
 		return
@@ -263,9 +263,9 @@ func (s *State) applyRequest(ev session.Event) {
 	o.byID[info.ID] = r
 	s.others = o
 	switch {
-	case ev.Kind == session.KindVerdict && ev.Verdict != nil:
+	case ev.Kind == record.KindVerdict && ev.Verdict != nil:
 		r.Verdicts = append(r.Verdicts, *ev.Verdict)
-	case info.State == session.PhaseDone:
+	case info.State == record.PhaseDone:
 		r.Done, r.End = true, ev.T
 		r.Sent, r.Forced, r.RequestID, r.Cancelled, r.Ms = info.Sent, info.Forced, info.RequestID, info.Cancelled, info.Ms
 		r.Result, r.RPCError, r.Err = info.Result, info.RPCError, info.Error
@@ -275,8 +275,8 @@ func (s *State) applyRequest(ev session.Event) {
 }
 
 // applyUpdated notes a notifications/resources/updated.
-func (s *State) applyUpdated(ev session.Event) {
-	uri, ok := session.UpdatedURI(ev)
+func (s *State) applyUpdated(ev record.Event) {
+	uri, ok := record.UpdatedURI(ev)
 	if !ok {
 		return
 	}
@@ -295,9 +295,9 @@ func (r *Request) Level() Level {
 	level := LevelInfo
 	for _, v := range r.Verdicts {
 		switch v.Status {
-		case checks.Fail, checks.Refused:
+		case finding.Fail, finding.Refused:
 			return LevelError
-		case checks.Unchecked:
+		case finding.Unchecked:
 			level = LevelWarn
 		}
 	}
@@ -321,7 +321,7 @@ func requestText(r *Request) string {
 	case r.Err != "":
 		return what + ": " + r.Err
 	case len(r.RPCError) > 0:
-		return what + ": " + session.RPCErrorText(r.RPCError)
+		return what + ": " + record.RPCErrorText(r.RPCError)
 	}
 	return fmt.Sprintf("%s: answered in %.1f ms", what, r.Ms)
 }

@@ -10,8 +10,10 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -54,7 +56,7 @@ func TestListsAndRequestsFoldLiveAsRecorded(t *testing.T) {
 		t.Error("a tools walk has items besides its tools")
 	}
 	reqs := live.Requests()
-	if len(reqs) != 4 || !reqs[1].Done || len(reqs[1].Verdicts) != 1 || reqs[1].Verdicts[0].Status != checks.Fail {
+	if len(reqs) != 4 || !reqs[1].Done || len(reqs[1].Verdicts) != 1 || reqs[1].Verdicts[0].Status != finding.Fail {
 		t.Fatalf("requests: %v", describeOthers(live))
 	}
 	replayed := foldFile(t, path)
@@ -68,13 +70,13 @@ func TestListsAndRequestsFoldLiveAsRecorded(t *testing.T) {
 
 func TestCloneKeepsRequestsApart(t *testing.T) {
 	s := fold.New(nil)
-	start := session.Event{Kind: session.KindRequest, Method: session.MethodPing,
-		Request: &session.RequestInfo{ID: 1, Method: session.MethodPing, State: session.PhaseStart}}
+	start := record.Event{Kind: record.KindRequest, Method: record.MethodPing,
+		Request: &record.RequestInfo{ID: 1, Method: record.MethodPing, State: record.PhaseStart}}
 	s.Apply(start)
 	c := s.Clone()
-	s.Apply(session.Event{Kind: session.KindRequest, Method: session.MethodPing,
-		Request: &session.RequestInfo{ID: 1, Method: session.MethodPing, State: session.PhaseDone, Sent: true, Ms: 1}})
-	s.Apply(session.Event{Kind: session.KindNotification, Method: session.MethodUpdated, Data: []byte(`{"uri":"demo://clock"}`)})
+	s.Apply(record.Event{Kind: record.KindRequest, Method: record.MethodPing,
+		Request: &record.RequestInfo{ID: 1, Method: record.MethodPing, State: record.PhaseDone, Sent: true, Ms: 1}})
+	s.Apply(record.Event{Kind: record.KindNotification, Method: record.MethodUpdated, Data: []byte(`{"uri":"demo://clock"}`)})
 	if !s.Request(1).Done || c.Request(1).Done {
 		t.Errorf("done: state %v, clone %v", s.Request(1).Done, c.Request(1).Done)
 	}
@@ -91,23 +93,23 @@ func TestCloneKeepsRequestsApart(t *testing.T) {
 // snapshot and the fold that goes on from it do.
 func TestCloneKeepsItemsApart(t *testing.T) {
 	m := paging.Resources().Name
-	page := func(n int, uris ...string) session.Event {
+	page := func(n int, uris ...string) record.Event {
 		items := make([]json.RawMessage, len(uris))
 		for i, u := range uris {
 			items[i] = json.RawMessage(fmt.Sprintf(`{"uri":%q,"name":%q}`, u, u))
 		}
-		return session.Event{Kind: session.KindPage, Method: m, Items: items,
-			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}, Page: &paging.Page{Number: n, Count: len(items)}}
+		return record.Event{Kind: record.KindPage, Method: m, Items: items,
+			Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhasePage}, Page: &paging.Page{Number: n, Count: len(items)}}
 	}
 	s := fold.New(nil)
-	s.Apply(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}})
+	s.Apply(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseStart}})
 	s.Apply(page(1, "demo://1", "demo://2", "demo://3"))
 	c := s.Clone()
 	s.Apply(page(2, "demo://state"))
 	// An event of another kind first makes the clone's own copy of what it
 	// shares; the items must stay apart all the same.
-	c.Apply(session.Event{Kind: session.KindRequest, Method: session.MethodPing,
-		Request: &session.RequestInfo{ID: 1, Method: session.MethodPing, State: session.PhaseStart}})
+	c.Apply(record.Event{Kind: record.KindRequest, Method: record.MethodPing,
+		Request: &record.RequestInfo{ID: 1, Method: record.MethodPing, State: record.PhaseStart}})
 	c.Apply(page(2, "demo://clone"))
 	keys := func(st *fold.State) []string {
 		var out []string
@@ -130,30 +132,30 @@ func TestCloneKeepsItemsApart(t *testing.T) {
 // warning when one is unchecked and none failed.
 func TestRequestRowLevel(t *testing.T) {
 	for _, tc := range []struct {
-		verdicts []checks.Status
+		verdicts []finding.Status
 		err      string
 		want     fold.Level
 	}{
-		{[]checks.Status{checks.Pass, checks.Pass}, "", fold.LevelInfo},
-		{[]checks.Status{checks.Unchecked, checks.Pass}, "", fold.LevelWarn},
-		{[]checks.Status{checks.Unchecked, checks.Fail}, "", fold.LevelError},
-		{[]checks.Status{checks.Pass, checks.Refused}, "", fold.LevelError},
+		{[]finding.Status{finding.Pass, finding.Pass}, "", fold.LevelInfo},
+		{[]finding.Status{finding.Unchecked, finding.Pass}, "", fold.LevelWarn},
+		{[]finding.Status{finding.Unchecked, finding.Fail}, "", fold.LevelError},
+		{[]finding.Status{finding.Pass, finding.Refused}, "", fold.LevelError},
 		{nil, "no answer within 1s", fold.LevelError},
 	} {
 		s := fold.New(nil)
-		info := session.RequestInfo{ID: 1, Method: session.MethodGetPrompt, About: "p"}
+		info := record.RequestInfo{ID: 1, Method: record.MethodGetPrompt, About: "p"}
 		start := info
-		start.State = session.PhaseStart
-		s.Apply(session.Event{Kind: session.KindRequest, Method: info.Method, Request: &start})
+		start.State = record.PhaseStart
+		s.Apply(record.Event{Kind: record.KindRequest, Method: info.Method, Request: &start})
 		for _, st := range tc.verdicts {
 			v := info
-			v.State = session.PhaseVerdict
-			s.Apply(session.Event{Kind: session.KindVerdict, Method: info.Method, Request: &v,
-				Verdict: &checks.Verdict{Check: checks.PromptMessages, Status: st}})
+			v.State = record.PhaseVerdict
+			s.Apply(record.Event{Kind: record.KindVerdict, Method: info.Method, Request: &v,
+				Verdict: &finding.Verdict{Check: checks.PromptMessages, Status: st}})
 		}
 		done := info
-		done.State, done.Sent, done.Error = session.PhaseDone, true, tc.err
-		s.Apply(session.Event{Kind: session.KindRequest, Method: info.Method, Request: &done})
+		done.State, done.Sent, done.Error = record.PhaseDone, true, tc.err
+		s.Apply(record.Event{Kind: record.KindRequest, Method: info.Method, Request: &done})
 		var got fold.Level
 		for i := range s.Rows().Len() {
 			if r := s.Rows().At(i); r.Kind == fold.RowRequest {

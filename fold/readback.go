@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // ReadBack returns a copy of c with what a lean fold (see [Options.Lean])
 // left in the session file read back: the arguments from the call's start
 // event ([Call.ArgsSrc]) and the answer, result or JSON-RPC error, from its
 // done event ([Call.ResultSrc]). load gives the file's event numbered i,
-// counting from 0, as [session.File.Event] does. The error says what could
+// counting from 0, as [record.File.Event] does. The error says what could
 // not be read; what could is in the copy all the same.
-func ReadBack(c *Call, load func(i int) (session.Event, error)) (*Call, error) {
+func ReadBack(c *Call, load func(i int) (record.Event, error)) (*Call, error) {
 	n := *c
 	var failed []string
 	if c.ArgsSrc > 0 {
@@ -38,7 +38,7 @@ func ReadBack(c *Call, load func(i int) (session.Event, error)) (*Call, error) {
 }
 
 // callAt returns the call record of the event numbered src (1-based).
-func callAt(load func(int) (session.Event, error), src int) (*session.CallInfo, error) {
+func callAt(load func(int) (record.Event, error), src int) (*record.CallInfo, error) {
 	ev, err := load(src - 1)
 	switch {
 	case err != nil:

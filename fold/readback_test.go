@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // TestReadBackGivesWhatTheLeanFoldLeft folds the fixture lean, then reads
@@ -16,7 +16,7 @@ import (
 // full fold keeps.
 func TestReadBackGivesWhatTheLeanFoldLeft(t *testing.T) {
 	full := foldFile(t, fixture)
-	f, err := session.OpenFile(fixture)
+	f, err := record.OpenFile(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,19 +65,19 @@ func TestReadBackGivesWhatTheLeanFoldLeft(t *testing.T) {
 // the answer's event and has no call at the arguments' event.
 func TestReadBackSaysWhatItCouldNotRead(t *testing.T) {
 	c := &fold.Call{ArgsSrc: 3, ResultSrc: 7}
-	load := func(i int) (session.Event, error) {
+	load := func(i int) (record.Event, error) {
 		if i == 6 {
-			return session.Event{}, errors.New("line cut short")
+			return record.Event{}, errors.New("line cut short")
 		}
-		return session.Event{Kind: session.KindStderr}, nil
+		return record.Event{Kind: record.KindStderr}, nil
 	}
 	_, err := fold.ReadBack(c, load)
 	want := "could not read the arguments (event 3: not a call event) and the answer (event 7: line cut short) from the session file"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error = %v, want %q", err, want)
 	}
-	ok := func(i int) (session.Event, error) {
-		return session.Event{Kind: session.KindCall, Call: &session.CallInfo{Args: []byte(`{"a":1}`)}}, nil
+	ok := func(i int) (record.Event, error) {
+		return record.Event{Kind: record.KindCall, Call: &record.CallInfo{Args: []byte(`{"a":1}`)}}, nil
 	}
 	got, err := fold.ReadBack(&fold.Call{ArgsSrc: 1}, ok)
 	if err != nil || !strings.Contains(string(got.Args), `"a":1`) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 func TestRingKeepsTheNewest(t *testing.T) {
@@ -61,7 +61,7 @@ func TestWireKeepsItsByteBudget(t *testing.T) {
 	}
 	frame := append(append([]byte(`"`), big...), '"')
 	for range 100 {
-		s.Apply(session.Event{Kind: session.KindWire, Dir: session.Recv, Frame: frame, Size: len(frame)})
+		s.Apply(record.Event{Kind: record.KindWire, Dir: record.Recv, Frame: frame, Size: len(frame)})
 	}
 	if s.wireBytes > MaxFrameBytes || s.wire.Len() >= 100 || s.wire.Len() < 50 {
 		t.Errorf("kept %d frames, %d bytes", s.wire.Len(), s.wireBytes)

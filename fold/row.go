@@ -7,7 +7,7 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // RowKind is what a [Row] is about.
@@ -63,7 +63,7 @@ type Row struct {
 	LogLevel string
 	// Data is a notification's params.
 	Data   json.RawMessage
-	Server *session.ServerInfo
+	Server *record.ServerInfo
 	Walk   *WalkRow
 	// Finding is a walk's finding, with Walk.
 	Finding *finding.Finding
@@ -94,7 +94,7 @@ func (s *State) row(r *Row) {
 	s.made.rows += rowWeight + len(r.Text) + len(r.Data)
 }
 
-func (s *State) applyNotification(ev session.Event) {
+func (s *State) applyNotification(ev record.Event) {
 	switch {
 	case ev.Method == "notifications/message":
 		level := LevelNone

@@ -11,6 +11,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -25,7 +26,7 @@ func TestStoppedWalkIsNoWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	live := fold.New(nil)
 	log.AddSink(live.Apply)
 	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute})

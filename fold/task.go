@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // maxTasks is the most tasks kept; older ones are forgotten.
@@ -17,7 +17,7 @@ const maxTasks = 1000
 // once made: a change replaces them.
 type Task struct {
 	ID            string
-	Status        session.TaskStatus
+	Status        record.TaskStatus
 	StatusMessage string
 	CreatedAt     string
 	LastUpdatedAt string
@@ -42,15 +42,15 @@ type Task struct {
 	Raw    json.RawMessage
 	// Lifecycle is the tasks protocol the task follows, as its events
 	// said (empty: protocol 2025-11-25's, or only listed).
-	Lifecycle session.TaskLifecycle
+	Lifecycle record.TaskLifecycle
 }
 
 // TaskStep is one status of a task, as the server told it.
 type TaskStep struct {
 	T       time.Time
-	Status  session.TaskStatus
+	Status  record.TaskStatus
 	Message string
-	Source  session.TaskSource
+	Source  record.TaskSource
 }
 
 // Age is how long before now the task was created: from its createdAt
@@ -123,7 +123,7 @@ func (b *taskBook) taskOf(id string, t time.Time) *Task {
 }
 
 // fill sets what info says of the task.
-func (t *Task) fill(info session.TaskInfo, at time.Time) {
+func (t *Task) fill(info record.TaskInfo, at time.Time) {
 	t.Status, t.StatusMessage = info.Status, info.StatusMessage
 	if info.CreatedAt != "" {
 		t.CreatedAt = info.CreatedAt
@@ -145,7 +145,7 @@ func (t *Task) fill(info session.TaskInfo, at time.Time) {
 
 // applyTask folds a task event: the task's new status, and the call that
 // made it, which shows the status live.
-func (s *State) applyTask(ev session.Event) {
+func (s *State) applyTask(ev record.Event) {
 	info := ev.Task
 	if info == nil || info.TaskID == "" {
 		return
@@ -173,30 +173,30 @@ func (s *State) applyTask(ev session.Event) {
 // RowTask is the row of a task's new status.
 const RowTask RowKind = "task"
 
-func taskLevel(st session.TaskStatus) Level {
+func taskLevel(st record.TaskStatus) Level {
 	switch st {
-	case session.TaskFailed:
+	case record.TaskFailed:
 		return LevelError
-	case session.TaskCancelled, session.TaskInputRequired:
+	case record.TaskCancelled, record.TaskInputRequired:
 		return LevelWarn
 	}
 	return LevelNone
 }
 
 // applyTaskPage folds the tasks a tasks/list page listed.
-func (s *State) applyTaskPage(ev session.Event) {
+func (s *State) applyTaskPage(ev record.Event) {
 	if ev.Page == nil || ev.Walk == nil || (ev.Method != paging.Tasks().Name && ev.Walk.Method != paging.Tasks().Name) {
 		return
 	}
 	b := s.tasks.edit()
 	for _, raw := range ev.Items {
-		info, err := session.ReadTask(raw)
+		info, err := record.ReadTask(raw)
 		if info.TaskID == "" {
 			continue
 		}
 		t := b.taskOf(info.TaskID, ev.T)
 		if err == nil && (len(t.Steps) == 0 || t.Status != info.Status || t.StatusMessage != info.StatusMessage) {
-			t.Steps = append(t.Steps, TaskStep{T: ev.T, Status: info.Status, Message: info.StatusMessage, Source: session.TaskListed})
+			t.Steps = append(t.Steps, TaskStep{T: ev.T, Status: info.Status, Message: info.StatusMessage, Source: record.TaskListed})
 		}
 		t.fill(info, ev.T)
 		t.Raw = raw
@@ -235,7 +235,7 @@ func ReadTaskCaps(raw json.RawMessage) TaskCaps {
 	if json.Unmarshal(raw, &c) != nil {
 		return TaskCaps{}
 	}
-	_, ext := c.Extensions[session.ExtensionTasks]
+	_, ext := c.Extensions[record.ExtensionTasks]
 	if c.Tasks == nil {
 		return TaskCaps{Extension: ext}
 	}
@@ -246,7 +246,7 @@ func ReadTaskCaps(raw json.RawMessage) TaskCaps {
 // readTaskItem fills it, an item of tasks/list, from the task raw: its
 // key and name are the task id, its description its status and message.
 func readTaskItem(it *Item, raw json.RawMessage) {
-	info, err := session.ReadTask(raw)
+	info, err := record.ReadTask(raw)
 	it.Key, it.Name = info.TaskID, info.TaskID
 	it.Description = string(info.Status)
 	if info.StatusMessage != "" {

@@ -16,6 +16,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -50,20 +51,20 @@ func TestTasksFoldLiveEqualsReplay(t *testing.T) {
 		t.Errorf("live and recorded task folds differ (-live +recorded):\n%s", diff)
 	}
 	tasks := live.Tasks()
-	if len(tasks) != 2 || tasks[0].Status != session.TaskCompleted || tasks[1].Status != session.TaskFailed {
+	if len(tasks) != 2 || tasks[0].Status != record.TaskCompleted || tasks[1].Status != record.TaskFailed {
 		t.Fatalf("tasks %v, want a completed and a failed one", describeTasks(live))
 	}
 	if !tasks[0].Listed || tasks[0].Call == 0 || tasks[0].Tool != "render_video" || len(tasks[0].Steps) < 3 {
 		t.Errorf("task %+v: want it listed, tied to its call, with its statuses", tasks[0])
 	}
 	calls := live.Calls()
-	if c := calls[0]; c.TaskID != tasks[0].ID || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
+	if c := calls[0]; c.TaskID != tasks[0].ID || c.TaskStatus != record.TaskCompleted || c.Outcome() != fold.OutcomePass {
 		t.Errorf("call %+v: want it tied to its completed task, passing", c.CallInfo)
 	}
 	// The session negotiated 2026-07-28: tasks are the extension, whose
 	// failed task carries the JSON-RPC error it failed with.
-	if tasks[0].Lifecycle != session.LifecycleExtension {
-		t.Errorf("task lifecycle %q, want %q", tasks[0].Lifecycle, session.LifecycleExtension)
+	if tasks[0].Lifecycle != record.LifecycleExtension {
+		t.Errorf("task lifecycle %q, want %q", tasks[0].Lifecycle, record.LifecycleExtension)
 	}
 	if c := calls[1]; c.Outcome() != fold.OutcomeError || !strings.Contains(string(c.RPCError), "GPU encoder") {
 		t.Errorf("failed task's call outcome %v (rpc error %s), want the task's JSON-RPC error", c.Outcome(), c.RPCError)
@@ -93,11 +94,11 @@ func TestExtensionTaskFoldLiveEqualsReplay(t *testing.T) {
 	}
 	defer out.Close()
 	target := session.Target{Name: "demo"}
-	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	rec, err := record.NewRecorder(out, record.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	live := fold.New(nil)
 	log.AddSink(live.Apply)
 	log.AddSink(rec.Write)
@@ -124,7 +125,7 @@ func TestExtensionTaskFoldLiveEqualsReplay(t *testing.T) {
 	for _, r := range []*session.CallResult{asked, plain} {
 		c := replayed.Call(r.ID)
 		task := replayed.Task(r.TaskID)
-		if c == nil || task == nil || c.Outcome() != fold.OutcomePass || task.Lifecycle != session.LifecycleExtension || task.Call != r.ID {
+		if c == nil || task == nil || c.Outcome() != fold.OutcomePass || task.Lifecycle != record.LifecycleExtension || task.Call != r.ID {
 			t.Fatalf("call %d: %+v task %+v, want a passing call tied to its extension task", r.ID, c, task)
 		}
 	}

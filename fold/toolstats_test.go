@@ -4,28 +4,28 @@ import (
 	"encoding/json"
 	"testing"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // call adds the events of one call of tool: its start, its verdicts and
 // its end.
-func (b *evs) call(id int64, tool string, sent bool, vs ...checks.Verdict) {
-	b.add(session.Event{Kind: session.KindCall, Method: "tools/call", Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseStart}})
+func (b *evs) call(id int64, tool string, sent bool, vs ...finding.Verdict) {
+	b.add(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &record.CallInfo{ID: id, Tool: tool, State: record.PhaseStart}})
 	for i := range vs {
-		b.add(session.Event{Kind: session.KindVerdict, Method: "tools/call", Verdict: &vs[i],
-			Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseVerdict}})
+		b.add(record.Event{Kind: record.KindVerdict, Method: "tools/call", Verdict: &vs[i],
+			Call: &record.CallInfo{ID: id, Tool: tool, State: record.PhaseVerdict}})
 	}
-	b.add(session.Event{Kind: session.KindCall, Method: "tools/call", Call: &session.CallInfo{ID: id, Tool: tool, State: session.PhaseDone,
+	b.add(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &record.CallInfo{ID: id, Tool: tool, State: record.PhaseDone,
 		Sent: sent, Result: json.RawMessage(`{"content":[]}`)}})
 }
 
 func TestToolStatsFollowTheCalls(t *testing.T) {
 	var b evs
-	b.call(1, "echo", true, checks.Verdict{Check: checks.OutputSchema, Status: checks.Pass})
-	b.call(2, "echo", true, checks.Verdict{Check: checks.OutputSchema, Status: checks.Fail})
-	b.call(3, "task", false, checks.Verdict{Check: checks.TaskSupport, Status: checks.Refused})
+	b.call(1, "echo", true, finding.Verdict{Check: finding.OutputSchema, Status: finding.Pass})
+	b.call(2, "echo", true, finding.Verdict{Check: finding.OutputSchema, Status: finding.Fail})
+	b.call(3, "task", false, finding.Verdict{Check: finding.TaskSupport, Status: finding.Refused})
 	s := fold.New(nil)
 	var snap *fold.State
 	for i, ev := range b.all {

@@ -5,7 +5,7 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Walk is one walk of a list and its pages in arrival order.
@@ -145,7 +145,7 @@ func (s *State) trimWalks() {
 	}
 }
 
-func (s *State) applyPage(ev session.Event) {
+func (s *State) applyPage(ev record.Event) {
 	if ev.Page == nil {
 		return
 	}
@@ -182,7 +182,7 @@ func (s *State) applyPage(ev session.Event) {
 	}
 }
 
-func (s *State) applyWalk(ev session.Event) {
+func (s *State) applyWalk(ev record.Event) {
 	info := ev.Walk
 	if info == nil {
 		return
@@ -192,7 +192,7 @@ func (s *State) applyWalk(ev session.Event) {
 		method = ev.Method
 	}
 	w := s.walk(info.ID, method, ev.T)
-	if info.State != session.PhaseDone {
+	if info.State != record.PhaseDone {
 		return
 	}
 	s.gen, s.out = ev.Gen, ev.Out

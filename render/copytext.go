@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 )
 
@@ -42,7 +42,7 @@ func pretty(raw []byte) string {
 
 // VerdictsText says verdicts in plain text, one per line, each schema
 // error below its verdict with its instance path and keyword.
-func VerdictsText(vs []checks.Verdict) string {
+func VerdictsText(vs []finding.Verdict) string {
 	var b strings.Builder
 	for _, v := range vs {
 		fmt.Fprintf(&b, "%s %s %s: %s\n", VerdictMark(v.Status), v.Status, v.Check, v.Message)
@@ -59,8 +59,8 @@ const CopyVerdict = "verdict"
 // VerdictCopy is what y copies of one verdict of call c opened whole:
 // the call in one line, then the verdict with each schema error's
 // instance path and keyword.
-func VerdictCopy(c *fold.Call, v checks.Verdict) Copy {
-	return Copy{CopyVerdict, fmt.Sprintf("call #%d %s: %s\n", c.ID, c.Tool, CallSummary(c)) + VerdictsText([]checks.Verdict{v})}
+func VerdictCopy(c *fold.Call, v finding.Verdict) Copy {
+	return Copy{CopyVerdict, fmt.Sprintf("call #%d %s: %s\n", c.ID, c.Tool, CallSummary(c)) + VerdictsText([]finding.Verdict{v})}
 }
 
 // ToolCopy is what of tool t is copied with the section of its document

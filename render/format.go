@@ -8,23 +8,23 @@ import (
 	"strings"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 )
 
 // VerdictMark is the symbol of a verdict status.
-func VerdictMark(st checks.Status) string {
+func VerdictMark(st finding.Status) string {
 	switch st {
-	case checks.Pass:
+	case finding.Pass:
 		return "✓"
-	case checks.Fail:
+	case finding.Fail:
 		return "✗"
-	case checks.Refused:
+	case finding.Refused:
 		return "⊘"
-	case checks.Unchecked:
+	case finding.Unchecked:
 		return "?"
-	case checks.Skipped:
+	case finding.Skipped:
 		return "–"
 	}
 	return "·"
@@ -47,7 +47,7 @@ func CallSummary(c *fold.Call) string {
 	default:
 		var fails []string
 		for _, v := range c.Verdicts {
-			if v.Status == checks.Fail || v.Status == checks.Unchecked {
+			if v.Status == finding.Fail || v.Status == finding.Unchecked {
 				fails = append(fails, VerdictMark(v.Status)+" "+v.Check)
 			}
 		}

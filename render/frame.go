@@ -9,13 +9,14 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
 // ReadFrame fills in f's bytes from the session file. A frame that cannot
 // be read says why, as text.
-func ReadFrame(f *fold.Frame, load func(int) (session.Event, error)) {
+func ReadFrame(f *fold.Frame, load func(int) (record.Event, error)) {
 	ev, err := load(f.Src - 1)
 	switch {
 	case err != nil:
@@ -32,7 +33,7 @@ func ReadFrame(f *fold.Frame, load func(int) (session.Event, error)) {
 func FrameDoc(f *fold.Frame, w int, s *themes.Styles, loc *time.Location) []string {
 	d := NewWideDoc(w, s)
 	dir := "sent"
-	if f.Dir == session.Recv {
+	if f.Dir == record.Recv {
 		dir = "received"
 	}
 	parts := []string{dir, ClockMs(f.T, loc), Size(f.Size)}

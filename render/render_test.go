@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/render"
@@ -62,7 +62,7 @@ func TestDocBoundsItsLines(t *testing.T) {
 
 func TestFormats(t *testing.T) {
 	got := []string{
-		render.VerdictMark(checks.Pass), render.VerdictMark(checks.Refused), render.VerdictMark(checks.Unchecked),
+		render.VerdictMark(finding.Pass), render.VerdictMark(finding.Refused), render.VerdictMark(finding.Unchecked),
 		render.Ms(0.42), render.Ms(12), render.Ms(1234), render.Dur(90 * time.Second),
 		render.Ms(59_960), render.Dur(5 * time.Minute), render.Dur(2*time.Hour + 5*time.Minute + 9*time.Second), render.Dur(3 * time.Hour),
 		render.TTL(30000), render.TTL(1500), render.TTL(300000), render.Size(812), render.Size(4300), render.Size(1_200_000),

@@ -9,10 +9,11 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -102,7 +103,7 @@ func requestSummary(r *fold.Request) string {
 	word := "✓ answered"
 	var fails []string
 	for _, v := range r.Verdicts {
-		if v.Status == checks.Fail || v.Status == checks.Unchecked {
+		if v.Status == finding.Fail || v.Status == finding.Unchecked {
 			fails = append(fails, VerdictMark(v.Status)+" "+v.Check)
 		}
 	}
@@ -147,11 +148,11 @@ func requestStyle(r *fold.Request, s *themes.Styles) lipgloss.Style {
 // requestResult adds what the answer holds, by method.
 func requestResult(d *Doc, r *fold.Request, s *themes.Styles) {
 	switch r.Method {
-	case session.MethodRead:
+	case record.MethodRead:
 		d.Contents(r.Result)
-	case session.MethodGetPrompt:
+	case record.MethodGetPrompt:
 		d.PromptMessages(r.Result)
-	case session.MethodComplete:
+	case record.MethodComplete:
 		d.Completion(r.Result)
 	default:
 		d.Heading("Result")

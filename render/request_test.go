@@ -12,8 +12,8 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
-	"mcpwitness/session"
 )
 
 var reqStart = time.Date(2026, 12, 1, 9, 30, 0, 125e6, time.UTC)
@@ -30,19 +30,19 @@ func requests(t *testing.T) map[string]*fold.Request {
 		r.Start, r.End, r.Done, r.Sent, r.Ms, r.RequestID = reqStart, reqStart.Add(3*time.Millisecond), true, true, 3.2, "7"
 		return r
 	}
-	refused := done(&fold.Request{Method: session.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{}}`),
-		Verdicts: []checks.Verdict{checks.BeforePrompt("review", prompt, map[string]string{})}})
+	refused := done(&fold.Request{Method: record.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{}}`),
+		Verdicts: []finding.Verdict{checks.BeforePrompt("review", prompt, map[string]string{})}})
 	refused.Sent, refused.RequestID, refused.Ms = false, "", 0
 	return map[string]*fold.Request{
-		"read": done(&fold.Request{Method: session.MethodRead, About: "demo://config", Params: json.RawMessage(`{"uri":"demo://config"}`), Result: read,
-			Verdicts: []checks.Verdict{checks.AfterRead("demo://config", read)}}),
+		"read": done(&fold.Request{Method: record.MethodRead, About: "demo://config", Params: json.RawMessage(`{"uri":"demo://config"}`), Result: read,
+			Verdicts: []finding.Verdict{checks.AfterRead("demo://config", read)}}),
 		"refused": refused,
-		"prompt": done(&fold.Request{Method: session.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{"code":"x"}}`), Result: got,
-			Verdicts: []checks.Verdict{checks.BeforePrompt("review", prompt, map[string]string{"code": "x"}), checks.AfterPrompt(got)}}),
-		"complete": done(&fold.Request{Method: session.MethodComplete, About: "city", Result: complete, Verdicts: []checks.Verdict{checks.AfterComplete(complete)}}),
-		"ping":     done(&fold.Request{Method: session.MethodPing, Result: json.RawMessage(`{}`)}),
-		"rpcError": done(&fold.Request{Method: session.MethodSubscribe, About: "demo://x", RPCError: json.RawMessage(`{"code":-32601,"message":"Method not found"}`)}),
-		"running":  {Method: session.MethodRead, About: "demo://slow", Start: reqStart},
+		"prompt": done(&fold.Request{Method: record.MethodGetPrompt, About: "review", Params: json.RawMessage(`{"name":"review","arguments":{"code":"x"}}`), Result: got,
+			Verdicts: []finding.Verdict{checks.BeforePrompt("review", prompt, map[string]string{"code": "x"}), checks.AfterPrompt(got)}}),
+		"complete": done(&fold.Request{Method: record.MethodComplete, About: "city", Result: complete, Verdicts: []finding.Verdict{checks.AfterComplete(complete)}}),
+		"ping":     done(&fold.Request{Method: record.MethodPing, Result: json.RawMessage(`{}`)}),
+		"rpcError": done(&fold.Request{Method: record.MethodSubscribe, About: "demo://x", RPCError: json.RawMessage(`{"code":-32601,"message":"Method not found"}`)}),
+		"running":  {Method: record.MethodRead, About: "demo://slow", Start: reqStart},
 	}
 }
 
@@ -109,14 +109,14 @@ func TestRequestHostileStringsComeOutSafe(t *testing.T) {
 	evil := "x\x1b]0;title\x07\x1b[2J\u202edesrever\u200f\x9b31m\r\bend"
 	quoted, _ := json.Marshal(evil)
 	r := &fold.Request{
-		Method: session.MethodComplete, About: evil, Start: reqStart, Done: true, Sent: true, Ms: 1,
+		Method: record.MethodComplete, About: evil, Start: reqStart, Done: true, Sent: true, Ms: 1,
 		Params:   json.RawMessage(`{"argument":{"name":"a","value":` + string(quoted) + `}}`),
 		Result:   json.RawMessage(`{"completion":{"values":[` + string(quoted) + `,7]}}`),
 		RPCError: json.RawMessage(`{"code":1,"message":` + string(quoted) + `}`),
 		Err:      evil,
-		Verdicts: []checks.Verdict{{Check: "completion-values", Status: checks.Fail, Message: evil, Errors: []checks.SchemaError{{InstancePath: "/" + evil, Keyword: "k", Message: evil}}}},
+		Verdicts: []finding.Verdict{{Check: "completion-values", Status: finding.Fail, Message: evil, Errors: []finding.SchemaError{{InstancePath: "/" + evil, Keyword: "k", Message: evil}}}},
 	}
-	for _, method := range []string{session.MethodComplete, session.MethodRead, session.MethodGetPrompt, session.MethodPing, evil} {
+	for _, method := range []string{record.MethodComplete, record.MethodRead, record.MethodGetPrompt, record.MethodPing, evil} {
 		r.Method = method
 		checkWideLines(t, render.RequestDoc(r, 48, styles(t), time.UTC, nil), 48)
 		checkWideLines(t, render.RequestDoc(r, 48, colour(t), time.UTC, nil), 48)

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
@@ -85,7 +86,7 @@ func callOutcome(d *Doc, c *fold.Call, s *themes.Styles, readOnly bool) {
 // refusedAsPlain says c was refused because its tool requires a task.
 func refusedAsPlain(c *fold.Call) bool {
 	for _, v := range c.Verdicts {
-		if v.Check == checks.TaskSupport && v.Status == checks.Refused {
+		if v.Check == finding.TaskSupport && v.Status == finding.Refused {
 			return true
 		}
 	}
@@ -128,7 +129,7 @@ func callNotes(d *Doc, c *fold.Call, s *themes.Styles, missing string) {
 
 // verdictsSection lists the checks' verdicts, a call's or any other
 // request's: what failed first, then what passed or was skipped.
-func verdictsSection(d *Doc, vs []checks.Verdict, forced bool, s *themes.Styles) {
+func verdictsSection(d *Doc, vs []finding.Verdict, forced bool, s *themes.Styles) {
 	if len(vs) == 0 {
 		return
 	}
@@ -139,7 +140,7 @@ func verdictsSection(d *Doc, vs []checks.Verdict, forced bool, s *themes.Styles)
 	}
 	for _, quiet := range []bool{false, true} {
 		for i, v := range vs {
-			if (v.Status == checks.Pass || v.Status == checks.Skipped) == quiet {
+			if (v.Status == finding.Pass || v.Status == finding.Skipped) == quiet {
 				from := len(d.lines)
 				verdictLines(d, v, forced, width, s)
 				if d.spans != nil {
@@ -162,13 +163,13 @@ func outcomeStyle(o fold.Outcome, s *themes.Styles) lipgloss.Style {
 	return s.Text
 }
 
-func statusStyle(st checks.Status, s *themes.Styles) lipgloss.Style {
+func statusStyle(st finding.Status, s *themes.Styles) lipgloss.Style {
 	switch st {
-	case checks.Pass:
+	case finding.Pass:
 		return s.Pass
-	case checks.Fail:
+	case finding.Fail:
 		return s.Fail
-	case checks.Refused, checks.Unchecked:
+	case finding.Refused, finding.Unchecked:
 		return s.Warn
 	}
 	return s.Muted
@@ -177,11 +178,11 @@ func statusStyle(st checks.Status, s *themes.Styles) lipgloss.Style {
 // verdictLines adds one verdict: its mark, check and message, then each
 // schema error with its instance path. In a forced call, a verdict that
 // blocked sending is shown overridden.
-func verdictLines(d *Doc, v checks.Verdict, forced bool, width int, s *themes.Styles) {
+func verdictLines(d *Doc, v finding.Verdict, forced bool, width int, s *themes.Styles) {
 	st := statusStyle(v.Status, s)
 	mark, label := VerdictMark(v.Status), string(v.Status)
 	v.Message = verdictText(v, forced)
-	if forced && checks.Blocks([]checks.Verdict{v}) {
+	if forced && checks.Blocks([]finding.Verdict{v}) {
 		mark, label = "↷", overridden
 	}
 	head := []Seg{
@@ -192,7 +193,7 @@ func verdictLines(d *Doc, v checks.Verdict, forced bool, width int, s *themes.St
 	}
 	// The message goes on the same line when it fits there whole, else
 	// below, indented.
-	quiet := v.Status == checks.Pass || v.Status == checks.Skipped
+	quiet := v.Status == finding.Pass || v.Status == finding.Skipped
 	style := s.Text
 	if quiet {
 		style = s.Muted
@@ -306,14 +307,14 @@ var flagMention = regexp.MustCompile(`\s*\(--[a-z][a-z-]*\)`)
 // first sentence (the TypeScript SDK's wording) and says what happened
 // next: in a forced call it was sent anyway; otherwise the call's screen
 // says which key sends it. No message names a command-line flag.
-func verdictText(v checks.Verdict, forced bool) string {
+func verdictText(v finding.Verdict, forced bool) string {
 	msg := flagMention.ReplaceAllString(v.Message, "")
-	if v.Status == checks.Refused {
+	if v.Status == finding.Refused {
 		msg = firstSentence(msg)
 		if forced {
 			msg += " Refused, then sent anyway as asked."
 		}
-	} else if forced && checks.Blocks([]checks.Verdict{v}) {
+	} else if forced && checks.Blocks([]finding.Verdict{v}) {
 		msg += " Sent anyway as asked."
 	}
 	return msg

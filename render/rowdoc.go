@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
@@ -25,7 +26,7 @@ type Whole struct {
 	Server string
 	// Verdict, when not nil, is the one verdict of the row's call opened
 	// whole (see [VerdictDoc]) instead of the call.
-	Verdict *checks.Verdict
+	Verdict *finding.Verdict
 }
 
 // maxWholeFrame is the most bytes of a related frame shown in full; a
@@ -134,11 +135,11 @@ func rowBody(d *Doc, r *fold.Row, x Whole, s *themes.Styles, loc *time.Location)
 // verdictBody adds one verdict of call c in full: its check and status,
 // its message whole (wrapped), every schema error with its instance path
 // and keyword, and the call it judged.
-func verdictBody(d *Doc, c *fold.Call, v checks.Verdict, s *themes.Styles) {
+func verdictBody(d *Doc, c *fold.Call, v finding.Verdict, s *themes.Styles) {
 	d.Heading("Verdict")
 	st := statusStyle(v.Status, s)
 	mark, label := VerdictMark(v.Status), string(v.Status)
-	if c.Forced && checks.Blocks([]checks.Verdict{v}) {
+	if c.Forced && checks.Blocks([]finding.Verdict{v}) {
 		mark, label = "↷", overridden
 	}
 	d.Segs([]Seg{{Text: "  ", Plain: true}, {Text: mark + " " + label, Style: st}, {Text: "  ", Plain: true},

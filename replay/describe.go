@@ -4,37 +4,37 @@ import (
 	"fmt"
 	"strings"
 
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // Describe says in a few words what ev was, for the status line, shown
 // safely.
-func Describe(ev session.Event) string { return sanitize.Line(describeRaw(ev)) }
+func Describe(ev record.Event) string { return sanitize.Line(describeRaw(ev)) }
 
-func describeRaw(ev session.Event) string {
+func describeRaw(ev record.Event) string {
 	switch ev.Kind {
-	case session.KindWire:
+	case record.KindWire:
 		return describeWire(ev)
-	case session.KindListRequest, session.KindPage, session.KindWalk:
+	case record.KindListRequest, record.KindPage, record.KindWalk:
 		if s := describeWalk(ev); s != "" {
 			return s
 		}
-	case session.KindCall, session.KindVerdict:
+	case record.KindCall, record.KindVerdict:
 		if s := describeCall(ev); s != "" {
 			return s
 		}
-	case session.KindRequest:
+	case record.KindRequest:
 		if s := describeRequest(ev.Request); s != "" {
 			return s
 		}
-	case session.KindNotification, session.KindServerCall:
+	case record.KindNotification, record.KindServerCall:
 		return strings.TrimPrefix(ev.Method, "notifications/")
-	case session.KindConnect:
+	case record.KindConnect:
 		return "connected"
-	case session.KindClosed:
+	case record.KindClosed:
 		return "session closed"
-	case session.KindRestart:
+	case record.KindRestart:
 		if ev.Text != "" {
 			return ev.Text
 		}
@@ -44,9 +44,9 @@ func describeRaw(ev session.Event) string {
 }
 
 // describeWire says a frame: its direction, method and id.
-func describeWire(ev session.Event) string {
+func describeWire(ev record.Event) string {
 	dir := "→ "
-	if ev.Dir == session.Recv {
+	if ev.Dir == record.Recv {
 		dir = "← "
 	}
 	what := ev.Method
@@ -60,13 +60,13 @@ func describeWire(ev session.Event) string {
 }
 
 // describeWalk says a walk's event, or "" when it lacks what it says.
-func describeWalk(ev session.Event) string {
+func describeWalk(ev record.Event) string {
 	switch ev.Kind {
-	case session.KindListRequest:
+	case record.KindListRequest:
 		if ev.Page != nil && ev.Walk != nil {
 			return fmt.Sprintf("walk #%d asks for page %d of %s", ev.Walk.ID, ev.Page.Number, ev.Method)
 		}
-	case session.KindPage:
+	case record.KindPage:
 		if ev.Page != nil && ev.Walk != nil {
 			items := "items"
 			if ev.Page.Count == 1 {
@@ -74,9 +74,9 @@ func describeWalk(ev session.Event) string {
 			}
 			return fmt.Sprintf("walk #%d: page %d arrived · %d %s", ev.Walk.ID, ev.Page.Number, ev.Page.Count, items)
 		}
-	case session.KindWalk:
+	case record.KindWalk:
 		if w := ev.Walk; w != nil {
-			if w.State == session.PhaseDone {
+			if w.State == record.PhaseDone {
 				return fmt.Sprintf("walk #%d of %s ended", w.ID, w.Method)
 			}
 			return fmt.Sprintf("walk #%d of %s started", w.ID, w.Method)
@@ -86,16 +86,16 @@ func describeWalk(ev session.Event) string {
 }
 
 // describeCall says a call's event, or "" when it lacks what it says.
-func describeCall(ev session.Event) string {
+func describeCall(ev record.Event) string {
 	switch ev.Kind {
-	case session.KindCall:
+	case record.KindCall:
 		if c := ev.Call; c != nil {
-			if c.State == session.PhaseDone {
+			if c.State == record.PhaseDone {
 				return fmt.Sprintf("call #%d %s ended", c.ID, c.Tool)
 			}
 			return fmt.Sprintf("call #%d %s started", c.ID, c.Tool)
 		}
-	case session.KindVerdict:
+	case record.KindVerdict:
 		if v := ev.Verdict; v != nil && ev.Call != nil {
 			return fmt.Sprintf("call #%d verdict: %s %s", ev.Call.ID, v.Check, v.Status)
 		}
@@ -105,7 +105,7 @@ func describeCall(ev session.Event) string {
 
 // describeRequest says a request's event: "resources/read demo://readme
 // ended", or "" when it lacks what it says.
-func describeRequest(r *session.RequestInfo) string {
+func describeRequest(r *record.RequestInfo) string {
 	if r == nil || r.Method == "" {
 		return ""
 	}
@@ -114,11 +114,11 @@ func describeRequest(r *session.RequestInfo) string {
 		what += " " + r.About
 	}
 	switch r.State {
-	case session.PhaseStart:
+	case record.PhaseStart:
 		return what + " started"
-	case session.PhaseDone:
+	case record.PhaseDone:
 		return what + " ended"
-	case session.PhaseVerdict:
+	case record.PhaseVerdict:
 		return what + " verdict"
 	}
 	return what

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Job is one fold of a replay's events into a state it owns while it runs.
@@ -38,13 +38,13 @@ type Job struct {
 
 // Run folds events of f, the replay's file, until the job's target, until
 // ctx ends, or for about turn, whichever comes first.
-func (j *Job) Run(ctx context.Context, f *session.File, turn time.Duration) {
+func (j *Job) Run(ctx context.Context, f *record.File, turn time.Duration) {
 	if j.st == nil {
 		j.st, j.baseW = j.base.Clone(), j.base.Weigh()
 		j.base = nil
 	}
 	end := time.Now().Add(turn)
-	var last session.Event
+	var last record.Event
 	defer func() {
 		if last.Kind != "" {
 			j.what = Describe(last)
@@ -67,7 +67,7 @@ func (j *Job) Run(ctx context.Context, f *session.File, turn time.Duration) {
 			if IsMoment(ev) {
 				j.moments = append(j.moments, j.pos)
 			}
-			if ev.Kind == session.KindRestart {
+			if ev.Kind == record.KindRestart {
 				j.restarts = append(j.restarts, Restart{Pos: j.pos, OldWalk: newestWalk(j.st)})
 			}
 			if j.pos%j.gap == 0 && j.pos < j.to {
@@ -83,7 +83,7 @@ func (j *Job) Run(ctx context.Context, f *session.File, turn time.Duration) {
 	}
 }
 
-func (j *Job) snapshot(last session.Event) mark {
+func (j *Job) snapshot(last record.Event) mark {
 	j.what = Describe(last)
 	return mark{pos: j.pos, st: j.st.Clone(), w: j.st.Weigh(), what: j.what}
 }

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 const (
@@ -34,8 +34,8 @@ const (
 // asked to be, and the snapshots that get there. Its methods are called
 // from one goroutine; a [Job] runs on another while it is out.
 type Replay struct {
-	file *session.File
-	meta session.ReplayInfo
+	file *record.File
+	meta record.ReplayInfo
 	name string      // the file's base name
 	n    int         // events in the file
 	base *fold.State // before the first event: the file's warnings
@@ -84,7 +84,7 @@ type Options struct {
 // Open opens and indexes the session file at path. The caller closes the
 // replay's [Replay.File] when done.
 func Open(path string, opts *Options) (*Replay, error) {
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func Open(path string, opts *Options) (*Replay, error) {
 
 // New replays f, which it does not read until the first [Replay.Load]. It
 // shows the state before the first event, holding the file's warnings.
-func New(f *session.File, opts *Options) *Replay {
+func New(f *record.File, opts *Options) *Replay {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -123,13 +123,13 @@ func New(f *session.File, opts *Options) *Replay {
 }
 
 // File is the session file replayed.
-func (r *Replay) File() *session.File { return r.file }
+func (r *Replay) File() *record.File { return r.file }
 
 // Name is the file's base name.
 func (r *Replay) Name() string { return r.name }
 
 // Meta is what the file says of its recording.
-func (r *Replay) Meta() session.ReplayInfo { return r.meta }
+func (r *Replay) Meta() record.ReplayInfo { return r.meta }
 
 // Started is when the recording started, or its first event.
 func (r *Replay) Started() time.Time {
@@ -192,15 +192,15 @@ func (r *Replay) Snapshots() []Snapshot {
 // read, a prompt get, a completion, a ping, a subscription, a log level)
 // starts or ends, a list or a subscribed resource changes, the session
 // connects, closes or is restarted.
-func IsMoment(ev session.Event) bool {
+func IsMoment(ev record.Event) bool {
 	switch ev.Kind {
-	case session.KindWalk, session.KindListRequest, session.KindPage, session.KindConnect, session.KindClosed, session.KindRestart:
+	case record.KindWalk, record.KindListRequest, record.KindPage, record.KindConnect, record.KindClosed, record.KindRestart:
 		return true
-	case session.KindCall:
-		return ev.Call != nil && (ev.Call.State == session.PhaseStart || ev.Call.State == session.PhaseDone)
-	case session.KindRequest:
-		return ev.Request != nil && (ev.Request.State == session.PhaseStart || ev.Request.State == session.PhaseDone)
-	case session.KindNotification:
+	case record.KindCall:
+		return ev.Call != nil && (ev.Call.State == record.PhaseStart || ev.Call.State == record.PhaseDone)
+	case record.KindRequest:
+		return ev.Request != nil && (ev.Request.State == record.PhaseStart || ev.Request.State == record.PhaseDone)
+	case record.KindNotification:
 		return strings.HasSuffix(ev.Method, "/list_changed") || ev.Method == "notifications/resources/updated"
 	}
 	return false

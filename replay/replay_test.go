@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/replay"
 	"mcpwitness/session"
 )
@@ -17,20 +18,20 @@ import (
 // sessionFile writes a session file of a connection and then, walks times,
 // a walk starting, a line of stderr and a list change; it returns the
 // file's path and its events.
-func sessionFile(t *testing.T, walks int) (string, []session.Event) {
+func sessionFile(t *testing.T, walks int) (string, []record.Event) {
 	t.Helper()
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	var evs []session.Event
-	add := func(ev session.Event) {
+	var evs []record.Event
+	add := func(ev record.Event) {
 		ev.T = t0.Add(time.Duration(len(evs)) * time.Millisecond)
 		evs = append(evs, ev)
 	}
-	add(session.Event{Kind: session.KindConnect})
+	add(record.Event{Kind: record.KindConnect})
 	for id := int64(1); id <= int64(walks); id++ {
-		w := &session.WalkInfo{ID: id, Method: "tools/list"}
-		add(session.Event{Kind: session.KindWalk, Walk: w, Method: "tools/list"})
-		add(session.Event{Kind: session.KindStderr, Text: "working"})
-		add(session.Event{Kind: session.KindNotification, Method: "notifications/tools/list_changed"})
+		w := &record.WalkInfo{ID: id, Method: "tools/list"}
+		add(record.Event{Kind: record.KindWalk, Walk: w, Method: "tools/list"})
+		add(record.Event{Kind: record.KindStderr, Text: "working"})
+		add(record.Event{Kind: record.KindNotification, Method: "notifications/tools/list_changed"})
 	}
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	f, err := os.Create(path)
@@ -39,7 +40,7 @@ func sessionFile(t *testing.T, walks int) (string, []session.Event) {
 	}
 	defer f.Close()
 	bw := bufio.NewWriter(f)
-	h := session.NewHeader("mcpwitness test", session.Target{Name: "fake"}.Describe())
+	h := record.NewHeader("mcpwitness test", session.Target{Name: "fake"}.Describe())
 	h.Started = t0
 	for _, v := range append([]any{h}, anys(evs)...) {
 		b, err := json.Marshal(v)
@@ -54,7 +55,7 @@ func sessionFile(t *testing.T, walks int) (string, []session.Event) {
 	return path, evs
 }
 
-func anys(evs []session.Event) []any {
+func anys(evs []record.Event) []any {
 	out := make([]any, len(evs))
 	for i := range evs {
 		out[i] = evs[i]
@@ -82,7 +83,7 @@ func settle(t *testing.T, r *replay.Replay, j *replay.Job) (loaded bool) {
 	return false
 }
 
-func foldTo(evs []session.Event, p int) *fold.State {
+func foldTo(evs []record.Event, p int) *fold.State {
 	st := fold.New(&fold.Options{Lean: true})
 	for i, ev := range evs[:p] {
 		st.ApplyAt(ev, i+1)
@@ -129,7 +130,7 @@ func TestLoadThenMoveAnywhereMatchesAFoldFromTheStart(t *testing.T) {
 
 // checkAt checks that r shows the state after p of evs: where it is, what
 // it holds, and how it describes the last event.
-func checkAt(t *testing.T, r *replay.Replay, evs []session.Event, p int) {
+func checkAt(t *testing.T, r *replay.Replay, evs []record.Event, p int) {
 	t.Helper()
 	if r.Pos() != p || r.Target() != p {
 		t.Fatalf("MoveTo(%d) is at %d, target %d", p, r.Pos(), r.Target())
@@ -189,18 +190,18 @@ func TestACutFileShowsWhatWasRead(t *testing.T) {
 
 func TestIsMoment(t *testing.T) {
 	for _, c := range []struct {
-		ev   session.Event
+		ev   record.Event
 		want bool
 	}{
-		{session.Event{Kind: session.KindPage}, true},
-		{session.Event{Kind: session.KindCall, Call: &session.CallInfo{State: session.PhaseStart}}, true},
-		{session.Event{Kind: session.KindCall, Call: &session.CallInfo{State: session.PhaseDone}}, true},
-		{session.Event{Kind: session.KindCall}, false},
-		{session.Event{Kind: session.KindNotification, Method: "notifications/prompts/list_changed"}, true},
-		{session.Event{Kind: session.KindNotification, Method: "notifications/progress"}, false},
-		{session.Event{Kind: session.KindStderr}, false},
-		{session.Event{Kind: session.KindNotification, Method: "notifications/resources/updated"}, true},
-		{session.Event{Kind: session.KindRestart}, true},
+		{record.Event{Kind: record.KindPage}, true},
+		{record.Event{Kind: record.KindCall, Call: &record.CallInfo{State: record.PhaseStart}}, true},
+		{record.Event{Kind: record.KindCall, Call: &record.CallInfo{State: record.PhaseDone}}, true},
+		{record.Event{Kind: record.KindCall}, false},
+		{record.Event{Kind: record.KindNotification, Method: "notifications/prompts/list_changed"}, true},
+		{record.Event{Kind: record.KindNotification, Method: "notifications/progress"}, false},
+		{record.Event{Kind: record.KindStderr}, false},
+		{record.Event{Kind: record.KindNotification, Method: "notifications/resources/updated"}, true},
+		{record.Event{Kind: record.KindRestart}, true},
 	} {
 		if got := replay.IsMoment(c.ev); got != c.want {
 			t.Errorf("IsMoment(%s %s) = %v, want %v", c.ev.Kind, c.ev.Method, got, c.want)
@@ -208,20 +209,20 @@ func TestIsMoment(t *testing.T) {
 	}
 	// Every request the UI sends, not only calls, starts and ends a moment;
 	// its verdicts do not.
-	for _, method := range []string{session.MethodRead, session.MethodGetPrompt, session.MethodComplete, session.MethodPing,
-		session.MethodSubscribe, session.MethodUnsubscribe, session.MethodSetLevel} {
-		for phase, want := range map[session.Phase]bool{session.PhaseStart: true, session.PhaseDone: true, session.PhaseVerdict: false} {
-			ev := session.Event{Kind: session.KindRequest, Method: method, Request: &session.RequestInfo{Method: method, State: phase}}
+	for _, method := range []string{record.MethodRead, record.MethodGetPrompt, record.MethodComplete, record.MethodPing,
+		record.MethodSubscribe, record.MethodUnsubscribe, record.MethodSetLevel} {
+		for phase, want := range map[record.Phase]bool{record.PhaseStart: true, record.PhaseDone: true, record.PhaseVerdict: false} {
+			ev := record.Event{Kind: record.KindRequest, Method: method, Request: &record.RequestInfo{Method: method, State: phase}}
 			if got := replay.IsMoment(ev); got != want {
 				t.Errorf("IsMoment(%s %s) = %v, want %v", method, phase, got, want)
 			}
 		}
 	}
-	read := session.Event{Kind: session.KindRequest, Request: &session.RequestInfo{ID: 4, Method: session.MethodRead, About: "demo://readme", State: session.PhaseDone}}
+	read := record.Event{Kind: record.KindRequest, Request: &record.RequestInfo{ID: 4, Method: record.MethodRead, About: "demo://readme", State: record.PhaseDone}}
 	if got, want := replay.Describe(read), "resources/read #4 demo://readme ended"; got != want {
 		t.Errorf("Describe(read) = %q, want %q", got, want)
 	}
-	if replay.IsMoment(session.Event{Kind: session.KindRequest}) {
+	if replay.IsMoment(record.Event{Kind: record.KindRequest}) {
 		t.Error("a request event without its request is a moment")
 	}
 }

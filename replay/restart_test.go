@@ -9,6 +9,7 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/replay"
 	"mcpwitness/session"
 )
@@ -21,11 +22,11 @@ func recordRestart(t *testing.T) string {
 	bin := hostiletest.Build(t)
 	target := session.Target{Command: hostiletest.Command(bin, hostiletest.ModeNormal).Args}
 	path := filepath.Join(t.TempDir(), "restart.jsonl")
-	rec, err := session.CreateRecord(path, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	rec, err := record.CreateRecord(path, record.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	log.AddSink(rec.Write)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -70,7 +71,7 @@ func TestARecordedRestartIsAMoment(t *testing.T) {
 	}
 	at := rs[0].Pos
 	ev, err := r.File().Event(at - 1)
-	if err != nil || ev.Kind != session.KindRestart {
+	if err != nil || ev.Kind != record.KindRestart {
 		t.Fatalf("event %d is %q (%v), want the restart", at, ev.Kind, err)
 	}
 	if !slices.Contains(r.Moments(), at) {
@@ -89,7 +90,7 @@ func TestARecordedRestartIsAMoment(t *testing.T) {
 	if w := r.State().Shown(); w == nil || w.ID > rs[0].OldWalk || len(w.Tools) == 0 {
 		t.Errorf("at the restart the tools shown are from walk %v, want walk %d's", w, rs[0].OldWalk)
 	}
-	if got := r.What(); got == "" || got == string(session.KindRestart) {
+	if got := r.What(); got == "" || got == string(record.KindRestart) {
 		t.Errorf("the restart is described as %q", got)
 	}
 	settle(t, r, r.MoveTo(r.Len()))

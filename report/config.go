@@ -3,7 +3,7 @@ package report
 import (
 	"strings"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // ConfigChange says whether two session files talked to the same server
@@ -24,7 +24,7 @@ type ConfigChange struct {
 
 // compareConfig compares the configuration identities of two targets; nil
 // when neither has one.
-func compareConfig(a, b *session.Identity) *ConfigChange {
+func compareConfig(a, b *record.Identity) *ConfigChange {
 	if a == nil && b == nil {
 		return nil
 	}

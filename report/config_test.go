@@ -5,14 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
 func TestCompareConfigNamesPartsNotValues(t *testing.T) {
-	k, _ := session.NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
-	other, _ := session.NewDigestKey([]byte("fedcba9876543210fedcba9876543210"))
-	o := session.IdentityOptions{ClientName: "mcpwitness", ClientVersion: "v1"}
-	target := func(key *session.DigestKey, token, arg string) *session.Identity {
+	k, _ := record.NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
+	other, _ := record.NewDigestKey([]byte("fedcba9876543210fedcba9876543210"))
+	o := record.IdentityOptions{ClientName: "mcpwitness", ClientVersion: "v1"}
+	target := func(key *record.DigestKey, token, arg string) *record.Identity {
 		id := session.Target{Command: []string{"srv", arg}, Env: []string{"TOKEN=" + token}, DigestKey: key}.Identify(o)
 		return &id
 	}

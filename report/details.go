@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/sanitize"
 )
 
@@ -67,11 +67,11 @@ func (c *Call) reasons() []string {
 	var out []string
 	for _, v := range c.Verdicts {
 		switch v.Status {
-		case checks.Fail:
+		case finding.Fail:
 			out = append(out, v.Check+" failed")
-		case checks.Refused:
+		case finding.Refused:
 			out = append(out, v.Check+" refused")
-		case checks.Unchecked:
+		case finding.Unchecked:
 			out = append(out, v.Check+" unchecked")
 		}
 	}

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Difference is what changed between two session files: their last
@@ -100,15 +100,15 @@ type VerdictChange struct {
 // CheckChange is one check's status in each file; "" when the call did not
 // run it.
 type CheckChange struct {
-	Check  string        `json:"check"`
-	Before checks.Status `json:"before"`
-	After  checks.Status `json:"after"`
+	Check  string         `json:"check"`
+	Before finding.Status `json:"before"`
+	After  finding.Status `json:"after"`
 }
 
 // Compare compares the last complete tools/list walk of a with that of b,
 // and the verdicts of the last call of each tool both called. A file with
 // no complete tools walk is an error that says so.
-func Compare(a, b *session.File) (*Difference, error) {
+func Compare(a, b *record.File) (*Difference, error) {
 	sa, wa, err := summarizeWalk(a)
 	if err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func Compare(a, b *session.File) (*Difference, error) {
 }
 
 // summarizeWalk folds f and finds its last complete tools walk.
-func summarizeWalk(f *session.File) (*Summary, *fold.Walk, error) {
+func summarizeWalk(f *record.File) (*Summary, *fold.Walk, error) {
 	s, err := summarize(f)
 	if err != nil {
 		return nil, nil, err
@@ -243,7 +243,7 @@ func verdictChanges(a, b *Summary) ([]VerdictChange, int) {
 		compared++
 		var changes []CheckChange
 		for _, name := range checkUnion(ca, cb) {
-			var before, after checks.Status
+			var before, after finding.Status
 			if v := ca.verdict(name); v != nil {
 				before = v.Status
 			}

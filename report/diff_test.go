@@ -65,7 +65,7 @@ func betaFirst(next mcp.MethodHandler) mcp.MethodHandler {
 func shopSession(t *testing.T, v int) string {
 	t.Helper()
 	target := session.Target{URL: "https://shop.example/mcp", Headers: []string{"Authorization: Bearer canary-diff-9f8e7d6c5b"}}
-	return record(t, versioned(v), target, []step{walk(), call("gamma", `{}`), call("beta", `{}`)})
+	return recordSession(t, versioned(v), target, []step{walk(), call("gamma", `{}`), call("beta", `{}`)})
 }
 
 func compare(t *testing.T, a, b string) *report.Difference {
@@ -119,8 +119,8 @@ func TestDiffEqual(t *testing.T) {
 // equal difference says so instead of claiming the same verdicts.
 func TestDiffEqualWithNoCallInCommon(t *testing.T) {
 	target := session.Target{URL: "https://shop.example/mcp"}
-	a := record(t, versioned(1), target, []step{walk(), call("gamma", `{}`)})
-	b := record(t, versioned(1), target, []step{walk(), call("beta", `{}`)})
+	a := recordSession(t, versioned(1), target, []step{walk(), call("gamma", `{}`)})
+	b := recordSession(t, versioned(1), target, []step{walk(), call("beta", `{}`)})
 	d := compare(t, a, b)
 	if !d.Equal {
 		t.Fatalf("the same tools, called apart, differ: %+v", d)
@@ -136,7 +136,7 @@ func TestDiffEqualWithNoCallInCommon(t *testing.T) {
 }
 
 func TestDiffNeedsACompleteWalk(t *testing.T) {
-	noWalk := record(t, versioned(1), session.Target{Name: "shop"}, []step{call("alpha", `{}`)})
+	noWalk := recordSession(t, versioned(1), session.Target{Name: "shop"}, []step{call("alpha", `{}`)})
 	withWalk := shopSession(t, 1)
 	_, err := report.Compare(openFile(t, withWalk), openFile(t, noWalk))
 	if err == nil || !strings.Contains(err.Error(), noWalk+" has no complete tools/list walk: it has no tools/list walk; record one with: mcpwitness tools --record FILE") {

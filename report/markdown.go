@@ -10,12 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/render"
-	"mcpwitness/session"
 )
 
 // MarkdownOptions tune [Summary.Markdown]. nil means defaults.
@@ -32,7 +31,7 @@ type MarkdownOptions struct {
 const DefaultMaxFrame = 16 << 10
 
 // knownChecks are the call checks, in the order a report shows them.
-var knownChecks = [...]string{checks.TaskSupport, checks.InputSchema, checks.StructuredContent, checks.OutputSchema}
+var knownChecks = [...]string{finding.TaskSupport, finding.InputSchema, finding.StructuredContent, finding.OutputSchema}
 
 // Markdown writes the report: the session, its walks, findings and calls,
 // and the frames of every failed or refused call in collapsed blocks. It
@@ -302,7 +301,7 @@ func (s *Summary) calls(b *bytes.Buffer) {
 	b.WriteString("\n")
 }
 
-func (c *Call) verdict(check string) *checks.Verdict {
+func (c *Call) verdict(check string) *finding.Verdict {
 	for i := range c.Verdicts {
 		if c.Verdicts[i].Check == check {
 			return &c.Verdicts[i]
@@ -323,20 +322,20 @@ func sent(c *Call) string {
 	return "**no**"
 }
 
-func status(v *checks.Verdict) string {
+func status(v *finding.Verdict) string {
 	if v == nil {
 		return "—"
 	}
 	switch v.Status {
-	case checks.Pass:
+	case finding.Pass:
 		return "✅ pass"
-	case checks.Fail:
+	case finding.Fail:
 		return "❌ **fail**"
-	case checks.Refused:
+	case finding.Refused:
 		return "⛔ **refused**"
-	case checks.Unchecked:
+	case finding.Unchecked:
 		return "⚠️ unchecked"
-	case checks.Skipped:
+	case finding.Skipped:
 		return "➖ skipped"
 	}
 	return text(string(v.Status))
@@ -353,7 +352,7 @@ func answer(c *Call) string {
 	case c.Err != "":
 		return "no answer: " + text(c.Err)
 	case len(c.RPCError) > 0:
-		return "JSON-RPC error: " + text(session.RPCErrorText(c.RPCError))
+		return "JSON-RPC error: " + text(record.RPCErrorText(c.RPCError))
 	case c.IsError:
 		return "`isError: true`"
 	}
@@ -365,7 +364,7 @@ func failingPaths(c *Call, max int) string {
 	var out []string
 	n := 0
 	for _, v := range c.Verdicts {
-		if v.Status != checks.Fail {
+		if v.Status != finding.Fail {
 			continue
 		}
 		for _, e := range v.Errors {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -34,7 +35,7 @@ func read(uri string) step          { return step{read: uri} }
 // record runs steps against srv in-process, recording to a file through
 // the recorder and redactor of target (which only labels the header), and
 // returns the file's path.
-func record(t *testing.T, srv *mcp.Server, target session.Target, do []step) string {
+func recordSession(t *testing.T, srv *mcp.Server, target session.Target, do []step) string {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -49,8 +50,8 @@ func record(t *testing.T, srv *mcp.Server, target session.Target, do []step) str
 		t.Fatal(err)
 	}
 	defer out.Close()
-	log := session.NewLog(nil)
-	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	log := record.NewLog(nil)
+	rec, err := record.NewRecorder(out, record.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,9 +171,9 @@ func normalize(t *testing.T, path string) string {
 }
 
 // openFile opens a session file, failing the test if it cannot.
-func openFile(t *testing.T, path string) *session.File {
+func openFile(t *testing.T, path string) *record.File {
 	t.Helper()
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/report"
 	"mcpwitness/session"
 )
@@ -18,7 +18,7 @@ import (
 func demoSession(t *testing.T) string {
 	t.Helper()
 	target := session.Target{Command: []string{"node", "server.js"}, Env: []string{"API_KEY=canary-env-5f2c"}}
-	return record(t, demo.New(nil), target, []step{
+	return recordSession(t, demo.New(nil), target, []step{
 		walk(),
 		call("add", `{"a":2,"b":3}`),
 		call("add", `{"a":"two"}`),
@@ -94,7 +94,7 @@ func TestSummarizeDemoSession(t *testing.T) {
 	if c := byTool["fail_always"]; !c.IsError || !c.Failed() {
 		t.Errorf("fail_always = %+v", c)
 	}
-	if c := byTool["unresolved_ref"]; !c.Failed() || statusOf(c, checks.OutputSchema) != checks.Unchecked {
+	if c := byTool["unresolved_ref"]; !c.Failed() || statusOf(c, finding.OutputSchema) != finding.Unchecked {
 		t.Errorf("unresolved_ref = %+v", c)
 	}
 	if c := byTool["no_such_tool"]; c.Listed || !c.Sent {
@@ -102,7 +102,7 @@ func TestSummarizeDemoSession(t *testing.T) {
 	}
 }
 
-func statusOf(c *report.Call, check string) checks.Status {
+func statusOf(c *report.Call, check string) finding.Status {
 	for _, v := range c.Verdicts {
 		if v.Check == check {
 			return v.Status

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // requests writes the requests other than lists and calls: each with what
@@ -36,7 +36,7 @@ func (s *Summary) failedRequests() int {
 	n := 0
 	for _, r := range s.Requests {
 		for _, v := range r.Verdicts {
-			if v.Status == checks.Fail || v.Status == checks.Refused || v.Status == checks.Unchecked {
+			if v.Status == finding.Fail || v.Status == finding.Refused || v.Status == finding.Unchecked {
 				n++
 				break
 			}
@@ -82,7 +82,7 @@ func requestAnswer(r *fold.Request) string {
 	case r.Err != "":
 		return "no answer: " + text(r.Err)
 	case len(r.RPCError) > 0:
-		return "JSON-RPC error: " + text(session.RPCErrorText(r.RPCError))
+		return "JSON-RPC error: " + text(record.RPCErrorText(r.RPCError))
 	}
 	return fmt.Sprintf("answered in %s", ms(r.Ms, true))
 }

@@ -15,7 +15,7 @@ import (
 // verdict and failing instance paths. Before, a session of reads alone
 // reported nothing but "No tool was called".
 func TestMarkdownShowsRequestsAndTheirVerdicts(t *testing.T) {
-	path := record(t, demo.New(nil), session.Target{Name: "demo"}, []step{
+	path := recordSession(t, demo.New(nil), session.Target{Name: "demo"}, []step{
 		read("demo://readme"),
 		read(demo.BrokenResourceURI),
 	})

@@ -41,7 +41,7 @@ func TestMarkdownServerTextCannotForgeStructure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := record(t, forgingServer(), session.Target{Command: []string{"server"}}, []step{
+	path := recordSession(t, forgingServer(), session.Target{Command: []string{"server"}}, []step{
 		walk(),
 		call("forge", string(args)),
 	})

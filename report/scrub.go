@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Credentials that may still stand in text written from a session file.
@@ -34,34 +34,34 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // else, or one older than a redaction, may still hold a credential in its
 // text. Each one found is replaced by the placeholder the record would
 // write, its digest keyed with the same per-user key (see
-// [session.KeyedPlaceholder]), so the same secret reads the same in the
+// [record.KeyedPlaceholder]), so the same secret reads the same in the
 // record and the report and neither lets anyone test guesses of it.
 //
 // The key is asked for only when there is a credential to replace: a
 // report with none never reads or makes a key. A nil *Scrubber uses the
-// user's key ([session.LoadDigestKey] of "").
+// user's key ([record.LoadDigestKey] of "").
 type Scrubber struct {
-	key   func() (*session.DigestKey, error)
-	k     *session.DigestKey
+	key   func() (*record.DigestKey, error)
+	k     *record.DigestKey
 	err   error
 	asked bool
 }
 
 // NewScrubber returns a scrubber whose digests are keyed with the key
 // that load returns, asked for once, when first needed.
-func NewScrubber(load func() (*session.DigestKey, error)) *Scrubber {
+func NewScrubber(load func() (*record.DigestKey, error)) *Scrubber {
 	return &Scrubber{key: load}
 }
 
 // ScrubberAt returns a scrubber keyed with the digest key kept at path ("" for
 // the user's), as --digest-key FILE names it.
 func ScrubberAt(path string) *Scrubber {
-	return NewScrubber(func() (*session.DigestKey, error) { return session.LoadDigestKey(path) })
+	return NewScrubber(func() (*record.DigestKey, error) { return record.LoadDigestKey(path) })
 }
 
 // KeyedScrubber returns a scrubber keyed with k.
-func KeyedScrubber(k *session.DigestKey) *Scrubber {
-	return NewScrubber(func() (*session.DigestKey, error) { return k, nil })
+func KeyedScrubber(k *record.DigestKey) *Scrubber {
+	return NewScrubber(func() (*record.DigestKey, error) { return k, nil })
 }
 
 // or is sc, or the user's scrubber when sc is nil.
@@ -84,7 +84,7 @@ func (sc *Scrubber) placeholder(name, value string) string {
 	if sc.err != nil {
 		return "[REDACTED:" + name + "]"
 	}
-	return session.KeyedPlaceholder(sc.k, name, value)
+	return record.KeyedPlaceholder(sc.k, name, value)
 }
 
 // Err says why a credential could not be replaced by a keyed placeholder;

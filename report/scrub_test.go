@@ -8,14 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"mcpwitness/record"
 	"mcpwitness/report"
 	"mcpwitness/session"
 )
 
 // testKey is a fixed digest key, so no test reads or makes the user's.
-func testKey(t *testing.T, seed string) *session.DigestKey {
+func testKey(t *testing.T, seed string) *record.DigestKey {
 	t.Helper()
-	k, err := session.NewDigestKey([]byte(strings.Repeat(seed, 32)[:32]))
+	k, err := record.NewDigestKey([]byte(strings.Repeat(seed, 32)[:32]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +29,9 @@ func testScrubber(t *testing.T) *report.Scrubber { return report.KeyedScrubber(t
 func TestScrub(t *testing.T) {
 	k := testKey(t, "k")
 	tests := []struct{ in, want string }{
-		{"see https://bob:pw-1@host/x", "see https://" + session.KeyedPlaceholder(k, "userinfo", "bob:pw-1") + "@host/x"},
+		{"see https://bob:pw-1@host/x", "see https://" + record.KeyedPlaceholder(k, "userinfo", "bob:pw-1") + "@host/x"},
 		{"https://[REDACTED:userinfo:sha256=00]@host", "https://[REDACTED:userinfo:sha256=00]@host"},
-		{"Authorization: Bearer abcdef0123456789", "Authorization: Bearer " + session.KeyedPlaceholder(k, "Authorization", "abcdef0123456789")},
+		{"Authorization: Bearer abcdef0123456789", "Authorization: Bearer " + record.KeyedPlaceholder(k, "Authorization", "abcdef0123456789")},
 		{"Bearer tokens are described here", "Bearer tokens are described here"},
 		{"mailto:someone@example.com", "mailto:someone@example.com"},
 	}
@@ -39,7 +40,7 @@ func TestScrub(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("Scrub(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
-		if strings.Contains(got, session.Placeholder("userinfo", "bob:pw-1")) || strings.Contains(got, session.Placeholder("Authorization", "abcdef0123456789")) {
+		if strings.Contains(got, record.Placeholder("userinfo", "bob:pw-1")) || strings.Contains(got, record.Placeholder("Authorization", "abcdef0123456789")) {
 			t.Errorf("Scrub(%q) wrote the unkeyed SHA-256: %q", tc.in, got)
 		}
 	}
@@ -53,12 +54,12 @@ func TestScrub(t *testing.T) {
 func TestScrubMatchesTheRecord(t *testing.T) {
 	const token, userinfo = "tok-0123456789abcdef", "bob:hunter2-weak"
 	k, other := testKey(t, "k"), testKey(t, "o")
-	recorded := func(k *session.DigestKey) (tok, user string) {
+	recorded := func(k *record.DigestKey) (tok, user string) {
 		r := session.Target{URL: "https://" + userinfo + "@example.com/mcp", Headers: []string{"Authorization: Bearer " + token}, DigestKey: k}.Secrets()
 		return r.String(token), r.String("https://" + userinfo + "@example.com/")
 	}
 	text := "auth failed for Bearer " + token + " at https://" + userinfo + "@example.com/"
-	scrubbed := func(k *session.DigestKey) string {
+	scrubbed := func(k *record.DigestKey) string {
 		s, err := report.KeyedScrubber(k).Scrub(text)
 		if err != nil {
 			t.Fatal(err)
@@ -77,7 +78,7 @@ func TestScrubMatchesTheRecord(t *testing.T) {
 		t.Errorf("another key: record %q (was %q), report %q (was %q)", otherTok, recTok, gotOther, got)
 	}
 	for _, s := range []string{got, gotOther} {
-		if strings.Contains(s, session.Placeholder("Authorization", token)) || strings.Contains(s, session.Placeholder("userinfo", userinfo)) ||
+		if strings.Contains(s, record.Placeholder("Authorization", token)) || strings.Contains(s, record.Placeholder("userinfo", userinfo)) ||
 			strings.Contains(s, token) || strings.Contains(s, "hunter2") {
 			t.Errorf("the scrub leaves the secret or its unkeyed digest: %q", s)
 		}
@@ -88,7 +89,7 @@ func TestScrubMatchesTheRecord(t *testing.T) {
 // it cannot be had, nothing is written and the error names the cause.
 func TestScrubAsksTheKeyOnlyWhenNeeded(t *testing.T) {
 	asked := 0
-	broken := report.NewScrubber(func() (*session.DigestKey, error) {
+	broken := report.NewScrubber(func() (*record.DigestKey, error) {
 		asked++
 		return nil, errors.New("reading the digest key: permission denied (pass --digest-key FILE)")
 	})
@@ -121,8 +122,8 @@ func TestScrubAsksTheKeyOnlyWhenNeeded(t *testing.T) {
 	keyFile := filepath.Join(t.TempDir(), "digest.key")
 	at := report.ScrubberAt(keyFile)
 	s, err = at.Scrub("Bearer abcdef0123456789")
-	loaded, lerr := session.LoadDigestKey(keyFile)
-	if err != nil || lerr != nil || s != "Bearer "+session.KeyedPlaceholder(loaded, "Authorization", "abcdef0123456789") {
+	loaded, lerr := record.LoadDigestKey(keyFile)
+	if err != nil || lerr != nil || s != "Bearer "+record.KeyedPlaceholder(loaded, "Authorization", "abcdef0123456789") {
 		t.Errorf("ScrubberAt: %q, %v, %v", s, err, lerr)
 	}
 }

@@ -7,20 +7,20 @@ import (
 	"slices"
 	"strings"
 
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // ServerFile is one server of a session file of several: its names and
-// its events as a file of their own (see [session.File.Servers]).
+// its events as a file of their own (see [record.File.Servers]).
 type ServerFile struct {
 	Names []string
-	File  *session.File
+	File  *record.File
 }
 
 // SplitServers returns the servers of f, or nil when f is a session of one
 // server.
-func SplitServers(f *session.File) ([]ServerFile, error) {
+func SplitServers(f *record.File) ([]ServerFile, error) {
 	servers, files, err := f.Servers()
 	if err != nil {
 		return nil, err

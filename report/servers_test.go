@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/report"
 	"mcpwitness/session"
 )
@@ -29,7 +30,7 @@ type recordedServer struct {
 // several does: each server's log forwarded to one shared log, tagged with
 // its names after a server event announcing it; every server walks its
 // tools.
-func recordServers(t *testing.T, servers []recordedServer) *session.File {
+func recordServers(t *testing.T, servers []recordedServer) *record.File {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "servers.jsonl")
@@ -37,8 +38,8 @@ func recordServers(t *testing.T, servers []recordedServer) *session.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := session.NewLog(nil)
-	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", session.Target{Name: servers[0].names[0]}.Describe()), nil)
+	shared := record.NewLog(nil)
+	rec, err := record.NewRecorder(out, record.NewHeader("mcpwitness test", session.Target{Name: servers[0].names[0]}.Describe()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +51,11 @@ func recordServers(t *testing.T, servers []recordedServer) *session.File {
 			t.Fatal(err)
 		}
 		defer ss.Close()
-		log := session.NewLog(nil)
-		log.AddSink(session.Forward(shared, s.names))
-		id := session.Target{Command: []string{s.command}}.Identify(session.IdentityOptions{ClientName: "mcpwitness"})
+		log := record.NewLog(nil)
+		log.AddSink(record.Forward(shared, s.names))
+		id := session.Target{Command: []string{s.command}}.Identify(record.IdentityOptions{ClientName: "mcpwitness"})
 		info := session.Target{Name: s.names[0], Identity: &id}.Describe()
-		log.Append(session.Event{Kind: session.KindServer, Target: &info})
+		log.Append(record.Event{Kind: record.KindServer, Target: &info})
 		sess, err := session.Dial(ctx, session.Target{Transport: ct, Name: s.names[0]}, &session.Options{Log: log, Timeout: 10 * time.Second})
 		if err != nil {
 			t.Fatal(err)
@@ -69,7 +70,7 @@ func recordServers(t *testing.T, servers []recordedServer) *session.File {
 	if err := out.Close(); err != nil || rec.Err() != nil {
 		t.Fatal(err, rec.Err())
 	}
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,23 +14,22 @@ import (
 	"sort"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Summary is what a session file holds, folded: its walks and calls, with
 // what went wrong.
 type Summary struct {
 	Name     string
-	Header   session.Header
-	Server   *session.ServerInfo // from the first connect event; nil when none
+	Header   record.Header
+	Server   *record.ServerInfo // from the first connect event; nil when none
 	Events   int
 	First    time.Time // time of the first event
 	Last     time.Time // time of the last event
-	Warnings []string  // what the reader forgave, from [session.File.Warnings]
+	Warnings []string  // what the reader forgave, from [record.File.Warnings]
 
 	// Walks are every walk of the file, as the fold has them; the tool
 	// definitions of the last complete tools/list walk are kept.
@@ -58,7 +57,7 @@ type Summary struct {
 	Unknown []Count
 	// Closed says how the connection ended, when the file says.
 	Closed string
-	// Findings are check's findings, one [session.KindFinding] event each,
+	// Findings are check's findings, one [record.KindFinding] event each,
 	// in the order check made them; nil for a session of another command.
 	Findings []finding.Finding
 }
@@ -109,7 +108,7 @@ func (c *Call) Failed() bool {
 	}
 	for _, v := range c.Verdicts {
 		switch v.Status {
-		case checks.Fail, checks.Refused, checks.Unchecked:
+		case finding.Fail, finding.Refused, finding.Unchecked:
 			return true
 		}
 	}
@@ -127,7 +126,7 @@ const (
 
 // Summarize reads every event of f, in order, folds them, and reads what
 // the fold says happened.
-func Summarize(f *session.File, _ *Options) (*Summary, error) {
+func Summarize(f *record.File, _ *Options) (*Summary, error) {
 	s, err := summarize(f)
 	if err != nil {
 		return nil, err
@@ -140,7 +139,7 @@ func Summarize(f *session.File, _ *Options) (*Summary, error) {
 
 // summarize is [Summarize] without reading back the frames and arguments
 // of failed calls, which only the Markdown report shows.
-func summarize(f *session.File) (*Summary, error) {
+func summarize(f *record.File) (*Summary, error) {
 	m := f.Meta()
 	s := &Summary{Name: f.Name(), Header: f.Header(), Server: m.Server, Events: f.Len(), First: m.First, Last: m.Last, Warnings: f.Warnings()}
 	st := fold.New(&fold.Options{Lean: true, KeepAll: true})
@@ -154,7 +153,7 @@ func summarize(f *session.File) (*Summary, error) {
 		}
 		st.ApplyAt(ev, i+1)
 		ix.add(i, ev)
-		if ev.Kind == session.KindFinding && ev.Finding != nil {
+		if ev.Kind == record.KindFinding && ev.Finding != nil {
 			s.Findings = append(s.Findings, *ev.Finding)
 		}
 		i++
@@ -177,7 +176,7 @@ func summarize(f *session.File) (*Summary, error) {
 
 // readFailed reads back from f what the report shows of each failed call:
 // its tools/call frames, and what the lean fold left in the file.
-func (s *Summary) readFailed(f *session.File) error {
+func (s *Summary) readFailed(f *record.File) error {
 	for _, c := range s.Calls {
 		if !c.Failed() {
 			continue
@@ -218,13 +217,13 @@ func (s *Summary) note(r *fold.Row, notes, unknown map[string]int) {
 			s.Stderr = s.Stderr[1:]
 		}
 	case fold.RowOther:
-		if r.Method != string(session.KindFinding) {
+		if r.Method != string(record.KindFinding) {
 			unknown[r.Method]++
 		}
 	}
 }
 
-func frameAt(f *session.File, i int) (*Frame, error) {
+func frameAt(f *record.File, i int) (*Frame, error) {
 	if i <= 0 {
 		return nil, nil
 	}
@@ -254,11 +253,11 @@ type frameIndex struct {
 	byReqID  map[string]int64 // JSON-RPC id of a tools/call → call id
 }
 
-func (x *frameIndex) add(i int, ev session.Event) {
-	if ev.Kind != session.KindWire || ev.Method != "tools/call" || ev.ID == "" {
+func (x *frameIndex) add(i int, ev record.Event) {
+	if ev.Kind != record.KindWire || ev.Method != "tools/call" || ev.ID == "" {
 		return
 	}
-	if ev.Dir == session.Recv {
+	if ev.Dir == record.Recv {
 		if id, ok := x.byReqID[ev.ID]; ok && x.res[id] == 0 {
 			x.res[id] = i + 1
 		}

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
+	"mcpwitness/record"
 )
 
 // The server's own requests that a person or a flag answers: sampling and
@@ -236,9 +238,9 @@ func (s *Session) answerAsk(ctx context.Context, method string, params json.RawM
 	a := &Asked{Seq: s.asks.n.Add(1), Method: method, Params: params, Call: s.askingCall(params), RoundTrip: roundTrip, owner: s}
 	// Every event of the ask is told apart by its ID and names the call
 	// that asked, if one is known.
-	base := Event{Kind: KindServerCall, Method: method, ID: askID(a.Seq)}
+	base := record.Event{Kind: record.KindServerCall, Method: method, ID: askID(a.Seq)}
 	if a.Call != 0 {
-		base.Call = &CallInfo{ID: a.Call}
+		base.Call = &record.CallInfo{ID: a.Call}
 	}
 	refuse := s.judgeAsk(a)
 	if refuse == nil && !s.asks.take() {
@@ -273,7 +275,7 @@ func (s *Session) judgeAsk(a *Asked) *jsonrpc.Error {
 // judgeSampling checks a sampling request's parameters; one the client
 // did not declare is rejected as a user would reject it.
 func judgeSampling(a *Asked, decl Declared) *jsonrpc.Error {
-	if v := checks.SamplingRequest(a.Params); v.Status != checks.Pass {
+	if v := checks.SamplingRequest(a.Params); v.Status != finding.Pass {
 		a.Findings = append(a.Findings, v.Message)
 	}
 	if !decl.Sampling {
@@ -308,7 +310,7 @@ func judgeElicit(a *Asked, decl Declared) *jsonrpc.Error {
 // announceAsk records that the server asked a (events like base), then
 // each of its findings. A person's reply is expected before the event is
 // out, since it may come as soon as it is.
-func (s *Session) announceAsk(a *Asked, base Event) {
+func (s *Session) announceAsk(a *Asked, base record.Event) {
 	if ia, ok := s.answerer.(*Interactive); ok {
 		ia.expect(askKey{s, a.Seq})
 	}
@@ -329,7 +331,7 @@ func (s *Session) announceAsk(a *Asked, base Event) {
 // timeout, until the server cancels (ctx) or the session ends, and records
 // what came of it (events like base): the reply, the error it gives the
 // server instead, or why there was none.
-func (s *Session) awaitReply(ctx context.Context, a *Asked, base Event) (mcp.Result, error) {
+func (s *Session) awaitReply(ctx context.Context, a *Asked, base record.Event) (mcp.Result, error) {
 	actx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	stop := context.AfterFunc(s.life, cancel)

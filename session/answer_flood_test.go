@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 )
 
 // A server that asks faster than anyone answers: maxAwaiting of its
@@ -32,7 +33,7 @@ func TestAFloodOfAsksIsBounded(t *testing.T) {
 			var a, r int
 			for _, ev := range s.Log().Events() {
 				switch {
-				case ev.Kind != KindServerCall || ev.Method != MethodSampling:
+				case ev.Kind != record.KindServerCall || ev.Method != MethodSampling:
 				case ev.Text == "asked":
 					a++
 				case strings.Contains(ev.Text, "already await an answer; this one is refused"):
@@ -58,7 +59,7 @@ func TestAFloodOfAsksIsBounded(t *testing.T) {
 
 	var seq int64
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindServerCall && ev.Text == "asked" {
+		if ev.Kind == record.KindServerCall && ev.Text == "asked" {
 			seq = askSeq(t, ev.ID)
 			break
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // rootURI is the URI of a root given as a path or a URI.
@@ -71,7 +72,7 @@ func (s *Session) SetRoots(roots []string) error {
 	s.client.RemoveRoots(gone...)
 	s.client.AddRoots(added...)
 	data, _ := json.Marshal(uris)
-	s.log.Append(Event{Kind: KindServerCall, Method: MethodRootsChange, Data: data,
+	s.log.Append(record.Event{Kind: record.KindServerCall, Method: MethodRootsChange, Data: data,
 		Text: fmt.Sprintf("roots changed (%d added, %d removed); the server was told", len(added), len(gone))})
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // Multi round-trip (protocols from 2026-07-28): a server asks through
@@ -54,7 +55,7 @@ func (s *Session) roundTrips(next mcp.MethodHandler) mcp.MethodHandler {
 					}
 				}
 			})
-			s.log.Append(Event{Kind: KindServerCall, Method: method, Call: s.roundCall(),
+			s.log.Append(record.Event{Kind: record.KindServerCall, Method: method, Call: s.roundCall(),
 				Text: fmt.Sprintf("round trip %d: the result asks for input (%s)", round, strings.Join(names, ", "))})
 			answers, err := s.AnswerInputs(ctx, asks)
 			if err != nil {
@@ -72,9 +73,9 @@ func (s *Session) roundTrips(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // roundCall is the call a round trip belongs to, if one is known.
-func (s *Session) roundCall() *CallInfo {
+func (s *Session) roundCall() *record.CallInfo {
 	if id := s.askingCall(nil); id != 0 {
-		return &CallInfo{ID: id}
+		return &record.CallInfo{ID: id}
 	}
 	return nil
 }
@@ -127,7 +128,7 @@ func (s *Session) AnswerInputs(ctx context.Context, asks mcp.InputRequestMap) (m
 				roots = append(roots, &mcp.Root{URI: u})
 			}
 			res := &mcp.ListRootsResult{Roots: roots}
-			s.log.Append(Event{Kind: KindServerCall, Method: MethodListRoots, Data: raw, Call: s.roundCall(),
+			s.log.Append(record.Event{Kind: record.KindServerCall, Method: MethodListRoots, Data: raw, Call: s.roundCall(),
 				Text: rootsAnswered(res) + " (an input request in a result)"})
 			out[id] = res
 		default:
@@ -170,7 +171,7 @@ func (t *tap) rearm(w *watcher) {
 // --elicit decline would, so the call ends with the server's answer to a
 // decline rather than with nothing; that the server asked is a finding.
 func (s *Session) declineUndeclared(raw json.RawMessage) *mcp.ElicitResult {
-	s.log.Append(Event{Kind: KindServerCall, Method: MethodElicit, Level: LevelFinding, Data: raw, Call: s.roundCall(),
+	s.log.Append(record.Event{Kind: record.KindServerCall, Method: MethodElicit, Level: LevelFinding, Data: raw, Call: s.roundCall(),
 		Text: "the server asked for elicitation in a result, which mcpwitness did not declare; " + defaultDeclined})
 	return &mcp.ElicitResult{Action: string(ElicitDecline)}
 }

@@ -15,18 +15,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 )
 
 // nextAsk reads sub until an "asked" event of method and returns its
 // number (its ID is "ask-N") and the call it names.
-func nextAsk(t *testing.T, sub *Subscription, method string) (seq, call int64) {
+func nextAsk(t *testing.T, sub *record.Subscription, method string) (seq, call int64) {
 	t.Helper()
 	timer := time.NewTimer(10 * time.Second)
 	defer timer.Stop()
 	for {
 		select {
 		case ev := <-sub.C():
-			if ev.Kind != KindServerCall || ev.Method != method || !strings.HasPrefix(ev.Text, "asked") {
+			if ev.Kind != record.KindServerCall || ev.Method != method || !strings.HasPrefix(ev.Text, "asked") {
 				continue
 			}
 			n, err := strconv.ParseInt(strings.TrimPrefix(ev.ID, "ask-"), 10, 64)
@@ -81,7 +82,7 @@ func receive(t *testing.T, c <-chan string) string {
 func TestInteractiveAnswersEachRequestAsReplied(t *testing.T) {
 	ia := NewInteractive()
 	s := askingSession(t, &Options{Answerer: ia})
-	frames := wireFrames(s.Log(), Send, "initialize")
+	frames := wireFrames(s.Log(), record.Send, "initialize")
 	if len(frames) != 1 || !strings.Contains(string(frames[0].Frame), `"elicitation":{"form":{},"url":{}}`) ||
 		!strings.Contains(string(frames[0].Frame), `"sampling":{}`) {
 		t.Fatalf("initialize declared %s", frames[0].Frame)
@@ -226,7 +227,7 @@ func TestUndeclaredAsksAreFindings(t *testing.T) {
 	askHostile(t, s, MethodListRoots)
 	var n int
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindServerCall && (ev.Method == MethodElicit || ev.Method == MethodSampling || ev.Method == MethodListRoots) {
+		if ev.Kind == record.KindServerCall && (ev.Method == MethodElicit || ev.Method == MethodSampling || ev.Method == MethodListRoots) {
 			n++
 			if ev.Level != LevelFinding || !strings.Contains(ev.Text, "declare") {
 				t.Errorf("%s %q (level %q) is not a finding that says so", ev.Method, ev.Text, ev.Level)
@@ -340,7 +341,7 @@ func TestInputRequestsAreAnsweredByTheSameAnswerer(t *testing.T) {
 		t.Errorf("round trip events %q", rounds)
 	}
 	var calls int
-	for _, f := range wireFrames(s.Log(), Send, "tools/call") {
+	for _, f := range wireFrames(s.Log(), record.Send, "tools/call") {
 		calls++
 		if calls == 2 && !strings.Contains(string(f.Frame), `"inputResponses"`) {
 			t.Errorf("the retry carries no inputResponses: %s", f.Frame)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"mcpwitness/record"
 	"strings"
 	"testing"
 )
@@ -23,7 +24,7 @@ func TestElicitAnswersURLRequests(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := askingSession(t, &Options{Elicit: a})
-			frames := wireFrames(s.Log(), Send, "initialize")
+			frames := wireFrames(s.Log(), record.Send, "initialize")
 			var f struct {
 				Params struct {
 					Capabilities struct {

@@ -1,6 +1,9 @@
 package session
 
-import "testing"
+import (
+	"mcpwitness/record"
+	"testing"
+)
 
 // A server that settles on another version than --protocol asked for is
 // said so: the asked version is kept beside the negotiated one (the
@@ -12,9 +15,9 @@ func TestAskedProtocolKeptWhenTheServerSettlesOnAnother(t *testing.T) {
 	if got := s.Info(); got.ProtocolVersion != "2025-11-25" || got.AskedProtocol != "2026-07-28" {
 		t.Errorf("protocol %q asked %q, want 2025-11-25 asked for 2026-07-28", got.ProtocolVersion, got.AskedProtocol)
 	}
-	var connect *ServerInfo
+	var connect *record.ServerInfo
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindConnect {
+		if ev.Kind == record.KindConnect {
 			connect = ev.Server
 		}
 	}

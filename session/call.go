@@ -12,6 +12,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
+	"mcpwitness/record"
 )
 
 // CallOptions tune a [Session.Call]. nil means defaults.
@@ -21,12 +22,12 @@ type CallOptions struct {
 	Force bool
 }
 
-// CallResult is a finished tool call with its verdicts: its [CallInfo]
-// (State [PhaseDone]; Args the arguments sent), and what the session file
+// CallResult is a finished tool call with its verdicts: its [record.CallInfo]
+// (State [record.PhaseDone]; Args the arguments sent), and what the session file
 // does not repeat in the call event.
 type CallResult struct {
-	CallInfo
-	Verdicts []checks.Verdict
+	record.CallInfo
+	Verdicts []finding.Verdict
 	// Findings say what is worth knowing beyond the verdicts: the tool was
 	// not listed, or the SDK could not take an answer that was checked raw.
 	Findings []finding.Finding
@@ -36,16 +37,7 @@ type CallResult struct {
 }
 
 // IsError reports whether the result says isError: true.
-func (r *CallResult) IsError() bool { return IsErrorResult(r.Result) }
-
-// IsErrorResult reports whether result, the raw result of a tools/call,
-// says isError: true.
-func IsErrorResult(result json.RawMessage) bool {
-	var v struct {
-		IsError bool `json:"isError"`
-	}
-	return len(result) > 0 && json.Unmarshal(result, &v) == nil && v.IsError
-}
+func (r *CallResult) IsError() bool { return record.IsErrorResult(r.Result) }
 
 // Call runs the checks that come before a call, sends tools/call unless one
 // of them stops it (see [CallOptions.Force]), and runs the checks on the
@@ -104,7 +96,7 @@ func (s *Session) beginCall(name string, args json.RawMessage, asTask, force boo
 		args = json.RawMessage("{}")
 	}
 	d, listed := s.toolDef(name)
-	r := &CallResult{CallInfo: CallInfo{ID: s.calls.Add(1), Tool: name, State: PhaseStart, Args: args, Listed: listed, Generation: d.gen, AsTask: asTask}}
+	r := &CallResult{CallInfo: record.CallInfo{ID: s.calls.Add(1), Tool: name, State: record.PhaseStart, Args: args, Listed: listed, Generation: d.gen, AsTask: asTask}}
 	if !listed {
 		r.Findings = append(r.Findings, finding.Finding{Check: "not-listed", Severity: finding.SeverityWarning,
 			Message: fmt.Sprintf("Tool %q was not listed by the server; sent as a probe, definition checks skipped", name)})
@@ -112,7 +104,7 @@ func (s *Session) beginCall(name string, args json.RawMessage, asTask, force boo
 	_, outAtStart := s.counter.Snapshot()
 	sentAtStart := s.listsSent.Load()
 	start := r.CallInfo
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &start})
+	s.log.Append(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &start})
 	c = callStart{r: r, def: d.raw, finish: func(seen int64) { s.finishCall(r, d, seen, outAtStart, sentAtStart) }}
 
 	if asTask {
@@ -199,14 +191,14 @@ func (s *Session) replyTo(ctx, rctx context.Context, w *watcher, what string, er
 // whose definition is def. When the answer was cut for its depth, what was
 // checked is the cut copy, not what the server sent: its output-schema
 // verdict says it was not checked instead.
-func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool) []checks.Verdict {
+func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool) []finding.Verdict {
 	after := s.validator.After(name, def, result)
 	if !cut {
 		return after
 	}
 	for i, v := range after {
-		if v.Check == checks.OutputSchema && v.Status != checks.Skipped {
-			after[i] = checks.Verdict{Check: checks.OutputSchema, Status: checks.Unchecked,
+		if v.Check == finding.OutputSchema && v.Status != finding.Skipped {
+			after[i] = finding.Verdict{Check: finding.OutputSchema, Status: finding.Unchecked,
 				Message: fmt.Sprintf("the answer is nested deeper than %d levels; not checked", maxFrameDepth)}
 		}
 	}
@@ -217,7 +209,7 @@ func (s *Session) checkAnswer(name string, def, result json.RawMessage, cut bool
 // answer (or end, when none came) followed seen notifications that the
 // tool list changed.
 func (s *Session) finishCall(r *CallResult, d toolDef, seen int64, outAtStart int, sentAtStart int64) {
-	r.State = PhaseDone
+	r.State = record.PhaseDone
 	r.ListedDuring = outAtStart > 0 || s.listsSent.Load() != sentAtStart
 	if r.Listed {
 		now, _, ok := s.Tool(r.Tool)
@@ -229,12 +221,12 @@ func (s *Session) finishCall(r *CallResult, d toolDef, seen int64, outAtStart in
 	}
 	for i := range r.Verdicts {
 		v := r.Verdicts[i]
-		s.log.Append(Event{Kind: KindVerdict, Method: "tools/call", Verdict: &v, Call: &CallInfo{ID: r.ID, Tool: r.Tool, State: PhaseVerdict}})
+		s.log.Append(record.Event{Kind: record.KindVerdict, Method: "tools/call", Verdict: &v, Call: &record.CallInfo{ID: r.ID, Tool: r.Tool, State: record.PhaseVerdict}})
 	}
 	// The start event has the arguments; the done event does not repeat them.
 	done := r.CallInfo
 	done.Args = nil
-	s.log.Append(Event{Kind: KindCall, Method: "tools/call", Call: &done})
+	s.log.Append(record.Event{Kind: record.KindCall, Method: "tools/call", Call: &done})
 }
 
 // callMeta is the _meta of a call: our progress token and, on newer

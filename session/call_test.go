@@ -10,19 +10,20 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
-func verdict(r *CallResult, check string) checks.Verdict {
+func verdict(r *CallResult, check string) finding.Verdict {
 	for _, v := range r.Verdicts {
 		if v.Check == check {
 			return v
 		}
 	}
-	return checks.Verdict{Check: check, Status: "missing"}
+	return finding.Verdict{Check: check, Status: "missing"}
 }
 
 func walked(t testing.TB, s *Session) {
@@ -39,21 +40,21 @@ func TestCallVerdictsOnTheDemoServer(t *testing.T) {
 	tests := []struct {
 		tool string
 		args string
-		want map[string]checks.Status
+		want map[string]finding.Status
 	}{
-		{"add", `{"a":2,"b":3}`, map[string]checks.Status{
-			checks.TaskSupport: checks.Pass, checks.InputSchema: checks.Pass,
-			checks.StructuredContent: checks.Pass, checks.OutputSchema: checks.Pass}},
-		{"forecast_broken", `{"city":"Oslo"}`, map[string]checks.Status{
-			checks.StructuredContent: checks.Pass, checks.OutputSchema: checks.Fail}},
-		{"summary_no_structured", `{"text":"hello world"}`, map[string]checks.Status{
-			checks.StructuredContent: checks.Fail, checks.OutputSchema: checks.Skipped}},
-		{"fail_always", `{}`, map[string]checks.Status{
-			checks.StructuredContent: checks.Skipped, checks.OutputSchema: checks.Skipped}},
-		{"unresolved_ref", `{}`, map[string]checks.Status{
-			checks.OutputSchema: checks.Unchecked}},
-		{"add", `{"a":"two"}`, map[string]checks.Status{
-			checks.InputSchema: checks.Fail}},
+		{"add", `{"a":2,"b":3}`, map[string]finding.Status{
+			finding.TaskSupport: finding.Pass, finding.InputSchema: finding.Pass,
+			finding.StructuredContent: finding.Pass, finding.OutputSchema: finding.Pass}},
+		{"forecast_broken", `{"city":"Oslo"}`, map[string]finding.Status{
+			finding.StructuredContent: finding.Pass, finding.OutputSchema: finding.Fail}},
+		{"summary_no_structured", `{"text":"hello world"}`, map[string]finding.Status{
+			finding.StructuredContent: finding.Fail, finding.OutputSchema: finding.Skipped}},
+		{"fail_always", `{}`, map[string]finding.Status{
+			finding.StructuredContent: finding.Skipped, finding.OutputSchema: finding.Skipped}},
+		{"unresolved_ref", `{}`, map[string]finding.Status{
+			finding.OutputSchema: finding.Unchecked}},
+		{"add", `{"a":"two"}`, map[string]finding.Status{
+			finding.InputSchema: finding.Fail}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.tool, func(t *testing.T) {
@@ -70,7 +71,7 @@ func TestCallVerdictsOnTheDemoServer(t *testing.T) {
 	}
 
 	r := s.Call(ctx, "forecast_broken", json.RawMessage(`{"city":"Oslo"}`), nil)
-	v := verdict(r, checks.OutputSchema)
+	v := verdict(r, finding.OutputSchema)
 	if len(v.Errors) == 0 || !strings.HasPrefix(v.Message, "Structured content does not match the tool's output schema") {
 		t.Errorf("output-schema failure without paths or wording: %+v", v)
 	}
@@ -86,8 +87,8 @@ func TestCallVerdictsOnTheDemoServer(t *testing.T) {
 
 func TestRefusedCallSendsNothing(t *testing.T) {
 	var rec bytes.Buffer
-	log := NewLog(&LogOptions{History: true})
-	r0, err := NewRecorder(&rec, NewHeader("test", TargetInfo{}), nil)
+	log := record.NewLog(&record.LogOptions{History: true})
+	r0, err := record.NewRecorder(&rec, record.NewHeader("test", record.TargetInfo{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +101,11 @@ func TestRefusedCallSendsNothing(t *testing.T) {
 	if r.Sent {
 		t.Fatal("a task-required tool was sent without --force")
 	}
-	v := verdict(r, checks.TaskSupport)
-	if v.Status != checks.Refused || !strings.HasPrefix(v.Message, `Tool "`+task+`" requires task-based execution.`) {
+	v := verdict(r, finding.TaskSupport)
+	if v.Status != finding.Refused || !strings.HasPrefix(v.Message, `Tool "`+task+`" requires task-based execution.`) {
 		t.Errorf("task-support verdict = %+v", v)
 	}
-	if n := len(wireFrames(log, Send, "tools/call")); n != 0 {
+	if n := len(wireFrames(log, record.Send, "tools/call")); n != 0 {
 		t.Fatalf("%d tools/call frames on the wire for a refused call", n)
 	}
 	if strings.Contains(rec.String(), `"method":"tools/call"`) && strings.Contains(rec.String(), `"dir":"send"`) {
@@ -119,7 +120,7 @@ func TestRefusedCallSendsNothing(t *testing.T) {
 	if !forced.Sent || !forced.Forced {
 		t.Fatal("--force did not send the call")
 	}
-	if n := len(wireFrames(log, Send, "tools/call")); n != 1 {
+	if n := len(wireFrames(log, record.Send, "tools/call")); n != 1 {
 		t.Errorf("%d tools/call frames after a forced call, want 1", n)
 	}
 }
@@ -153,7 +154,7 @@ func TestCallOfAnUnlistedToolIsAProbe(t *testing.T) {
 		t.Errorf("findings = %+v, want not-listed", r.Findings)
 	}
 	for _, v := range r.Verdicts {
-		if v.Status != checks.Skipped {
+		if v.Status != finding.Skipped {
 			t.Errorf("%s = %s for an unlisted tool, want skipped", v.Check, v.Status)
 		}
 	}
@@ -184,7 +185,7 @@ func TestServerNeverAnsweringTimesOut(t *testing.T) {
 	}
 	// The SDK sends the cancellation off the caller's path: wait for it.
 	deadline := time.Now().Add(time.Minute)
-	for len(wireFrames(s.Log(), Send, "notifications/cancelled")) == 0 {
+	for len(wireFrames(s.Log(), record.Send, "notifications/cancelled")) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no notifications/cancelled sent after the timeout")
 		}
@@ -193,7 +194,7 @@ func TestServerNeverAnsweringTimesOut(t *testing.T) {
 }
 
 func TestCancelACall(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := dial(t, hostile(t, "hang-call"), &Options{Log: log, Timeout: time.Minute})
@@ -203,7 +204,7 @@ func TestCancelACall(t *testing.T) {
 	defer cancel()
 	go func() {
 		for ev := range sub.C() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/call" {
 				cancel()
 				return
 			}
@@ -215,7 +216,7 @@ func TestCancelACall(t *testing.T) {
 	}
 	// The server is told; the SDK sends it off the caller's path.
 	deadline := time.Now().Add(time.Minute)
-	for len(wireFrames(log, Send, "notifications/cancelled")) == 0 {
+	for len(wireFrames(log, record.Send, "notifications/cancelled")) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no notifications/cancelled sent after the cancel")
 		}
@@ -236,9 +237,9 @@ func TestCallNotificationsBecomeEvents(t *testing.T) {
 			var messages, progress int
 			for _, ev := range s.Log().Events() {
 				switch {
-				case ev.Kind == KindNotification && ev.Method == "notifications/message" && ev.Level != "":
+				case ev.Kind == record.KindNotification && ev.Method == "notifications/message" && ev.Level != "":
 					messages++
-				case ev.Kind == KindProgress && ev.Progress.CallID == slow.ID:
+				case ev.Kind == record.KindProgress && ev.Progress.CallID == slow.ID:
 					progress++
 				}
 			}
@@ -311,7 +312,7 @@ func TestCallStaleAndListedDuringCall(t *testing.T) {
 // the cancellation: the call stays cancelled, as a client ignores such an
 // answer, and the answer is still on the record.
 func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := dial(t, hostile(t, "answer-on-cancel"), &Options{Log: log, Timeout: time.Minute})
@@ -319,7 +320,7 @@ func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
 	sent := make(chan struct{}, 1)
 	go func() {
 		for ev := range sub.C() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/call" {
 				sent <- struct{}{}
 			}
 		}
@@ -335,9 +336,9 @@ func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(time.Minute)
-	for len(wireFrames(log, Recv, "tools/call")) < calls {
+	for len(wireFrames(log, record.Recv, "tools/call")) < calls {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d late answers recorded", len(wireFrames(log, Recv, "tools/call")), calls)
+			t.Fatalf("%d of %d late answers recorded", len(wireFrames(log, record.Recv, "tools/call")), calls)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -366,9 +367,9 @@ func TestCallSaysTheToolListChanged(t *testing.T) {
 	if r.Err != nil || !r.ListChanged {
 		t.Fatalf("a call whose answer followed a notification: err=%v listChanged=%v", r.Err, r.ListChanged)
 	}
-	var done *CallInfo
+	var done *record.CallInfo
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindCall && ev.Call.State == PhaseDone && ev.Call.ID == r.ID {
+		if ev.Kind == record.KindCall && ev.Call.State == record.PhaseDone && ev.Call.ID == r.ID {
 			done = ev.Call
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mcpwitness/record"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -48,13 +49,13 @@ func TestUnauthorizedSaysTheChallenge(t *testing.T) {
 
 func TestHTTPEvidenceEvents(t *testing.T) {
 	url := demoHTTP(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, Target{URL: url}, &Options{Log: log})
 	if r := s.Ping(context.Background()); r.Err != nil {
 		t.Fatal(r.Err)
 	}
 	var ok, withSession bool
-	for _, h := range httpEvents(log, HTTPExchange) {
+	for _, h := range httpEvents(log, record.HTTPExchange) {
 		if h.Method == http.MethodPost && h.Status == 200 && h.ContentType != "" && h.Ms > 0 {
 			ok = true
 		}
@@ -63,7 +64,7 @@ func TestHTTPEvidenceEvents(t *testing.T) {
 		}
 	}
 	if !ok || !withSession {
-		t.Errorf("exchange events %+v: want a POST answered 200 with its content type and time, and one with Mcp-Session-Id", httpEvents(log, HTTPExchange))
+		t.Errorf("exchange events %+v: want a POST answered 200 with its content type and time, and one with Mcp-Session-Id", httpEvents(log, record.HTTPExchange))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 )
 
 // childSays calls the env tool of the hostile server target runs with the
@@ -79,11 +80,11 @@ func TestChildEnvWithTargetPairsLast(t *testing.T) {
 func TestInheritEnvIsPartOfTheIdentity(t *testing.T) {
 	plain := Target{Command: []string{"srv"}}
 	inherit := Target{Command: []string{"srv"}, InheritEnv: true}
-	a, b := plain.Identify(IdentityOptions{}), inherit.Identify(IdentityOptions{})
-	if a.Hash == b.Hash || b.Parts[PartInheritEnv] == "" {
+	a, b := plain.Identify(record.IdentityOptions{}), inherit.Identify(record.IdentityOptions{})
+	if a.Hash == b.Hash || b.Parts[record.PartInheritEnv] == "" {
 		t.Errorf("identities %+v and %+v: want InheritEnv to be a part of its own", a, b)
 	}
-	if _, ok := a.Parts[PartInheritEnv]; ok {
+	if _, ok := a.Parts[record.PartInheritEnv]; ok {
 		t.Errorf("a target without InheritEnv has the part: %+v", a)
 	}
 }

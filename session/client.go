@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // The client side of the handshake: what the client declares, and the
@@ -105,7 +106,7 @@ func (s *Session) serverRequests(next mcp.MethodHandler) mcp.MethodHandler {
 			return s.answerAsk(ctx, method, raw, false)
 		case MethodListRoots:
 			res, err := next(ctx, method, req)
-			ev := Event{Kind: KindServerCall, Method: method}
+			ev := record.Event{Kind: record.KindServerCall, Method: method}
 			if p := req.GetParams(); p != nil {
 				ev.Data, _ = json.Marshal(p)
 			}

@@ -12,6 +12,7 @@ import (
 	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // A schema nested far too deep is cut before the SDK and the checks see it:
@@ -35,14 +36,14 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 			if !ok || checks.Depth(def) > maxFrameDepth {
 				t.Fatalf("tool deep: listed %v, nested %d deep", ok, checks.Depth(def))
 			}
-			cutReported := slices.ContainsFunc(s.Log().Events(), func(ev Event) bool {
-				return ev.Kind == KindError && strings.Contains(ev.Text, "levels cut before the SDK")
+			cutReported := slices.ContainsFunc(s.Log().Events(), func(ev record.Event) bool {
+				return ev.Kind == record.KindError && strings.Contains(ev.Text, "levels cut before the SDK")
 			})
 			if !cutReported {
 				t.Error("no event says the frame was cut")
 			}
 			// The record keeps the frame whole.
-			whole := slices.ContainsFunc(wireFrames(s.Log(), Recv, "tools/list"), func(ev Event) bool {
+			whole := slices.ContainsFunc(wireFrames(s.Log(), record.Recv, "tools/list"), func(ev record.Event) bool {
 				return ev.Level == levelDeep && max(checks.Depth(ev.Frame), checks.Depth([]byte(ev.Text))) > depth
 			})
 			if !whole {
@@ -53,8 +54,8 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 			if r.Err != nil {
 				t.Fatal(r.Err)
 			}
-			i := slices.IndexFunc(r.Verdicts, func(v checks.Verdict) bool { return v.Check == checks.OutputSchema })
-			if i < 0 || r.Verdicts[i].Status != checks.Unchecked || !strings.Contains(r.Verdicts[i].Message, "nested deeper than 64 levels") {
+			i := slices.IndexFunc(r.Verdicts, func(v finding.Verdict) bool { return v.Check == finding.OutputSchema })
+			if i < 0 || r.Verdicts[i].Status != finding.Unchecked || !strings.Contains(r.Verdicts[i].Message, "nested deeper than 64 levels") {
 				t.Errorf("output-schema verdict: %+v", r.Verdicts)
 			}
 			var found []finding.Finding
@@ -62,7 +63,7 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 				found = append(found, checks.NewValidator().LintTool(item)...)
 			}
 			if !slices.ContainsFunc(found, func(f finding.Finding) bool {
-				return f.Item == "deep" && f.Check == checks.OutputSchema && strings.Contains(f.Message, "nested deeper than 64 levels")
+				return f.Item == "deep" && f.Check == finding.OutputSchema && strings.Contains(f.Message, "nested deeper than 64 levels")
 			}) {
 				t.Errorf("no finding about the deep outputSchema: %+v", found)
 			}
@@ -73,8 +74,8 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 // A call answer nested too deep is passed on cut, and its output schema
 // verdict says it was not checked.
 func TestCutAnswerIsUnchecked(t *testing.T) {
-	tp := newTap(NewLog(nil))
-	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`))
+	tp := newTap(record.NewLog(nil))
+	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`))
 	_, w := withWatcher(context.Background())
 	tp.watch("7", w)
 	deep := `{"jsonrpc":"2.0","id":7,"result":{"structuredContent":` + strings.Repeat(`[`, 300) + strings.Repeat(`]`, 300) + `}}`

@@ -14,6 +14,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 func dialErr(t *testing.T, target Target, timeout time.Duration) error {
@@ -103,7 +104,7 @@ func TestGarbageOnStdoutIsRecordedNotFatal(t *testing.T) {
 	}
 	invalid := 0
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindWire && ev.Level == "invalid" {
+		if ev.Kind == record.KindWire && ev.Level == "invalid" {
 			invalid++
 		}
 	}
@@ -119,7 +120,7 @@ func TestStderrFloodIsCapturedLineByLine(t *testing.T) {
 	for {
 		n := 0
 		for _, ev := range s.Log().Events() {
-			if ev.Kind == KindStderr {
+			if ev.Kind == record.KindStderr {
 				n++
 			}
 		}
@@ -143,8 +144,8 @@ func TestSecretsNeverReachTheRecord(t *testing.T) {
 
 	check := func(t *testing.T, target Target, call func(*Session)) {
 		var rec bytes.Buffer
-		log := NewLog(&LogOptions{History: true})
-		r, err := NewRecorder(&rec, NewHeader("test", target.Describe()), target.Secrets())
+		log := record.NewLog(&record.LogOptions{History: true})
+		r, err := record.NewRecorder(&rec, record.NewHeader("test", target.Describe()), target.Secrets())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"mcpwitness/record"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -61,9 +62,9 @@ func counter(t *testing.T) (string, *atomic.Int64) {
 }
 
 // dialFails dials target and returns the error it must fail with.
-func dialFails(t *testing.T, target Target, opts *Options) (*Log, error) {
+func dialFails(t *testing.T, target Target, opts *Options) (*record.Log, error) {
 	t.Helper()
-	opts.Log = NewLog(&LogOptions{History: true})
+	opts.Log = record.NewLog(&record.LogOptions{History: true})
 	opts.Timeout = 10 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -94,7 +95,7 @@ func TestOAuthMetadataOnLoopbackRefusedForRemoteTarget(t *testing.T) {
 	if n := got.Load(); n > 0 {
 		t.Errorf("the loopback server got %d requests", n)
 	}
-	if !logSays(log, KindAuth, "refused to connect to localhost:"+port) {
+	if !logSays(log, record.KindAuth, "refused to connect to localhost:"+port) {
 		t.Errorf("no OAuth event says the metadata request was refused")
 	}
 }
@@ -113,7 +114,7 @@ func TestRedirectIntoLoopbackRefusedForRemoteTarget(t *testing.T) {
 }
 
 // logSays reports whether an event of kind in log holds text.
-func logSays(log *Log, kind Kind, text string) bool {
+func logSays(log *record.Log, kind record.Kind, text string) bool {
 	for _, ev := range log.Events() {
 		if ev.Kind == kind && strings.Contains(ev.Text, text) {
 			return true

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"mcpwitness/record"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 
 func TestDigestKeyIsMadeOnceWithMode0600(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cfg", "mcpwitness", "digest.key")
-	k1, err := LoadDigestKey(path)
+	k1, err := record.LoadDigestKey(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +22,7 @@ func TestDigestKeyIsMadeOnceWithMode0600(t *testing.T) {
 		t.Errorf("key file mode = %v, want 0600", st.Mode().Perm())
 	}
 	before, _ := os.ReadFile(path)
-	k2, err := LoadDigestKey(path)
+	k2, err := record.LoadDigestKey(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestDigestKeyNeverOverwritten(t *testing.T) {
 	if err := os.WriteFile(path, []byte("not a key\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadDigestKey(path)
+	_, err := record.LoadDigestKey(path)
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "is not a key") {
 		t.Errorf("err = %v, want one naming %s as not a key", err, path)
 	}
@@ -53,8 +54,8 @@ func TestDigestKeyNeverOverwritten(t *testing.T) {
 }
 
 func TestKeyedPlaceholders(t *testing.T) {
-	k1, _ := NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
-	k2, _ := NewDigestKey([]byte("fedcba9876543210fedcba9876543210"))
+	k1, _ := record.NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
+	k2, _ := record.NewDigestKey([]byte("fedcba9876543210fedcba9876543210"))
 	target := Target{Command: []string{"srv"}, Env: []string{"API_KEY=hunter2-secret"}}
 	a, b := target, target
 	a.DigestKey, b.DigestKey = k1, k2
@@ -65,7 +66,7 @@ func TestKeyedPlaceholders(t *testing.T) {
 	if again := a.Describe().Env["API_KEY"]; again != pa {
 		t.Errorf("one key gives two placeholders: %s, %s", pa, again)
 	}
-	if plain := Placeholder("API_KEY", "hunter2-secret"); pa == plain || pb == plain {
+	if plain := record.Placeholder("API_KEY", "hunter2-secret"); pa == plain || pb == plain {
 		t.Errorf("the keyed placeholder is the unkeyed SHA-256 one: %s", plain)
 	}
 	if got := string(a.Secrets().JSON([]byte(`{"x":"hunter2-secret"}`))); !strings.Contains(got, pa) {
@@ -74,7 +75,7 @@ func TestKeyedPlaceholders(t *testing.T) {
 }
 
 func TestRedactorMerge(t *testing.T) {
-	k, _ := NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
+	k, _ := record.NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
 	a := Target{Command: []string{"a"}, Env: []string{"A_KEY=alpha-secret-1"}, DigestKey: k}
 	b := Target{URL: "http://127.0.0.1:9/mcp", Headers: []string{"Authorization: Bearer beta-secret-22"}, DigestKey: k}
 	red := a.Secrets()

@@ -151,6 +151,6 @@ func FieldList(content map[string]any) string {
 	return strings.Join(names, ", ")
 }
 
-// LevelFinding is the Level of a [KindServerCall] event that says what a
+// LevelFinding is the Level of a [record.KindServerCall] event that says what a
 // server's request did wrong.
 const LevelFinding = "finding"

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // askSchema is a flat form: two properties with defaults, one without.
@@ -144,7 +145,7 @@ func TestElicitNestedSchemaIsAFinding(t *testing.T) {
 	}
 	var findings []string
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindServerCall && ev.Level == LevelFinding {
+		if ev.Kind == record.KindServerCall && ev.Level == LevelFinding {
 			findings = append(findings, ev.Text)
 		}
 	}
@@ -201,7 +202,7 @@ func TestAnswersDeclareTheirCapabilities(t *testing.T) {
 		{&Options{Sampling: r}, false, true},
 	} {
 		s := askingSession(t, tc.opts)
-		frames := wireFrames(s.Log(), Send, "initialize")
+		frames := wireFrames(s.Log(), record.Send, "initialize")
 		if len(frames) != 1 {
 			t.Fatalf("%d initialize frames", len(frames))
 		}

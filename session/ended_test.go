@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/demo"
+	"mcpwitness/record"
 )
 
 // A Streamable HTTP server that goes away ends the session on its own (the
@@ -20,9 +21,9 @@ func TestHTTPServerGoneEndsTheSession(t *testing.T) {
 	s := dial(t, Target{URL: srv.URL}, nil)
 	srv.CloseClientConnections()
 	srv.Close()
-	waitFor(t, "a closed event", func() bool { return hasEvent(s.Log(), KindClosed, "connection ended") })
+	waitFor(t, "a closed event", func() bool { return hasEvent(s.Log(), record.KindClosed, "connection ended") })
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindClosed && !strings.Contains(ev.Text, "connection ended: ") {
+		if ev.Kind == record.KindClosed && !strings.Contains(ev.Text, "connection ended: ") {
 			t.Errorf("closed event %q does not say why", ev.Text)
 		}
 	}
@@ -36,7 +37,7 @@ func TestSSEServerGoneEndsTheSession(t *testing.T) {
 	s := dial(t, Target{URL: srv.URL, SSE: true}, nil)
 	srv.CloseClientConnections()
 	srv.Close()
-	waitFor(t, "a closed event", func() bool { return hasEvent(s.Log(), KindClosed, "connection ended: ") })
+	waitFor(t, "a closed event", func() bool { return hasEvent(s.Log(), record.KindClosed, "connection ended: ") })
 }
 
 // A session closed by the client says only that: no "connection ended"
@@ -48,7 +49,7 @@ func TestClosedHTTPSessionSaysNoMore(t *testing.T) {
 	}
 	var closed []string
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindClosed {
+		if ev.Kind == record.KindClosed {
 			closed = append(closed, ev.Text)
 		}
 	}

@@ -17,21 +17,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // recordDemoFile records a session against the in-process demo server into
 // a file: a tools walk, then the calls given as tool → JSON arguments. It
 // returns the path and the events the live log held.
-func recordDemoFile(t *testing.T, calls ...[2]string) (string, []Event) {
+func recordDemoFile(t *testing.T, calls ...[2]string) (string, []record.Event) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	out, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	target := Target{Name: "demo"}
-	rec, err := NewRecorder(out, NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	rec, err := record.NewRecorder(out, record.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +53,9 @@ func recordDemoFile(t *testing.T, calls ...[2]string) (string, []Event) {
 	return path, log.Events()
 }
 
-func openTestFile(t *testing.T, path string) *File {
+func openTestFile(t *testing.T, path string) *record.File {
 	t.Helper()
-	f, err := OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatalf("OpenFile: %v", err)
 	}
@@ -63,7 +64,7 @@ func openTestFile(t *testing.T, path string) *File {
 }
 
 // asJSON is how events are compared: their line in the file.
-func asJSON(t *testing.T, ev Event) string {
+func asJSON(t *testing.T, ev record.Event) string {
 	t.Helper()
 	b, err := json.Marshal(ev)
 	if err != nil {
@@ -81,7 +82,7 @@ func TestOpenFileReadsWhatWasRecorded(t *testing.T) {
 	if w := f.Warnings(); len(w) != 0 || f.Skipped() != 0 || f.Cut() != 0 {
 		t.Errorf("warnings %q, skipped %d, cut %d; want none for a clean recording", w, f.Skipped(), f.Cut())
 	}
-	if h := f.Header(); h.Format != FormatName || h.Version != FormatVersion || h.Target.Name != "demo" || h.Tool != "mcpwitness test" {
+	if h := f.Header(); h.Format != record.FormatName || h.Version != record.FormatVersion || h.Target.Name != "demo" || h.Tool != "mcpwitness test" {
 		t.Errorf("header = %+v", h)
 	}
 	for i, want := range live {
@@ -126,11 +127,6 @@ func TestFileMeta(t *testing.T) {
 	}
 }
 
-// lines splits a recording into its lines, newline included.
-func lines(b []byte) [][]byte {
-	return bytes.SplitAfter(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
-}
-
 func writeTemp(t *testing.T, b []byte) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
@@ -171,7 +167,7 @@ func TestOpenFileWholeLastLineWithoutNewline(t *testing.T) {
 		t.Errorf("Len %d (want %d), cut %d, warnings %q: a whole event needs no newline to count", f.Len(), len(live), f.Cut(), f.Warnings())
 	}
 	ev, err := f.Event(f.Len() - 1)
-	if err != nil || ev.Kind != KindClosed {
+	if err != nil || ev.Kind != record.KindClosed {
 		t.Errorf("last event = %v, %v; want the closed event", ev.Kind, err)
 	}
 }
@@ -236,11 +232,11 @@ func TestOpenFileKeepsUnknownKinds(t *testing.T) {
 	if f.Len() != len(live)+3 || len(f.Warnings()) != 0 {
 		t.Fatalf("Len %d (want %d), warnings %q", f.Len(), len(live)+3, f.Warnings())
 	}
-	if ev, err := f.Event(len(live) + 2); err != nil || ev.Kind != KindWalk || ev.Seq != 902 || ev.Walk != nil {
+	if ev, err := f.Event(len(live) + 2); err != nil || ev.Kind != record.KindWalk || ev.Seq != 902 || ev.Walk != nil {
 		t.Errorf("a known kind whose field changed shape = %+v, %v; want seq, t and kind kept", ev, err)
 	}
 	ev, err := f.Event(len(live))
-	if err != nil || ev.Kind != "teleport" || ev.Seq != 900 || ev.T.IsZero() || KnownKind(ev.Kind) {
+	if err != nil || ev.Kind != "teleport" || ev.Seq != 900 || ev.T.IsZero() || record.KnownKind(ev.Kind) {
 		t.Errorf("unknown kind = %+v, %v", ev, err)
 	}
 	raw, err := f.RawLine(len(live))
@@ -275,7 +271,7 @@ func TestOpenFileHeaderErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeTemp(t, []byte(tc.file))
-			f, err := OpenFile(path)
+			f, err := record.OpenFile(path)
 			if err == nil {
 				f.Close()
 				t.Fatalf("OpenFile succeeded, want an error saying %q", tc.want)
@@ -305,30 +301,11 @@ func TestOpenFileAcceptsMinorVersionsCRLFAndBOM(t *testing.T) {
 }
 
 func TestOpenFileMissingAndDirectory(t *testing.T) {
-	if _, err := OpenFile(filepath.Join(t.TempDir(), "nope.jsonl")); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, err := record.OpenFile(filepath.Join(t.TempDir(), "nope.jsonl")); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := OpenFile(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if _, err := record.OpenFile(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("directory: %v", err)
-	}
-}
-
-func TestOpenFileLineTooLong(t *testing.T) {
-	var b bytes.Buffer
-	b.WriteString(`{"format":"mcpwitness-session","version":1}` + "\n")
-	long := `{"seq":1,"t":"2026-01-02T03:04:05Z","kind":"stderr","text":"` + strings.Repeat("x", 3000) + `"}` + "\n"
-	b.WriteString(long)
-	b.WriteString(`{"seq":2,"t":"2026-01-02T03:04:05Z","kind":"closed"}` + "\n")
-	// A limit of 1 KiB stands for MaxLine, so the test need not write 64 MiB.
-	f := &File{r: bytes.NewReader(b.Bytes()), name: "long", maxLine: 1 << 10}
-	if err := f.index(int64(b.Len()), 0); err != nil {
-		t.Fatal(err)
-	}
-	if f.Len() != 1 || f.Skipped() != 1 || len(f.Warnings()) != 1 || f.Warnings()[0] != fmt.Sprintf("line 2 is %d bytes, longer than the 1024 bytes a line may be; skipped", len(long)) {
-		t.Errorf("Len %d, skipped %d, warnings %q", f.Len(), f.Skipped(), f.Warnings())
-	}
-	if ev, err := f.Event(0); err != nil || ev.Kind != KindClosed {
-		t.Errorf("the line after the long one = %v, %v", ev.Kind, err)
 	}
 }
 
@@ -357,7 +334,7 @@ func bigFile(t testing.TB, size int) (path string, events int) {
 			items[i] = json.RawMessage(fmt.Sprintf(`{"name":"tool_%d_%d","description":"%s","inputSchema":{"type":"object"}}`, seq, i, strings.Repeat("d", 40)))
 		}
 		p := paging.Page{Number: 1, Count: 10, Generation: int64(seq)}
-		b, _ := json.Marshal(Event{Seq: int64(seq), T: time.Unix(1700000000, int64(seq)).UTC(), Kind: KindPage, Method: "tools/list", Page: &p, Items: items})
+		b, _ := json.Marshal(record.Event{Seq: int64(seq), T: time.Unix(1700000000, int64(seq)).UTC(), Kind: record.KindPage, Method: "tools/list", Page: &p, Items: items})
 		return string(b) + "\n"
 	}
 	path = filepath.Join(t.TempDir(), "big.jsonl")
@@ -390,7 +367,7 @@ func TestOpenLargeFileMemory(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	f, err := OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +394,7 @@ func BenchmarkOpenFile(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		f, err := OpenFile(path)
+		f, err := record.OpenFile(path)
 		if err != nil || f.Len() != events {
 			b.Fatalf("open: %v, %d events", err, f.Len())
 		}
@@ -459,16 +436,16 @@ func TestRecordTrimsWhatTheFrameSays(t *testing.T) {
 		}
 		var banned []string
 		switch ev.Kind {
-		case KindPage:
+		case record.KindPage:
 			pages++
 			banned = []string{`"nextCursor"`, `"items"`, `"requestId"`, `"hasTTL"`, `"state"`, `"generation"`}
 			if ev.Page.Count == 0 || ev.Page.RequestID == "" || len(ev.Items) != ev.Page.Count {
 				t.Errorf("page %d read back with %d items (count %d), request %q", ev.Page.Number, len(ev.Items), ev.Page.Count, ev.Page.RequestID)
 			}
-		case KindListRequest:
+		case record.KindListRequest:
 			requests++
 			banned = []string{`"cursor"`, `"items"`, `"ms"`, `"generation"`, `"state"`}
-		case KindWalk:
+		case record.KindWalk:
 			if ev.Walk.Method != ev.Method {
 				t.Errorf("walk event read back with method %q, want %q", ev.Walk.Method, ev.Method)
 			}
@@ -487,21 +464,6 @@ func TestRecordTrimsWhatTheFrameSays(t *testing.T) {
 	}
 }
 
-// TestSpacedFindsSpaceBetweenTokensOnly: a frame is compacted when it has
-// space between its tokens, and written as it came when it has none (space
-// inside its strings is its text).
-func TestSpacedFindsSpaceBetweenTokensOnly(t *testing.T) {
-	for raw, want := range map[string]bool{
-		`{"a":"x y","b":[1,2]}`:   false,
-		`{"a":"q\" ","b":"\\"}`:   false,
-		`{"a": 1}`:                true,
-		"{\"a\":1,\n\"b\":2}":     true,
-		`{"a":"\\", "b":1}`:       true,
-		`["tab	inside a string"]`: false,
-		"[1,\t2]":                 true,
-	} {
-		if got := spaced([]byte(raw)); got != want {
-			t.Errorf("spaced(%s) = %v, want %v", raw, got, want)
-		}
-	}
+func lines(b []byte) [][]byte {
+	return bytes.SplitAfter(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"mcpwitness/record"
 	"net/http"
 	"os"
 	"os/exec"
@@ -46,7 +47,7 @@ func (e *HeaderCmdError) Unwrap() error { return e.Err }
 // body on its stdin, and returns the headers it printed, one "Name: value"
 // a line. shown is the request's URL as errors show it; the command has
 // limit to answer. Each value is added to secrets.
-func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte, shown string, limit time.Duration, secrets *Redactor) (http.Header, error) {
+func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []byte, shown string, limit time.Duration, secrets *record.Redactor) (http.Header, error) {
 	sum := sha256.Sum256(body)
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -84,7 +85,7 @@ func vendHeaders(ctx context.Context, cmdline string, req *http.Request, body []
 		}
 		value = strings.TrimSpace(value)
 		// Every vended value is a secret, before it can be sent.
-		for _, part := range SecretParts(name, value, true) {
+		for _, part := range record.SecretParts(name, value, true) {
 			secrets.Add(name, part)
 		}
 		h.Add(name, value)

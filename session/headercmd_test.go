@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"mcpwitness/demo"
+	"mcpwitness/record"
 )
 
 // digestChecker serves the demo server and refuses every request whose
@@ -60,7 +61,7 @@ func TestHeaderCmdOncePerRequestWithTheBodyDigest(t *testing.T) {
 		`echo "X-Body-Digest: $d"; echo "Authorization: Bearer vended-$d"`
 	d := &digestChecker{}
 	url := d.serve(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, Target{URL: url, HeaderCmd: cmd, Headers: []string{"X-Body-Digest: overridden"}}, &Options{Log: log})
 	if r := s.Ping(context.Background()); r.Err != nil {
 		t.Fatal(r.Err)
@@ -84,7 +85,7 @@ func TestHeaderCmdOncePerRequestWithTheBodyDigest(t *testing.T) {
 		if strings.Contains(string(b), "vended-") {
 			t.Errorf("event holds a vended value: %s", b)
 		}
-		if ev.Kind == KindHTTP && ev.HTTP.Step == HTTPVended {
+		if ev.Kind == record.KindHTTP && ev.HTTP.Step == record.HTTPVended {
 			vended++
 			if strings.Join(ev.HTTP.Vended, ",") != "Authorization,X-Body-Digest" {
 				t.Errorf("vended names = %v", ev.HTTP.Vended)

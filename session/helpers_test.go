@@ -15,6 +15,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 )
 
 // demoInMemory dials the demo server in-process.
@@ -62,7 +63,7 @@ func dial(t testing.TB, target Target, opts *Options) *Session {
 		opts = &Options{}
 	}
 	if opts.Log == nil {
-		opts.Log = NewLog(&LogOptions{History: true})
+		opts.Log = record.NewLog(&record.LogOptions{History: true})
 	}
 	if opts.Timeout == 0 {
 		opts.Timeout = 10 * time.Second
@@ -79,10 +80,10 @@ func dial(t testing.TB, target Target, opts *Options) *Session {
 
 // wireFrames returns the wire events of the log with the given method and
 // direction.
-func wireFrames(l *Log, dir, method string) []Event {
-	var out []Event
+func wireFrames(l *record.Log, dir, method string) []record.Event {
+	var out []record.Event
 	for _, ev := range l.Events() {
-		if ev.Kind == KindWire && ev.Dir == dir && ev.Method == method {
+		if ev.Kind == record.KindWire && ev.Dir == dir && ev.Method == method {
 			out = append(out, ev)
 		}
 	}

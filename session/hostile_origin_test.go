@@ -7,6 +7,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 )
 
 // hostileOrigin serves the hostile server in an HTTP mode.
@@ -63,10 +64,10 @@ func TestHostileMetadataInsideRefused(t *testing.T) {
 			if n := len(srv.Seen(t)); n > 0 {
 				t.Errorf("the inside listener got %d requests", n)
 			}
-			if !strings.Contains(err.Error(), tc.want) && !logSays(log, KindAuth, tc.want) {
+			if !strings.Contains(err.Error(), tc.want) && !logSays(log, record.KindAuth, tc.want) {
 				t.Errorf("neither the error %q nor an OAuth event says %q", err, tc.want)
 			}
-			if strings.Contains(err.Error(), "root:") || logSays(log, KindAuth, "root:") {
+			if strings.Contains(err.Error(), "root:") || logSays(log, record.KindAuth, "root:") {
 				t.Errorf("the error or an event holds /etc/passwd: %v", err)
 			}
 		})

@@ -16,6 +16,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // hostileHTTP starts the hostile server in an HTTP mode and returns its URL.
@@ -62,7 +63,7 @@ func TestHTTPFrameOverTheLimitEndsTheConnection(t *testing.T) {
 			if res.Err == nil || !strings.Contains(res.Err.Error(), want) {
 				t.Fatalf("walk error %v, want it to contain %q", res.Err, want)
 			}
-			if !hasEvent(s.Log(), KindError, want) {
+			if !hasEvent(s.Log(), record.KindError, want) {
 				t.Error("no error event names the limit")
 			}
 			// The connection stays ended.
@@ -138,7 +139,7 @@ func TestLegacySSEWalksAndCalls(t *testing.T) {
 	if r.Err != nil || !strings.Contains(string(r.Result), `"sum":5`) {
 		t.Fatalf("call: %v %s", r.Err, r.Result)
 	}
-	if n := len(wireFrames(s.Log(), Recv, "tools/call")); n != 1 {
+	if n := len(wireFrames(s.Log(), record.Recv, "tools/call")); n != 1 {
 		t.Errorf("%d tools/call answers recorded, want 1", n)
 	}
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"mcpwitness/record"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -21,16 +22,16 @@ func TestHTTPEvidenceRedactsEchoedSecrets(t *testing.T) {
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 	}))
 	t.Cleanup(srv.Close)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, err := Dial(ctx, Target{URL: srv.URL, Headers: []string{"Authorization: Bearer " + token}, OAuth: OAuthOff}, &Options{Log: log, Timeout: 10 * time.Second})
 	if err == nil {
 		t.Fatal("the dial succeeded against a 401")
 	}
-	var ex *HTTPInfo
+	var ex *record.HTTPInfo
 	for _, ev := range log.Events() {
-		if ev.Kind == KindHTTP && ev.HTTP.Step == HTTPExchange {
+		if ev.Kind == record.KindHTTP && ev.HTTP.Step == record.HTTPExchange {
 			ex = ev.HTTP
 		}
 		b, _ := json.Marshal(ev)

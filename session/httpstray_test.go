@@ -17,6 +17,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // hostileHTTPServer serves a go-sdk server over Streamable HTTP on
@@ -184,7 +185,7 @@ func TestHTTPStrayAloneEndsOnlyItsRequest(t *testing.T) {
 				if r.Err == nil || errors.Is(r.Err, context.DeadlineExceeded) {
 					t.Fatalf("the call answered by %s alone: err %v, result %s", tc.name, r.Err, r.Result)
 				}
-				if !hasEvent(s.Log(), KindError, tc.why) {
+				if !hasEvent(s.Log(), record.KindError, tc.why) {
 					t.Errorf("no error event says %q", tc.why)
 				}
 				r = s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
@@ -222,7 +223,7 @@ func walkKeepsTheDeepTool(t *testing.T, s *Session) {
 	if !ok || checks.Depth(def) > maxFrameDepth {
 		t.Fatalf("tool deep: listed %v, nested %d deep", ok, checks.Depth(def))
 	}
-	if !hasEvent(s.Log(), KindError, "levels cut before the SDK") {
+	if !hasEvent(s.Log(), record.KindError, "levels cut before the SDK") {
 		t.Error("no event says the frame was cut")
 	}
 	r := s.Call(context.Background(), "add", json.RawMessage(`{"a":2,"b":3}`), nil)
@@ -236,10 +237,10 @@ func walkKeepsTheDeepTool(t *testing.T, s *Session) {
 // nested too deep is cut, a log message (which the SDK ignores) is recorded
 // only, and everything else is passed on as it came.
 func TestSSETapReemitsEvents(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
-	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
-	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
+	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
 	deep := `{"jsonrpc":"2.0","id":2,"result":{"tools":[` + strings.Repeat(`[`, 300) + strings.Repeat(`]`, 300) + `]}}`
 	in := ": keep-alive\n\n" +
 		"id: 7\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"x\"}}\r\n\r\n" +
@@ -268,7 +269,7 @@ func TestSSETapReemitsEvents(t *testing.T) {
 	if got := strayEvents(log); len(got) != 2 {
 		t.Errorf("stray answers reported: %q", got)
 	}
-	if !hasEvent(log, KindNotification, "tail") {
+	if !hasEvent(log, record.KindNotification, "tail") {
 		t.Error("the event the stream ends inside was not recorded")
 	}
 }

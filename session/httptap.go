@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mcpwitness/jsonscan"
+	"mcpwitness/record"
 )
 
 // httpTap is the raw tap on Streamable HTTP and legacy SSE: an
@@ -39,7 +40,7 @@ type httpTap struct {
 	// connection, every request fails with its error.
 	limit *frameLimit
 	// secrets redact the URLs in HTTP events.
-	secrets *Redactor
+	secrets *record.Redactor
 	// headerCmd is --header-cmd: run for every request, its headers
 	// applied after the configured ones.
 	headerCmd string
@@ -84,7 +85,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, newChallengeError(req, resp, h.url(req))
 	}
 	if resp.StatusCode >= 300 && !(req.Method == http.MethodGet && resp.StatusCode == http.StatusMethodNotAllowed) {
-		h.tap.log.Append(Event{Kind: KindError, Text: fmt.Sprintf("HTTP %s for %s %s", resp.Status, req.Method, req.URL.Path)})
+		h.tap.log.Append(record.Event{Kind: record.KindError, Text: fmt.Sprintf("HTTP %s for %s %s", resp.Status, req.Method, req.URL.Path)})
 	}
 	if resp.Body != nil {
 		h.receive(req, resp)
@@ -108,7 +109,7 @@ func (h *httpTap) vend(req *http.Request, body []byte) error {
 		}
 	}
 	if err != nil {
-		h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPVended, Method: req.Method, URL: h.url(req), Error: err.Error()}, Text: err.Error()})
+		h.tap.log.Append(record.Event{Kind: record.KindHTTP, HTTP: &record.HTTPInfo{Step: record.HTTPVended, Method: req.Method, URL: h.url(req), Error: err.Error()}, Text: err.Error()})
 		return err
 	}
 	names := make([]string, 0, len(vended))
@@ -117,7 +118,7 @@ func (h *httpTap) vend(req *http.Request, body []byte) error {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPVended, Method: req.Method, URL: h.url(req), Vended: names},
+	h.tap.log.Append(record.Event{Kind: record.KindHTTP, HTTP: &record.HTTPInfo{Step: record.HTTPVended, Method: req.Method, URL: h.url(req), Vended: names},
 		Text: fmt.Sprintf("--header-cmd vended %s for %s %s", strings.Join(names, ", "), req.Method, req.URL.Path)})
 	return nil
 }
@@ -145,7 +146,7 @@ func (h *httpTap) leave(req *http.Request) error {
 	if len(names) > 0 {
 		text += " (left out: " + strings.Join(names, ", ") + ")"
 	}
-	h.tap.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPCrossOrigin, Method: req.Method, URL: h.url(req), From: from, Dropped: names}, Text: text})
+	h.tap.log.Append(record.Event{Kind: record.KindHTTP, HTTP: &record.HTTPInfo{Step: record.HTTPCrossOrigin, Method: req.Method, URL: h.url(req), From: from, Dropped: names}, Text: text})
 	return nil
 }
 
@@ -157,7 +158,7 @@ func (h *httpTap) url(req *http.Request) string {
 
 // eventURL is u as events and errors show it: without its user
 // information, and with the target's secrets (query values) replaced.
-func eventURL(u *url.URL, secrets *Redactor) string {
+func eventURL(u *url.URL, secrets *record.Redactor) string {
 	c := *u
 	c.User = nil
 	if secrets == nil {
@@ -172,7 +173,7 @@ func eventURL(u *url.URL, secrets *Redactor) string {
 // header values pass the target's secrets through the redactor, as every
 // event does.
 func (h *httpTap) evidence(req *http.Request, id string, resp *http.Response, err error, took time.Duration) {
-	info := &HTTPInfo{Step: HTTPExchange, Method: req.Method, URL: h.url(req), RequestID: id, Ms: float64(took) / float64(time.Millisecond)}
+	info := &record.HTTPInfo{Step: record.HTTPExchange, Method: req.Method, URL: h.url(req), RequestID: id, Ms: float64(took) / float64(time.Millisecond)}
 	text := fmt.Sprintf("%s %s", req.Method, req.URL.Path)
 	if err != nil {
 		info.Error = err.Error()
@@ -195,7 +196,7 @@ func (h *httpTap) evidence(req *http.Request, id string, resp *http.Response, er
 		}
 		text += fmt.Sprintf(" → %d in %.1f ms", resp.StatusCode, info.Ms)
 	}
-	h.tap.log.Append(Event{Kind: KindHTTP, HTTP: info, Text: text})
+	h.tap.log.Append(record.Event{Kind: record.KindHTTP, HTTP: info, Text: text})
 }
 
 // send returns a copy of req carrying the configured headers, and the
@@ -239,7 +240,7 @@ func (h *httpTap) send(req *http.Request) (*http.Request, string, error) {
 	if w := watcherFrom(req.Context()); w != nil {
 		h.claimRaw(w, body)
 	}
-	h.tap.frame(Send, bytes.TrimSpace(body))
+	h.tap.frame(record.Send, bytes.TrimSpace(body))
 	var id string
 	if raw, ok := jsonscan.Member(body, "id"); ok {
 		id = canonicalID(raw)
@@ -262,7 +263,7 @@ func (h *httpTap) receive(req *http.Request, resp *http.Response) {
 	isJSON := !h.legacy && mt == "application/json" && len(bytes.TrimSpace(body)) > 0
 	if err != nil {
 		if isJSON {
-			h.tap.frame(Recv, bytes.TrimSpace(body))
+			h.tap.frame(record.Recv, bytes.TrimSpace(body))
 		}
 		resp.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
 		return
@@ -294,7 +295,7 @@ func (h *httpTap) receiveJSON(req *http.Request, resp *http.Response, body []byt
 		return
 	}
 	if !ok && !json.Valid(body) {
-		h.tap.log.Append(Event{Kind: KindError, Dir: Recv, Size: len(body), Text: fmt.Sprintf(
+		h.tap.log.Append(record.Event{Kind: record.KindError, Dir: record.Recv, Size: len(body), Text: fmt.Sprintf(
 			"the server answered %s %s with an application/json body that is not JSON; it was not passed to the SDK",
 			req.Method, req.URL.Path)})
 	}

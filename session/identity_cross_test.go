@@ -1,6 +1,7 @@
 package session
 
 import (
+	"mcpwitness/record"
 	"slices"
 	"testing"
 )
@@ -12,17 +13,17 @@ func TestDifferencesAcrossTransports(t *testing.T) {
 	k := testKey(t, "a")
 	stdio := Target{Command: []string{"node", "server.js"}, DigestKey: k}.Identify(identityOpts)
 	http := Target{URL: "http://127.0.0.1:3001/mcp", DigestKey: k}.Identify(identityOpts)
-	if got := stdio.Differences(http); !slices.Equal(got, []string{PartTransport}) {
+	if got := stdio.Differences(http); !slices.Equal(got, []string{record.PartTransport}) {
 		t.Errorf("stdio → http differ in %q, want only the transport", got)
 	}
 	newer := identityOpts
 	newer.Protocol = "2025-11-25"
-	if got := http.Differences(Target{Command: []string{"node", "server.js"}, DigestKey: k}.Identify(newer)); !slices.Equal(got, []string{PartProtocol, PartTransport}) {
+	if got := http.Differences(Target{Command: []string{"node", "server.js"}, DigestKey: k}.Identify(newer)); !slices.Equal(got, []string{record.PartProtocol, record.PartTransport}) {
 		t.Errorf("http → stdio with another protocol differ in %q, want protocol and transport", got)
 	}
 	// On one transport a part only one side has is still named.
 	withCwd := Target{Command: []string{"node", "server.js"}, Dir: "/srv", DigestKey: k}.Identify(identityOpts)
-	if got := stdio.Differences(withCwd); !slices.Equal(got, []string{PartCwd}) {
+	if got := stdio.Differences(withCwd); !slices.Equal(got, []string{record.PartCwd}) {
 		t.Errorf("stdio → stdio with --cwd differ in %q, want cwd", got)
 	}
 }

@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // TestServersOfARecord records two servers through one shared log, as the
 // UI over several servers does, and reads each back on its own: its
 // events only, its pages' items read back from its own frames.
 func TestServersOfARecord(t *testing.T) {
-	shared := NewLog(nil)
+	shared := record.NewLog(nil)
 	var out bytes.Buffer
-	rec, err := NewRecorder(&out, NewHeader("mcpwitness test", Target{Name: "two"}.Describe()), nil)
+	rec, err := record.NewRecorder(&out, record.NewHeader("mcpwitness test", Target{Name: "two"}.Describe()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,10 +24,10 @@ func TestServersOfARecord(t *testing.T) {
 	names := [][]string{{"alpha", "alpha-copy"}, {"beta"}}
 	var sessions []*Session
 	for _, n := range names {
-		log := NewLog(nil)
-		log.AddSink(Forward(shared, n))
+		log := record.NewLog(nil)
+		log.AddSink(record.Forward(shared, n))
 		info := Target{Name: n[0]}.Describe()
-		log.Append(Event{Kind: KindServer, Target: &info})
+		log.Append(record.Event{Kind: record.KindServer, Target: &info})
 		sessions = append(sessions, demoInMemory(t, &Options{Log: log}))
 	}
 	ctx := context.Background()
@@ -43,7 +44,7 @@ func TestServersOfARecord(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	f, err := NewFile(bytes.NewReader(out.Bytes()), int64(out.Len()), "two.jsonl")
+	f, err := record.NewFile(bytes.NewReader(out.Bytes()), int64(out.Len()), "two.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestServersOfARecord(t *testing.T) {
 			if !slices.Equal(ev.Source, srv.Names) {
 				t.Fatalf("%s holds an event of %v", srv.Name(), ev.Source)
 			}
-			if ev.Kind == KindPage {
+			if ev.Kind == record.KindPage {
 				pages++
 				if len(ev.Items) == 0 || len(ev.Items) != ev.Page.Count {
 					t.Errorf("%s: page %d has %d items read back, count %d", srv.Name(), ev.Page.Number, len(ev.Items), ev.Page.Count)
@@ -79,7 +80,7 @@ func TestServersOfARecord(t *testing.T) {
 		}
 	}
 	// A file of one server, from before several could be recorded, has none.
-	old, err := OpenFile("testdata/walk-items.jsonl")
+	old, err := record.OpenFile("testdata/walk-items.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,28 +2,29 @@ package session
 
 import (
 	"encoding/json"
+	"mcpwitness/record"
 	"slices"
 	"strings"
 	"testing"
 )
 
-func testKey(t *testing.T, seed string) *DigestKey {
+func testKey(t *testing.T, seed string) *record.DigestKey {
 	t.Helper()
-	k, err := NewDigestKey([]byte(strings.Repeat(seed, 32)[:32]))
+	k, err := record.NewDigestKey([]byte(strings.Repeat(seed, 32)[:32]))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return k
 }
 
-var identityOpts = IdentityOptions{Protocol: "2025-06-18", ClientName: "mcpwitness", ClientVersion: "v1"}
+var identityOpts = record.IdentityOptions{Protocol: "2025-06-18", ClientName: "mcpwitness", ClientVersion: "v1"}
 
-func stdioTarget(k *DigestKey) Target {
+func stdioTarget(k *record.DigestKey) Target {
 	return Target{Command: []string{"node", "server.js", "--port", "1"}, Dir: "/srv",
 		Env: []string{"API_KEY=hunter2-secret", "MODE=fast"}, DigestKey: k}
 }
 
-func httpTarget(k *DigestKey) Target {
+func httpTarget(k *record.DigestKey) Target {
 	return Target{URL: "https://example.test/mcp?token=tok-secret-1", HeaderCmd: "vend",
 		Headers: []string{"Authorization: Bearer bearer-secret-2", "X-Team: blue"}, DigestKey: k}
 }
@@ -59,24 +60,24 @@ func TestIdentityChangesWithEachPart(t *testing.T) {
 	baseS, baseH := stdioTarget(k).Identify(identityOpts), httpTarget(k).Identify(identityOpts)
 	tests := []struct {
 		name   string
-		change func(t *Target, o *IdentityOptions)
+		change func(t *Target, o *record.IdentityOptions)
 		http   bool
 		part   string
 	}{
-		{"command", func(t *Target, _ *IdentityOptions) { t.Command[0] = "deno" }, false, PartCommand},
-		{"args", func(t *Target, _ *IdentityOptions) { t.Command[3] = "2" }, false, PartArgs},
-		{"arg order", func(t *Target, _ *IdentityOptions) { t.Command[2], t.Command[3] = t.Command[3], t.Command[2] }, false, PartArgs},
-		{"cwd", func(t *Target, _ *IdentityOptions) { t.Dir = "/tmp" }, false, PartCwd},
-		{"env value", func(t *Target, _ *IdentityOptions) { t.Env[0] = "API_KEY=other" }, false, "env:API_KEY"},
-		{"env name", func(t *Target, _ *IdentityOptions) { t.Env[1] = "SPEED=fast" }, false, "env:MODE"},
-		{"protocol", func(_ *Target, o *IdentityOptions) { o.Protocol = "2025-03-26" }, false, PartProtocol},
-		{"client", func(_ *Target, o *IdentityOptions) { o.ClientVersion = "v2" }, false, PartClient},
-		{"url", func(t *Target, _ *IdentityOptions) { t.URL = "https://example.test/other?token=tok-secret-1" }, true, PartURL},
-		{"url secret", func(t *Target, _ *IdentityOptions) { t.URL = "https://example.test/mcp?token=tok-secret-9" }, true, PartURL},
-		{"header value", func(t *Target, _ *IdentityOptions) { t.Headers[1] = "X-Team: red" }, true, "header:X-Team"},
-		{"header name", func(t *Target, _ *IdentityOptions) { t.Headers[1] = "X-Group: blue" }, true, "header:X-Group"},
-		{"header-cmd", func(t *Target, _ *IdentityOptions) { t.HeaderCmd = "vend2" }, true, PartHeaderCmd},
-		{"transport", func(t *Target, _ *IdentityOptions) { t.SSE = true }, true, PartTransport},
+		{"command", func(t *Target, _ *record.IdentityOptions) { t.Command[0] = "deno" }, false, record.PartCommand},
+		{"args", func(t *Target, _ *record.IdentityOptions) { t.Command[3] = "2" }, false, record.PartArgs},
+		{"arg order", func(t *Target, _ *record.IdentityOptions) { t.Command[2], t.Command[3] = t.Command[3], t.Command[2] }, false, record.PartArgs},
+		{"cwd", func(t *Target, _ *record.IdentityOptions) { t.Dir = "/tmp" }, false, record.PartCwd},
+		{"env value", func(t *Target, _ *record.IdentityOptions) { t.Env[0] = "API_KEY=other" }, false, "env:API_KEY"},
+		{"env name", func(t *Target, _ *record.IdentityOptions) { t.Env[1] = "SPEED=fast" }, false, "env:MODE"},
+		{"protocol", func(_ *Target, o *record.IdentityOptions) { o.Protocol = "2025-03-26" }, false, record.PartProtocol},
+		{"client", func(_ *Target, o *record.IdentityOptions) { o.ClientVersion = "v2" }, false, record.PartClient},
+		{"url", func(t *Target, _ *record.IdentityOptions) { t.URL = "https://example.test/other?token=tok-secret-1" }, true, record.PartURL},
+		{"url secret", func(t *Target, _ *record.IdentityOptions) { t.URL = "https://example.test/mcp?token=tok-secret-9" }, true, record.PartURL},
+		{"header value", func(t *Target, _ *record.IdentityOptions) { t.Headers[1] = "X-Team: red" }, true, "header:X-Team"},
+		{"header name", func(t *Target, _ *record.IdentityOptions) { t.Headers[1] = "X-Group: blue" }, true, "header:X-Group"},
+		{"header-cmd", func(t *Target, _ *record.IdentityOptions) { t.HeaderCmd = "vend2" }, true, record.PartHeaderCmd},
+		{"transport", func(t *Target, _ *record.IdentityOptions) { t.SSE = true }, true, record.PartTransport},
 	}
 	for _, tc := range tests {
 		target, o, base := stdioTarget(k), identityOpts, baseS
@@ -130,7 +131,7 @@ func TestIdentityKeyedAcrossSessions(t *testing.T) {
 		t.Error("another key gave the same hash for secret values")
 	}
 	diff := one.Differences(other)
-	if slices.Contains(diff, "header:X-Team") == false || slices.Contains(diff, PartHeaderCmd) {
+	if slices.Contains(diff, "header:X-Team") == false || slices.Contains(diff, record.PartHeaderCmd) {
 		t.Errorf("differences with another key = %q, want the digested parts only", diff)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"mcpwitness/demo"
+	"mcpwitness/record"
 )
 
 // foreignAS serves an MCP server on 127.0.0.1 whose resource metadata
@@ -140,10 +141,10 @@ func TestPreregisteredSecretRefusedForAnotherHost(t *testing.T) {
 		t.Errorf("the authorization server got %d token requests", n)
 	}
 	want := "names authorization server " + issuer + ", on another host than the server; pass --oauth-issuer " + issuer
-	if !strings.Contains(err.Error(), want) && !logSays(log, KindAuth, want) {
+	if !strings.Contains(err.Error(), want) && !logSays(log, record.KindAuth, want) {
 		t.Errorf("neither the error %q nor an event says %q", err, want)
 	}
-	if logSays(log, KindAuth, "authorize mcpwitness in a browser") {
+	if logSays(log, record.KindAuth, "authorize mcpwitness in a browser") {
 		t.Error("the authorization URL was opened")
 	}
 	target.OAuthIssuer = issuer

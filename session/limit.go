@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"mcpwitness/record"
 	"strings"
 	"sync"
 )
@@ -23,9 +24,9 @@ type FrameTooLargeError struct {
 }
 
 func (e *FrameTooLargeError) Error() string {
-	size := "larger than " + byteSize(e.Limit)
+	size := "larger than " + record.ByteSize(e.Limit)
 	if e.Size > 0 {
-		size = "of " + byteSize(e.Size) + ", over the " + byteSize(e.Limit) + " limit"
+		size = "of " + record.ByteSize(e.Size) + ", over the " + record.ByteSize(e.Limit) + " limit"
 	}
 	article := "a"
 	if strings.HasPrefix(e.What, "HTTP") {
@@ -34,36 +35,17 @@ func (e *FrameTooLargeError) Error() string {
 	return fmt.Sprintf("the server sent %s %s %s (--max-frame raises the limit); the connection was closed", article, e.What, size)
 }
 
-// byteSize writes n bytes the way a person reads them: 512 B, 64 KiB,
-// 3.2 MiB.
-func byteSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[exp]
-	if n%div == 0 {
-		return fmt.Sprintf("%d %s", n/div, suffix)
-	}
-	return fmt.Sprintf("%.1f %s", float64(n)/float64(div), suffix)
-}
-
 // frameLimit caps one frame and remembers the first time the cap ended the
 // connection, so every later error can name that cause first.
 type frameLimit struct {
 	max int64
-	log *Log
+	log *record.Log
 
 	mu  sync.Mutex
 	err *FrameTooLargeError
 }
 
-func newFrameLimit(max int64, log *Log) *frameLimit {
+func newFrameLimit(max int64, log *record.Log) *frameLimit {
 	if max <= 0 {
 		max = DefaultMaxFrame
 	}
@@ -79,7 +61,7 @@ func (f *frameLimit) exceeded(what string, size int64) error {
 		return f.err
 	}
 	f.err = &FrameTooLargeError{What: what, Size: size, Limit: f.max}
-	f.log.Append(Event{Kind: KindError, Dir: Recv, Text: f.err.Error()})
+	f.log.Append(record.Event{Kind: record.KindError, Dir: record.Recv, Text: f.err.Error()})
 	return f.err
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // otherLists are the paginated lists other than tools.
@@ -29,7 +30,7 @@ func TestWalkOtherListsEveryPage(t *testing.T) {
 			if items != 12 {
 				t.Errorf("%d items, want 12", items)
 			}
-			if got := len(wireFrames(s.Log(), Send, m.Name)); got != 4 {
+			if got := len(wireFrames(s.Log(), record.Send, m.Name)); got != 4 {
 				t.Errorf("%d requests sent, want 4", got)
 			}
 		})
@@ -59,7 +60,7 @@ func TestWalkOtherListsEndlessStopsAtPageLimit(t *testing.T) {
 			if res.Incomplete != paging.PageLimit || len(res.Pages) != 5 {
 				t.Fatalf("incomplete = %q with %d pages, want page-limit with 5", res.Incomplete, len(res.Pages))
 			}
-			if got := len(wireFrames(s.Log(), Send, m.Name)); got != 5 {
+			if got := len(wireFrames(s.Log(), record.Send, m.Name)); got != 5 {
 				t.Errorf("%d requests sent, want exactly 5", got)
 			}
 		})
@@ -69,12 +70,12 @@ func TestWalkOtherListsEndlessStopsAtPageLimit(t *testing.T) {
 func TestWalkOtherListsAbort(t *testing.T) {
 	for _, m := range otherLists() {
 		t.Run(m.Name, func(t *testing.T) {
-			log := NewLog(&LogOptions{History: true})
+			log := record.NewLog(&record.LogOptions{History: true})
 			ctx, cancel := context.WithCancel(context.Background())
 			// A sink cancels on the walk's goroutine, before it asks for
 			// page 4 (see TestWalkAbortMidWalk).
-			log.AddSink(func(ev Event) {
-				if ev.Kind == KindPage && ev.Method == m.Name && ev.Page.Number == 3 {
+			log.AddSink(func(ev record.Event) {
+				if ev.Kind == record.KindPage && ev.Method == m.Name && ev.Page.Number == 3 {
 					cancel()
 				}
 			})
@@ -84,13 +85,13 @@ func TestWalkOtherListsAbort(t *testing.T) {
 			if res.Incomplete != paging.Aborted || len(res.Pages) < 3 || len(res.Pages) > 4 {
 				t.Fatalf("incomplete = %q with %d pages, want aborted after 3 (or 4)", res.Incomplete, len(res.Pages))
 			}
-			sent := len(wireFrames(log, Send, m.Name))
+			sent := len(wireFrames(log, record.Send, m.Name))
 			pctx, pcancel := context.WithTimeout(context.Background(), time.Minute)
 			defer pcancel()
 			if r := s.Ping(pctx); r.Err != nil {
 				t.Fatalf("ping after the abort: %v", r.Err)
 			}
-			if later := len(wireFrames(log, Send, m.Name)); later != sent {
+			if later := len(wireFrames(log, record.Send, m.Name)); later != sent {
 				t.Errorf("requests after the abort: %d then %d", sent, later)
 			}
 		})

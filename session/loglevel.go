@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // newProtocol is the first protocol version where the log level travels in
@@ -31,8 +32,8 @@ func (s *Session) askForLogs(res *mcp.InitializeResult) {
 		s.setDebugLevel()
 		return
 	}
-	written := s.tap.expect(s.tap.writes, MethodSetLevel)
-	defer s.tap.forget(s.tap.writes, MethodSetLevel)
+	written := s.tap.expect(s.tap.writes, record.MethodSetLevel)
+	defer s.tap.forget(s.tap.writes, record.MethodSetLevel)
 	done := make(chan struct{})
 	s.debugSet = done
 	go func() {
@@ -54,7 +55,7 @@ func (s *Session) setDebugLevel() {
 	//lint:ignore SA1019 servers on protocols before 2026-07-28 still log through logging/setLevel; an inspector shows what they send
 	err := s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"})
 	if err != nil && s.life.Err() == nil {
-		s.log.Append(Event{Kind: KindError, Method: MethodSetLevel, Text: "asking for debug logs failed: " + s.redact(err).Error()})
+		s.log.Append(record.Event{Kind: record.KindError, Method: record.MethodSetLevel, Text: "asking for debug logs failed: " + s.redact(err).Error()})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // LostSessionError says that the server answered HTTP 404 to a request
@@ -60,7 +61,7 @@ func (s *Session) noteLost(req *http.Request, id, url string) {
 	if !s.lost.CompareAndSwap(nil, &id) {
 		return
 	}
-	s.log.Append(Event{Kind: KindHTTP, HTTP: &HTTPInfo{Step: HTTPLost, Method: req.Method, URL: url, Status: http.StatusNotFound, SessionID: id},
+	s.log.Append(record.Event{Kind: record.KindHTTP, HTTP: &record.HTTPInfo{Step: record.HTTPLost, Method: req.Method, URL: url, Status: http.StatusNotFound, SessionID: id},
 		Text: fmt.Sprintf("the server lost HTTP session %s: it answered %s %s with 404 Not Found; a new session needs a restart",
 			ShortSessionID(id), req.Method, req.URL.Path)})
 }
@@ -76,23 +77,6 @@ func (s *Session) lostError(what string, err error) error {
 		return nil
 	}
 	return s.redact(&LostSessionError{What: what, SessionID: id, err: err})
-}
-
-// RestartInfo is what a [KindRestart] event says of a restart. In JSON:
-//
-//	{"transport":"http","generation":4,"lostSession":"3f2a…"}
-type RestartInfo struct {
-	// Transport is the connection restarted: stdio (a new process), http
-	// (a new HTTP session) or sse.
-	Transport string `json:"transport"`
-	// Generation is the list generation when the restart began: what was
-	// listed up to it came from the old connection.
-	Generation int64 `json:"generation"`
-	// LostSession is the HTTP session the server had lost, when it had.
-	LostSession string `json:"lostSession,omitempty"`
-	// Closed is why the old connection had ended, when it had (the
-	// server exited, a frame over the limit).
-	Closed string `json:"closed,omitempty"`
 }
 
 // Restart ends s's connection and connects to the same server again, as
@@ -121,7 +105,7 @@ func (s *Session) Restart(ctx context.Context) (*Session, error) {
 	s.mu.Unlock()
 
 	gen, _ := s.counter.Snapshot()
-	info := &RestartInfo{Transport: s.info.Transport, Generation: gen, LostSession: s.Lost()}
+	info := &record.RestartInfo{Transport: s.info.Transport, Generation: gen, LostSession: s.Lost()}
 	text := "restarting " + s.info.Target
 	switch {
 	case info.LostSession != "":
@@ -131,7 +115,7 @@ func (s *Session) Restart(ctx context.Context) (*Session, error) {
 	case info.Transport == "http":
 		text += " in a new HTTP session"
 	}
-	s.log.Append(Event{Kind: KindRestart, Restart: info, Text: text})
+	s.log.Append(record.Event{Kind: record.KindRestart, Restart: info, Text: text})
 	if !wasClosed {
 		_ = s.end()
 	}
@@ -144,7 +128,7 @@ func (s *Session) Restart(ctx context.Context) (*Session, error) {
 	n.requests.Store(s.requests.Load())
 	n.listsSent.Store(s.listsSent.Load())
 	if err := n.connect(ctx); err != nil {
-		s.log.Append(Event{Kind: KindClosed, Text: "restart failed: " + err.Error()})
+		s.log.Append(record.Event{Kind: record.KindClosed, Text: "restart failed: " + err.Error()})
 		return nil, err
 	}
 	s.mu.Lock()

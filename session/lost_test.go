@@ -11,6 +11,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // forgetful serves the demo over Streamable HTTP and can forget the
@@ -82,11 +83,11 @@ func (n *noteID) Flush() {
 
 // sessionIDs returns the Mcp-Session-Ids the log's exchanges carried, in
 // order, each once.
-func sessionIDs(l *Log) []string {
+func sessionIDs(l *record.Log) []string {
 	var ids []string
 	seen := map[string]bool{}
 	for _, ev := range l.Events() {
-		if ev.Kind == KindHTTP && ev.HTTP.Step == HTTPExchange && ev.HTTP.SessionID != "" && !seen[ev.HTTP.SessionID] {
+		if ev.Kind == record.KindHTTP && ev.HTTP.Step == record.HTTPExchange && ev.HTTP.SessionID != "" && !seen[ev.HTTP.SessionID] {
 			seen[ev.HTTP.SessionID] = true
 			ids = append(ids, ev.HTTP.SessionID)
 		}
@@ -126,7 +127,7 @@ func TestLostHTTPSessionAndRestart(t *testing.T) {
 	}
 	var lostEvents int
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindHTTP && ev.HTTP.Step == HTTPLost {
+		if ev.Kind == record.KindHTTP && ev.HTTP.Step == record.HTTPLost {
 			lostEvents++
 			if ev.HTTP.SessionID != old || ev.HTTP.Status != http.StatusNotFound {
 				t.Errorf("lost event %+v", ev.HTTP)
@@ -154,14 +155,14 @@ func TestLostHTTPSessionAndRestart(t *testing.T) {
 	if len(ids) != 2 || ids[1] == old {
 		t.Errorf("session ids after the restart: %q, want a new one", ids)
 	}
-	var kinds []Kind
-	var restart *RestartInfo
+	var kinds []record.Kind
+	var restart *record.RestartInfo
 	for _, ev := range n.Log().Events() {
 		switch ev.Kind {
-		case KindRestart:
+		case record.KindRestart:
 			restart = ev.Restart
 			kinds = append(kinds, ev.Kind)
-		case KindConnect, KindClosed:
+		case record.KindConnect, record.KindClosed:
 			kinds = append(kinds, ev.Kind)
 		}
 	}
@@ -173,12 +174,12 @@ func TestLostHTTPSessionAndRestart(t *testing.T) {
 	}
 	// Closing the old session closes the one that continues it.
 	s.Close()
-	if !hasEvent(n.Log(), KindClosed, "session closed") {
+	if !hasEvent(n.Log(), record.KindClosed, "session closed") {
 		t.Error("closing the restarted session left the new one open")
 	}
 }
 
-func toStrings(kinds []Kind) []string {
+func toStrings(kinds []record.Kind) []string {
 	out := make([]string, len(kinds))
 	for i, k := range kinds {
 		out[i] = string(k)
@@ -199,7 +200,7 @@ func TestRestartDeadStdioServer(t *testing.T) {
 	if err := s.child.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the closed event", func() bool { return hasEvent(s.Log(), KindClosed, "server exited") })
+	waitFor(t, "the closed event", func() bool { return hasEvent(s.Log(), record.KindClosed, "server exited") })
 
 	n, err := s.Restart(ctx)
 	if err != nil {
@@ -214,7 +215,7 @@ func TestRestartDeadStdioServer(t *testing.T) {
 	if g, _ := n.Generation(); g <= gen {
 		t.Errorf("generation %d after the restart, want more than %d", g, gen)
 	}
-	if !hasEvent(n.Log(), KindRestart, "as a new process") {
+	if !hasEvent(n.Log(), record.KindRestart, "as a new process") {
 		t.Error("no restart event says a new process")
 	}
 }
@@ -261,7 +262,7 @@ func TestRestartLiveHTTPSession(t *testing.T) {
 	if len(deleted) != 1 || deleted[0] != old[0] {
 		t.Errorf("DELETEs %q, want one for the old session %s", deleted, old[0])
 	}
-	if !hasEvent(n.Log(), KindRestart, "in a new HTTP session") {
+	if !hasEvent(n.Log(), record.KindRestart, "in a new HTTP session") {
 		t.Error("no restart event says a new HTTP session")
 	}
 }

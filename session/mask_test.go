@@ -13,6 +13,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // An OAuth access token a server echoes is masked in the events and the
@@ -20,11 +21,11 @@ import (
 // moment it was obtained.
 func TestOAuthTokenEchoedIsMasked(t *testing.T) {
 	url, sent := authDemo(t)
-	red := NewRedactor(nil)
-	log := NewLog(&LogOptions{History: true})
+	red := record.NewRedactor(nil)
+	log := record.NewLog(&record.LogOptions{History: true})
 	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
 	var rec bytes.Buffer
-	r, err := NewRecorder(&rec, NewHeader("mcpwitness", target.Describe()), red)
+	r, err := record.NewRecorder(&rec, record.NewHeader("mcpwitness", target.Describe()), red)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,19 +63,19 @@ func TestOAuthTokenEchoedIsMasked(t *testing.T) {
 // A log masks every event before its sinks and subscribers see it, escaped
 // echoes included, and keeps the raw frame's size.
 func TestLogMasksEscapedEchoes(t *testing.T) {
-	red := NewRedactor(nil)
+	red := record.NewRedactor(nil)
 	ph := red.Add("GITHUB_TOKEN", "ghp_0123456789abcdefghijABCDEFGHIJ012345")
 	slashed := red.Add("HOOK_TOKEN", "https://hooks.example/abc")
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	log.MaskWith(red)
-	var seen []Event
-	log.AddSink(func(ev Event) { seen = append(seen, ev) })
+	var seen []record.Event
+	log.AddSink(func(ev record.Event) { seen = append(seen, ev) })
 	sub := log.Subscribe()
 	defer sub.Close()
 	frame := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"\u0067hp_0123456789abcdefghijABCDEFGHIJ012345","url":"https:\/\/hooks.example\/abc","ok":true}}`)
-	log.Append(Event{Kind: KindWire, Dir: Recv, Frame: frame, Size: len(frame), Text: `said "\u0067hp_0123456789abcdefghijABCDEFGHIJ012345"`})
+	log.Append(record.Event{Kind: record.KindWire, Dir: record.Recv, Frame: frame, Size: len(frame), Text: `said "\u0067hp_0123456789abcdefghijABCDEFGHIJ012345"`})
 	got := <-sub.C()
-	for _, ev := range []Event{seen[0], got, log.Events()[0]} {
+	for _, ev := range []record.Event{seen[0], got, log.Events()[0]} {
 		if !json.Valid(ev.Frame) || !bytes.Contains(ev.Frame, []byte(ph)) || !bytes.Contains(ev.Frame, []byte(slashed)) || !bytes.Contains(ev.Frame, []byte(`"ok":true`)) {
 			t.Errorf("frame not masked as JSON: %s", ev.Frame)
 		}
@@ -90,7 +91,7 @@ func TestLogMasksEscapedEchoes(t *testing.T) {
 // What --header-cmd vends is a secret from the moment it is read, and so
 // is the Basic credential net/http makes of a URL's userinfo.
 func TestDerivedCredentialsAreRegistered(t *testing.T) {
-	red := NewRedactor(nil)
+	red := record.NewRedactor(nil)
 	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:1/mcp", nil)
 	h, err := vendHeaders(context.Background(), `echo "X-Signature: sig-vended-41c2"; echo "Authorization: Bearer tok-vended-93ab"`, req, []byte("{}"), "http://127.0.0.1:1/mcp", 10*time.Second, red)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
 )
 
@@ -40,9 +41,9 @@ func OAuthModes() []string {
 // event. Tokens stay in memory, inside the SDK's token source.
 type oauth struct {
 	inner   auth.OAuthHandler
-	log     *Log
+	log     *record.Log
 	target  Target
-	secrets *Redactor
+	secrets *record.Redactor
 	// redirects is the loopback redirect listener (authorization code
 	// only).
 	redirects *redirectListener
@@ -67,7 +68,7 @@ func (o *oauth) failure() *ChallengeError {
 // an event each, never through the tap: their bodies hold secrets. A
 // pre-registered secret of the authorization code flow is guarded (see
 // [secretGuard]); the client credentials client checks its issuer itself.
-func newOAuth(t Target, log *Log, secrets *Redactor, base http.RoundTripper) (*oauth, error) {
+func newOAuth(t Target, log *record.Log, secrets *record.Redactor, base http.RoundTripper) (*oauth, error) {
 	o := &oauth{log: log, target: t, secrets: secrets}
 	next := base
 	if t.OAuth == OAuthAuto && t.ClientSecret != "" && t.OAuthIssuer == "" {
@@ -111,7 +112,7 @@ func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
 		how += " (" + privateKeyJWT + ", " + key.alg + ")"
 	}
 	o.inner = cc
-	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: t.ClientID, Registration: "pre-registered"}, Text: how})
+	o.log.Append(record.Event{Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthClient, ClientID: t.ClientID, Registration: "pre-registered"}, Text: how})
 	return o, nil
 }
 
@@ -182,13 +183,13 @@ func (o *oauth) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 // Authorize runs the SDK's flow on a 401 or 403, with its challenge and
 // the token obtained as events.
 func (o *oauth) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	info := &AuthInfo{Step: AuthChallenge, URL: eventURL(req.URL, o.secrets)}
+	info := &record.AuthInfo{Step: record.AuthChallenge, URL: eventURL(req.URL, o.secrets)}
 	ce := newChallengeError(req, resp, info.URL)
 	ce.Why = "mcpwitness runs OAuth"
-	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: ce.Error()})
+	o.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: ce.Error()})
 	if err := o.inner.Authorize(ctx, req, resp); err != nil {
 		ce.Why = "OAuth failed: " + err.Error()
-		o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthFailed, Error: err.Error()}, Text: ce.Why})
+		o.log.Append(record.Event{Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthFailed, Error: err.Error()}, Text: ce.Why})
 		o.mu.Lock()
 		o.failed = ce
 		o.mu.Unlock()
@@ -205,15 +206,15 @@ func (o *oauth) Authorize(ctx context.Context, req *http.Request, resp *http.Res
 	o.mu.Lock()
 	o.lastToken, o.failed = tok.AccessToken, nil
 	o.mu.Unlock()
-	o.logToken(AuthToken, tok)
+	o.logToken(record.AuthToken, tok)
 	return nil
 }
 
 // logToken records that a token was obtained: its type, expiry and
 // scopes, never the token.
-func (o *oauth) logToken(step AuthStep, tok *oauth2.Token) {
+func (o *oauth) logToken(step record.AuthStep, tok *oauth2.Token) {
 	o.keepSecret(tok)
-	info := &AuthInfo{Step: step, TokenType: tok.Type()}
+	info := &record.AuthInfo{Step: step, TokenType: tok.Type()}
 	if !tok.Expiry.IsZero() {
 		info.Expires = tok.Expiry.UTC().Format(time.RFC3339)
 	}
@@ -221,7 +222,7 @@ func (o *oauth) logToken(step AuthStep, tok *oauth2.Token) {
 		info.Scopes = strings.Fields(sc)
 	}
 	text := fmt.Sprintf("OAuth %s token obtained", info.TokenType)
-	if step == AuthRefresh {
+	if step == record.AuthRefresh {
 		text = fmt.Sprintf("OAuth %s token refreshed", info.TokenType)
 	}
 	if info.Expires != "" {
@@ -230,7 +231,7 @@ func (o *oauth) logToken(step AuthStep, tok *oauth2.Token) {
 	if len(info.Scopes) > 0 {
 		text += ", scopes " + strings.Join(info.Scopes, " ")
 	}
-	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
+	o.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: text})
 }
 
 // keepSecret adds tok's access and refresh tokens to the session's
@@ -257,7 +258,7 @@ func (w *watchedTokens) Token() (*oauth2.Token, error) {
 	w.o.lastToken = tok.AccessToken
 	w.o.mu.Unlock()
 	if changed {
-		w.o.logToken(AuthRefresh, tok)
+		w.o.logToken(record.AuthRefresh, tok)
 	}
 	return tok, nil
 }
@@ -287,7 +288,7 @@ func (o *oauth) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.
 	if r.err != nil {
 		return nil, r.err
 	}
-	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthRedirect}, Text: "OAuth redirect received"})
+	o.log.Append(record.Event{Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthRedirect}, Text: "OAuth redirect received"})
 	return r.res, nil
 }
 
@@ -301,21 +302,21 @@ func (o *oauth) logClient(id string) {
 	case id == o.target.ClientID && id != "":
 		how = "pre-registered"
 	}
-	o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthClient, ClientID: id, Registration: how},
+	o.log.Append(record.Event{Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthClient, ClientID: id, Registration: how},
 		Text: fmt.Sprintf("OAuth client %s (%s)", id, how)})
 }
 
-// show records the authorization URL (an [AuthOpen] event, and the
+// show records the authorization URL (an [record.AuthOpen] event, and the
 // target's Notice), opening it in a browser unless the target says
 // NoAuthBrowser. A URL [CheckOpenURL] refuses is neither opened nor
 // offered: the flow fails with the refusal.
 func (o *oauth) show(ctx context.Context, raw string) error {
 	if _, err := CheckOpenURL(raw, o.target.Loopback()); err != nil {
 		err = fmt.Errorf("the authorization server's authorization endpoint: %w", err)
-		o.log.Append(Event{Kind: KindAuth, Auth: &AuthInfo{Step: AuthOpen, URL: raw, Error: err.Error()}, Text: "OAuth: " + err.Error()})
+		o.log.Append(record.Event{Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthOpen, URL: raw, Error: err.Error()}, Text: "OAuth: " + err.Error()})
 		return err
 	}
-	info := &AuthInfo{Step: AuthOpen, URL: raw}
+	info := &record.AuthInfo{Step: record.AuthOpen, URL: raw}
 	text := "authorize mcpwitness in a browser: " + raw
 	if !o.target.NoAuthBrowser {
 		opened, err := openBrowser(ctx, raw)
@@ -324,12 +325,12 @@ func (o *oauth) show(ctx context.Context, raw string) error {
 			info.Error = err.Error()
 			text += " (opening it failed: " + err.Error() + "; open it yourself)"
 			if o.target.Unattended {
-				o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
+				o.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: text})
 				return unattendedBrowser(err)
 			}
 		}
 	}
-	o.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
+	o.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: text})
 	if o.target.Notice != nil {
 		fmt.Fprintf(o.target.Notice, "mcpwitness: open this URL to authorize: %s\n", sanitize.Line(raw))
 	}
@@ -348,19 +349,19 @@ func unattendedBrowser(err error) error {
 // events: the URL and the status, never a body.
 type authTap struct {
 	next http.RoundTripper
-	log  *Log
+	log  *record.Log
 }
 
 func (a *authTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := a.next.RoundTrip(req)
-	step := AuthStep("request")
+	step := record.AuthStep("request")
 	switch p := req.URL.Path; {
 	case strings.Contains(p, "/.well-known/oauth-protected-resource"):
-		step = AuthResourceMeta
+		step = record.AuthResourceMeta
 	case strings.Contains(p, "/.well-known/oauth-authorization-server"), strings.Contains(p, "/.well-known/openid-configuration"):
-		step = AuthServerMeta
+		step = record.AuthServerMeta
 	}
-	info := &AuthInfo{Step: step, URL: eventURL(req.URL, nil)}
+	info := &record.AuthInfo{Step: step, URL: eventURL(req.URL, nil)}
 	text := fmt.Sprintf("OAuth %s %s", req.Method, info.URL)
 	if err != nil {
 		info.Error = err.Error()
@@ -371,6 +372,6 @@ func (a *authTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			info.Error = resp.Status
 		}
 	}
-	a.log.Append(Event{Kind: KindAuth, Auth: info, Text: text})
+	a.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: text})
 	return resp, err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
+	"mcpwitness/record"
 )
 
 // The form values of a client assertion (RFC 7523 section 2.2).
@@ -51,8 +52,8 @@ type ccClient struct {
 	// granted are the scopes each issuer granted, kept across a step-up
 	// (SEP-2350) as the SDK's handlers keep them.
 	granted map[string][]string
-	// secrets receives each client assertion and token (see [Redactor]).
-	secrets *Redactor
+	// secrets receives each client assertion and token (see [record.Redactor]).
+	secrets *record.Redactor
 }
 
 var _ auth.OAuthHandler = (*ccClient)(nil)
@@ -286,7 +287,7 @@ func (s *assertionSource) Token() (*oauth2.Token, error) {
 // server's error code and description, when it gave them.
 type explainedSource struct {
 	ts      oauth2.TokenSource
-	secrets *Redactor
+	secrets *record.Redactor
 }
 
 func (e *explainedSource) Token() (*oauth2.Token, error) {
@@ -296,7 +297,7 @@ func (e *explainedSource) Token() (*oauth2.Token, error) {
 
 // explainToken is tok, registered with secrets the moment it exists, or
 // err as the authorization server explained it.
-func explainToken(secrets *Redactor, tok *oauth2.Token, err error) (*oauth2.Token, error) {
+func explainToken(secrets *record.Redactor, tok *oauth2.Token, err error) (*oauth2.Token, error) {
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) && re.ErrorCode != "" {

@@ -22,6 +22,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // authDemo serves the demo server behind OAuth (demo.AuthHandler) on
@@ -78,7 +79,7 @@ func fetchingBrowser(t *testing.T) {
 
 // assertNoTokens fails when any event of log holds one of secrets (there
 // must be some: a test that saw no token proves nothing).
-func assertNoTokens(t *testing.T, log *Log, secrets ...string) {
+func assertNoTokens(t *testing.T, log *record.Log, secrets ...string) {
 	t.Helper()
 	var all bytes.Buffer
 	for _, ev := range log.Events() {
@@ -99,7 +100,7 @@ func assertNoTokens(t *testing.T, log *Log, secrets ...string) {
 func TestOAuthFromThe401ToAListedTool(t *testing.T) {
 	fetchingBrowser(t)
 	url, sent := authDemo(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	var notice bytes.Buffer
 	s := dial(t, Target{URL: url, Notice: &notice}, &Options{Log: log})
 	_, res := s.Walk(context.Background(), paging.Tools())
@@ -109,20 +110,20 @@ func TestOAuthFromThe401ToAListedTool(t *testing.T) {
 	if !slices.Contains(toolNames(res.Items()), "add") {
 		t.Errorf("tools %v do not list add", toolNames(res.Items()))
 	}
-	var steps []AuthStep
-	var token *AuthInfo
+	var steps []record.AuthStep
+	var token *record.AuthInfo
 	for _, ev := range log.Events() {
-		if ev.Kind == KindAuth {
+		if ev.Kind == record.KindAuth {
 			steps = append(steps, ev.Auth.Step)
-			if ev.Auth.Step == AuthToken {
+			if ev.Auth.Step == record.AuthToken {
 				token = ev.Auth
 			}
-			if ev.Auth.Step == AuthClient && (ev.Auth.ClientID == "" || ev.Auth.Registration != "dynamic") {
+			if ev.Auth.Step == record.AuthClient && (ev.Auth.ClientID == "" || ev.Auth.Registration != "dynamic") {
 				t.Errorf("client event %+v: want a dynamically registered client id", ev.Auth)
 			}
 		}
 	}
-	for _, want := range []AuthStep{AuthChallenge, AuthResourceMeta, AuthServerMeta, AuthClient, AuthOpen, AuthRedirect, AuthToken} {
+	for _, want := range []record.AuthStep{record.AuthChallenge, record.AuthResourceMeta, record.AuthServerMeta, record.AuthClient, record.AuthOpen, record.AuthRedirect, record.AuthToken} {
 		if !slices.Contains(steps, want) {
 			t.Errorf("auth steps %v lack %q", steps, want)
 		}
@@ -138,7 +139,7 @@ func TestOAuthFromThe401ToAListedTool(t *testing.T) {
 
 func TestOAuthClientCredentials(t *testing.T) {
 	url, sent := authDemo(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}, &Options{Log: log})
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Err != nil || len(res.Items()) == 0 {
@@ -148,7 +149,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 	// The record, written as --record writes it, holds neither.
 	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
 	var rec bytes.Buffer
-	r, err := NewRecorder(&rec, NewHeader("mcpwitness", target.Describe()), target.Secrets())
+	r, err := record.NewRecorder(&rec, record.NewHeader("mcpwitness", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestOAuthClientCredentialsKey(t *testing.T) {
 	if err := os.WriteFile(key, []byte(demo.DemoClientKeyPEM), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoJWTClientID, ClientKey: key}
 	s := dial(t, target, &Options{Log: log})
 	_, res := s.Walk(context.Background(), paging.Tools())
@@ -196,8 +197,8 @@ func TestOAuthClientCredentialsKey(t *testing.T) {
 		t.Fatal("no client assertion reached the token endpoint")
 	}
 	assertNoTokens(t, log, append(sent(), strings.Split(demo.DemoClientKeyPEM, "\n")[1])...)
-	if !slices.ContainsFunc(log.Events(), func(ev Event) bool {
-		return ev.Kind == KindAuth && strings.Contains(ev.Text, "private_key_jwt, ES256")
+	if !slices.ContainsFunc(log.Events(), func(ev record.Event) bool {
+		return ev.Kind == record.KindAuth && strings.Contains(ev.Text, "private_key_jwt, ES256")
 	}) {
 		t.Error("no auth event says the client authenticates with its key")
 	}
@@ -205,7 +206,7 @@ func TestOAuthClientCredentialsKey(t *testing.T) {
 	other := filepath.Join(t.TempDir(), "other.pem")
 	writeECKey(t, other)
 	target.ClientKey = other
-	_, err := Dial(context.Background(), target, &Options{Log: NewLog(nil), Timeout: 10 * time.Second})
+	_, err := Dial(context.Background(), target, &Options{Log: record.NewLog(nil), Timeout: 10 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "invalid_client: the client assertion's signature does not verify") {
 		t.Fatalf("dial with a key the server does not know: %v; want the server's invalid_client and why", err)
 	}
@@ -261,7 +262,7 @@ func (s *tokenSequence) Token() (*oauth2.Token, error) {
 }
 
 func TestOAuthRefreshIsAnEvent(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	o := &oauth{log: log, lastToken: "first-secret-token"}
 	first := &oauth2.Token{AccessToken: "first-secret-token", TokenType: "Bearer"}
 	second := (&oauth2.Token{AccessToken: "second-secret-token", TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)}).
@@ -272,9 +273,9 @@ func TestOAuthRefreshIsAnEvent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var refreshes []*AuthInfo
+	var refreshes []*record.AuthInfo
 	for _, ev := range log.Events() {
-		if ev.Kind == KindAuth && ev.Auth.Step == AuthRefresh {
+		if ev.Kind == record.KindAuth && ev.Auth.Step == record.AuthRefresh {
 			refreshes = append(refreshes, ev.Auth)
 		}
 	}

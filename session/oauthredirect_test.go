@@ -16,6 +16,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // authServer serves the demo server behind OAuth on 127.0.0.1, with the
@@ -76,10 +77,10 @@ func TestOAuthOpensNoHostileAuthorizationEndpoint(t *testing.T) {
 func TestOAuthNoAuthBrowserLeavesTheURLToTheCaller(t *testing.T) {
 	argv := recordingBrowser(t)
 	url, _ := authDemo(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	urls := make(chan string, 4)
-	log.AddSink(func(ev Event) {
-		if ev.Kind == KindAuth && ev.Auth.Step == AuthOpen {
+	log.AddSink(func(ev record.Event) {
+		if ev.Kind == record.KindAuth && ev.Auth.Step == record.AuthOpen {
 			select {
 			case urls <- ev.Auth.URL:
 			default:
@@ -101,7 +102,7 @@ func TestOAuthNoAuthBrowserLeavesTheURLToTheCaller(t *testing.T) {
 		t.Errorf("the browser was run with %q", b)
 	}
 	for _, ev := range log.Events() {
-		if ev.Kind == KindAuth && ev.Auth.Step == AuthOpen && ev.Auth.Opened != "" {
+		if ev.Kind == record.KindAuth && ev.Auth.Step == record.AuthOpen && ev.Auth.Opened != "" {
 			t.Errorf("the open event says it was opened with %q", ev.Auth.Opened)
 		}
 	}
@@ -128,7 +129,7 @@ func newFlowUnderTest(t *testing.T) *flowUnderTest {
 	}
 	t.Cleanup(l.close)
 	n := make(noticed, 1)
-	o := &oauth{log: NewLog(nil), redirects: l,
+	o := &oauth{log: record.NewLog(nil), redirects: l,
 		target: Target{URL: "http://127.0.0.1:9/mcp", NoAuthBrowser: true, Notice: n}}
 	return &flowUnderTest{t: t, o: o, notice: n}
 }

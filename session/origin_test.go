@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"mcpwitness/demo"
+	"mcpwitness/record"
 )
 
 // headerEcho serves the demo server and keeps the headers of every request
@@ -63,7 +64,7 @@ func credentialTarget(url string) Target {
 func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 	echo := &headerEcho{}
 	other := echo.serve(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, credentialTarget(redirector(t, other)), &Options{Log: log})
 	if r := s.Ping(context.Background()); r.Err != nil {
 		t.Fatal(r.Err)
@@ -81,7 +82,7 @@ func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 	}
 	var crossed int
 	for _, ev := range log.Events() {
-		if ev.Kind == KindHTTP && ev.HTTP.Step == HTTPCrossOrigin {
+		if ev.Kind == record.KindHTTP && ev.HTTP.Step == record.HTTPCrossOrigin {
 			crossed++
 			if got := strings.Join(ev.HTTP.Dropped, ","); got != "Authorization,X-Api-Key" {
 				t.Errorf("dropped = %q, want Authorization,X-Api-Key", got)

@@ -15,6 +15,7 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // A recorded frame is written as it came: not re-encoded, <, > and & not
@@ -23,14 +24,14 @@ import (
 // back.
 func TestRecordKeepsEachByteOnce(t *testing.T) {
 	var out bytes.Buffer
-	rec, err := NewRecorder(&out, NewHeader("test", TargetInfo{}), nil)
+	rec, err := record.NewRecorder(&out, record.NewHeader("test", record.TargetInfo{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	frame := "{\"jsonrpc\":\"2.0\",\"id\":3,\n \"result\":{\"tools\":[{\"name\":\"a<b&c>\",\"x\":\"\\u0041\"}]}}"
 	items := []json.RawMessage{json.RawMessage(`{"name":"a<b&c>","x":"\u0041"}`)}
-	rec.Write(Event{Seq: 5, T: testTime(), Kind: KindWire, Dir: Recv, Frame: json.RawMessage(frame), Method: "tools/list", ID: "3"})
-	rec.Write(Event{Seq: 6, T: testTime(), Kind: KindPage, Method: "tools/list",
+	rec.Write(record.Event{Seq: 5, T: testTime(), Kind: record.KindWire, Dir: record.Recv, Frame: json.RawMessage(frame), Method: "tools/list", ID: "3"})
+	rec.Write(record.Event{Seq: 6, T: testTime(), Kind: record.KindPage, Method: "tools/list",
 		Page: &paging.Page{Number: 1, Count: 1, RequestID: "3", Frame: 5}, Items: items})
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
@@ -46,7 +47,7 @@ func TestRecordKeepsEachByteOnce(t *testing.T) {
 		t.Errorf("page line %s repeats its items or does not name its frame", lines[2])
 	}
 
-	f, err := NewFile(bytes.NewReader(out.Bytes()), int64(out.Len()), "mem")
+	f, err := record.NewFile(bytes.NewReader(out.Bytes()), int64(out.Len()), "mem")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +64,11 @@ func TestRecordKeepsEachByteOnce(t *testing.T) {
 // keeps its items.
 func TestRecordKeepsItemsOfAFrameItDidNotWrite(t *testing.T) {
 	var out bytes.Buffer
-	rec, err := NewRecorder(&out, NewHeader("test", TargetInfo{}), nil)
+	rec, err := record.NewRecorder(&out, record.NewHeader("test", record.TargetInfo{}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Write(Event{Seq: 6, T: testTime(), Kind: KindPage, Method: "tools/list",
+	rec.Write(record.Event{Seq: 6, T: testTime(), Kind: record.KindPage, Method: "tools/list",
 		Page: &paging.Page{Number: 1, Count: 1, RequestID: "3", Frame: 5}, Items: []json.RawMessage{json.RawMessage(`{"name":"a"}`)}})
 	if !strings.Contains(out.String(), `"items":[{"name":"a"}]`) {
 		t.Errorf("the page lost its items: %s", out.String())
@@ -81,11 +82,11 @@ func TestRecordRedactsRawFrames(t *testing.T) {
 	target := Target{URL: "http://127.0.0.1:1/mcp", Headers: []string{"Authorization: " + secret}}
 	red := target.Secrets()
 	var out bytes.Buffer
-	rec, err := NewRecorder(&out, NewHeader("test", target.Describe()), red)
+	rec, err := record.NewRecorder(&out, record.NewHeader("test", target.Describe()), red)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.Write(Event{Seq: 1, T: testTime(), Kind: KindWire, Dir: Recv, Frame: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"echo":"` + secret + `"}}`)})
+	rec.Write(record.Event{Seq: 1, T: testTime(), Kind: record.KindWire, Dir: record.Recv, Frame: json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"echo":"` + secret + `"}}`)})
 	if strings.Contains(out.String(), "tok&en") || strings.Contains(out.String(), `tok\u0026en`) {
 		t.Errorf("the secret reached the record:\n%s", out.String())
 	}
@@ -94,7 +95,7 @@ func TestRecordRedactsRawFrames(t *testing.T) {
 // Files written before pages named their frames, with the items in each
 // page event, read as they did.
 func TestOpenOldFileWithPageItems(t *testing.T) {
-	f, err := OpenFile(filepath.Join("testdata", "walk-items.jsonl"))
+	f, err := record.OpenFile(filepath.Join("testdata", "walk-items.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestOpenOldFileWithPageItems(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind == KindPage {
+		if ev.Kind == record.KindPage {
 			names = append(names, toolNames(ev.Items)...)
 		}
 	}
@@ -118,11 +119,11 @@ func TestOpenOldFileWithPageItems(t *testing.T) {
 func TestRecordedWalkOverStdio(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "walk.jsonl")
 	target := hostile(t, hostiletest.ModeNormal, "-pages", "3", "-page-size", "2")
-	rf, err := CreateRecord(path, NewHeader("test", target.Describe()), target.Secrets())
+	rf, err := record.CreateRecord(path, record.NewHeader("test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := NewLog(nil)
+	log := record.NewLog(nil)
 	log.AddSink(rf.Write)
 	s := dial(t, target, &Options{Log: log})
 	if _, res := s.Walk(context.Background(), paging.Tools()); res.Incomplete != paging.Complete {
@@ -146,7 +147,7 @@ func TestRecordedWalkOverStdio(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind == KindPage {
+		if ev.Kind == record.KindPage {
 			names = append(names, toolNames(ev.Items)...)
 		}
 	}

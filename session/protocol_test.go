@@ -20,6 +20,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // sdkServer dials a bare go-sdk server in-process and returns the session
@@ -43,10 +44,10 @@ func sdkServer(t *testing.T, opts *Options) (*Session, *mcp.ServerSession) {
 }
 
 // serverCalls returns the texts of the log's server-request events for method.
-func serverCalls(l *Log, method string) []string {
+func serverCalls(l *record.Log, method string) []string {
 	var out []string
 	for _, ev := range l.Events() {
-		if ev.Kind == KindServerCall && ev.Method == method {
+		if ev.Kind == record.KindServerCall && ev.Method == method {
 			out = append(out, ev.Text)
 		}
 	}
@@ -61,7 +62,7 @@ func TestClientDeclaresOnlyWhatItAnswers(t *testing.T) {
 		t.Fatalf("with no roots the client declared %s; want no roots, sampling or elicitation", b)
 	}
 	// The handshake on the wire says the same.
-	for _, ev := range wireFrames(s.Log(), Send, "initialize") {
+	for _, ev := range wireFrames(s.Log(), record.Send, "initialize") {
 		var f struct {
 			Params struct {
 				Capabilities map[string]json.RawMessage `json:"capabilities"`
@@ -202,10 +203,10 @@ func TestServerRequestsOverStdio(t *testing.T) {
 }
 
 // strayEvents returns the texts of the log's events about ignored answers.
-func strayEvents(l *Log) []string {
+func strayEvents(l *record.Log) []string {
 	var out []string
 	for _, ev := range l.Events() {
-		if ev.Kind == KindError && strings.HasPrefix(ev.Text, "ignored ") {
+		if ev.Kind == record.KindError && strings.HasPrefix(ev.Text, "ignored ") {
 			out = append(out, ev.Text)
 		}
 	}
@@ -247,7 +248,7 @@ func TestStrayAnswersAreIgnoredOverStdio(t *testing.T) {
 	// The strays themselves are still on the record, raw.
 	raw := 0
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindWire && ev.Dir == Recv && (string(ev.Frame) == "{}" || strings.Contains(string(ev.Frame), "424242")) {
+		if ev.Kind == record.KindWire && ev.Dir == record.Recv && (string(ev.Frame) == "{}" || strings.Contains(string(ev.Frame), "424242")) {
 			raw++
 		}
 	}
@@ -259,12 +260,12 @@ func TestStrayAnswersAreIgnoredOverStdio(t *testing.T) {
 // An aborted walk is no rejection by the SDK: the page's answer that
 // arrives as the walk is cancelled is not reported as one.
 func TestAbortedWalkIsNoSDKRejection(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Cancel as the answer to page 1 is seen, before the SDK gets it.
-	log.AddSink(func(ev Event) {
-		if ev.Kind == KindWire && ev.Dir == Recv && ev.Method == "tools/list" {
+	log.AddSink(func(ev record.Event) {
+		if ev.Kind == record.KindWire && ev.Dir == record.Recv && ev.Method == "tools/list" {
 			cancel()
 		}
 	})
@@ -274,7 +275,7 @@ func TestAbortedWalkIsNoSDKRejection(t *testing.T) {
 		t.Fatalf("walk: %s %v, want aborted", res.Incomplete, res.Err)
 	}
 	for _, ev := range log.Events() {
-		if ev.Kind == KindError && strings.Contains(ev.Text, "rejected") {
+		if ev.Kind == record.KindError && strings.Contains(ev.Text, "rejected") {
 			t.Errorf("an abort was logged as a rejection: %q", ev.Text)
 		}
 	}
@@ -339,8 +340,8 @@ func TestStrayAndDeepInMemory(t *testing.T) {
 
 // A batch from the server is passed on without its stray answers.
 func TestBatchLosesItsStrays(t *testing.T) {
-	tp := newTap(NewLog(nil))
-	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	tp := newTap(record.NewLog(nil))
+	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	fwd, ok := tp.receive([]byte(`[{"jsonrpc":"2.0","id":1.5,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}},{}]`))
 	if !ok || string(fwd) != `[{"jsonrpc":"2.0","id":1,"result":{}}]` {
 		t.Errorf("passed on %s (%v)", fwd, ok)

@@ -13,28 +13,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/finding"
-)
-
-// The methods of [RequestResult.Method], besides the lists and tools/call.
-const (
-	MethodRead        = "resources/read"
-	MethodGetPrompt   = "prompts/get"
-	MethodComplete    = "completion/complete"
-	MethodPing        = "ping"
-	MethodSetLevel    = "logging/setLevel"
-	MethodSubscribe   = "resources/subscribe"
-	MethodUnsubscribe = "resources/unsubscribe"
-	// MethodUpdated is the notification a server sends when a subscribed
-	// resource changed; the tap records it as a [KindNotification].
-	MethodUpdated = "notifications/resources/updated"
-	// MethodToolsChanged is the notification a server sends when its tool
-	// list changed; a call says when one came after the listing it was
-	// checked against (see [CallInfo.ListChanged]).
-	MethodToolsChanged = "notifications/tools/list_changed"
-	// MethodPromptsChanged is the notification a server sends when its
-	// prompt list changed; a prompt's get says when one came after the
-	// listing its arguments were checked against (see [Session.GetPrompt]).
-	MethodPromptsChanged = "notifications/prompts/list_changed"
+	"mcpwitness/record"
 )
 
 // LogLevels are the levels logging/setLevel accepts, least severe first
@@ -57,7 +36,7 @@ type RequestResult struct {
 	Sent   bool
 	Forced bool
 	// Verdicts are the checks before sending and on the answer.
-	Verdicts []checks.Verdict
+	Verdicts []finding.Verdict
 	Findings []finding.Finding
 	// Result is the raw result the server answered (read from the wire,
 	// even when the SDK rejected it), RPCError its JSON-RPC error; Err says
@@ -82,7 +61,7 @@ func (r *RequestResult) Refused() bool { return !r.Sent && checks.Blocks(r.Verdi
 // [checks.AfterRead]). It always goes to the wire: the SDK's read cache
 // never answers it.
 func (s *Session) ReadResource(ctx context.Context, uri string) *RequestResult {
-	r := s.newRequest(MethodRead, uri, map[string]any{"uri": uri})
+	r := s.newRequest(record.MethodRead, uri, map[string]any{"uri": uri})
 	s.send(ctx, r, func(rctx context.Context) error {
 		res, err := s.cs.ReadResource(rctx, &mcp.ReadResourceParams{URI: uri})
 		if res != nil {
@@ -91,7 +70,7 @@ func (s *Session) ReadResource(ctx context.Context, uri string) *RequestResult {
 			res.TTLMs = 0
 		}
 		return err
-	}, func(result json.RawMessage) checks.Verdict { return checks.AfterRead(uri, result) })
+	}, func(result json.RawMessage) finding.Verdict { return checks.AfterRead(uri, result) })
 	return r
 }
 
@@ -119,8 +98,8 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	if len(args) > 0 {
 		params["arguments"] = args
 	}
-	r := s.newRequest(MethodGetPrompt, name, params)
-	r.Verdicts = []checks.Verdict{checks.BeforePrompt(name, o.Definition, args)}
+	r := s.newRequest(record.MethodGetPrompt, name, params)
+	r.Verdicts = []finding.Verdict{checks.BeforePrompt(name, o.Definition, args)}
 	if checks.Blocks(r.Verdicts) && !o.Force {
 		s.finishRequest(r)
 		return r
@@ -170,7 +149,7 @@ func (s *Session) Complete(ctx context.Context, ref CompleteRef, arg, value stri
 	if len(resolved) > 0 {
 		p.Context = &mcp.CompleteContext{Arguments: resolved}
 	}
-	r := s.newRequest(MethodComplete, ref.String(), p)
+	r := s.newRequest(record.MethodComplete, ref.String(), p)
 	s.send(ctx, r, func(rctx context.Context) error {
 		_, err := s.cs.Complete(rctx, p)
 		return err
@@ -180,7 +159,7 @@ func (s *Session) Complete(ctx context.Context, ref CompleteRef, arg, value stri
 
 // Ping sends ping; the request's Elapsed is the round trip.
 func (s *Session) Ping(ctx context.Context) *RequestResult {
-	r := s.newRequest(MethodPing, "", nil)
+	r := s.newRequest(record.MethodPing, "", nil)
 	s.send(ctx, r, func(rctx context.Context) error { return s.cs.Ping(rctx, nil) }, nil)
 	return r
 }
@@ -189,7 +168,7 @@ func (s *Session) Ping(ctx context.Context) *RequestResult {
 // protocols from 2026-07-28 the method is gone: nothing is sent (Err says
 // so) and the calls made from then on ask for level in their _meta.
 func (s *Session) SetLogLevel(ctx context.Context, level string) *RequestResult {
-	r := s.newRequest(MethodSetLevel, level, map[string]any{"level": level})
+	r := s.newRequest(record.MethodSetLevel, level, map[string]any{"level": level})
 	switch {
 	case !slices.Contains(LogLevels(), level):
 		r.Err = fmt.Errorf("unknown log level %q; the levels are %s", level, strings.Join(LogLevels(), ", "))
@@ -215,9 +194,9 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) *RequestResult 
 
 // Subscribe asks the server for notifications/resources/updated of uri
 // (resources/subscribe). The notifications are recorded as they come, as
-// [KindNotification] events of method [MethodUpdated]; see [UpdatedURI].
+// [record.KindNotification] events of method [record.MethodUpdated]; see [record.UpdatedURI].
 func (s *Session) Subscribe(ctx context.Context, uri string) *RequestResult {
-	r := s.newRequest(MethodSubscribe, uri, map[string]any{"uri": uri})
+	r := s.newRequest(record.MethodSubscribe, uri, map[string]any{"uri": uri})
 	s.send(ctx, r, func(rctx context.Context) error {
 		return s.cs.Subscribe(rctx, &mcp.SubscribeParams{URI: uri})
 	}, nil)
@@ -226,26 +205,11 @@ func (s *Session) Subscribe(ctx context.Context, uri string) *RequestResult {
 
 // Unsubscribe ends a [Session.Subscribe] of uri (resources/unsubscribe).
 func (s *Session) Unsubscribe(ctx context.Context, uri string) *RequestResult {
-	r := s.newRequest(MethodUnsubscribe, uri, map[string]any{"uri": uri})
+	r := s.newRequest(record.MethodUnsubscribe, uri, map[string]any{"uri": uri})
 	s.send(ctx, r, func(rctx context.Context) error {
 		return s.cs.Unsubscribe(rctx, &mcp.UnsubscribeParams{URI: uri})
 	}, nil)
 	return r
-}
-
-// UpdatedURI returns the uri a notifications/resources/updated event
-// names.
-func UpdatedURI(ev Event) (string, bool) {
-	if ev.Kind != KindNotification || ev.Method != MethodUpdated {
-		return "", false
-	}
-	var p struct {
-		URI string `json:"uri"`
-	}
-	if json.Unmarshal(ev.Data, &p) != nil || p.URI == "" {
-		return "", false
-	}
-	return p.URI, true
 }
 
 // newRequest numbers a request and records its start.
@@ -254,13 +218,13 @@ func (s *Session) newRequest(method, about string, params any) *RequestResult {
 	if params != nil {
 		r.Params, _ = json.Marshal(params)
 	}
-	s.log.Append(Event{Kind: KindRequest, Method: method,
-		Request: &RequestInfo{ID: r.ID, Method: method, State: PhaseStart, About: about, Params: r.Params}})
+	s.log.Append(record.Event{Kind: record.KindRequest, Method: method,
+		Request: &record.RequestInfo{ID: r.ID, Method: method, State: record.PhaseStart, About: about, Params: r.Params}})
 	return r
 }
 
 // send is [Session.exchange], and records r's verdicts and its end.
-func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) checks.Verdict) {
+func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) finding.Verdict) {
 	s.exchange(ctx, r, sendFn, check)
 	s.finishRequest(r)
 }
@@ -269,7 +233,7 @@ func (s *Session) send(ctx context.Context, r *RequestResult, sendFn func(contex
 // timeout, fills r from the raw answer on the wire and runs check on a
 // result (nil for none). It returns the counts of list changes read
 // before the answer (none when no answer came).
-func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) checks.Verdict) listChanges {
+func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(context.Context) error, check func(json.RawMessage) finding.Verdict) listChanges {
 	r.Sent = true
 	rctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -286,7 +250,7 @@ func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(co
 	r.RequestID, r.Result, r.RPCError, r.Err, r.Cancelled = rep.requestID, rep.result, rep.rpcErr, rep.err, rep.cancelled
 	r.Findings = append(r.Findings, rep.findings...)
 	_, _, _, answered := w.answer()
-	if !answered && err == nil && r.Method != MethodSubscribe && r.Method != MethodUnsubscribe {
+	if !answered && err == nil && r.Method != record.MethodSubscribe && r.Method != record.MethodUnsubscribe {
 		// On newer protocols a subscription is a stream of its own
 		// (subscriptions/listen), with no answer to this call; anything
 		// else should have been seen.
@@ -295,7 +259,7 @@ func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(co
 	if len(r.Result) > 0 && check != nil {
 		v := check(r.Result)
 		if w.wasCut() {
-			v = checks.Verdict{Check: v.Check, Status: checks.Unchecked,
+			v = finding.Verdict{Check: v.Check, Status: finding.Unchecked,
 				Message: fmt.Sprintf("the answer is nested deeper than %d levels; not checked", maxFrameDepth)}
 		}
 		r.Verdicts = append(r.Verdicts, v)
@@ -308,14 +272,14 @@ func (s *Session) exchange(ctx context.Context, r *RequestResult, sendFn func(co
 func (s *Session) finishRequest(r *RequestResult) {
 	for i := range r.Verdicts {
 		v := r.Verdicts[i]
-		s.log.Append(Event{Kind: KindVerdict, Method: r.Method, Verdict: &v,
-			Request: &RequestInfo{ID: r.ID, Method: r.Method, State: PhaseVerdict, About: r.About}})
+		s.log.Append(record.Event{Kind: record.KindVerdict, Method: r.Method, Verdict: &v,
+			Request: &record.RequestInfo{ID: r.ID, Method: r.Method, State: record.PhaseVerdict, About: r.About}})
 	}
-	info := &RequestInfo{ID: r.ID, Method: r.Method, State: PhaseDone, About: r.About, Params: r.Params,
+	info := &record.RequestInfo{ID: r.ID, Method: r.Method, State: record.PhaseDone, About: r.About, Params: r.Params,
 		Sent: r.Sent, Forced: r.Forced, RequestID: r.RequestID, Result: r.Result, RPCError: r.RPCError,
 		Cancelled: r.Cancelled, Ms: r.Ms(), Findings: r.Findings}
 	if r.Err != nil {
 		info.Error = r.Err.Error()
 	}
-	s.log.Append(Event{Kind: KindRequest, Method: r.Method, Request: info})
+	s.log.Append(record.Event{Kind: record.KindRequest, Method: r.Method, Request: info})
 }

@@ -13,8 +13,10 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/demo"
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // listedItem walks m and returns the raw item whose key is key.
@@ -34,13 +36,13 @@ func listedItem(t *testing.T, s *Session, m paging.Method, key string) json.RawM
 	return nil
 }
 
-func requestVerdict(r *RequestResult, check string) checks.Verdict {
+func requestVerdict(r *RequestResult, check string) finding.Verdict {
 	for _, v := range r.Verdicts {
 		if v.Check == check {
 			return v
 		}
 	}
-	return checks.Verdict{Check: check, Status: "missing"}
+	return finding.Verdict{Check: check, Status: "missing"}
 }
 
 func TestReadResourceVerdicts(t *testing.T) {
@@ -50,11 +52,11 @@ func TestReadResourceVerdicts(t *testing.T) {
 	if r.Err != nil || !r.Sent || len(r.Result) == 0 || r.RequestID == "" {
 		t.Fatalf("read: %+v", r)
 	}
-	if v := requestVerdict(r, checks.ResourceContents); v.Status != checks.Pass {
+	if v := requestVerdict(r, checks.ResourceContents); v.Status != finding.Pass {
 		t.Errorf("readme: %+v", v)
 	}
 	r = s.ReadResource(ctx, demo.BrokenResourceURI)
-	if v := requestVerdict(r, checks.ResourceContents); v.Status != checks.Fail || !strings.Contains(v.Message, "both") {
+	if v := requestVerdict(r, checks.ResourceContents); v.Status != finding.Fail || !strings.Contains(v.Message, "both") {
 		t.Errorf("broken: %+v", v)
 	}
 	// The start, the verdict and the end are recorded, the end with the raw answer.
@@ -62,7 +64,7 @@ func TestReadResourceVerdicts(t *testing.T) {
 	for _, ev := range s.Log().Events() {
 		if ev.Request != nil && ev.Request.ID == r.ID {
 			kinds = append(kinds, string(ev.Kind)+"/"+string(ev.Request.State))
-			if ev.Request.State == PhaseDone && !strings.Contains(string(ev.Request.Result), "somewhere-else") {
+			if ev.Request.State == record.PhaseDone && !strings.Contains(string(ev.Request.Result), "somewhere-else") {
 				t.Errorf("the end holds %s, not the raw answer", ev.Request.Result)
 			}
 		}
@@ -92,7 +94,7 @@ func TestReadAlwaysReachesTheWire(t *testing.T) {
 			t.Fatal(r.Err)
 		}
 	}
-	if got := len(wireFrames(s.Log(), Send, MethodRead)); got != 2 {
+	if got := len(wireFrames(s.Log(), record.Send, record.MethodRead)); got != 2 {
 		t.Errorf("%d reads on the wire, want 2", got)
 	}
 }
@@ -105,7 +107,7 @@ func TestGetPromptRefusesAMissingRequiredArgument(t *testing.T) {
 	if !r.Refused() || r.Sent {
 		t.Fatalf("refused=%v sent=%v verdicts=%+v", r.Refused(), r.Sent, r.Verdicts)
 	}
-	if n := len(wireFrames(s.Log(), Send, MethodGetPrompt)); n != 0 {
+	if n := len(wireFrames(s.Log(), record.Send, record.MethodGetPrompt)); n != 0 {
 		t.Errorf("%d prompts/get sent for a refused request", n)
 	}
 	r = s.GetPrompt(ctx, "code_review", map[string]string{"language": "Go"}, &PromptOptions{Definition: def, Force: true})
@@ -113,7 +115,7 @@ func TestGetPromptRefusesAMissingRequiredArgument(t *testing.T) {
 		t.Errorf("forced: sent=%v forced=%v rpcError=%s", r.Sent, r.Forced, r.RPCError)
 	}
 	r = s.GetPrompt(ctx, "code_review", map[string]string{"code": "x := 1"}, &PromptOptions{Definition: def})
-	if requestVerdict(r, checks.PromptArguments).Status != checks.Pass || requestVerdict(r, checks.PromptMessages).Status != checks.Pass {
+	if requestVerdict(r, checks.PromptArguments).Status != finding.Pass || requestVerdict(r, checks.PromptMessages).Status != finding.Pass {
 		t.Errorf("valid prompt: %+v", r.Verdicts)
 	}
 }
@@ -129,7 +131,7 @@ func TestBadAnswersFailTheirVerdicts(t *testing.T) {
 		{s.GetPrompt(ctx, "prompt_1_1", map[string]string{"x": "1"}, nil), checks.PromptMessages},
 		{s.Complete(ctx, CompleteRef{Prompt: "prompt_1_1"}, "x", "", nil), checks.CompletionValues},
 	} {
-		if v := requestVerdict(tc.r, tc.check); v.Status != checks.Fail {
+		if v := requestVerdict(tc.r, tc.check); v.Status != finding.Fail {
 			t.Errorf("%s: %+v (err %v)", tc.r.Method, v, tc.r.Err)
 		}
 		if len(tc.r.Result) == 0 {
@@ -142,11 +144,11 @@ func TestCompleteVerdicts(t *testing.T) {
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	r := s.Complete(ctx, CompleteRef{Template: "demo://weather/{city}"}, "city", "os", nil)
-	if v := requestVerdict(r, checks.CompletionValues); v.Status != checks.Pass || !strings.Contains(string(r.Result), "oslo") {
+	if v := requestVerdict(r, checks.CompletionValues); v.Status != finding.Pass || !strings.Contains(string(r.Result), "oslo") {
 		t.Errorf("weather: %+v %s", v, r.Result)
 	}
 	r = s.Complete(ctx, CompleteRef{Template: demo.NumbersTemplate}, "n", "", nil)
-	if v := requestVerdict(r, checks.CompletionValues); v.Status != checks.Fail || !strings.Contains(v.Message, "must not exceed 100") {
+	if v := requestVerdict(r, checks.CompletionValues); v.Status != finding.Fail || !strings.Contains(v.Message, "must not exceed 100") {
 		t.Errorf("numbers: %+v", v)
 	}
 }
@@ -160,7 +162,7 @@ func TestPingAndLogLevel(t *testing.T) {
 	if r := s.SetLogLevel(ctx, "warning"); r.Err != nil || len(r.RPCError) > 0 {
 		t.Errorf("setLevel warning: %+v", r)
 	}
-	sent := wireFrames(s.Log(), Send, MethodSetLevel)
+	sent := wireFrames(s.Log(), record.Send, record.MethodSetLevel)
 	if len(sent) == 0 || !strings.Contains(string(sent[len(sent)-1].Frame), `"warning"`) {
 		t.Errorf("no logging/setLevel warning on the wire")
 	}
@@ -170,13 +172,13 @@ func TestPingAndLogLevel(t *testing.T) {
 	}
 	// From 2026-07-28 the method is gone: nothing is sent, and the error says why.
 	s = demoInMemory(t, &Options{Protocol: "2026-07-28"})
-	if r := s.SetLogLevel(ctx, "warning"); r.Err == nil || r.Sent || len(wireFrames(s.Log(), Send, MethodSetLevel)) != 0 {
+	if r := s.SetLogLevel(ctx, "warning"); r.Err == nil || r.Sent || len(wireFrames(s.Log(), record.Send, record.MethodSetLevel)) != 0 {
 		t.Errorf("setLevel on 2026-07-28: %+v", r)
 	}
 }
 
 func TestCancelARequest(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := dial(t, hostile(t, hostiletest.ModeHangRequests), &Options{Log: log, Timeout: time.Minute})
@@ -184,7 +186,7 @@ func TestCancelARequest(t *testing.T) {
 	defer cancel()
 	go func() {
 		for ev := range sub.C() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == MethodRead {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == record.MethodRead {
 				cancel()
 				return
 			}
@@ -205,7 +207,7 @@ func TestRequestTimesOut(t *testing.T) {
 }
 
 func TestSubscribeRecordsUpdates(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
 	s := demoInMemory(t, &Options{Log: log})
@@ -217,7 +219,7 @@ func TestSubscribeRecordsUpdates(t *testing.T) {
 	for updated := false; !updated; {
 		select {
 		case ev := <-sub.C():
-			if uri, ok := UpdatedURI(ev); ok {
+			if uri, ok := record.UpdatedURI(ev); ok {
 				if uri != demo.ClockURI {
 					t.Errorf("updated %q", uri)
 				}
@@ -245,7 +247,7 @@ func TestLogLevelTravelsInTheMetaOnNewProtocols(t *testing.T) {
 		s.Call(ctx, "add", json.RawMessage(`{"a":1,"b":2}`), nil)
 		level := ""
 		for _, ev := range s.Log().Events() {
-			if ev.Kind == KindWire && ev.Dir == Send && ev.Method == "tools/call" {
+			if ev.Kind == record.KindWire && ev.Dir == record.Send && ev.Method == "tools/call" {
 				var f struct {
 					Params struct {
 						Meta map[string]any `json:"_meta"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mcpwitness/record"
 	"net/http"
 	"strconv"
 	"strings"
@@ -52,8 +53,8 @@ func seconds(d time.Duration) string {
 // else is retried. It sits above the tap, so the tap records every attempt.
 type retryTripper struct {
 	next    http.RoundTripper
-	log     *Log
-	secrets *Redactor
+	log     *record.Log
+	secrets *record.Redactor
 	// backoff is the first wait when Retry-After is absent; it doubles.
 	backoff time.Duration
 	now     func() time.Time
@@ -88,7 +89,7 @@ func (r *retryTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if !ok {
 			wait = r.jitter(attempt)
 		}
-		info := &HTTPInfo{Method: req.Method, URL: eventURL(req.URL, r.secrets), Status: resp.StatusCode, RetryAfter: after, Attempt: attempt}
+		info := &record.HTTPInfo{Method: req.Method, URL: eventURL(req.URL, r.secrets), Status: resp.StatusCode, RetryAfter: after, Attempt: attempt}
 		if !ok && wait > left {
 			wait = left // a backoff is cut to what is left, never refused
 		}
@@ -98,12 +99,12 @@ func (r *retryTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 			if ok {
 				e.Asked = asked
 			}
-			info.Step, info.Error = HTTPGiveUp, e.Error()
-			r.log.Append(Event{Kind: KindHTTP, HTTP: info, Text: e.Error()})
+			info.Step, info.Error = record.HTTPGiveUp, e.Error()
+			r.log.Append(record.Event{Kind: record.KindHTTP, HTTP: info, Text: e.Error()})
 			return nil, e
 		}
-		info.Step, info.WaitMs = HTTPRetry, float64(wait)/float64(time.Millisecond)
-		r.log.Append(Event{Kind: KindHTTP, HTTP: info, Text: fmt.Sprintf(
+		info.Step, info.WaitMs = record.HTTPRetry, float64(wait)/float64(time.Millisecond)
+		r.log.Append(record.Event{Kind: record.KindHTTP, HTTP: info, Text: fmt.Sprintf(
 			"HTTP 429 for %s %s (attempt %d of %d); retrying in %s", req.Method, req.URL.Path, attempt, retryAttempts, seconds(wait.Round(100*time.Millisecond)))})
 		drain(resp)
 		t := time.NewTimer(wait)

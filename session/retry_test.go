@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mcpwitness/demo"
+	"mcpwitness/record"
 )
 
 // throttled serves the demo server behind a front that answers the first
@@ -59,10 +60,10 @@ func (th *throttled) serve(t *testing.T) string {
 
 func fixed(v string) func() string { return func() string { return v } }
 
-func httpEvents(l *Log, step HTTPStep) []*HTTPInfo {
-	var out []*HTTPInfo
+func httpEvents(l *record.Log, step record.HTTPStep) []*record.HTTPInfo {
+	var out []*record.HTTPInfo
 	for _, ev := range l.Events() {
-		if ev.Kind == KindHTTP && ev.HTTP != nil && ev.HTTP.Step == step {
+		if ev.Kind == record.KindHTTP && ev.HTTP != nil && ev.HTTP.Step == step {
 			out = append(out, ev.HTTP)
 		}
 	}
@@ -72,17 +73,17 @@ func httpEvents(l *Log, step HTTPStep) []*HTTPInfo {
 func TestThrottleOneThenSuccess(t *testing.T) {
 	th := &throttled{after: []func() string{fixed("0")}}
 	url := th.serve(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, Target{URL: url}, &Options{Log: log})
 	if r := s.Ping(context.Background()); r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	retries := httpEvents(log, HTTPRetry)
+	retries := httpEvents(log, record.HTTPRetry)
 	if len(retries) != 1 || retries[0].Attempt != 1 || retries[0].RetryAfter != "0" || retries[0].Status != 429 {
 		t.Fatalf("retry events = %+v, want one for attempt 1 with Retry-After 0", retries)
 	}
 	// The tap saw both attempts of initialize.
-	if got := len(wireFrames(log, Send, "initialize")); got != 2 {
+	if got := len(wireFrames(log, record.Send, "initialize")); got != 2 {
 		t.Errorf("initialize frames sent = %d, want 2 (the 429 and the retry)", got)
 	}
 	if th.posts != 2 {
@@ -95,10 +96,10 @@ func TestThrottleRetryAfterDate(t *testing.T) {
 		return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
 	}}}
 	url := th.serve(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	start := time.Now()
 	dial(t, Target{URL: url}, &Options{Log: log})
-	retries := httpEvents(log, HTTPRetry)
+	retries := httpEvents(log, record.HTTPRetry)
 	if len(retries) != 1 {
 		t.Fatalf("retry events = %+v, want one", retries)
 	}
@@ -114,7 +115,7 @@ func TestThrottleRetryAfterDate(t *testing.T) {
 func TestThrottleThreeTimesFails(t *testing.T) {
 	th := &throttled{after: []func() string{fixed(""), fixed(""), fixed(""), fixed("")}}
 	url := th.serve(t)
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	s, err := Dial(ctx, Target{URL: url}, &Options{Log: log, Timeout: 15 * time.Second})
@@ -132,10 +133,10 @@ func TestThrottleThreeTimesFails(t *testing.T) {
 	if th.posts != 3 {
 		t.Errorf("server saw %d posts, want 3", th.posts)
 	}
-	if n := len(httpEvents(log, HTTPRetry)); n != 2 {
+	if n := len(httpEvents(log, record.HTTPRetry)); n != 2 {
 		t.Errorf("retry events = %d, want 2", n)
 	}
-	if n := len(httpEvents(log, HTTPGiveUp)); n != 1 {
+	if n := len(httpEvents(log, record.HTTPGiveUp)); n != 1 {
 		t.Errorf("give-up events = %d, want 1", n)
 	}
 }

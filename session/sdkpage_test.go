@@ -13,15 +13,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // The SDK is given an empty page of the same id in place of a list answer
 // the walk reads raw, and only for such a request: other answers, errors
 // and list answers nobody reads raw pass as they came.
 func TestListAnswerReachesSDKEmpty(t *testing.T) {
-	tp := newTap(NewLog(nil))
+	tp := newTap(record.NewLog(nil))
 	w := &watcher{list: "tools/list", items: "tools"}
-	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}`))
+	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}`))
 	tp.watch(`"a-1"`, w)
 	raw := []byte(`{"jsonrpc":"2.0","id":"a-1","result":{"tools":[{"name":"x","inputSchema":{}}],"nextCursor":"c"}}`)
 	fwd, ok := tp.receive(raw)
@@ -38,7 +39,7 @@ func TestListAnswerReachesSDKEmpty(t *testing.T) {
 		{"tools/list", "tools", `{"jsonrpc":"1.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
 		{"prompts/list", "prompts", `{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"x"}]}}`},
 	} {
-		tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
+		tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`))
 		tp.watch("2", &watcher{list: c.list, items: c.items})
 		if fwd, ok := tp.receive([]byte(c.answer)); !ok || string(fwd) != c.answer {
 			t.Errorf("watcher for %q: %s passed on as %s (%v)", c.list, c.answer, fwd, ok)
@@ -61,7 +62,7 @@ func TestSDKWouldRejectPage(t *testing.T) {
 	}
 	var rejections []string
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindError && strings.HasPrefix(ev.Text, "the SDK rejected this page") {
+		if ev.Kind == record.KindError && strings.HasPrefix(ev.Text, "the SDK rejected this page") {
 			rejections = append(rejections, ev.Text)
 		}
 	}
@@ -76,7 +77,7 @@ func TestSDKWouldRejectPage(t *testing.T) {
 		t.Errorf("walk read %q", toolNames(res.Items()))
 	}
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindError {
+		if ev.Kind == record.KindError {
 			t.Errorf("error logged for a good page: %q", ev.Text)
 		}
 	}

@@ -1,8 +1,9 @@
-// Package session is one live connection to an MCP server and its record:
-// it dials (stdio child, Streamable HTTP, legacy SSE or in-memory), taps
-// every frame on the wire, answers the server's own requests safely, walks
-// the paginated lists and calls tools with their checks. Everything it sees
-// becomes an [Event] in a [Log].
+// Package session is one live connection to an MCP server: it dials
+// (stdio child, Streamable HTTP, legacy SSE or in-memory), taps every frame
+// on the wire, answers the server's own requests safely, walks the
+// paginated lists and calls tools with their checks. Everything it sees
+// becomes a [record.Event] in a [record.Log]; package record keeps, writes,
+// reads and masks those events.
 package session
 
 import (
@@ -24,6 +25,7 @@ import (
 
 	"mcpwitness/checks"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // DefaultTimeout bounds connecting, the handshake and each request.
@@ -32,7 +34,7 @@ const DefaultTimeout = 30 * time.Second
 // Options tune a [Session]. nil means defaults.
 type Options struct {
 	// Log receives the session's events; nil makes a new one without history.
-	Log *Log
+	Log *record.Log
 	// Timeout bounds connecting, the handshake and each request; 0 means 30s.
 	Timeout time.Duration
 	// Protocol is the protocol version to ask for; "" means the newest.
@@ -70,14 +72,14 @@ type Options struct {
 	// the session obtains (OAuth tokens, client assertions, vended header
 	// values) are added to, shared with the caller's sinks; nil makes one
 	// from the target. The session's log is masked with it.
-	Secrets *Redactor
+	Secrets *record.Redactor
 }
 
 // Session is one live connection to an MCP server.
 type Session struct {
 	target Target
-	info   ServerInfo
-	log    *Log
+	info   record.ServerInfo
+	log    *record.Log
 	tap    *tap
 	client *mcp.Client
 	cs     *mcp.ClientSession
@@ -93,7 +95,7 @@ type Session struct {
 	// limit caps each frame and remembers when the cap ended the connection.
 	limit *frameLimit
 	// secrets redact every error the session returns or logs.
-	secrets *Redactor
+	secrets *record.Redactor
 	// oauth answers a 401 on Streamable HTTP (nil when off).
 	oauth *oauth
 	// endStream ends a legacy SSE stream, which lives as long as the session.
@@ -183,7 +185,7 @@ func (s *Session) connect(ctx context.Context) error {
 	cs, err := s.client.Connect(dctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: s.opts.Protocol})
 	if err != nil {
 		err = s.dialError(dctx, err)
-		s.log.Append(Event{Kind: KindError, Text: err.Error()})
+		s.log.Append(record.Event{Kind: record.KindError, Text: err.Error()})
 		s.shutdown()
 		return err
 	}
@@ -191,7 +193,7 @@ func (s *Session) connect(ctx context.Context) error {
 	res := cs.InitializeResult()
 	s.keepServerInfo(res)
 	info := s.info
-	s.log.Append(Event{Kind: KindConnect, Server: &info})
+	s.log.Append(record.Event{Kind: record.KindConnect, Server: &info})
 	if s.child == nil {
 		go s.watchEnd(cs)
 	}
@@ -218,7 +220,7 @@ func (s *Session) watchEnd(cs *mcp.ClientSession) {
 	if err != nil {
 		why = "connection ended: " + s.redact(err).Error()
 	}
-	s.log.Append(Event{Kind: KindClosed, Text: why})
+	s.log.Append(record.Event{Kind: record.KindClosed, Text: why})
 }
 
 // dialOptions checks target and opts (nil means defaults) and returns the
@@ -235,7 +237,7 @@ func dialOptions(target Target, opts *Options) (Options, error) {
 		return o, fmt.Errorf("unknown protocol version %q; supported: %s", o.Protocol, strings.Join(mcp.SupportedProtocolVersions(), ", "))
 	}
 	if o.Log == nil {
-		o.Log = NewLog(nil)
+		o.Log = record.NewLog(nil)
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
@@ -267,7 +269,7 @@ func newSession(target Target, o Options) *Session {
 		opts:        o,
 	}
 	if s.secrets == nil {
-		s.secrets = NewRedactor(target.DigestKey)
+		s.secrets = record.NewRedactor(target.DigestKey)
 	}
 	s.secrets.Merge(target.Secrets())
 	s.log.MaskWith(s.secrets)
@@ -402,10 +404,10 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 }
 
 // Info returns what the handshake told about the server.
-func (s *Session) Info() ServerInfo { return s.info }
+func (s *Session) Info() record.ServerInfo { return s.info }
 
 // Log returns the session's event log.
-func (s *Session) Log() *Log { return s.log }
+func (s *Session) Log() *record.Log { return s.log }
 
 // Generation returns the list generation counter: the latest settled
 // generation and how many list requests are out.
@@ -448,7 +450,7 @@ func (s *Session) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	err := s.end()
-	s.log.Append(Event{Kind: KindClosed, Text: "session closed"})
+	s.log.Append(record.Event{Kind: record.KindClosed, Text: "session closed"})
 	return err
 }
 

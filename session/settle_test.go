@@ -7,6 +7,7 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // A walk during which the server says its list changed is taken again until
@@ -42,7 +43,7 @@ func TestWalkSettled(t *testing.T) {
 			}
 			done := 0
 			for _, ev := range s.Log().Events() {
-				if ev.Kind == KindWalk && ev.Walk.State == PhaseDone {
+				if ev.Kind == record.KindWalk && ev.Walk.State == record.PhaseDone {
 					done++
 				}
 			}

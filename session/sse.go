@@ -9,6 +9,7 @@ import (
 	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // streamTransport connects a transport whose connection holds a stream
@@ -70,7 +71,7 @@ type sseTap struct {
 	// stream is the legacy stream's URL: an endpoint event naming another
 	// origin ends the stream with an [*OriginError]; secrets redact it.
 	stream  *url.URL
-	secrets *Redactor
+	secrets *record.Redactor
 
 	err        error // the limit's error, once exceeded
 	eventBytes int64 // raw bytes of the event so far, as the SDK counts them
@@ -217,7 +218,7 @@ func (s *sseTap) endEvent(end []byte) {
 		s.emit(lines, end, fwd, false)
 	default:
 		if !json.Valid(data) {
-			s.tap.log.Append(Event{Kind: KindError, Dir: Recv, Size: len(data),
+			s.tap.log.Append(record.Event{Kind: record.KindError, Dir: record.Recv, Size: len(data),
 				Text: "the server sent a server-sent event with data that is not JSON; it was not passed to the SDK"})
 		}
 		if keepsFields(lines) && !s.legacy {

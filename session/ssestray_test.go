@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // hostileSSEServer serves a go-sdk server (page size 2: add, tool_a,
@@ -124,7 +125,7 @@ func TestLegacySSEStrayAnswersAreIgnored(t *testing.T) {
 	res := walkAndCallPastStrays(t, s)
 	notJSON := 0
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindError && strings.Contains(ev.Text, "with data that is not JSON; it was not passed to the SDK") {
+		if ev.Kind == record.KindError && strings.Contains(ev.Text, "with data that is not JSON; it was not passed to the SDK") {
 			notJSON++
 		}
 	}
@@ -135,10 +136,10 @@ func TestLegacySSEStrayAnswersAreIgnored(t *testing.T) {
 		dir, method string
 		want        int
 	}{
-		{Send, "tools/list", len(res.Pages)},
-		{Recv, "tools/list", len(res.Pages)},
-		{Send, "tools/call", 1},
-		{Recv, "tools/call", 1},
+		{record.Send, "tools/list", len(res.Pages)},
+		{record.Recv, "tools/list", len(res.Pages)},
+		{record.Send, "tools/call", 1},
+		{record.Recv, "tools/call", 1},
 	} {
 		if n := len(wireFrames(s.Log(), c.dir, c.method)); n != c.want {
 			t.Errorf("%d %s frames %s recorded, want %d", n, c.method, c.dir, c.want)
@@ -158,9 +159,9 @@ func TestLegacySSEDeepSchemaIsCut(t *testing.T) {
 // event passes untouched and unrecorded, and an event with nothing to pass
 // on is dropped whole, since the SDK takes every other event for a message.
 func TestSSETapLegacyStream(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
-	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	in := "event: endpoint\ndata: /message?sessionId=abc\n\n" +
 		": keep-alive\n\n" +
 		"event: message\nid: 7\ndata: {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":1,\"message\":\"x\"}}\n\n" +
@@ -180,15 +181,15 @@ func TestSSETapLegacyStream(t *testing.T) {
 	if got := strayEvents(log); len(got) != 1 {
 		t.Errorf("stray answers reported: %q", got)
 	}
-	if !hasEvent(log, KindError, "with data that is not JSON") {
+	if !hasEvent(log, record.KindError, "with data that is not JSON") {
 		t.Error("the second endpoint event was not reported")
 	}
 	for _, ev := range log.Events() {
-		if ev.Kind == KindWire && strings.Contains(ev.Text+string(ev.Frame), "sessionId=abc") {
+		if ev.Kind == record.KindWire && strings.Contains(ev.Text+string(ev.Frame), "sessionId=abc") {
 			t.Errorf("the endpoint event was recorded as a frame: %+v", ev)
 		}
 	}
-	if n := len(wireFrames(log, Recv, "ping")); n != 1 {
+	if n := len(wireFrames(log, record.Recv, "ping")); n != 1 {
 		t.Errorf("%d ping answers recorded, want 1", n)
 	}
 }

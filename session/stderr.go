@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mcpwitness/record"
 	"regexp"
 	"strings"
 	"sync"
@@ -106,7 +107,7 @@ func (l *stderrLog) text() string {
 // readStderr reads r line by line until it ends, never stopping early: a
 // server writing to a closed stderr dies of it. Each line becomes an event,
 // cut to stderrLineMax with a marker saying how long it was.
-func readStderr(r io.Reader, log *Log, tail *stderrLog) {
+func readStderr(r io.Reader, log *record.Log, tail *stderrLog) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var line []byte
 	var size int64
@@ -125,10 +126,10 @@ func readStderr(r io.Reader, log *Log, tail *stderrLog) {
 				size-- // the newline
 			}
 			if size > stderrLineMax {
-				text = cutUTF8(text, stderrLineMax) + fmt.Sprintf("… [truncated: %s line]", byteSize(size))
+				text = cutUTF8(text, stderrLineMax) + fmt.Sprintf("… [truncated: %s line]", record.ByteSize(size))
 			}
 			tail.add(text)
-			log.Append(Event{Kind: KindStderr, Text: text})
+			log.Append(record.Event{Kind: record.KindStderr, Text: text})
 		}
 		line, size = line[:0], 0
 		if err != nil {

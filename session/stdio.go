@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // Timings of a child's end. Stopping escalates within stopStep each
@@ -36,7 +37,7 @@ const (
 type child struct {
 	cmd   *exec.Cmd
 	tap   *tap
-	log   *Log
+	log   *record.Log
 	limit *frameLimit
 
 	stdin  io.WriteCloser
@@ -64,7 +65,7 @@ type child struct {
 	quitFirst bool
 }
 
-func startChild(t Target, tp *tap, log *Log, limit *frameLimit) (*child, error) {
+func startChild(t Target, tp *tap, log *record.Log, limit *frameLimit) (*child, error) {
 	cmd := exec.Command(t.Command[0], t.Command[1:]...)
 	cmd.Env = ChildEnv(os.Environ(), t)
 	cmd.Dir = t.Dir
@@ -214,7 +215,7 @@ func (c *child) wait() {
 	// Let the readers take what is left before saying it ended.
 	c.release(pipeGrace)
 	if !stopped {
-		c.log.Append(Event{Kind: KindClosed, Text: "server exited: " + c.exitText()})
+		c.log.Append(record.Event{Kind: record.KindClosed, Text: "server exited: " + c.exitText()})
 	}
 }
 
@@ -397,7 +398,7 @@ func (l *lineTap) Write(p []byte) (int, error) {
 		}
 		line := bytes.TrimRight(l.buf[:i], "\r")
 		if len(line) > 0 {
-			l.tap.frame(Send, line)
+			l.tap.frame(record.Send, line)
 		}
 		l.buf = l.buf[i+1:]
 	}

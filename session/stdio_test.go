@@ -13,6 +13,7 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // recorded dials target with a log whose record is written to the returned
@@ -20,8 +21,8 @@ import (
 func recorded(t *testing.T, target Target, opts *Options) (*Session, *bytes.Buffer) {
 	t.Helper()
 	var rec bytes.Buffer
-	log := NewLog(&LogOptions{History: true})
-	r, err := NewRecorder(&rec, NewHeader("test", target.Describe()), target.Secrets())
+	log := record.NewLog(&record.LogOptions{History: true})
+	r, err := record.NewRecorder(&rec, record.NewHeader("test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func readable(t *testing.T, rec []byte) {
 
 // hasEvent reports whether the log holds an event of kind whose text
 // contains text.
-func hasEvent(l *Log, kind Kind, text string) bool {
+func hasEvent(l *record.Log, kind record.Kind, text string) bool {
 	for _, ev := range l.Events() {
 		if ev.Kind == kind && strings.Contains(ev.Text, text) {
 			return true
@@ -66,7 +67,7 @@ func TestStdioFrameOverTheLimitEndsTheConnection(t *testing.T) {
 	if !strings.Contains(res.Err.Error(), want) {
 		t.Errorf("walk error %q does not contain %q", res.Err, want)
 	}
-	if !hasEvent(s.Log(), KindError, want) {
+	if !hasEvent(s.Log(), record.KindError, want) {
 		t.Error("no error event names the limit")
 	}
 	s.Close()
@@ -77,7 +78,7 @@ func TestStdioFrameOverTheLimitEndsTheConnection(t *testing.T) {
 }
 
 func TestDefaultMaxFrameIs64MiB(t *testing.T) {
-	if got := newFrameLimit(0, NewLog(nil)).max; got != 64<<20 || DefaultMaxFrame != 64<<20 {
+	if got := newFrameLimit(0, record.NewLog(nil)).max; got != 64<<20 || DefaultMaxFrame != 64<<20 {
 		t.Errorf("default limit %d, DefaultMaxFrame %d", got, DefaultMaxFrame)
 	}
 	err := &FrameTooLargeError{What: "HTTP body", Size: 400 << 20, Limit: DefaultMaxFrame}
@@ -92,18 +93,18 @@ func TestLongStderrLineIsTruncatedAndStderrKeepsDraining(t *testing.T) {
 	s := dial(t, hostile(t, hostiletest.ModeHugeStderrLine), nil)
 	walked(t, s)
 	waitFor(t, "the stderr line written after the walk", func() bool {
-		return hasEvent(s.Log(), KindStderr, "recv tools/list")
+		return hasEvent(s.Log(), record.KindStderr, "recv tools/list")
 	})
 	var long string
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindStderr && strings.HasPrefix(ev.Text, "long line: ") {
+		if ev.Kind == record.KindStderr && strings.HasPrefix(ev.Text, "long line: ") {
 			long = ev.Text
 		}
 	}
 	if !strings.HasSuffix(long, "… [truncated: 3.0 MiB line]") || len(long) > stderrLineMax+100 {
 		t.Errorf("the long line's event holds %d bytes ending %q", len(long), long[max(0, len(long)-60):])
 	}
-	if !hasEvent(s.Log(), KindStderr, "after the long line") {
+	if !hasEvent(s.Log(), record.KindStderr, "after the long line") {
 		t.Error("the line after the long one is missing")
 	}
 }
@@ -200,7 +201,7 @@ func closeAndCount(t *testing.T, s *Session, before int) {
 func TestCloseDoesNotWaitForADetachedGrandchild(t *testing.T) {
 	target := hostile(t, hostiletest.ModeDetach)
 	before := runtime.NumGoroutine()
-	s, err := Dial(context.Background(), target, &Options{Timeout: 10 * time.Second, Log: NewLog(&LogOptions{History: true})})
+	s, err := Dial(context.Background(), target, &Options{Timeout: 10 * time.Second, Log: record.NewLog(&record.LogOptions{History: true})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestCloseDoesNotWaitForADetachedGrandchild(t *testing.T) {
 	pid := 0
 	for deadline := time.Now().Add(10 * time.Second); pid == 0; time.Sleep(10 * time.Millisecond) {
 		for _, ev := range s.Log().Events() {
-			if ev.Kind == KindStderr {
+			if ev.Kind == record.KindStderr {
 				if _, err := fmt.Sscanf(ev.Text, "grandchild %d started", &pid); err == nil {
 					break
 				}

@@ -17,6 +17,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/jsonscan"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // tap turns raw frames into wire events and hands the raw answer of a
@@ -24,7 +25,7 @@ import (
 // and call results are read from the bytes it saw, not from the SDK's
 // structs.
 type tap struct {
-	log *Log
+	log *record.Log
 	// progress maps a progress token we sent to the call it belongs to.
 	progress func(token string) (int64, bool)
 
@@ -104,7 +105,7 @@ type sentRef struct {
 	n  int64
 }
 
-func newTap(log *Log) *tap {
+func newTap(log *record.Log) *tap {
 	return &tap{log: log, watched: map[string]*watcher{}, sent: map[string]sentCall{}, recvReq: map[string]string{}, own: map[string]chan struct{}{}, writes: map[string]chan struct{}{}}
 }
 
@@ -140,12 +141,12 @@ func (t *tap) frame(dir string, raw []byte) bool {
 // given: the frame itself, a copy with what nests deeper than maxFrameDepth
 // cut, or nothing (ok false) for a frame that is not JSON or an answer to no
 // request in flight.
-func (t *tap) receive(raw []byte) (fwd []byte, ok bool) { return t.pass(Recv, raw) }
+func (t *tap) receive(raw []byte) (fwd []byte, ok bool) { return t.pass(record.Recv, raw) }
 
 func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 	now := time.Now()
 	view, cuts, depth := raw, 0, 0
-	if dir == Recv {
+	if dir == record.Recv {
 		if depth = checks.Depth(raw); depth > maxFrameDepth {
 			if cut, n, ok := checks.Cut(raw, maxFrameDepth); ok {
 				view, cuts = cut, n
@@ -153,10 +154,10 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 		}
 	}
 	if !jsonscan.Valid(view) {
-		if dir == Recv {
+		if dir == record.Recv {
 			t.noted(raw)
 		}
-		t.log.Append(Event{T: now, Kind: KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
+		t.log.Append(record.Event{T: now, Kind: record.KindWire, Dir: dir, Text: string(raw), Size: len(raw), Level: "invalid"})
 		return nil, false
 	}
 	// The frame is copied once, for the record: the caller's buffer is
@@ -179,13 +180,13 @@ func (t *tap) pass(dir string, raw []byte) ([]byte, bool) {
 		one = readMessage(parse)
 		parsed = one.isObject
 	}
-	rec := Event{T: now, Kind: KindWire, Dir: dir, Frame: raw, Size: len(raw)}
+	rec := record.Event{T: now, Kind: record.KindWire, Dir: dir, Frame: raw, Size: len(raw)}
 	if cuts > 0 {
 		rec.Level = levelDeep
 		if depth > jsonMaxDepth {
 			rec.Frame, rec.Text = nil, string(raw)
 		}
-		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, Size: len(raw), Text: fmt.Sprintf(
+		t.log.Append(record.Event{T: now, Kind: record.KindError, Dir: dir, Size: len(raw), Text: fmt.Sprintf(
 			"a frame from the server nests %d levels deep; %s deeper than %d levels cut before the SDK and the checks saw it (the record keeps it whole)",
 			depth, plural(cuts, "value"), maxFrameDepth)})
 	}
@@ -297,7 +298,7 @@ func (e *envelope) read(b []byte) bool {
 // gets instead: an empty page of the same id, so that the SDK settles the
 // request (its id, cancellation and timeout stay its own) without decoding
 // a page nobody reads from it.
-func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool) (ok bool, fwd []byte) {
+func (t *tap) route(dir string, msg message, now time.Time, rec *record.Event, cut bool) (ok bool, fwd []byte) {
 	env := msg.env
 	id := canonicalID(env.ID)
 	method, latency, w, stray := t.book(dir, env.Method, id, now)
@@ -306,10 +307,10 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 		frame = t.recordAlone(rec, method, id, latency, cut)
 	}
 	if stray {
-		if dir == Recv && !msg.isObject {
+		if dir == record.Recv && !msg.isObject {
 			t.noted(msg.view)
 		}
-		t.log.Append(Event{T: now, Kind: KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
+		t.log.Append(record.Event{T: now, Kind: record.KindError, Dir: dir, ID: id, Size: len(msg.view), Text: strayText(env.ID, msg.isObject)})
 		return false, nil
 	}
 	if w != nil {
@@ -318,7 +319,7 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 			fwd = emptyPage(env.ID, w.items)
 		}
 	}
-	if dir == Recv && !t.take(method, id, env, now) {
+	if dir == record.Recv && !t.take(method, id, env, now) {
 		return false, nil
 	}
 	return true, fwd
@@ -328,7 +329,7 @@ func (t *tap) route(dir string, msg message, now time.Time, rec *Event, cut bool
 // method and id the message was booked with (and an answer's latency). It
 // returns the sequence number of its event, which a watcher keeps to point
 // at the answer; 0 when the frame was cut or is recorded as text.
-func (t *tap) recordAlone(rec *Event, method, id string, latency time.Duration, cut bool) int64 {
+func (t *tap) recordAlone(rec *record.Event, method, id string, latency time.Duration, cut bool) int64 {
 	rec.Method, rec.ID = method, id
 	if latency > 0 {
 		rec.LatencyMs = ms(latency)
@@ -362,9 +363,9 @@ func (t *tap) take(method, id string, env envelope, now time.Time) bool {
 	}
 	if env.Method != "" && id == "" {
 		switch env.Method {
-		case MethodToolsChanged:
+		case record.MethodToolsChanged:
 			t.toolsChanged.Add(1)
-		case MethodPromptsChanged:
+		case record.MethodPromptsChanged:
 			t.promptsChanged.Add(1)
 		case methodResourcesChanged:
 			t.resourcesChanged.Add(1)
@@ -408,11 +409,11 @@ func (t *tap) book(dir, method, id string, now time.Time) (recorded string, late
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
-	case method != "" && id != "" && dir == Send:
+	case method != "" && id != "" && dir == record.Send:
 		t.remember(id, sentCall{method: method, at: now})
-	case method != "" && id != "" && dir == Recv:
+	case method != "" && id != "" && dir == record.Recv:
 		t.recvReq[id] = method
-	case method == "" && dir == Recv:
+	case method == "" && dir == record.Recv:
 		sc, ok := t.sent[id]
 		if id == "" || !ok {
 			return method, 0, nil, true
@@ -421,7 +422,7 @@ func (t *tap) book(dir, method, id string, now time.Time) (recorded string, late
 		w = t.watched[id]
 		delete(t.watched, id)
 		return sc.method, now.Sub(sc.at), w, false
-	case method == "" && id != "" && dir == Send:
+	case method == "" && id != "" && dir == record.Send:
 		method = t.recvReq[id]
 		delete(t.recvReq, id)
 	}
@@ -505,13 +506,13 @@ func (t *tap) notification(method string, params json.RawMessage, now time.Time)
 		if json.Unmarshal(params, &p) == nil {
 			tok, _ := json.Marshal(p.Token)
 			if callID, ok := t.progress(string(tok)); ok {
-				t.log.Append(Event{T: now, Kind: KindProgress, Method: method, Data: params,
-					Progress: &ProgressInfo{CallID: callID, Progress: p.Progress, Total: p.Total, Message: p.Message}})
+				t.log.Append(record.Event{T: now, Kind: record.KindProgress, Method: method, Data: params,
+					Progress: &record.ProgressInfo{CallID: callID, Progress: p.Progress, Total: p.Total, Message: p.Message}})
 				return
 			}
 		}
 	}
-	ev := Event{T: now, Kind: KindNotification, Method: method, Data: params}
+	ev := record.Event{T: now, Kind: record.KindNotification, Method: method, Data: params}
 	if method == "notifications/message" {
 		var m struct {
 			Level  string          `json:"level"`
@@ -589,7 +590,7 @@ func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	c.tap.claim(ctx, msg)
 	if c.record {
 		if raw, err := jsonrpc.EncodeMessage(msg); err == nil {
-			c.tap.frame(Send, raw)
+			c.tap.frame(record.Send, raw)
 		}
 	}
 	err := c.inner.Write(ctx, msg)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 )
 
 // BenchmarkTapRoute is the tap's work for the frames most sessions are
@@ -14,12 +15,12 @@ import (
 // checked, recorded and routed. Compare it across a change with
 // `go test -run '^$' -bench TapRoute -count 10 ./session/` and benchstat.
 func BenchmarkTapRoute(b *testing.B) {
-	tp := newTap(NewLog(nil))
+	tp := newTap(record.NewLog(nil))
 	note := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"demo","data":"scene 2 of 4"}}`)
 	b.ReportAllocs()
 	for i := range b.N {
 		id := strconv.Itoa(i)
-		if !tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)) {
+		if !tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)) {
 			b.Fatal("the request was not passed on")
 		}
 		if _, ok := tp.receive([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"hi"}]}}`)); !ok {
@@ -35,7 +36,7 @@ func BenchmarkTapRoute(b *testing.B) {
 // over stdio from the hostile server: each op reads them all, records each
 // as an event, and the answer. `go test -run '^$' -bench LogFlood ./session/`
 func BenchmarkLogFlood(b *testing.B) {
-	s := dial(b, hostile(b, hostiletest.ModeLogFlood, "-logs", "10000"), &Options{Timeout: time.Minute, Log: NewLog(nil)})
+	s := dial(b, hostile(b, hostiletest.ModeLogFlood, "-logs", "10000"), &Options{Timeout: time.Minute, Log: record.NewLog(nil)})
 	walked(b, s)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,12 +1,15 @@
 package session
 
-import "testing"
+import (
+	"mcpwitness/record"
+	"testing"
+)
 
 // A log message and a progress notification are recorded and kept from
 // the SDK, which does nothing with them for a client with no handler of
 // them; a notification it acts on (a list changed) goes on to it.
 func TestTapKeepsIgnoredNotificationsFromTheSDK(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
 	for _, tt := range []struct {
 		frame  string
@@ -20,10 +23,10 @@ func TestTapKeepsIgnoredNotificationsFromTheSDK(t *testing.T) {
 			t.Errorf("%s: passed on %v, want %v", tt.frame, ok, tt.passed)
 		}
 	}
-	if !hasEvent(log, KindNotification, "hello") {
+	if !hasEvent(log, record.KindNotification, "hello") {
 		t.Error("the log message was not recorded")
 	}
-	if n := len(wireFrames(log, Recv, "notifications/progress")); n != 1 {
+	if n := len(wireFrames(log, record.Recv, "notifications/progress")); n != 1 {
 		t.Errorf("%d progress frames recorded, want 1", n)
 	}
 }

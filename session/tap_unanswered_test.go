@@ -1,6 +1,7 @@
 package session
 
 import (
+	"mcpwitness/record"
 	"strconv"
 	"testing"
 	"time"
@@ -11,29 +12,29 @@ import (
 // answer to one of the newest is still matched to its request; one to a
 // request forgotten is a stray. Requests answered at once leave nothing.
 func TestTapForgetsTheOldestUnanswered(t *testing.T) {
-	tp := newTap(NewLog(nil))
+	tp := newTap(record.NewLog(nil))
 	now := time.Now()
 	n := maxUnanswered + 10
 	for i := 1; i <= n; i++ {
-		tp.book(Send, "tools/call", strconv.Itoa(i), now)
+		tp.book(record.Send, "tools/call", strconv.Itoa(i), now)
 	}
 	if len(tp.sent) != maxUnanswered {
 		t.Fatalf("%d requests remembered, want %d", len(tp.sent), maxUnanswered)
 	}
-	if m, lat, _, stray := tp.book(Recv, "", strconv.Itoa(n), now.Add(time.Second)); stray || m != "tools/call" || lat != time.Second {
+	if m, lat, _, stray := tp.book(record.Recv, "", strconv.Itoa(n), now.Add(time.Second)); stray || m != "tools/call" || lat != time.Second {
 		t.Errorf("the newest request's answer: method %q, latency %v, stray %v", m, lat, stray)
 	}
-	if _, _, _, stray := tp.book(Recv, "", "1", now); !stray {
+	if _, _, _, stray := tp.book(record.Recv, "", "1", now); !stray {
 		t.Error("an answer to a forgotten request is not a stray")
 	}
-	if _, _, _, stray := tp.book(Recv, "", "11", now); stray {
+	if _, _, _, stray := tp.book(record.Recv, "", "11", now); stray {
 		t.Error("the oldest request remembered was forgotten")
 	}
 
 	for i := n + 1; i <= n+100_000; i++ {
 		id := strconv.Itoa(i)
-		tp.book(Send, "tools/list", id, now)
-		tp.book(Recv, "", id, now)
+		tp.book(record.Send, "tools/list", id, now)
+		tp.book(record.Recv, "", id, now)
 	}
 	if len(tp.sent) != maxUnanswered-2 {
 		t.Errorf("%d requests remembered after answered ones, want %d", len(tp.sent), maxUnanswered-2)
@@ -46,18 +47,18 @@ func TestTapForgetsTheOldestUnanswered(t *testing.T) {
 // An id sent again (a buggy peer may reuse one) is remembered by its
 // newest request, and in that request's place among the oldest.
 func TestTapIDSentAgain(t *testing.T) {
-	tp := newTap(NewLog(nil))
+	tp := newTap(record.NewLog(nil))
 	now := time.Now()
-	tp.book(Send, "ping", "1", now)
+	tp.book(record.Send, "ping", "1", now)
 	for i := 2; i <= maxUnanswered; i++ {
-		tp.book(Send, "tools/call", strconv.Itoa(i), now)
+		tp.book(record.Send, "tools/call", strconv.Itoa(i), now)
 	}
-	tp.book(Send, "tools/list", "1", now)
-	tp.book(Send, "tools/call", "last", now)
-	if m, _, _, stray := tp.book(Recv, "", "1", now); stray || m != "tools/list" {
+	tp.book(record.Send, "tools/list", "1", now)
+	tp.book(record.Send, "tools/call", "last", now)
+	if m, _, _, stray := tp.book(record.Recv, "", "1", now); stray || m != "tools/list" {
 		t.Errorf("the answer to id 1: method %q, stray %v", m, stray)
 	}
-	if _, _, _, stray := tp.book(Recv, "", "2", now); !stray {
+	if _, _, _, stray := tp.book(record.Recv, "", "2", now); !stray {
 		t.Error("the oldest request was not the one forgotten")
 	}
 }

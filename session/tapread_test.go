@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"mcpwitness/record"
 )
 
 // decodedMessage is a message read by decoding it: what readMessage must
@@ -65,11 +66,11 @@ func checkEnvelope(t *testing.T, b []byte) {
 // A list page is copied once on its way in: the result the walk reads is
 // a slice of the frame the record holds, not a copy of it.
 func TestTapKeepsAPageOnce(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
 	_, w := withListWatcher(t.Context(), "tools/list", "tools")
 	tp.watch("1", w)
-	tp.frame(Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
+	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`))
 	var page strings.Builder
 	page.WriteString(`{"jsonrpc":"2.0","id":1,"result":{"tools":[`)
 	for i := range 100 {
@@ -87,7 +88,7 @@ func TestTapKeepsAPageOnce(t *testing.T) {
 	_, result, _, got := w.answer()
 	var frame json.RawMessage
 	for _, ev := range log.Events() {
-		if ev.Kind == KindWire && ev.Dir == Recv {
+		if ev.Kind == record.KindWire && ev.Dir == record.Recv {
 			frame = ev.Frame
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // Target says which server to connect to and how. Exactly one of Command,
@@ -73,22 +74,8 @@ type Target struct {
 
 	// DigestKey keys the digests of the target's secrets (nil: unkeyed);
 	// Identity is its configuration identity, if known. See [Target.Identify].
-	DigestKey *DigestKey
-	Identity  *Identity
-}
-
-// TargetInfo describes a target with its secrets replaced, as the session
-// file's header and the UI show it.
-type TargetInfo struct {
-	Transport string            `json:"transport"`
-	Command   []string          `json:"command,omitempty"`
-	Env       map[string]string `json:"env,omitempty"`
-	Dir       string            `json:"cwd,omitempty"`
-	URL       string            `json:"url,omitempty"`
-	Headers   map[string]string `json:"headers,omitempty"`
-	Name      string            `json:"name,omitempty"`
-	// Config is the target's configuration identity, when known.
-	Config *Identity `json:"config,omitempty"`
+	DigestKey *record.DigestKey
+	Identity  *record.Identity
 }
 
 // Validate reports a target that names no server or more than one,
@@ -222,33 +209,33 @@ type EnvRef struct {
 	Name, Value string
 }
 
-// Secrets returns a [Redactor] that knows every secret of the target (see
-// [SecretParts]): secret-named and marked environment and header values,
+// Secrets returns a [record.Redactor] that knows every secret of the target (see
+// [record.SecretParts]): secret-named and marked environment and header values,
 // credential-shaped parts of any value, URL userinfo, secret query values,
 // the client secret and every ${env:NAME} value substituted into it.
-func (t Target) Secrets() *Redactor {
-	r := NewRedactor(t.DigestKey)
+func (t Target) Secrets() *record.Redactor {
+	r := record.NewRedactor(t.DigestKey)
 	t.describe(r)
 	return r
 }
 
 // Describe returns the target with its secrets replaced, and each
 // ${env:NAME} value shown as the reference.
-func (t Target) Describe() TargetInfo {
-	info := t.describe(NewRedactor(t.DigestKey))
+func (t Target) Describe() record.TargetInfo {
+	info := t.describe(record.NewRedactor(t.DigestKey))
 	info.Config = t.Identity
 	return info
 }
 
 // describe registers the target's secrets with r and returns its
 // description with them replaced.
-func (t Target) describe(r *Redactor) TargetInfo {
+func (t Target) describe(r *record.Redactor) record.TargetInfo {
 	unsub := t.unsubstitute(r)
 	switch {
 	case len(t.Command) > 0:
-		info := TargetInfo{Transport: "stdio", Dir: unsub(t.Dir)}
+		info := record.TargetInfo{Transport: "stdio", Dir: unsub(t.Dir)}
 		for _, a := range t.Command {
-			info.Command = append(info.Command, r.addParts("arg", appendShaped(nil, a), unsub(a)))
+			info.Command = append(info.Command, r.AddParts("arg", record.AppendShaped(nil, a), unsub(a)))
 		}
 		for _, kv := range t.Env {
 			k, v, _ := strings.Cut(kv, "=")
@@ -262,7 +249,7 @@ func (t Target) describe(r *Redactor) TargetInfo {
 		}
 		return info
 	case t.URL != "":
-		info := TargetInfo{Transport: "http", URL: unsub(r.redactURL(t.URL))}
+		info := record.TargetInfo{Transport: "http", URL: unsub(r.RedactURL(t.URL))}
 		if t.ClientSecret != "" {
 			r.Add("client_secret", t.ClientSecret)
 		}
@@ -283,7 +270,7 @@ func (t Target) describe(r *Redactor) TargetInfo {
 		if name == "" {
 			name = "custom"
 		}
-		return TargetInfo{Transport: "in-memory", Name: name}
+		return record.TargetInfo{Transport: "in-memory", Name: name}
 	}
 }
 
@@ -291,8 +278,8 @@ func (t Target) describe(r *Redactor) TargetInfo {
 // of name and returns what the description shows of it: ${env:NAME} for a
 // substituted value, a placeholder for a secret, else the value with its
 // credential-shaped parts replaced.
-func (t Target) describeValue(r *Redactor, name, value string, unsub func(string) string) string {
-	parts := SecretParts(name, value, t.marked(name))
+func (t Target) describeValue(r *record.Redactor, name, value string, unsub func(string) string) string {
+	parts := record.SecretParts(name, value, t.marked(name))
 	if shown := unsub(value); shown != value {
 		for _, p := range parts {
 			r.Add(name, p)
@@ -305,17 +292,17 @@ func (t Target) describeValue(r *Redactor, name, value string, unsub func(string
 		}
 		return r.Add(name, value)
 	}
-	return r.addParts(name, parts, value)
+	return r.AddParts(name, parts, value)
 }
 
 // registerInherited adds to r the secrets of the environment a child
 // inherits whole (--inherit-env): values of secret-named or marked
 // variables, and values shaped like credentials. They are not described:
 // the target names only what the user gave.
-func (t Target) registerInherited(r *Redactor) {
+func (t Target) registerInherited(r *record.Redactor) {
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
-		for _, p := range SecretParts(k, v, t.marked(k)) {
+		for _, p := range record.SecretParts(k, v, t.marked(k)) {
 			r.Add(k, p)
 		}
 	}
@@ -329,7 +316,7 @@ func (t Target) marked(name string) bool {
 
 // unsubstitute registers every ${env:NAME} value of the target as a secret
 // named NAME and returns a function writing each back as its reference.
-func (t Target) unsubstitute(r *Redactor) func(string) string {
+func (t Target) unsubstitute(r *record.Redactor) func(string) string {
 	refs := slices.Clone(t.Substituted)
 	slices.SortFunc(refs, func(a, b EnvRef) int { return len(b.Value) - len(a.Value) })
 	var pairs []string
@@ -343,16 +330,4 @@ func (t Target) unsubstitute(r *Redactor) func(string) string {
 		return func(s string) string { return s }
 	}
 	return strings.NewReplacer(pairs...).Replace
-}
-
-// String is a one-line, redacted description of the target.
-func (i TargetInfo) String() string {
-	switch i.Transport {
-	case "stdio":
-		return strings.Join(i.Command, " ")
-	case "http", "sse":
-		return i.URL
-	default:
-		return i.Name
-	}
 }

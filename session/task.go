@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mcpwitness/finding"
+	"mcpwitness/record"
 )
 
 // TaskOptions tune a [Session.CallTask]. nil means defaults.
@@ -42,7 +43,7 @@ const TaskStatusMethod = "notifications/tasks/status"
 // 2025-11-25) says: tools/call goes out with a task
 // parameter, the CreateTaskResult is recorded, tasks/get is polled at the
 // server's pollInterval (bounded to 100 ms–5 s) and notifications/tasks/status
-// is taken when the server sends it; each new status is a [KindTask] event.
+// is taken when the server sends it; each new status is a [record.KindTask] event.
 // When the task completes or fails its result is fetched with tasks/result
 // and checked as a plain call's answer is. While the task waits for input
 // (input_required), tasks/result is asked for at once, and the server's
@@ -81,7 +82,7 @@ func (s *Session) CallTask(ctx context.Context, name string, args json.RawMessag
 
 // createTask sends r's task-augmented tools/call and follows the task it
 // makes to its end.
-func (s *Session) createTask(ctx context.Context, r *CallResult, def json.RawMessage, token string, ttl time.Duration, sub *Subscription) {
+func (s *Session) createTask(ctx context.Context, r *CallResult, def json.RawMessage, token string, ttl time.Duration, sub *record.Subscription) {
 	task := map[string]any{}
 	if ttl > 0 {
 		task["ttl"] = ttl.Milliseconds()
@@ -111,25 +112,25 @@ func (s *Session) createTask(ctx context.Context, r *CallResult, def json.RawMes
 		r.Verdicts = append(r.Verdicts, s.checkAnswer(r.Tool, def, r.Result, false)...)
 		return
 	}
-	info, err := ReadTask(created.Task)
+	info, err := record.ReadTask(created.Task)
 	if err != nil {
 		r.Err = fmt.Errorf("the answer to tools/call is no CreateTaskResult a client can follow: %w", err)
 		return
 	}
 	r.TaskID = info.TaskID
-	s.taskEvent(r, info, TaskCreated, created.Task)
+	s.taskEvent(r, info, record.TaskCreated, created.Task)
 	s.followTask(ctx, r, def, info, sub)
 }
 
 // taskEvent records status info of r's task, learnt from source.
-func (s *Session) taskEvent(r *CallResult, info TaskInfo, source TaskSource, raw json.RawMessage) {
+func (s *Session) taskEvent(r *CallResult, info record.TaskInfo, source record.TaskSource, raw json.RawMessage) {
 	info.Call, info.Source = r.ID, source
 	r.TaskStatus = info.Status
-	s.log.Append(Event{Kind: KindTask, Method: "tasks", ID: info.TaskID, Task: &info, Text: taskText(info), Data: raw})
+	s.log.Append(record.Event{Kind: record.KindTask, Method: "tasks", ID: info.TaskID, Task: &info, Text: taskText(info), Data: raw})
 }
 
 // taskText is a task event's line: "task t-1 working: scene 2 of 4".
-func taskText(info TaskInfo) string {
+func taskText(info record.TaskInfo) string {
 	text := "task " + info.TaskID + " " + string(info.Status)
 	if info.StatusMessage != "" {
 		text += ": " + info.StatusMessage
@@ -148,7 +149,7 @@ func pollEvery(ms int64) time.Duration {
 
 // followTask polls r's task (cur is its last known status) until it ends,
 // then fetches its result.
-func (s *Session) followTask(ctx context.Context, r *CallResult, def json.RawMessage, cur TaskInfo, sub *Subscription) {
+func (s *Session) followTask(ctx context.Context, r *CallResult, def json.RawMessage, cur record.TaskInfo, sub *record.Subscription) {
 	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	f := &taskFollow{s: s, r: r, cur: cur, notes: sub.C()}
@@ -157,7 +158,7 @@ func (s *Session) followTask(ctx context.Context, r *CallResult, def json.RawMes
 			return
 		}
 	}
-	if f.cur.Status == TaskCancelled {
+	if f.cur.Status == record.TaskCancelled {
 		r.Cancelled = true
 		r.Err = fmt.Errorf("the server cancelled task %s%s", f.cur.TaskID, colonMessage(f.cur.StatusMessage))
 		return
@@ -173,9 +174,9 @@ func (s *Session) followTask(ctx context.Context, r *CallResult, def json.RawMes
 type taskFollow struct {
 	s       *Session
 	r       *CallResult
-	cur     TaskInfo
-	notes   <-chan Event    // the session's events, for status notifications; nil once closed
-	fetched chan taskResult // tasks/result in flight, asked for once
+	cur     record.TaskInfo
+	notes   <-chan record.Event // the session's events, for status notifications; nil once closed
+	fetched chan taskResult     // tasks/result in flight, asked for once
 	got     *taskResult
 }
 
@@ -189,7 +190,7 @@ type taskFollow struct {
 // when the caller's ctx is cancelled, the task is cancelled; a failed poll
 // ends it too.
 func (f *taskFollow) next(ctx, tctx context.Context) bool {
-	if f.cur.Status == TaskInputRequired && f.fetched == nil && f.got == nil {
+	if f.cur.Status == record.TaskInputRequired && f.fetched == nil && f.got == nil {
 		f.fetched = f.s.fetchResult(tctx, f.cur.TaskID)
 	}
 	timer := time.NewTimer(pollEvery(f.cur.PollInterval))
@@ -228,14 +229,14 @@ func (f *taskFollow) answeredEarly() {
 // notified takes an event of the session's log (ok false when the
 // subscription has closed, and is read no more): a status notification of
 // this task is its new status.
-func (f *taskFollow) notified(ev Event, ok bool) {
+func (f *taskFollow) notified(ev record.Event, ok bool) {
 	if !ok {
 		f.notes = nil
 		return
 	}
-	if ev.Kind == KindNotification && ev.Method == TaskStatusMethod {
-		if next, err := ReadTask(ev.Data); err == nil && next.TaskID == f.cur.TaskID {
-			f.update(next, TaskNotified, ev.Data)
+	if ev.Kind == record.KindNotification && ev.Method == TaskStatusMethod {
+		if next, err := record.ReadTask(ev.Data); err == nil && next.TaskID == f.cur.TaskID {
+			f.update(next, record.TaskNotified, ev.Data)
 		}
 	}
 }
@@ -243,8 +244,8 @@ func (f *taskFollow) notified(ev Event, ok bool) {
 // update takes next as the task's status, learnt from source (raw as it
 // came). A change of status or message, and every notification, is
 // recorded; a status that names no poll interval keeps the last one.
-func (f *taskFollow) update(next TaskInfo, source TaskSource, raw json.RawMessage) {
-	if next.Status != f.cur.Status || next.StatusMessage != f.cur.StatusMessage || source == TaskNotified {
+func (f *taskFollow) update(next record.TaskInfo, source record.TaskSource, raw json.RawMessage) {
+	if next.Status != f.cur.Status || next.StatusMessage != f.cur.StatusMessage || source == record.TaskNotified {
 		f.s.taskEvent(f.r, next, source, raw)
 	}
 	if next.PollInterval == 0 {
@@ -279,7 +280,7 @@ func colonMessage(msg string) string {
 
 // pollTask asks for the status of task cur with tasks/get and passes what
 // came to update; a failure ends the call.
-func (s *Session) pollTask(ctx context.Context, r *CallResult, cur TaskInfo, update func(TaskInfo, TaskSource, json.RawMessage)) {
+func (s *Session) pollTask(ctx context.Context, r *CallResult, cur record.TaskInfo, update func(record.TaskInfo, record.TaskSource, json.RawMessage)) {
 	gctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	rep, err := s.request(gctx, "tasks/get", map[string]string{"taskId": cur.TaskID})
@@ -290,14 +291,14 @@ func (s *Session) pollTask(ctx context.Context, r *CallResult, cur TaskInfo, upd
 		r.Err = err
 	case len(rep.rpcErr) > 0:
 		r.RPCError = rep.rpcErr
-		r.Err = fmt.Errorf("tasks/get for task %s: the server answered with an error: %s", cur.TaskID, RPCErrorText(rep.rpcErr))
+		r.Err = fmt.Errorf("tasks/get for task %s: the server answered with an error: %s", cur.TaskID, record.RPCErrorText(rep.rpcErr))
 	default:
-		next, err := ReadTask(rep.result)
+		next, err := record.ReadTask(rep.result)
 		if err != nil {
 			r.Err = fmt.Errorf("tasks/get for task %s: %w", cur.TaskID, err)
 			return
 		}
-		update(next, TaskPolled, rep.result)
+		update(next, record.TaskPolled, rep.result)
 	}
 }
 
@@ -320,7 +321,7 @@ func (s *Session) fetchResult(ctx context.Context, id string) chan taskResult {
 // taskOutcome fills r from the result of its ended task (status cur): the
 // tool's answer, checked as a plain call's, or the error the task failed
 // with.
-func (s *Session) taskOutcome(r *CallResult, def json.RawMessage, cur TaskInfo, res taskResult) {
+func (s *Session) taskOutcome(r *CallResult, def json.RawMessage, cur record.TaskInfo, res taskResult) {
 	switch {
 	case res.err != nil:
 		r.Err = fmt.Errorf("tasks/result for task %s (%s): %w", cur.TaskID, cur.Status, res.err)
@@ -329,7 +330,7 @@ func (s *Session) taskOutcome(r *CallResult, def json.RawMessage, cur TaskInfo, 
 	case len(res.rep.result) > 0:
 		r.Result = res.rep.result
 		r.Verdicts = append(r.Verdicts, s.checkAnswer(r.Tool, def, r.Result, false)...)
-		if cur.Status == TaskFailed && !IsErrorResult(r.Result) {
+		if cur.Status == record.TaskFailed && !record.IsErrorResult(r.Result) {
 			r.Findings = append(r.Findings, finding.Finding{Check: "task-failed-result", Severity: finding.SeverityWarning,
 				Message: fmt.Sprintf("task %s failed%s, yet tasks/result gave a result that is no error", cur.TaskID, colonMessage(cur.StatusMessage))})
 		}
@@ -354,11 +355,11 @@ func (s *Session) cancelTask(ctx context.Context, r *CallResult, id string) {
 	case err != nil:
 		r.Err = fmt.Errorf("task %s: %s; tasks/cancel failed: %w", id, why, err)
 	case len(rep.rpcErr) > 0:
-		r.Err = fmt.Errorf("task %s: %s; tasks/cancel was answered with an error: %s", id, why, RPCErrorText(rep.rpcErr))
+		r.Err = fmt.Errorf("task %s: %s; tasks/cancel was answered with an error: %s", id, why, record.RPCErrorText(rep.rpcErr))
 	default:
 		r.Err = fmt.Errorf("task %s: %s; tasks/cancel sent", id, why)
-		if info, rerr := ReadTask(rep.result); rerr == nil {
-			s.taskEvent(r, info, TaskCancel, rep.result)
+		if info, rerr := record.ReadTask(rep.result); rerr == nil {
+			s.taskEvent(r, info, record.TaskCancel, rep.result)
 		}
 	}
 	if errors.Is(ctx.Err(), context.Canceled) {

@@ -9,6 +9,7 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 )
 
 // A task waiting for input has its result asked for once: a server that
@@ -17,7 +18,7 @@ import (
 // each answer (which went back and forth with no pause until the timeout).
 // The early answer is a finding.
 func TestTaskResultIsAskedForOnce(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, hostile(t, hostiletest.ModeTasksEarlyResult), &Options{Log: log, Protocol: "2025-11-25"})
 	const timeout = time.Second
 	shortTimeout(s, timeout)

@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"mcpwitness/record"
 )
 
 // answerStream reads body, the event stream of one of the session's own
@@ -82,7 +83,7 @@ func (s *Session) answerStreamed(ctx context.Context, data []byte) {
 			resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "mcpwitness does not answer " + m.Method + " on a task's stream"}
 		}
 		if _, err := s.post(context.WithoutCancel(ctx), resp); err != nil {
-			s.log.Append(Event{Kind: KindError, Method: m.Method, Text: "answering " + m.Method + " on a task's stream failed: " + s.redact(err).Error()})
+			s.log.Append(record.Event{Kind: record.KindError, Method: m.Method, Text: "answering " + m.Method + " on a task's stream failed: " + s.redact(err).Error()})
 		}
 	}()
 }

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 // taskTargets are the demo server over stdio and over Streamable HTTP on
@@ -21,10 +22,10 @@ func taskTargets(t *testing.T) map[string]Target {
 
 // taskEvents returns the statuses the log's task events recorded for call
 // id, in order.
-func taskEvents(l *Log, id int64) []TaskStatus {
-	var out []TaskStatus
+func taskEvents(l *record.Log, id int64) []record.TaskStatus {
+	var out []record.TaskStatus
 	for _, ev := range l.Events() {
-		if ev.Kind == KindTask && ev.Task != nil && ev.Task.Call == id {
+		if ev.Kind == record.KindTask && ev.Task != nil && ev.Task.Call == id {
 			out = append(out, ev.Task.Status)
 		}
 	}
@@ -33,9 +34,9 @@ func taskEvents(l *Log, id int64) []TaskStatus {
 
 // sentOwn reports how many frames of method went out with one of the
 // session's own ids.
-func sentOwn(l *Log, method string) int {
+func sentOwn(l *record.Log, method string) int {
 	n := 0
-	for _, ev := range wireFrames(l, Send, method) {
+	for _, ev := range wireFrames(l, record.Send, method) {
 		if strings.HasPrefix(ev.ID, `"`+ownIDPrefix) {
 			n++
 		}
@@ -43,7 +44,7 @@ func sentOwn(l *Log, method string) int {
 	return n
 }
 
-func verdictOf(vs []checks.Verdict, check string) checks.Status {
+func verdictOf(vs []finding.Verdict, check string) finding.Status {
 	for _, v := range vs {
 		if v.Check == check {
 			return v.Status
@@ -61,20 +62,20 @@ func TestCallTaskCompletes(t *testing.T) {
 			if r.Err != nil || len(r.RPCError) > 0 {
 				t.Fatalf("task: %v %s", r.Err, r.RPCError)
 			}
-			if r.TaskID == "" || r.TaskStatus != TaskCompleted || !r.AsTask {
+			if r.TaskID == "" || r.TaskStatus != record.TaskCompleted || !r.AsTask {
 				t.Errorf("task %q status %q asTask %v, want a completed task", r.TaskID, r.TaskStatus, r.AsTask)
 			}
 			if !strings.Contains(string(r.Result), "Rendered 2 scenes") {
 				t.Errorf("result %s, want the rendered video", r.Result)
 			}
-			if st := verdictOf(r.Verdicts, checks.TaskSupport); st != checks.Pass {
+			if st := verdictOf(r.Verdicts, finding.TaskSupport); st != finding.Pass {
 				t.Errorf("task-support verdict %q, want pass", st)
 			}
-			if st := verdictOf(r.Verdicts, checks.StructuredContent); st == "" {
+			if st := verdictOf(r.Verdicts, finding.StructuredContent); st == "" {
 				t.Error("no structured-content verdict: the result was not checked")
 			}
 			statuses := taskEvents(s.Log(), r.ID)
-			if len(statuses) < 2 || statuses[0] != TaskWorking || statuses[len(statuses)-1] != TaskCompleted {
+			if len(statuses) < 2 || statuses[0] != record.TaskWorking || statuses[len(statuses)-1] != record.TaskCompleted {
 				t.Errorf("status history %v, want working … completed", statuses)
 			}
 			for _, m := range []string{"tools/call", "tasks/get", "tasks/result"} {
@@ -96,7 +97,7 @@ func TestCallTaskFails(t *testing.T) {
 			s := dial(t, target, &Options{Protocol: "2025-11-25"})
 			s.Walk(context.Background(), paging.Tools())
 			r := s.CallTask(context.Background(), "render_video", json.RawMessage(`{"storyboard":"a\nb","resolution":"2160p"}`), nil)
-			if r.TaskStatus != TaskFailed {
+			if r.TaskStatus != record.TaskFailed {
 				t.Fatalf("status %q (err %v), want failed", r.TaskStatus, r.Err)
 			}
 			if !r.IsError() || !strings.Contains(string(r.Result), "GPU encoder") {
@@ -109,18 +110,18 @@ func TestCallTaskFails(t *testing.T) {
 func TestCallTaskCancelSendsTasksCancel(t *testing.T) {
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
-			log := NewLog(&LogOptions{History: true})
+			log := record.NewLog(&record.LogOptions{History: true})
 			s := dial(t, target, &Options{Log: log, Protocol: "2025-11-25"})
 			s.Walk(context.Background(), paging.Tools())
 			ctx, cancel := context.WithCancel(context.Background())
 			// Cancel once the first status after creation arrives.
-			log.AddSink(func(ev Event) {
-				if ev.Kind == KindTask && ev.Task != nil && ev.Task.Source != TaskCreated {
+			log.AddSink(func(ev record.Event) {
+				if ev.Kind == record.KindTask && ev.Task != nil && ev.Task.Source != record.TaskCreated {
 					cancel()
 				}
 			})
 			r := s.CallTask(ctx, "render_video", json.RawMessage(`{"storyboard":"1\n2\n3\n4\n5\n6"}`), nil)
-			if !r.Cancelled || r.TaskStatus != TaskCancelled || !errors.Is(r.Err, context.Canceled) {
+			if !r.Cancelled || r.TaskStatus != record.TaskCancelled || !errors.Is(r.Err, context.Canceled) {
 				t.Fatalf("cancelled %v status %q err %v, want cancelled by tasks/cancel", r.Cancelled, r.TaskStatus, r.Err)
 			}
 			if sentOwn(log, "tasks/cancel") != 1 {
@@ -146,23 +147,23 @@ func TestCallTaskInputRequiredAnsweredByElicit(t *testing.T) {
 			s := dial(t, target, &Options{Protocol: "2025-11-25", Elicit: &ElicitAnswer{Action: ElicitAcceptDefaults}})
 			s.Walk(context.Background(), paging.Tools())
 			r := s.CallTask(context.Background(), "transcribe_audio", json.RawMessage(`{"url":"https://example.com/a.mp3"}`), nil)
-			if r.TaskStatus != TaskCompleted {
+			if r.TaskStatus != record.TaskCompleted {
 				t.Fatalf("status %q err %v, want completed", r.TaskStatus, r.Err)
 			}
 			if !strings.Contains(string(r.Result), "[en]") {
 				t.Errorf("result %s, want the language the elicitation accepted (en, its default)", r.Result)
 			}
-			if n := len(wireFrames(s.Log(), Recv, "elicitation/create")); n != 1 {
+			if n := len(wireFrames(s.Log(), record.Recv, "elicitation/create")); n != 1 {
 				t.Errorf("%d elicitation requests, want 1", n)
 			}
-			if !containsStatus(taskEvents(s.Log(), r.ID), TaskInputRequired) {
+			if !containsStatus(taskEvents(s.Log(), r.ID), record.TaskInputRequired) {
 				t.Errorf("status history %v has no input_required", taskEvents(s.Log(), r.ID))
 			}
 		})
 	}
 }
 
-func containsStatus(list []TaskStatus, st TaskStatus) bool {
+func containsStatus(list []record.TaskStatus, st record.TaskStatus) bool {
 	for _, x := range list {
 		if x == st {
 			return true
@@ -175,7 +176,7 @@ func TestCallTaskForbiddenIsRefused(t *testing.T) {
 	s := dial(t, demoStdio(t), &Options{Protocol: "2025-11-25"})
 	s.Walk(context.Background(), paging.Tools())
 	r := s.CallTask(context.Background(), "add", json.RawMessage(`{"a":1,"b":2}`), nil)
-	if r.Sent || verdictOf(r.Verdicts, checks.TaskSupport) != checks.Refused {
+	if r.Sent || verdictOf(r.Verdicts, finding.TaskSupport) != finding.Refused {
 		t.Fatalf("sent %v verdicts %+v, want a refusal before sending", r.Sent, r.Verdicts)
 	}
 	if sentOwn(s.Log(), "tools/call") != 0 {
@@ -199,7 +200,7 @@ func TestTasksListIsWalkedLikeTheOtherLists(t *testing.T) {
 				}()
 			}
 			for range 7 {
-				if r := <-done; r.TaskStatus != TaskFailed {
+				if r := <-done; r.TaskStatus != record.TaskFailed {
 					t.Fatalf("task status %q (%v), want failed", r.TaskStatus, r.Err)
 				}
 			}
@@ -209,7 +210,7 @@ func TestTasksListIsWalkedLikeTheOtherLists(t *testing.T) {
 			}
 			if items := res.Pages[1].Items; len(items) != 2 {
 				t.Errorf("second page has %d items, want 2", len(items))
-			} else if info, err := ReadTask(items[0]); err != nil || info.Status != TaskFailed {
+			} else if info, err := record.ReadTask(items[0]); err != nil || info.Status != record.TaskFailed {
 				t.Errorf("second page's first task %+v (%v), want a failed task", info, err)
 			}
 			if sentOwn(s.Log(), "tasks/list") != 2 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcpwitness/record"
 )
 
 // ownIDPrefix starts the id of every request the session sends itself. The
@@ -129,7 +130,7 @@ func (s *Session) cancelOwn(id jsonrpc.ID, method string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if _, err := s.post(ctx, &jsonrpc.Request{Method: "notifications/cancelled", Params: params}); err != nil {
-		s.log.Append(Event{Kind: KindError, Method: "notifications/cancelled", Text: "telling the server to cancel " + method + " failed: " + s.redact(err).Error()})
+		s.log.Append(record.Event{Kind: record.KindError, Method: "notifications/cancelled", Text: "telling the server to cancel " + method + " failed: " + s.redact(err).Error()})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/finding"
+	"mcpwitness/record"
 )
 
 // Tasks on protocol 2026-07-28 are the io.modelcontextprotocol/tasks
@@ -24,9 +25,6 @@ import (
 // input_required, and the result or the JSON-RPC error once it ended;
 // tasks/update delivers the answers to input requests; tasks/cancel asks
 // it to stop. There is no tasks/result and no tasks/list.
-
-// ExtensionTasks is the identifier of the tasks extension.
-const ExtensionTasks = "io.modelcontextprotocol/tasks"
 
 // resultTypeTask is the resultType of a CreateTaskResult on the extension.
 const resultTypeTask = "task"
@@ -59,7 +57,7 @@ func withTasksExtension(caps any) any {
 	if ext == nil {
 		ext = map[string]any{}
 	}
-	ext[ExtensionTasks] = map[string]any{}
+	ext[record.ExtensionTasks] = map[string]any{}
 	m["extensions"] = ext
 	return m
 }
@@ -98,7 +96,7 @@ func (s *Session) callTaskExtension(ctx context.Context, r *CallResult, def json
 
 // followExtension follows the task that handle, the CreateTaskResult
 // answering r's tools/call, made: tasks/get is polled at the server's
-// pollIntervalMs (bounded to 100 ms–5 s), each new status is a [KindTask]
+// pollIntervalMs (bounded to 100 ms–5 s), each new status is a [record.KindTask]
 // event, the input requests of an input_required task are answered through
 // [Session.AnswerInputs] (each key once) and delivered with tasks/update.
 // The task's result is r's, checked as a plain call's answer; its error is
@@ -113,13 +111,13 @@ func (s *Session) followExtension(ctx context.Context, r *CallResult, def, handl
 		// handle was read raw.
 		return f.Check == "sdk-rejected"
 	})
-	cur, err := ReadTask(handle)
+	cur, err := record.ReadTask(handle)
 	if err != nil {
 		r.Err = fmt.Errorf("the answer to tools/call is a task handle (resultType %q) a client cannot follow: %w", resultTypeTask, err)
 		return
 	}
 	r.TaskID = cur.TaskID
-	s.extTaskEvent(r, cur, TaskCreated, handle)
+	s.extTaskEvent(r, cur, record.TaskCreated, handle)
 	tctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	answered := map[string]bool{}
@@ -143,13 +141,13 @@ func (s *Session) followExtension(ctx context.Context, r *CallResult, def, handl
 			return
 		}
 		if next.Status != cur.Status || next.StatusMessage != cur.StatusMessage {
-			s.extTaskEvent(r, next, TaskPolled, raw)
+			s.extTaskEvent(r, next, record.TaskPolled, raw)
 		}
 		if next.PollInterval == 0 {
 			next.PollInterval = cur.PollInterval
 		}
 		cur, last = next, raw
-		if cur.Status == TaskInputRequired {
+		if cur.Status == record.TaskInputRequired {
 			if err := s.answerTask(tctx, cur.TaskID, raw, answered); err != nil {
 				if tctx.Err() != nil {
 					s.cancelExtension(ctx, r, cur)
@@ -164,24 +162,24 @@ func (s *Session) followExtension(ctx context.Context, r *CallResult, def, handl
 }
 
 // extTaskEvent records status info of r's task on the extension.
-func (s *Session) extTaskEvent(r *CallResult, info TaskInfo, source TaskSource, raw json.RawMessage) {
-	info.Lifecycle = LifecycleExtension
+func (s *Session) extTaskEvent(r *CallResult, info record.TaskInfo, source record.TaskSource, raw json.RawMessage) {
+	info.Lifecycle = record.LifecycleExtension
 	s.taskEvent(r, info, source, raw)
 }
 
 // getTask asks for task id with tasks/get and reads the answer; the error
 // names what went wrong.
-func (s *Session) getTask(ctx context.Context, id string) (TaskInfo, json.RawMessage, error) {
+func (s *Session) getTask(ctx context.Context, id string) (record.TaskInfo, json.RawMessage, error) {
 	gctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	rep, err := s.request(gctx, "tasks/get", map[string]string{"taskId": id})
 	switch {
 	case err != nil:
-		return TaskInfo{}, nil, err
+		return record.TaskInfo{}, nil, err
 	case len(rep.rpcErr) > 0:
-		return TaskInfo{}, nil, fmt.Errorf("tasks/get for task %s: the server answered with an error: %s", id, RPCErrorText(rep.rpcErr))
+		return record.TaskInfo{}, nil, fmt.Errorf("tasks/get for task %s: the server answered with an error: %s", id, record.RPCErrorText(rep.rpcErr))
 	}
-	info, err := ReadTask(rep.result)
+	info, err := record.ReadTask(rep.result)
 	if err != nil {
 		return info, rep.result, fmt.Errorf("tasks/get for task %s: %w", id, err)
 	}
@@ -210,7 +208,7 @@ func (s *Session) answerTask(ctx context.Context, id string, raw json.RawMessage
 		return nil
 	}
 	keys := slices.Sorted(maps.Keys(asks))
-	s.log.Append(Event{Kind: KindServerCall, Method: "tasks/get", Call: s.roundCall(),
+	s.log.Append(record.Event{Kind: record.KindServerCall, Method: "tasks/get", Call: s.roundCall(),
 		Text: fmt.Sprintf("task %s asks for input (%s)", id, strings.Join(keys, ", "))})
 	answers, err := s.AnswerInputs(ctx, asks)
 	if err != nil {
@@ -224,14 +222,14 @@ func (s *Session) answerTask(ctx context.Context, id string, raw json.RawMessage
 	case err != nil:
 		return fmt.Errorf("tasks/update for task %s: %w", id, err)
 	case len(rep.rpcErr) > 0:
-		return fmt.Errorf("tasks/update for task %s: the server answered with an error: %s", id, RPCErrorText(rep.rpcErr))
+		return fmt.Errorf("tasks/update for task %s: the server answered with an error: %s", id, record.RPCErrorText(rep.rpcErr))
 	}
 	return nil
 }
 
 // extensionOutcome fills r from its ended task: cur is its last status and
 // raw the tasks/get answer that told it (the result or the error inline).
-func (s *Session) extensionOutcome(r *CallResult, def json.RawMessage, cur TaskInfo, raw json.RawMessage) {
+func (s *Session) extensionOutcome(r *CallResult, def json.RawMessage, cur record.TaskInfo, raw json.RawMessage) {
 	var t struct {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
@@ -239,16 +237,16 @@ func (s *Session) extensionOutcome(r *CallResult, def json.RawMessage, cur TaskI
 	_ = json.Unmarshal(raw, &t)
 	present := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
 	switch cur.Status {
-	case TaskCancelled:
+	case record.TaskCancelled:
 		r.Cancelled = true
 		r.Err = fmt.Errorf("the server cancelled task %s%s", cur.TaskID, colonMessage(cur.StatusMessage))
-	case TaskFailed:
+	case record.TaskFailed:
 		if !present(t.Error) {
 			r.Err = fmt.Errorf("task %s failed%s, and tasks/get gave no error, which the extension requires of a failed task", cur.TaskID, colonMessage(cur.StatusMessage))
 			return
 		}
 		r.RPCError = t.Error
-	case TaskCompleted:
+	case record.TaskCompleted:
 		if !present(t.Result) {
 			r.Err = fmt.Errorf("task %s completed, and tasks/get gave no result, which the extension requires of a completed task", cur.TaskID)
 			return
@@ -261,12 +259,12 @@ func (s *Session) extensionOutcome(r *CallResult, def json.RawMessage, cur TaskI
 // cancelExtension sends tasks/cancel for r's task cur (see
 // [Session.cancelTask]), and asks once more for its status, as the
 // acknowledgement has none.
-func (s *Session) cancelExtension(ctx context.Context, r *CallResult, cur TaskInfo) {
+func (s *Session) cancelExtension(ctx context.Context, r *CallResult, cur record.TaskInfo) {
 	s.cancelTask(ctx, r, cur.TaskID)
 	gctx, cancel := context.WithTimeout(context.Background(), min(s.timeout, 5*time.Second))
 	defer cancel()
 	if next, raw, err := s.getTask(gctx, cur.TaskID); err == nil && next.Status != cur.Status {
-		s.extTaskEvent(r, next, TaskPolled, raw)
+		s.extTaskEvent(r, next, record.TaskPolled, raw)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	sjson "github.com/segmentio/encoding/json"
 
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/tooldef"
 )
 
@@ -43,7 +44,7 @@ type WalkOptions struct {
 func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptions) (int64, *paging.Result) {
 	id := s.walks.Add(1)
 	start := time.Now()
-	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseStart}})
+	s.log.Append(record.Event{Kind: record.KindWalk, Method: m.Name, Walk: &record.WalkInfo{ID: id, Method: m.Name, State: record.PhaseStart}})
 	var pageNo int
 	learn := m.Name == paging.Tools().Name && (opts == nil || !opts.NoCalls)
 	marks := m.Name == paging.Prompts().Name
@@ -54,8 +55,8 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 		OnPage: func(p paging.Page) {
 			gen, out := s.counter.Snapshot()
 			page := p
-			s.log.Append(Event{Kind: KindPage, Method: m.Name, Page: &page, Items: p.Items, Gen: gen, Out: out,
-				Walk: &WalkInfo{ID: id, Method: m.Name, State: PhasePage}})
+			s.log.Append(record.Event{Kind: record.KindPage, Method: m.Name, Page: &page, Items: p.Items, Gen: gen, Out: out,
+				Walk: &record.WalkInfo{ID: id, Method: m.Name, State: record.PhasePage}})
 			if learn {
 				s.learn(id, p)
 			}
@@ -74,7 +75,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 	if marks && res.Incomplete == paging.Complete {
 		s.forgetPrompts(id)
 	}
-	info := &WalkInfo{ID: id, Method: m.Name, State: PhaseDone, Pages: len(res.Pages), Incomplete: string(res.Incomplete),
+	info := &record.WalkInfo{ID: id, Method: m.Name, State: record.PhaseDone, Pages: len(res.Pages), Incomplete: string(res.Incomplete),
 		Generation: res.Generation, Findings: res.Findings, Ms: ms(time.Since(start))}
 	for _, p := range res.Pages {
 		info.Items += p.Count
@@ -83,7 +84,7 @@ func (s *Session) WalkWith(ctx context.Context, m paging.Method, opts *WalkOptio
 		info.Error = res.Err.Error()
 	}
 	gen, out := s.counter.Snapshot()
-	s.log.Append(Event{Kind: KindWalk, Method: m.Name, Walk: info, Gen: gen, Out: out})
+	s.log.Append(record.Event{Kind: record.KindWalk, Method: m.Name, Walk: info, Gen: gen, Out: out})
 	return id, res
 }
 
@@ -95,8 +96,8 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 		gen, out := s.counter.Snapshot()
 		// The page's number only: the request's frame holds its cursor,
 		// and so does the page event that answers it.
-		s.log.Append(Event{Kind: KindListRequest, Method: m.Name, Gen: gen, Out: out,
-			Walk: &WalkInfo{ID: id, Method: m.Name, State: PhaseRequest}, Page: &paging.Page{Number: *page}})
+		s.log.Append(record.Event{Kind: record.KindListRequest, Method: m.Name, Gen: gen, Out: out,
+			Walk: &record.WalkInfo{ID: id, Method: m.Name, State: record.PhaseRequest}, Page: &paging.Page{Number: *page}})
 		rctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
 		rctx, w := withListWatcher(rctx, m.Name, m.ItemsField)
@@ -120,7 +121,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 		switch {
 		case ok && len(rpcErr) > 0:
 			// paging names the method and page; the server's text may echo a secret.
-			return nil, s.redact(&AnswerError{Code: rpcErrorCode(rpcErr), Text: "the server answered with an error: " + RPCErrorText(rpcErr)})
+			return nil, s.redact(&AnswerError{Code: rpcErrorCode(rpcErr), Text: "the server answered with an error: " + record.RPCErrorText(rpcErr)})
 		case ok && len(result) > 0:
 			if err == nil {
 				// The SDK was given an empty page of the same id; what it
@@ -131,7 +132,7 @@ func (s *Session) fetcher(m paging.Method, id int64, page *int) paging.Fetcher {
 				// The answer is on the wire even if the SDK could not take it.
 				// (A cancelled or timed-out request is no rejection: an abort
 				// is recorded by the walk itself.)
-				s.log.Append(Event{Kind: KindError, Method: m.Name, ID: reqID,
+				s.log.Append(record.Event{Kind: record.KindError, Method: m.Name, ID: reqID,
 					Text: "the SDK rejected this page (" + s.redact(err).Error() + "); items were read from the raw answer"})
 			}
 			// The tap validated the frame the result is a slice of.
@@ -225,19 +226,6 @@ func (s *Session) forget(walk int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	maps.DeleteFunc(s.tools, func(_ string, d toolDef) bool { return d.walk < walk })
-}
-
-// RPCErrorText renders a raw JSON-RPC error object as "message (code N)",
-// or returns it as it is when it is not one.
-func RPCErrorText(raw json.RawMessage) string {
-	var e struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(raw, &e) != nil {
-		return string(raw)
-	}
-	return fmt.Sprintf("%s (code %d)", e.Message, e.Code)
 }
 
 // MethodNotFound is the JSON-RPC error code of a method the server does not

@@ -11,6 +11,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/finding"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 )
 
 func TestWalkDemoEveryPageOnEveryTransport(t *testing.T) {
@@ -46,7 +47,7 @@ func TestWalkDemoEveryPageOnEveryTransport(t *testing.T) {
 			if want := (total + 9) / 10; len(res.Pages) != want {
 				t.Errorf("got %d pages, want %d", len(res.Pages), want)
 			}
-			sent := wireFrames(s.Log(), Send, "tools/list")
+			sent := wireFrames(s.Log(), record.Send, "tools/list")
 			if len(sent) != len(res.Pages) {
 				t.Errorf("%d tools/list frames sent for %d pages", len(sent), len(res.Pages))
 			}
@@ -75,7 +76,7 @@ func TestWalkAlwaysReachesTheWire(t *testing.T) {
 	if !first.Pages[0].HasTTL || first.Pages[0].TTLMs != 60000 {
 		t.Errorf("page ttl = %d (has %v), want 60000 recorded", first.Pages[0].TTLMs, first.Pages[0].HasTTL)
 	}
-	if got, want := len(wireFrames(s.Log(), Send, "tools/list")), 2*len(first.Pages); got != want {
+	if got, want := len(wireFrames(s.Log(), record.Send, "tools/list")), 2*len(first.Pages); got != want {
 		t.Errorf("%d tools/list frames on the wire, want %d: the second walk was answered from a cache", got, want)
 	}
 	if second.Pages[0].Generation <= first.Pages[len(first.Pages)-1].Generation {
@@ -103,7 +104,7 @@ func TestWalkEndlessServerStopsAtPageLimit(t *testing.T) {
 	if res.Incomplete != paging.PageLimit {
 		t.Fatalf("incomplete = %q, want page-limit", res.Incomplete)
 	}
-	if got := len(wireFrames(s.Log(), Send, "tools/list")); got != 7 {
+	if got := len(wireFrames(s.Log(), record.Send, "tools/list")); got != 7 {
 		t.Errorf("%d requests sent, want exactly 7", got)
 	}
 	if len(res.Pages) != 7 {
@@ -112,13 +113,13 @@ func TestWalkEndlessServerStopsAtPageLimit(t *testing.T) {
 }
 
 func TestWalkAbortMidWalk(t *testing.T) {
-	log := NewLog(&LogOptions{History: true})
+	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	// A sink runs as the event is appended, on the walk's goroutine, so the
 	// cancel lands before the walk can ask for page 4 (a subscriber might
 	// be scheduled only pages later on a busy machine).
-	log.AddSink(func(ev Event) {
-		if ev.Kind == KindPage && ev.Page.Number == 3 {
+	log.AddSink(func(ev record.Event) {
+		if ev.Kind == record.KindPage && ev.Page.Number == 3 {
 			cancel()
 		}
 	})
@@ -131,7 +132,7 @@ func TestWalkAbortMidWalk(t *testing.T) {
 	if len(res.Pages) < 3 || len(res.Pages) > 4 {
 		t.Errorf("kept %d pages, want 3 (or 4 if one was in flight)", len(res.Pages))
 	}
-	sent := len(wireFrames(log, Send, "tools/list"))
+	sent := len(wireFrames(log, record.Send, "tools/list"))
 	// A ping's answer comes after anything the walk could still have sent:
 	// no tools/list may go out between the walk's end and that answer.
 	pctx, pcancel := context.WithTimeout(context.Background(), time.Minute)
@@ -139,7 +140,7 @@ func TestWalkAbortMidWalk(t *testing.T) {
 	if err := s.cs.Ping(pctx, nil); err != nil {
 		t.Fatalf("ping after the abort: %v", err)
 	}
-	if later := len(wireFrames(log, Send, "tools/list")); later != sent || sent > len(res.Pages)+1 {
+	if later := len(wireFrames(log, record.Send, "tools/list")); later != sent || sent > len(res.Pages)+1 {
 		t.Errorf("requests after the abort: %d then %d for %d pages", sent, later, len(res.Pages))
 	}
 }
@@ -193,7 +194,7 @@ func TestGenerationsAndHeldAcrossOverlappingWalks(t *testing.T) {
 	}
 	maxOut := 0
 	for _, ev := range s.Log().Events() {
-		if ev.Kind == KindListRequest && ev.Out > maxOut {
+		if ev.Kind == record.KindListRequest && ev.Out > maxOut {
 			maxOut = ev.Out
 		}
 	}
@@ -228,10 +229,10 @@ func hasFinding(fs []finding.Finding, check string) bool {
 // stopped, with no error and no findings, and the session keeps what it
 // read (a stopped walk forgets no tool).
 func TestWalkWithStop(t *testing.T) {
-	log := NewLog(nil)
-	var done *WalkInfo
-	log.AddSink(func(ev Event) {
-		if ev.Kind == KindWalk && ev.Walk != nil && ev.Walk.State == PhaseDone {
+	log := record.NewLog(nil)
+	var done *record.WalkInfo
+	log.AddSink(func(ev record.Event) {
+		if ev.Kind == record.KindWalk && ev.Walk != nil && ev.Walk.State == record.PhaseDone {
 			done = ev.Walk
 		}
 	})

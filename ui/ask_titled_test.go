@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -45,7 +46,7 @@ func TestModalFormOffersTitledChoices(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "titled"}, &session.Options{Log: log, Timeout: time.Minute,
@@ -58,7 +59,7 @@ func TestModalFormOffersTitledChoices(t *testing.T) {
 	h.update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.bridge(log)
 	info := s.Info()
-	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
 	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 1 })
 	h.startCall("ask_titled")
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // Each pause in typing asks for completions: the events pane folds
@@ -19,23 +19,23 @@ func TestEventsFoldConsecutiveCompletions(t *testing.T) {
 	id := int64(0)
 	req := func(method, about string, failed bool) {
 		id++
-		h.feed(b.ev(session.Event{Kind: session.KindRequest, Method: method, Request: &session.RequestInfo{ID: id, Method: method, About: about, State: session.PhaseStart}}))
-		done := &session.RequestInfo{ID: id, Method: method, About: about, State: session.PhaseDone, Sent: true, Ms: 2,
+		h.feed(b.ev(record.Event{Kind: record.KindRequest, Method: method, Request: &record.RequestInfo{ID: id, Method: method, About: about, State: record.PhaseStart}}))
+		done := &record.RequestInfo{ID: id, Method: method, About: about, State: record.PhaseDone, Sent: true, Ms: 2,
 			Result: json.RawMessage(`{"completion":{"values":[]}}`)}
 		if failed {
 			done.Result, done.RPCError = nil, json.RawMessage(`{"code":-32602,"message":"no such argument"}`)
 		}
-		h.feed(b.ev(session.Event{Kind: session.KindRequest, Method: method, Request: done}))
+		h.feed(b.ev(record.Event{Kind: record.KindRequest, Method: method, Request: done}))
 	}
 	for range 5 {
-		req(session.MethodComplete, "ref/prompt greet", false)
+		req(record.MethodComplete, "ref/prompt greet", false)
 	}
-	req(session.MethodComplete, "ref/prompt greet", true)
-	req(session.MethodComplete, "ref/prompt greet", false)
-	req(session.MethodComplete, "ref/prompt greet", false)
-	req(session.MethodComplete, "ref/resource demo://weather/{city}", false)
-	req(session.MethodPing, "", false)
-	req(session.MethodPing, "", false)
+	req(record.MethodComplete, "ref/prompt greet", true)
+	req(record.MethodComplete, "ref/prompt greet", false)
+	req(record.MethodComplete, "ref/prompt greet", false)
+	req(record.MethodComplete, "ref/resource demo://weather/{city}", false)
+	req(record.MethodPing, "", false)
+	req(record.MethodPing, "", false)
 
 	if n := h.m.st.Rows().Total(); n != 12 {
 		t.Errorf("the record holds %d rows, want all 12 (connect, 9 completions, 2 pings)", n)
@@ -58,7 +58,7 @@ func TestEventsFoldConsecutiveCompletions(t *testing.T) {
 		t.Errorf("the pane lists %d entries, want 7", total-first)
 	}
 	// The level filter lists log messages alone, as before.
-	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/message", Level: "error", Text: "boom"}))
+	h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/message", Level: "error", Text: "boom"}))
 	h.m.setFocus(paneEvents)
 	for range 4 {
 		h.key("v")

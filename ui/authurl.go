@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -21,16 +22,16 @@ type authOpenedMsg struct {
 // noteAuth keeps the authorization URL of an OAuth flow in progress, so
 // that the screen can show it whole, with its host, until the flow ends.
 // The session does not open it (session.Target.NoAuthBrowser): o does.
-func (m *model) noteAuth(ev session.Event) tea.Cmd {
-	if ev.Kind == session.KindConnect {
+func (m *model) noteAuth(ev record.Event) tea.Cmd {
+	if ev.Kind == record.KindConnect {
 		m.restarts.authURL = ""
 		return nil
 	}
-	if ev.Kind != session.KindAuth || ev.Auth == nil || m.replay != nil {
+	if ev.Kind != record.KindAuth || ev.Auth == nil || m.replay != nil {
 		return nil
 	}
 	switch ev.Auth.Step {
-	case session.AuthOpen:
+	case record.AuthOpen:
 		m.restarts.authURL = ev.Auth.URL
 		if m.st.Server() != nil {
 			// A restart: the panes stay; the events pane has the URL.
@@ -40,7 +41,7 @@ func (m *model) noteAuth(ev session.Event) tea.Cmd {
 			}
 			return m.setStatus(text, levelWarn)
 		}
-	case session.AuthToken, session.AuthFailed:
+	case record.AuthToken, record.AuthFailed:
 		m.restarts.authURL = ""
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/demo"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -34,7 +35,7 @@ func TestAuthorizationURLShownWhole(t *testing.T) {
 	t.Cleanup(srv.Close)
 	t.Setenv("BROWSER", "true") // opens nothing: the person opens the URL shown
 
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	sub := log.Subscribe()
 	t.Cleanup(sub.Close)
 	target := session.Target{URL: base + demo.Endpoint}
@@ -118,7 +119,7 @@ func TestAuthorizationURLOpensOnlyOnO(t *testing.T) {
 	}
 	t.Setenv("BROWSER", script)
 
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	sub := log.Subscribe()
 	t.Cleanup(sub.Close)
 	target := session.Target{URL: base + demo.Endpoint, NoAuthBrowser: true}

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // tenThousand returns a model showing a walk of 10,000 tools in pages of
@@ -82,15 +82,15 @@ func tenThousandResources(b *testing.B) *model {
 	con.Server.Capabilities = []byte(`{"tools":{},"resources":{}}`)
 	m.Update(eventMsg(con))
 	method := paging.Resources().Name
-	m.Update(eventMsg(e.ev(session.Event{Kind: session.KindWalk, Method: method, Walk: &session.WalkInfo{ID: 1, Method: method, State: session.PhaseStart}})))
+	m.Update(eventMsg(e.ev(record.Event{Kind: record.KindWalk, Method: method, Walk: &record.WalkInfo{ID: 1, Method: method, State: record.PhaseStart}})))
 	for n := 1; n <= 100; n++ {
 		items := make([]json.RawMessage, 100)
 		for i := range items {
 			items[i] = json.RawMessage(fmt.Sprintf(`{"uri":"file:///r/%d/%d","name":"r%d_%d","mimeType":"text/markdown","size":%d}`, n, i, n, i, n*i))
 		}
 		p := paging.Page{Number: n, Count: len(items), Ms: 2, Generation: int64(n)}
-		m.Update(eventMsg(e.ev(session.Event{Kind: session.KindPage, Method: method, Page: &p, Items: items,
-			Walk: &session.WalkInfo{ID: 1, Method: method, State: session.PhasePage}})))
+		m.Update(eventMsg(e.ev(record.Event{Kind: record.KindPage, Method: method, Page: &p, Items: items,
+			Walk: &record.WalkInfo{ID: 1, Method: method, State: record.PhasePage}})))
 	}
 	m.Update(keyMsg("2"))
 	if n := m.tabCount(tabResources); n != 10000 {

@@ -12,28 +12,28 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // liveWalk is a walk of pages×size tools as a live session delivers it to
 // the UI: each page asked for (a list request), its frames sent and
 // received (the answer holding the page's tools), and the page accepted.
-func liveWalk(b *evs, pages, size int) []session.Event {
-	out := []session.Event{b.walkStart(1)}
+func liveWalk(b *evs, pages, size int) []record.Event {
+	out := []record.Event{b.walkStart(1)}
 	for n := 1; n <= pages; n++ {
 		items := tools("tool_", (n-1)*size+1, size)
 		id := fmt.Sprint(n + 1)
-		out = append(out, b.ev(session.Event{Kind: session.KindListRequest, Method: "tools/list", Gen: int64(n - 1), Out: 1,
-			Walk: &session.WalkInfo{ID: 1, Method: "tools/list", State: session.PhaseRequest}, Page: &paging.Page{Number: n}}))
+		out = append(out, b.ev(record.Event{Kind: record.KindListRequest, Method: "tools/list", Gen: int64(n - 1), Out: 1,
+			Walk: &record.WalkInfo{ID: 1, Method: "tools/list", State: record.PhaseRequest}, Page: &paging.Page{Number: n}}))
 		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/list","params":{"cursor":"%d"}}`, id, n)
-		out = append(out, b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/list", ID: id,
+		out = append(out, b.ev(record.Event{Kind: record.KindWire, Dir: record.Send, Method: "tools/list", ID: id,
 			Frame: json.RawMessage(req), Size: len(req)}))
 		next := ""
 		if n < pages {
 			next = fmt.Sprint(n)
 		}
 		ans := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[%s],"nextCursor":%q}}`, id, bytes.Join(rawBytes(items), []byte(",")), next)
-		out = append(out, b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: id, Frame: json.RawMessage(ans),
+		out = append(out, b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: id, Frame: json.RawMessage(ans),
 			Size: len(ans), LatencyMs: 3}))
 		out = append(out, b.page(1, n, int64(n), next, items...))
 	}
@@ -129,10 +129,10 @@ func TestPredrawnItemsFollowTheirBadges(t *testing.T) {
 	h.feed(con)
 	m, uri := paging.Resources().Name, "file:///a"
 	p := paging.Page{Number: 1, Count: 2, Generation: 1}
-	h.feed(b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
-		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`),
-			json.RawMessage(`{"uri":"file:///b","name":"b"}`)}, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
-		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 2}}))
+	h.feed(b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseStart}}),
+		b.ev(record.Event{Kind: record.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`),
+			json.RawMessage(`{"uri":"file:///b","name":"b"}`)}, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhasePage}}),
+		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseDone, Pages: 1, Items: 2}}))
 	h.key("2")
 	pane := &h.m.items[tabResources.item()]
 	check := func(what, want string) {
@@ -145,18 +145,18 @@ func TestPredrawnItemsFollowTheirBadges(t *testing.T) {
 		}
 	}
 	check("the walk", "")
-	req := func(id int64, method string, state session.Phase) session.Event {
-		info := &session.RequestInfo{ID: id, Method: method, About: uri, State: state}
-		if state == session.PhaseDone {
+	req := func(id int64, method string, state record.Phase) record.Event {
+		info := &record.RequestInfo{ID: id, Method: method, About: uri, State: state}
+		if state == record.PhaseDone {
 			info.Sent, info.Result = true, json.RawMessage(`{"contents":[{"uri":"file:///a","text":"x"}]}`)
 		}
-		return b.ev(session.Event{Kind: session.KindRequest, Method: method, Request: info})
+		return b.ev(record.Event{Kind: record.KindRequest, Method: method, Request: info})
 	}
-	h.feed(req(1, session.MethodSubscribe, session.PhaseStart), req(1, session.MethodSubscribe, session.PhaseDone))
+	h.feed(req(1, record.MethodSubscribe, record.PhaseStart), req(1, record.MethodSubscribe, record.PhaseDone))
 	check("the subscription", "sub")
-	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/resources/updated", Data: json.RawMessage(`{"uri":"file:///a"}`)}))
+	h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/resources/updated", Data: json.RawMessage(`{"uri":"file:///a"}`)}))
 	check("the update", "upd")
-	h.feed(req(2, session.MethodRead, session.PhaseStart), req(2, session.MethodRead, session.PhaseDone))
+	h.feed(req(2, record.MethodRead, record.PhaseStart), req(2, record.MethodRead, record.PhaseDone))
 	check("the read", "")
 	if strings.Contains(ansi.Strip(pane.View()), "upd") {
 		t.Errorf("read after its update, the row is still marked upd:\n%s", ansi.Strip(pane.View()))

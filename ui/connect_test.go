@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -15,7 +16,7 @@ import (
 // offers w, and w shows the frames of the failed attempt.
 func TestWireOfAFailedConnection(t *testing.T) {
 	bin := hostiletest.Build(t)
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	cmd := hostiletest.Command(bin, hostiletest.ModeBadVersion)
 	h := newHarness(t, options{Theme: "mono", Dial: func(ctx context.Context) (Backend, error) {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute)

@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // y on a tool whose definition (its description, n bytes) is big: past
@@ -34,11 +34,11 @@ func TestCopyTooBigForTheTerminal(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			m := newModel(options{Ctx: ctx, Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{},
-				Export: func(context.Context) (session.Exported, error) { return session.Exported{}, nil }})
+				Export: func(context.Context) (record.Exported, error) { return record.Exported{}, nil }})
 			m.Update(tea.WindowSizeMsg{Width: 110, Height: 30})
 			b := &evs{}
 			def := tool("big", fmt.Sprintf(`"description":%q`, strings.Repeat("d", tt.n)))
-			for _, ev := range []session.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, "")} {
+			for _, ev := range []record.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, "")} {
 				m.Update(eventMsg(ev))
 			}
 			_, cmd := m.Update(keyMsg("y"))

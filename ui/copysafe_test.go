@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/fold"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // copyModel is a model on a fake backend, its status timers done at once.
@@ -45,9 +45,9 @@ func TestYCopiesWhatAServerSentWithItsControlsVisible(t *testing.T) {
 	// A description as raw bytes (not JSON escapes), as a lenient reader
 	// keeps it, and the same text in a name decoded from JSON.
 	def := tool("evil", `"description":"`+hostile+`"`)
-	for _, ev := range []session.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""),
-		b.ev(session.Event{Kind: session.KindStderr, Text: hostile}),
-		b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: "9", Size: len(raw), Frame: json.RawMessage(`{"jsonrpc":"2.0","id":9,"result":{"x":"` + hostile + `"}}`)})} {
+	for _, ev := range []record.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""),
+		b.ev(record.Event{Kind: record.KindStderr, Text: hostile}),
+		b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: "9", Size: len(raw), Frame: json.RawMessage(`{"jsonrpc":"2.0","id":9,"result":{"x":"` + hostile + `"}}`)})} {
 		m.Update(eventMsg(ev))
 	}
 	if m.tools.Selected() == nil {

@@ -16,6 +16,7 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/session"
 )
@@ -35,7 +36,7 @@ func demoTarget(t *testing.T) session.Target {
 // demoHarness dials the demo server and opens the UI on it.
 func demoHarness(t *testing.T) (*harness, *session.Session) {
 	t.Helper()
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := session.Dial(ctx, demoTarget(t), &session.Options{Log: log, Timeout: time.Minute})
@@ -47,7 +48,7 @@ func demoHarness(t *testing.T) (*harness, *session.Session) {
 	h.bridge(log)
 	// The connect event was appended before the bridge subscribed.
 	info := s.Info()
-	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
 	h.firstWalks()
 	return h, s
 }
@@ -183,12 +184,12 @@ func TestDemoToggleToolsWalksAgain(t *testing.T) {
 // which the caller made, is left for the caller to close.
 func TestRunExportsAndQuitsCleanly(t *testing.T) {
 	target := demoTarget(t)
-	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), target.Secrets(), nil)
+	spool, err := record.NewSpool(record.NewHeader("test", target.Describe()), target.Secrets(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer spool.Close()
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	log.AddSink(spool.Write)
 	base := runtime.NumGoroutine()
 	in, keys := io.Pipe()
@@ -197,7 +198,7 @@ func TestRunExportsAndQuitsCleanly(t *testing.T) {
 	cfg := Config{
 		Target:  target,
 		Session: session.Options{Log: log},
-		Export:  func(ctx context.Context) (session.Exported, error) { return spool.Export(ctx, dir) },
+		Export:  func(ctx context.Context) (record.Exported, error) { return spool.Export(ctx, dir) },
 	}
 	go func() {
 		done <- run(context.Background(), cfg,
@@ -250,7 +251,7 @@ func TestRunExportsAndQuitsCleanly(t *testing.T) {
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".mcpwitness-export-*")); len(tmp) > 0 {
 		t.Errorf("temporary export files left: %v", tmp)
 	}
-	if ev := log.Append(session.Event{Kind: session.KindStderr, Text: "after run"}); ev.Seq == 0 {
+	if ev := log.Append(record.Event{Kind: record.KindStderr, Text: "after run"}); ev.Seq == 0 {
 		t.Error("run closed the log it was given; the caller closes it")
 	}
 	log.Close()
@@ -259,7 +260,7 @@ func TestRunExportsAndQuitsCleanly(t *testing.T) {
 // TestBridgeBatchesAFlood floods a log and checks the bridge delivers the
 // events, in order, in far fewer messages than events.
 func TestBridgeBatchesAFlood(t *testing.T) {
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	sub := log.Subscribe()
 	var msgs []tea.Msg
 	done := make(chan struct{})
@@ -269,7 +270,7 @@ func TestBridgeBatchesAFlood(t *testing.T) {
 	}()
 	const n = 50000
 	for i := range n {
-		log.Append(session.Event{Kind: session.KindStderr, Text: itoa64(int64(i))})
+		log.Append(record.Event{Kind: record.KindStderr, Text: itoa64(int64(i))})
 	}
 	log.Close()
 	<-done

@@ -14,7 +14,8 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -62,7 +63,7 @@ type detailPane struct {
 	// readOnly leaves out what needs a live server (a replay); load reads
 	// event i of the session file, for what a lean state does not keep.
 	readOnly bool
-	load     func(i int) (session.Event, error)
+	load     func(i int) (record.Event, error)
 	// absent names the tool picked in a replay that is not listed at the
 	// point shown.
 	absent string
@@ -137,7 +138,7 @@ func (d *detailPane) Busy() bool { return d.builds.busy() }
 // SetReplay makes the pane read-only, leaving out what needs a live
 // server, and read what a lean state does not keep back from the session
 // file with load.
-func (d *detailPane) SetReplay(load func(i int) (session.Event, error)) {
+func (d *detailPane) SetReplay(load func(i int) (record.Event, error)) {
 	d.readOnly, d.load = true, load
 }
 

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // The detail pane's live lines sit between its title and its document:
@@ -50,7 +50,7 @@ func (d *detailPane) liveLines(spin string, now time.Time) []string {
 			s.Muted.Render(render.Dur(el)+hint), d.w)}
 		if taskRunning(c) {
 			style := s.Info
-			if c.TaskStatus == session.TaskInputRequired {
+			if c.TaskStatus == record.TaskInputRequired {
 				style = s.Warn
 			}
 			out = append(out, render.Fit("   "+style.Render(taskLine(c)), d.w))

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"mcpwitness/checks"
-	"mcpwitness/session"
+	"mcpwitness/finding"
+	"mcpwitness/record"
 )
 
 // wideEnd ends the wide line of wideCall's structuredContent.
@@ -21,9 +21,9 @@ const wideEnd = "END-OF-REPORT"
 // structuredContent holds a line far wider than any pane, whose text
 // content is long prose, and whose output-schema verdict failed with two
 // paths.
-func wideCall() []session.Event {
+func wideCall() []record.Event {
 	b := &evs{}
-	out := []session.Event{b.connect(), b.walkStart(1),
+	out := []record.Event{b.connect(), b.walkStart(1),
 		b.page(1, 1, 1, "", tool("report", `"description":"Writes a report.","outputSchema":{"type":"object","properties":{"report":{"type":"string","description":"`+
 			strings.Repeat("the report's body, ", 8)+`"},"pages":{"type":"integer"}},"required":["report","pages"]}`)),
 		b.walkDone(1, 1, 1, 1, "")}
@@ -31,12 +31,12 @@ func wideCall() []session.Event {
 	result := fmt.Sprintf(`{"content":[{"type":"text","text":%q}],"structuredContent":{"report":%q,"pages":"two"}}`,
 		prose, strings.Repeat("wide ", 40)+wideEnd)
 	return append(out, callEvents(b, 1, "report", true, result,
-		checks.Verdict{Check: "output-schema", Status: checks.Fail,
+		finding.Verdict{Check: "output-schema", Status: finding.Fail,
 			Message: "Structured content does not match the tool's output schema: /pages: Value is string but should be integer (and 1 more)",
-			Errors: []checks.SchemaError{{InstancePath: "/pages", Keyword: "type", Message: "Value is string but should be integer"},
+			Errors: []finding.SchemaError{{InstancePath: "/pages", Keyword: "type", Message: "Value is string but should be integer"},
 				{InstancePath: "", Keyword: "additionalProperties", Message: "Additional property 'extra' is not allowed"}}},
-		checks.Verdict{Check: "structured-content", Status: checks.Pass, Message: "structured content present"},
-		checks.Verdict{Check: "task-support", Status: checks.Pass, Message: "no execution.taskSupport; plain calls are allowed"})...)
+		finding.Verdict{Check: "structured-content", Status: finding.Pass, Message: "structured content present"},
+		finding.Verdict{Check: "task-support", Status: finding.Pass, Message: "no execution.taskSupport; plain calls are allowed"})...)
 }
 
 // wideHarness shows wideCall's call in the focused detail pane at w×h.
@@ -175,7 +175,7 @@ func TestDetailSchemaLinesAreWhole(t *testing.T) {
 func TestDetailScrollsSidewaysInAReplay(t *testing.T) {
 	evs := wideCall()
 	last := evs[len(evs)-1]
-	last.Kind, last.Call, last.Text = session.KindStderr, nil, "done"
+	last.Kind, last.Call, last.Text = record.KindStderr, nil, "done"
 	last.T = last.T.Add(1e6)
 	h := replayHarness(t, writeSession(t, "wide.jsonl", append(evs, last)), 80, 24, "dark")
 	h.key("[")
@@ -219,7 +219,7 @@ func wideModel(b *testing.B, n, width int) *model {
 		rows[i] = fmt.Sprintf("%q", strings.Repeat("x", width))
 	}
 	e := &evs{}
-	evs := []session.Event{e.connect(), e.walkStart(1), e.page(1, 1, 1, "", tool("report")), e.walkDone(1, 1, 1, 1, "")}
+	evs := []record.Event{e.connect(), e.walkStart(1), e.page(1, 1, 1, "", tool("report")), e.walkDone(1, 1, 1, 1, "")}
 	evs = append(evs, callEvents(e, 1, "report", true, `{"content":[],"structuredContent":{"rows":[`+strings.Join(rows, ",")+`]}}`)...)
 	for _, ev := range evs {
 		m.Update(eventMsg(ev))

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
@@ -29,7 +30,7 @@ type argsCheckedMsg struct {
 	// when it is not known.
 	jsonLine, jsonCol int
 	unchecked         string
-	errs              []checks.SchemaError
+	errs              []finding.SchemaError
 }
 
 // checkArgsCmd validates args against schema off the UI goroutine. The

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // wideSchema is an object schema of n string properties p00000 …, every
@@ -35,7 +35,7 @@ func wideToolModel(t testing.TB, n int) *model {
 	m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	b := &evs{}
-	for _, ev := range []session.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, "")} {
+	for _, ev := range []record.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, "")} {
 		m.Update(eventMsg(ev))
 	}
 	return m

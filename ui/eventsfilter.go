@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -102,7 +103,7 @@ func (f *rowFilter) row(n int64) (*fold.Row, int32) {
 // completion that failed, or any other row, stands alone.
 func sameAsk(a, b *fold.Row) bool {
 	if a == nil || a.Kind != fold.RowRequest || b.Kind != fold.RowRequest ||
-		a.Method != session.MethodComplete || b.Method != session.MethodComplete || a.Level != b.Level ||
+		a.Method != record.MethodComplete || b.Method != record.MethodComplete || a.Level != b.Level ||
 		b.Level == fold.LevelWarn || b.Level == fold.LevelError {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -92,7 +93,7 @@ func completionsOf(r *session.RequestResult) FormCompletionsMsg {
 	case r.Err != nil:
 		msg.Err = r.Err.Error()
 	case len(r.RPCError) > 0:
-		msg.Err = session.RPCErrorText(r.RPCError)
+		msg.Err = record.RPCErrorText(r.RPCError)
 	default:
 		var res struct {
 			Completion struct {

@@ -19,6 +19,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -36,9 +37,9 @@ func TestRecordFixture(t *testing.T) {
 	if !*recordFixture {
 		t.Skip("run with -fixture to record " + fixture)
 	}
-	log := session.NewLog(nil)
-	var evs []session.Event
-	log.AddSink(func(ev session.Event) { evs = append(evs, ev) })
+	log := record.NewLog(nil)
+	var evs []record.Event
+	log.AddSink(func(ev record.Event) { evs = append(evs, ev) })
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := demo.New(&demo.Options{TTLMs: 30000}).Connect(ctx, st, nil)
@@ -78,7 +79,7 @@ func TestRecordFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	h := session.NewHeader("mcpwitness test", session.Target{Name: "demo"}.Describe())
+	h := record.NewHeader("mcpwitness test", session.Target{Name: "demo"}.Describe())
 	h.Started = t0
 	line, _ := json.Marshal(h)
 	fmt.Fprintf(f, "%s\n", line)
@@ -128,12 +129,12 @@ func walkEvery(ctx context.Context, s *session.Session) json.RawMessage {
 // events, with no server, as a replay does.
 func replayModel(t *testing.T, w, h int, theme string) *model {
 	t.Helper()
-	return fixtureModel(t, w, h, theme, func(session.Event) bool { return true })
+	return fixtureModel(t, w, h, theme, func(record.Event) bool { return true })
 }
 
 // fixtureModel builds a model of size w×h in theme from the fixture's
 // events that keep says to feed.
-func fixtureModel(t *testing.T, w, h int, theme string, keep func(session.Event) bool) *model {
+func fixtureModel(t *testing.T, w, h int, theme string, keep func(record.Event) bool) *model {
 	t.Helper()
 	m := newModel(options{Theme: theme, Now: func() time.Time { return t0.Add(time.Minute) }, Loc: time.UTC})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})

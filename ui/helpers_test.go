@@ -15,8 +15,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -162,14 +163,14 @@ func keyMsg(k string) tea.KeyPressMsg {
 func (h *harness) screen() string { return ansi.Strip(h.m.View().Content) }
 
 // feed applies events as the bridge delivers them.
-func (h *harness) feed(evs ...session.Event) {
+func (h *harness) feed(evs ...record.Event) {
 	for _, ev := range evs {
 		h.update(eventMsg(ev))
 	}
 }
 
 // bridge forwards a log's events into the harness, as Run's bridge does.
-func (h *harness) bridge(log *session.Log) {
+func (h *harness) bridge(log *record.Log) {
 	sub := log.Subscribe()
 	h.t.Cleanup(sub.Close)
 	go func() {
@@ -189,7 +190,7 @@ type evs struct {
 	seq int64
 }
 
-func (b *evs) ev(e session.Event) session.Event {
+func (b *evs) ev(e record.Event) record.Event {
 	b.seq++
 	if b.t.IsZero() {
 		b.t = t0
@@ -199,23 +200,23 @@ func (b *evs) ev(e session.Event) session.Event {
 	return e
 }
 
-func (b *evs) connect() session.Event {
-	return b.ev(session.Event{Kind: session.KindConnect, Server: &session.ServerInfo{Name: "fake", Version: "0.1",
+func (b *evs) connect() record.Event {
+	return b.ev(record.Event{Kind: record.KindConnect, Server: &record.ServerInfo{Name: "fake", Version: "0.1",
 		ProtocolVersion: "2025-11-25", Transport: "in-memory", Target: "fake"}})
 }
 
-func (b *evs) walkStart(id int64) session.Event {
-	return b.ev(session.Event{Kind: session.KindWalk, Method: "tools/list", Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "start"}})
+func (b *evs) walkStart(id int64) record.Event {
+	return b.ev(record.Event{Kind: record.KindWalk, Method: "tools/list", Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "start"}})
 }
 
-func (b *evs) page(walk int64, n int, gen int64, next string, tools ...json.RawMessage) session.Event {
+func (b *evs) page(walk int64, n int, gen int64, next string, tools ...json.RawMessage) record.Event {
 	p := paging.Page{Number: n, Count: len(tools), Ms: 4, Generation: gen, NextCursor: next, TTLMs: 30000, HasTTL: true}
-	return b.ev(session.Event{Kind: session.KindPage, Method: "tools/list", Page: &p, Items: tools, Gen: gen,
-		Walk: &session.WalkInfo{ID: walk, Method: "tools/list", State: "page"}})
+	return b.ev(record.Event{Kind: record.KindPage, Method: "tools/list", Page: &p, Items: tools, Gen: gen,
+		Walk: &record.WalkInfo{ID: walk, Method: "tools/list", State: "page"}})
 }
 
-func (b *evs) walkDone(id int64, pages, items int, gen int64, incomplete string) session.Event {
-	return b.ev(session.Event{Kind: session.KindWalk, Method: "tools/list", Gen: gen, Walk: &session.WalkInfo{ID: id,
+func (b *evs) walkDone(id int64, pages, items int, gen int64, incomplete string) record.Event {
+	return b.ev(record.Event{Kind: record.KindWalk, Method: "tools/list", Gen: gen, Walk: &record.WalkInfo{ID: id,
 		Method: "tools/list", State: "done", Pages: pages, Items: items, Incomplete: incomplete, Generation: gen, Ms: 23}})
 }
 
@@ -235,8 +236,8 @@ func tools(prefix string, from, n int) []json.RawMessage {
 }
 
 // walkEvents returns a complete walk of pages pages of size tools each.
-func walkEvents(b *evs, id int64, pages, size int) []session.Event {
-	out := []session.Event{b.walkStart(id)}
+func walkEvents(b *evs, id int64, pages, size int) []record.Event {
+	out := []record.Event{b.walkStart(id)}
 	for n := 1; n <= pages; n++ {
 		next := ""
 		if n < pages {
@@ -259,12 +260,12 @@ type fakeBackend struct {
 	args []json.RawMessage
 	// info is what Info says; asked lists the other requests, as
 	// "method about".
-	info  session.ServerInfo
+	info  record.ServerInfo
 	asked []string
 	lists []string // the methods walked, in order
 }
 
-func (f *fakeBackend) Info() session.ServerInfo { return f.info }
+func (f *fakeBackend) Info() record.ServerInfo { return f.info }
 
 // ask notes a request other than a walk or a call and answers it empty.
 func (f *fakeBackend) ask(method, about string) *session.RequestResult {
@@ -275,31 +276,31 @@ func (f *fakeBackend) ask(method, about string) *session.RequestResult {
 }
 
 func (f *fakeBackend) ReadResource(_ context.Context, uri string) *session.RequestResult {
-	return f.ask(session.MethodRead, uri)
+	return f.ask(record.MethodRead, uri)
 }
 
 func (f *fakeBackend) GetPrompt(_ context.Context, name string, _ map[string]string, _ *session.PromptOptions) *session.RequestResult {
-	return f.ask(session.MethodGetPrompt, name)
+	return f.ask(record.MethodGetPrompt, name)
 }
 
 func (f *fakeBackend) Complete(_ context.Context, ref session.CompleteRef, arg, _ string, _ map[string]string) *session.RequestResult {
-	return f.ask(session.MethodComplete, ref.String()+" "+arg)
+	return f.ask(record.MethodComplete, ref.String()+" "+arg)
 }
 
 func (f *fakeBackend) Ping(context.Context) *session.RequestResult {
-	return f.ask(session.MethodPing, "")
+	return f.ask(record.MethodPing, "")
 }
 
 func (f *fakeBackend) SetLogLevel(_ context.Context, level string) *session.RequestResult {
-	return f.ask(session.MethodSetLevel, level)
+	return f.ask(record.MethodSetLevel, level)
 }
 
 func (f *fakeBackend) Subscribe(_ context.Context, uri string) *session.RequestResult {
-	return f.ask(session.MethodSubscribe, uri)
+	return f.ask(record.MethodSubscribe, uri)
 }
 
 func (f *fakeBackend) Unsubscribe(_ context.Context, uri string) *session.RequestResult {
-	return f.ask(session.MethodUnsubscribe, uri)
+	return f.ask(record.MethodUnsubscribe, uri)
 }
 
 func (f *fakeBackend) Walk(ctx context.Context, m paging.Method) (int64, *paging.Result) {
@@ -327,27 +328,27 @@ func (f *fakeBackend) Call(ctx context.Context, name string, args json.RawMessag
 }
 
 // callEvents returns the events of one finished call with verdicts.
-func callEvents(b *evs, id int64, tool string, sent bool, result string, vs ...checks.Verdict) []session.Event {
-	out := []session.Event{b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: tool, State: "start", Args: json.RawMessage(`{}`), Listed: true, Generation: 1}})}
+func callEvents(b *evs, id int64, tool string, sent bool, result string, vs ...finding.Verdict) []record.Event {
+	out := []record.Event{b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: id, Tool: tool, State: "start", Args: json.RawMessage(`{}`), Listed: true, Generation: 1}})}
 	for i := range vs {
-		out = append(out, b.ev(session.Event{Kind: session.KindVerdict, Verdict: &vs[i], Call: &session.CallInfo{ID: id, Tool: tool, State: "verdict"}}))
+		out = append(out, b.ev(record.Event{Kind: record.KindVerdict, Verdict: &vs[i], Call: &record.CallInfo{ID: id, Tool: tool, State: "verdict"}}))
 	}
-	info := &session.CallInfo{ID: id, Tool: tool, State: "done", Listed: true, Sent: sent, Generation: 1, Ms: 12}
+	info := &record.CallInfo{ID: id, Tool: tool, State: "done", Listed: true, Sent: sent, Generation: 1, Ms: 12}
 	if result != "" {
 		info.Result = json.RawMessage(result)
 	}
-	return append(out, b.ev(session.Event{Kind: session.KindCall, Call: info}))
+	return append(out, b.ev(record.Event{Kind: record.KindCall, Call: info}))
 }
 
 // readSession reads a session file's events (the header is skipped).
-func readSession(t *testing.T, path string) []session.Event {
+func readSession(t *testing.T, path string) []record.Event {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []session.Event
+	var out []record.Event
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	first := true
@@ -356,7 +357,7 @@ func readSession(t *testing.T, path string) []session.Event {
 			first = false
 			continue
 		}
-		var ev session.Event
+		var ev record.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}

@@ -12,12 +12,12 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // resourceReading is wideResource with a read whose answer is text of
 // the MIME type mime.
-func resourceReading(mime, text string) []session.Event {
+func resourceReading(mime, text string) []record.Event {
 	evs := wideResource()
 	quoted, _ := json.Marshal(text)
 	last := &evs[len(evs)-1]
@@ -29,7 +29,7 @@ func resourceReading(mime, text string) []session.Event {
 
 // markdownResource is a resource read answering n paragraphs of
 // Markdown, each naming its number.
-func markdownResource(n int) []session.Event {
+func markdownResource(n int) []record.Event {
 	var md strings.Builder
 	for i := range n {
 		fmt.Fprintf(&md, "## Part %d\n\nSome *emphasis* and `code` in paragraph %d of the readme.\n\n", i, i)
@@ -39,7 +39,7 @@ func markdownResource(n int) []session.Event {
 
 // itemModel is a model at w×40 that folded evs and shows the resources
 // tab, with what Sync left to a command not built yet.
-func itemModel(t *testing.T, evs []session.Event, w int) *model {
+func itemModel(t *testing.T, evs []record.Event, w int) *model {
 	t.Helper()
 	m := newModel(options{Theme: "dark", Now: func() time.Time { return t0 }, Loc: time.UTC, Backend: &fakeBackend{}})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: 40})
@@ -208,18 +208,18 @@ func TestListedTaskDocumentFollowsItsStatus(t *testing.T) {
 	p := paging.Page{Number: 1, Count: 1, Ms: 2, Generation: 1}
 	item := json.RawMessage(`{"taskId":"task-1","status":"working","statusMessage":"scene 1 of 3","createdAt":"2026-01-02T15:04:05Z","ttl":60000}`)
 	h.feed(conn,
-		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
-		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{item},
-			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
-		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 1, Ms: 3}}))
+		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseStart}}),
+		b.ev(record.Event{Kind: record.KindPage, Method: m, Page: &p, Items: []json.RawMessage{item},
+			Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhasePage}}),
+		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseDone, Pages: 1, Items: 1, Ms: 3}}))
 	h.key("2")
 	doc := func() string { return strings.Join(h.m.item.sc.lines, "\n") }
 	if h.m.tab != tabTasks || !strings.Contains(doc(), "working: scene 1 of 3") {
 		t.Fatalf("tab %v; the listed task's document:\n%s", h.m.tab, doc())
 	}
 	ttl := int64(60000)
-	h.feed(b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: "task-1", Text: "task task-1 completed",
-		Task: &session.TaskInfo{TaskID: "task-1", Status: session.TaskCompleted, StatusMessage: "done", TTL: &ttl, Source: session.TaskPolled}}))
+	h.feed(b.ev(record.Event{Kind: record.KindTask, Method: "tasks", ID: "task-1", Text: "task task-1 completed",
+		Task: &record.TaskInfo{TaskID: "task-1", Status: record.TaskCompleted, StatusMessage: "done", TTL: &ttl, Source: record.TaskPolled}}))
 	if d := doc(); !strings.Contains(d, "completed: done") {
 		t.Errorf("the document does not follow the task's status:\n%s", d)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -135,9 +136,9 @@ func (p *itemPane) find() *fold.Request {
 	for i := len(reqs) - 1; i >= 0; i-- {
 		r := reqs[i]
 		switch {
-		case it.Method == paging.Resources().Name && r.Method == session.MethodRead && r.About == it.URI,
-			it.Method == paging.Prompts().Name && r.Method == session.MethodGetPrompt && r.About == it.Name,
-			it.Method == paging.ResourceTemplates().Name && r.Method == session.MethodRead && p.tmpl != nil && p.tmpl.Matches(r.About),
+		case it.Method == paging.Resources().Name && r.Method == record.MethodRead && r.About == it.URI,
+			it.Method == paging.Prompts().Name && r.Method == record.MethodGetPrompt && r.About == it.Name,
+			it.Method == paging.ResourceTemplates().Name && r.Method == record.MethodRead && p.tmpl != nil && p.tmpl.Matches(r.About),
 			it.Method == paging.Tasks().Name && r.Method == session.MethodTaskResult && r.About == it.Key:
 			return r
 		}

@@ -8,7 +8,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/match"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // itemRow is one row of an items pane: a page separator or an item.
@@ -209,9 +209,9 @@ func (p *itemsPane) syncSubs() {
 			continue
 		}
 		switch r.Method {
-		case session.MethodSubscribe:
+		case record.MethodSubscribe:
 			p.subs[r.About] = true
-		case session.MethodUnsubscribe:
+		case record.MethodUnsubscribe:
 			delete(p.subs, r.About)
 		}
 	}

@@ -12,14 +12,14 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // wideResource is a session with one resource, demo://wide.json, read
 // once: its contents are JSON whose "rows" line is far wider than any
 // pane (CJK and emoji among it, wideEnd at its end), beside a line of
 // prose in the resource's description that wraps.
-func wideResource() []session.Event {
+func wideResource() []record.Event {
 	b := &evs{}
 	con := b.connect()
 	con.Server.Capabilities = []byte(`{"tools":{},"resources":{}}`)
@@ -28,16 +28,16 @@ func wideResource() []session.Event {
 		strings.Repeat("A resource whose contents are wider than the pane. ", 4))
 	p := paging.Page{Number: 1, Count: 1, Ms: 4, Generation: 1}
 	text, _ := json.Marshal(fmt.Sprintf(`{"title":"天気 report 🌦","rows":%q,"pages":2}`, strings.Repeat("晴れ sunny ☀ ", 30)+wideEnd))
-	done := &session.RequestInfo{ID: 1, Method: session.MethodRead, About: uri, State: session.PhaseDone, Sent: true, Ms: 3,
+	done := &record.RequestInfo{ID: 1, Method: record.MethodRead, About: uri, State: record.PhaseDone, Sent: true, Ms: 3,
 		Result: json.RawMessage(fmt.Sprintf(`{"contents":[{"uri":%q,"mimeType":"application/json","text":%s}]}`, uri, text))}
-	return []session.Event{con,
-		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
-		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(item)},
-			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
-		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 1, Ms: 5}}),
-		b.ev(session.Event{Kind: session.KindRequest, Method: session.MethodRead,
-			Request: &session.RequestInfo{ID: 1, Method: session.MethodRead, About: uri, State: session.PhaseStart}}),
-		b.ev(session.Event{Kind: session.KindRequest, Method: session.MethodRead, Request: done}),
+	return []record.Event{con,
+		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseStart}}),
+		b.ev(record.Event{Kind: record.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(item)},
+			Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhasePage}}),
+		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseDone, Pages: 1, Items: 1, Ms: 5}}),
+		b.ev(record.Event{Kind: record.KindRequest, Method: record.MethodRead,
+			Request: &record.RequestInfo{ID: 1, Method: record.MethodRead, About: uri, State: record.PhaseStart}}),
+		b.ev(record.Event{Kind: record.KindRequest, Method: record.MethodRead, Request: done}),
 	}
 }
 
@@ -151,8 +151,8 @@ func TestItemJSONScrollsSideways(t *testing.T) {
 func TestItemScrollsSidewaysInAReplay(t *testing.T) {
 	evs := wideResource()
 	last := evs[len(evs)-1]
-	h := replayHarness(t, writeSession(t, "wide.jsonl", append(evs, session.Event{Seq: last.Seq + 1, T: last.T.Add(1e6),
-		Kind: session.KindStderr, Text: "done"})), 80, 24, "dark")
+	h := replayHarness(t, writeSession(t, "wide.jsonl", append(evs, record.Event{Seq: last.Seq + 1, T: last.T.Add(1e6),
+		Kind: record.KindStderr, Text: "done"})), 80, 24, "dark")
 	h.key("2")
 	for h.m.focus != paneDetail {
 		h.key("tab")
@@ -193,7 +193,7 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 			b := &evs{}
 			text, _ := json.Marshal(strings.Repeat("天気 sunny ☀ ", 30) + wideEnd)
 			frame := `{"jsonrpc":"2.0","id":"7","result":{"content":[{"type":"text","text":` + string(text) + `}]}}`
-			h.feed(b.connect(), b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: "7", Size: len(frame), Frame: json.RawMessage(frame)}))
+			h.feed(b.connect(), b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: "7", Size: len(frame), Frame: json.RawMessage(frame)}))
 			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			h.key("w")
 			for !h.m.wire.onFrame {

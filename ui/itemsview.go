@@ -9,9 +9,9 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // View renders the title and the visible rows only, or returns them as
@@ -168,7 +168,7 @@ func (p *itemsPane) updatedSinceRead(uri string) bool {
 func lastRead(st *fold.State, uri string) time.Time {
 	reqs := st.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
-		if r := reqs[i]; r.Method == session.MethodRead && r.About == uri && r.Done {
+		if r := reqs[i]; r.Method == record.MethodRead && r.About == uri && r.Done {
 			return r.Start
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -246,7 +247,7 @@ func (m *model) walkText(hp *headerPaints) string {
 
 // serverText says who the server is: name, version, protocol, transport
 // and target, every part it sent shown safely.
-func (m *model) serverText(srv *session.ServerInfo) string {
+func (m *model) serverText(srv *record.ServerInfo) string {
 	s := m.sty
 	text := s.Server.Render(sanitize.Line(srv.Name))
 	if srv.Version != "" {

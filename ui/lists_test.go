@@ -11,11 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // allWalked waits until n walks ended, their done events folded.
@@ -63,8 +63,8 @@ func TestItemTabsShowFailingVerdicts(t *testing.T) {
 		t.Fatalf("no resource:\n%s", h.screen())
 	}
 	h.key("enter")
-	r := h.latest(session.MethodRead, it.URI)
-	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != checks.Fail {
+	r := h.latest(record.MethodRead, it.URI)
+	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != finding.Fail {
 		t.Errorf("read verdicts %+v", r.Verdicts)
 	}
 	if s := h.screen(); !strings.Contains(s, "✗ fail") || !strings.Contains(s, "resource-contents") {
@@ -75,8 +75,8 @@ func TestItemTabsShowFailingVerdicts(t *testing.T) {
 	h.key("enter")
 	h.typeText("1")
 	h.key("enter")
-	r = h.latest(session.MethodGetPrompt, p.Name)
-	if n := len(r.Verdicts); n != 2 || r.Verdicts[1].Status != checks.Fail {
+	r = h.latest(record.MethodGetPrompt, p.Name)
+	if n := len(r.Verdicts); n != 2 || r.Verdicts[1].Status != finding.Fail {
 		t.Errorf("get verdicts %+v", r.Verdicts)
 	}
 	if s := h.screen(); !strings.Contains(s, "✗ fail") || !strings.Contains(s, "prompt-messages") {
@@ -114,7 +114,7 @@ func TestTabFormGolden(t *testing.T) {
 // aborts that walk and the walks still queued behind it (templates and
 // prompts), which then never go out.
 func TestEscAbortsTheItemWalks(t *testing.T) {
-	f := &fakeBackend{info: session.ServerInfo{Capabilities: []byte(`{"tools":{},"resources":{},"prompts":{}}`)}}
+	f := &fakeBackend{info: record.ServerInfo{Capabilities: []byte(`{"tools":{},"resources":{},"prompts":{}}`)}}
 	f.walk = func(ctx context.Context) (int64, *paging.Result) {
 		if f.walks.Load() == 1 {
 			return 1, &paging.Result{} // tools

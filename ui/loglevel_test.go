@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -13,7 +14,7 @@ import (
 // opens the UI on it with --log-level level.
 func levelHarness(t *testing.T, protocol, level string) *harness {
 	t.Helper()
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := session.Dial(ctx, demoTarget(t), &session.Options{Log: log, Timeout: time.Minute, Protocol: protocol})
@@ -24,7 +25,7 @@ func levelHarness(t *testing.T, protocol, level string) *harness {
 	h := newHarness(t, options{Backend: s, LogLevel: level})
 	h.bridge(log)
 	info := s.Info()
-	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
 	return h
 }
 
@@ -32,7 +33,7 @@ func levelHarness(t *testing.T, protocol, level string) *harness {
 // level, as the L picker asks, and the status line says how it went.
 func TestLogLevelFlagIsSentOnceConnected(t *testing.T) {
 	h := levelHarness(t, "2025-11-25", "warning")
-	r := h.latest(session.MethodSetLevel, "warning")
+	r := h.latest(record.MethodSetLevel, "warning")
 	if !r.Sent || r.Err != "" || len(r.RPCError) > 0 {
 		t.Errorf("set level: sent %v err %q rpc %s", r.Sent, r.Err, r.RPCError)
 	}
@@ -47,7 +48,7 @@ func TestLogLevelFlagIsSentOnceConnected(t *testing.T) {
 // line says why, as it does for the picker.
 func TestLogLevelFlagOnAProtocolWithoutSetLevel(t *testing.T) {
 	h := levelHarness(t, "", "debug")
-	r := h.latest(session.MethodSetLevel, "debug")
+	r := h.latest(record.MethodSetLevel, "debug")
 	if r.Sent || !strings.Contains(r.Err, "no logging/setLevel") {
 		t.Errorf("set level: sent %v err %q", r.Sent, r.Err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -135,7 +136,7 @@ func askSeq(id string) int64 {
 }
 
 // newAskReq reads an "asked" event.
-func newAskReq(ev session.Event) *askReq {
+func newAskReq(ev record.Event) *askReq {
 	r := &askReq{seq: askSeq(ev.ID), method: ev.Method, params: ev.Data, kind: askSampling,
 		roundTrip: strings.Contains(ev.Text, "input request")}
 	if ev.Call != nil {
@@ -170,11 +171,11 @@ func newAskReq(ev session.Event) *askReq {
 // "asked" one opens the modal (or queues behind the one shown), a finding
 // joins its request, an "unanswered" one (the server cancelled, the
 // timeout) closes it, and an elicitation's completion is noted.
-func (m *model) askEvent(ev session.Event) tea.Cmd {
+func (m *model) askEvent(ev record.Event) tea.Cmd {
 	if _, ok := m.backend.(answerer); !ok || m.replay != nil {
 		return nil
 	}
-	if ev.Kind == session.KindNotification && ev.Method == "notifications/elicitation/complete" {
+	if ev.Kind == record.KindNotification && ev.Method == "notifications/elicitation/complete" {
 		var p struct {
 			ElicitationID string `json:"elicitationId"`
 		}
@@ -187,7 +188,7 @@ func (m *model) askEvent(ev session.Event) tea.Cmd {
 		return nil
 	}
 	seq := askSeq(ev.ID)
-	if ev.Kind != session.KindServerCall || seq == 0 {
+	if ev.Kind != record.KindServerCall || seq == 0 {
 		return nil
 	}
 	switch {

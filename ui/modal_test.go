@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -127,7 +128,7 @@ func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 		version = protocol[0]
 	}
 	srv := newAskingServer(t)
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := session.Dial(ctx, srv.target, &session.Options{Log: log, Timeout: time.Minute, Protocol: version,
@@ -140,7 +141,7 @@ func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 	h.update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	h.bridge(log)
 	info := s.Info()
-	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
 	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 8 })
 	return h, srv
 }

@@ -13,6 +13,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/replay"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -24,7 +25,7 @@ import (
 // [session.Session] is one.
 type Backend interface {
 	// Info is what the handshake told about the server.
-	Info() session.ServerInfo
+	Info() record.ServerInfo
 	Walk(ctx context.Context, m paging.Method) (int64, *paging.Result)
 	Call(ctx context.Context, name string, args json.RawMessage, opts *session.CallOptions) *session.CallResult
 	ReadResource(ctx context.Context, uri string) *session.RequestResult
@@ -39,9 +40,9 @@ type Backend interface {
 // Messages.
 type (
 	// eventMsg is one session event.
-	eventMsg session.Event
+	eventMsg record.Event
 	// eventsMsg is a batch of session events, in order, from the bridge.
-	eventsMsg []session.Event
+	eventsMsg []record.Event
 	// connectedMsg says the dial succeeded.
 	connectedMsg struct{ backend Backend }
 	// dialFailedMsg says the dial failed.
@@ -59,7 +60,7 @@ type (
 	}
 	// exportDoneMsg says where an export went, or why it failed.
 	exportDoneMsg struct {
-		ex  session.Exported
+		ex  record.Exported
 		err error
 	}
 	statusMsg struct {
@@ -127,7 +128,7 @@ type options struct {
 	NoColor  bool
 	// Export writes the session file and says where; nil when there is
 	// nothing to export.
-	Export func(ctx context.Context) (session.Exported, error)
+	Export func(ctx context.Context) (record.Exported, error)
 	Ctx    context.Context
 	Tasks  *tasks
 	// LogLevel is the level the server is asked to log at once connected

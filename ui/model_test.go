@@ -10,9 +10,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -23,7 +24,7 @@ func TestWalkShowsPagesAsTheyArrive(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "walking page 1…") || !strings.Contains(s, "waiting for page 1") {
 		t.Fatalf("before any page, want the walk in progress; screen:\n%s", s)
 	}
-	h.feed(b.ev(session.Event{Kind: session.KindListRequest, Method: "tools/list", Gen: 0, Out: 1}))
+	h.feed(b.ev(record.Event{Kind: record.KindListRequest, Method: "tools/list", Gen: 0, Out: 1}))
 	if s := h.screen(); !strings.Contains(s, "gen 0 · out 1") {
 		t.Errorf("want gen 0 · out 1 with a request out; screen:\n%s", s)
 	}
@@ -72,7 +73,7 @@ func TestHeldOnlyForALatestOnePageListing(t *testing.T) {
 	}
 	// Another list request goes out: the listing is no longer the latest
 	// with nothing out.
-	h.feed(b.ev(session.Event{Kind: session.KindListRequest, Method: "tools/list", Gen: 1, Out: 1}))
+	h.feed(b.ev(record.Event{Kind: record.KindListRequest, Method: "tools/list", Gen: 1, Out: 1}))
 	if s := h.screen(); strings.Contains(s, " held ") || !strings.Contains(s, "own") {
 		t.Errorf("with a request out the listing is own; screen:\n%s", s)
 	}
@@ -105,11 +106,11 @@ func TestVerdictsAreShown(t *testing.T) {
 	f := &fakeBackend{}
 	h, b := callScreen(t, f, tool("forecast", `"outputSchema":{"type":"object"}`))
 	h.feed(callEvents(b, 1, "forecast", true, `{"content":[{"type":"text","text":"sunny"}],"structuredContent":{"temperature":"warm"}}`,
-		checks.Verdict{Check: checks.TaskSupport, Status: checks.Pass, Message: "plain calls are allowed"},
-		checks.Verdict{Check: checks.OutputSchema, Status: checks.Fail, Message: "Structured content does not match the tool's output schema: /temperature: not a number",
-			Errors: []checks.SchemaError{{InstancePath: "/temperature", Keyword: "type", Message: "Value is string but should be number"}}},
-		checks.Verdict{Check: checks.StructuredContent, Status: checks.Unchecked, Message: "output schema unchecked: $ref"},
-		checks.Verdict{Check: "extra", Status: checks.Skipped, Message: "skipped"},
+		finding.Verdict{Check: finding.TaskSupport, Status: finding.Pass, Message: "plain calls are allowed"},
+		finding.Verdict{Check: finding.OutputSchema, Status: finding.Fail, Message: "Structured content does not match the tool's output schema: /temperature: not a number",
+			Errors: []finding.SchemaError{{InstancePath: "/temperature", Keyword: "type", Message: "Value is string but should be number"}}},
+		finding.Verdict{Check: finding.StructuredContent, Status: finding.Unchecked, Message: "output schema unchecked: $ref"},
+		finding.Verdict{Check: "extra", Status: finding.Skipped, Message: "skipped"},
 	)...)
 	h.key("[")
 	s := h.screen()
@@ -126,7 +127,7 @@ func TestRefusedCallCanBeSentAnywayAfterConfirming(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "Plain calls are refused") {
 		t.Errorf("detail of a task-required tool does not say plain calls are refused:\n%s", s)
 	}
-	h.feed(callEvents(b, 1, "render", false, "", checks.Verdict{Check: checks.TaskSupport, Status: checks.Refused,
+	h.feed(callEvents(b, 1, "render", false, "", finding.Verdict{Check: finding.TaskSupport, Status: finding.Refused,
 		Message: `Tool "render" requires task-based execution.`})...)
 	h.key("[")
 	if s := h.screen(); !strings.Contains(s, "⊘ refused") || !strings.Contains(s, "nothing was sent") {
@@ -174,8 +175,8 @@ func TestEscCancelsTheCallInFlight(t *testing.T) {
 			return false
 		}
 	})
-	h.feed(b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "slow", State: "start"}}),
-		b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 2, Total: 5, Message: "step 2 of 5"}}))
+	h.feed(b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 1, Tool: "slow", State: "start"}}),
+		b.ev(record.Event{Kind: record.KindProgress, Progress: &record.ProgressInfo{CallID: 1, Progress: 2, Total: 5, Message: "step 2 of 5"}}))
 	s := h.screen()
 	for _, want := range []string{"calling slow…", "esc cancels", "2/5 step 2 of 5", "█"} {
 		if !strings.Contains(s, want) {
@@ -187,7 +188,7 @@ func TestEscCancelsTheCallInFlight(t *testing.T) {
 		t.Errorf("esc does not say the call is being cancelled:\n%s", s)
 	}
 	h.until("the cancelled call to return", func() bool { return h.m.ops.call == nil })
-	h.feed(b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "slow", State: "done", Sent: true, Cancelled: true, Ms: 300}}))
+	h.feed(b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 1, Tool: "slow", State: "done", Sent: true, Cancelled: true, Ms: 300}}))
 	s = h.screen()
 	if !strings.Contains(s, "Cancelled after 300 ms") {
 		t.Errorf("cancelled call screen:\n%s", s)
@@ -224,7 +225,7 @@ func TestListChangedStartsAWalk(t *testing.T) {
 	b := &evs{}
 	h.feed(b.connect())
 	h.feed(walkEvents(b, 1, 1, 3)...)
-	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: fold.ToolsListChanged}))
+	h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: fold.ToolsListChanged}))
 	h.until("the walk list_changed starts", func() bool { return f.walks.Load() == 2 })
 	if s := h.screen(); !strings.Contains(s, "stale") {
 		t.Errorf("tools listed before list_changed are not marked stale:\n%s", s)
@@ -239,11 +240,11 @@ func TestResizeKeepsEveryLineInside(t *testing.T) {
 	f := &fakeBackend{}
 	h, b := callScreen(t, f, tool("weather_with_a_really_long_tool_name_that_goes_on", `"title":"Weather","description":"`+strings.Repeat("long words ", 40)+`","outputSchema":{"type":"object","properties":{"a":{"type":"string","description":"`+strings.Repeat("x", 300)+`"}}}`))
 	h.feed(callEvents(b, 1, "weather_with_a_really_long_tool_name_that_goes_on", true, `{"content":[{"type":"text","text":"`+strings.Repeat("y", 500)+`"}]}`,
-		checks.Verdict{Check: checks.OutputSchema, Status: checks.Fail, Message: strings.Repeat("bad ", 50),
-			Errors: []checks.SchemaError{{InstancePath: "/a/very/long/path/that/goes/on/and/on/and/on", Keyword: "type", Message: strings.Repeat("m", 200)}}})...)
-	h.feed(b.ev(session.Event{Kind: session.KindStderr, Text: strings.Repeat("stderr ", 60)}))
+		finding.Verdict{Check: finding.OutputSchema, Status: finding.Fail, Message: strings.Repeat("bad ", 50),
+			Errors: []finding.SchemaError{{InstancePath: "/a/very/long/path/that/goes/on/and/on/and/on", Keyword: "type", Message: strings.Repeat("m", 200)}}})...)
+	h.feed(b.ev(record.Event{Kind: record.KindStderr, Text: strings.Repeat("stderr ", 60)}))
 	for i := range 50 {
-		h.feed(b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/call", ID: fmt.Sprint(i), Size: 100, Frame: json.RawMessage(`{"jsonrpc":"2.0"}`)}))
+		h.feed(b.ev(record.Event{Kind: record.KindWire, Dir: record.Send, Method: "tools/call", ID: fmt.Sprint(i), Size: 100, Frame: json.RawMessage(`{"jsonrpc":"2.0"}`)}))
 	}
 	states := map[string]func(){
 		"main":   func() {},
@@ -307,7 +308,7 @@ func TestWireKeepsTheNewestFrames(t *testing.T) {
 	h := newHarness(t, options{})
 	b := &evs{}
 	for i := range fold.MaxFrames + 100 {
-		h.feed(b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: fmt.Sprint(i), Size: 10,
+		h.feed(b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: fmt.Sprint(i), Size: 10,
 			Frame: json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, i)), LatencyMs: 4}))
 	}
 	if n := h.m.st.Frames().Len(); n != fold.MaxFrames {
@@ -330,9 +331,9 @@ func TestEventsPaneShowsWhatHappened(t *testing.T) {
 	h := newHarness(t, options{})
 	b := &evs{}
 	h.feed(b.connect(),
-		b.ev(session.Event{Kind: session.KindStderr, Text: "server starting"}),
-		b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/message", Level: "warning", Text: "disk almost full"}),
-		b.ev(session.Event{Kind: session.KindError, Method: "tools/list", Text: "the server answered with an error"}),
+		b.ev(record.Event{Kind: record.KindStderr, Text: "server starting"}),
+		b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/message", Level: "warning", Text: "disk almost full"}),
+		b.ev(record.Event{Kind: record.KindError, Method: "tools/list", Text: "the server answered with an error"}),
 	)
 	s := h.screen()
 	for _, want := range []string{"14:05:00 stderr", "server starting", "log warn", "disk almost full", "error", "tools/list: the server answered"} {
@@ -378,7 +379,7 @@ func TestSelectionWaitsForItsPageInANewWalk(t *testing.T) {
 	h.typeText("tool_0025")
 	h.key("enter")
 	h.key("esc")
-	h.feed(callEvents(b, 1, "tool_0025", true, `{"content":[]}`, checks.Verdict{Check: checks.TaskSupport, Status: checks.Pass})...)
+	h.feed(callEvents(b, 1, "tool_0025", true, `{"content":[]}`, finding.Verdict{Check: finding.TaskSupport, Status: finding.Pass})...)
 	h.key("[")
 	if c := h.m.detail.Call(); c == nil || c.Tool != "tool_0025" {
 		t.Fatal("not showing the call")
@@ -408,7 +409,7 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	h.feed(b.connect())
 	h.feed(walkEvents(b, 1, 3, 10)...)
 	for i := range 30 {
-		h.feed(b.ev(session.Event{Kind: session.KindStderr, Text: fmt.Sprint("line ", i)}))
+		h.feed(b.ev(record.Event{Kind: record.KindStderr, Text: fmt.Sprint("line ", i)}))
 	}
 	l := h.m.lay
 	wheel := func(x, y int, b tea.MouseButton) { h.update(tea.MouseWheelMsg{X: x, Y: y, Button: b}) }

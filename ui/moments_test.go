@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // In `mcpwitness open`, > and < stop at every request the session made,
@@ -14,18 +14,18 @@ import (
 // subscriptions, where each starts and where it ends.
 func TestScrubberStopsAtEveryRequest(t *testing.T) {
 	b := &evs{}
-	evs := append([]session.Event{b.connect()}, recordedWalk(b, 1, 1, 3, 0)...)
+	evs := append([]record.Event{b.connect()}, recordedWalk(b, 1, 1, 3, 0)...)
 	var want []string
-	for i, r := range []struct{ method, about string }{{session.MethodRead, "demo://readme"}, {session.MethodGetPrompt, "greet"},
-		{session.MethodComplete, "ref/prompt greet name"}, {session.MethodPing, ""}, {session.MethodSubscribe, "demo://readme"}} {
+	for i, r := range []struct{ method, about string }{{record.MethodRead, "demo://readme"}, {record.MethodGetPrompt, "greet"},
+		{record.MethodComplete, "ref/prompt greet name"}, {record.MethodPing, ""}, {record.MethodSubscribe, "demo://readme"}} {
 		id := int64(i + 1)
-		for _, phase := range []session.Phase{session.PhaseStart, session.PhaseDone} {
-			info := &session.RequestInfo{ID: id, Method: r.method, About: r.about, State: phase}
-			if phase == session.PhaseDone {
+		for _, phase := range []record.Phase{record.PhaseStart, record.PhaseDone} {
+			info := &record.RequestInfo{ID: id, Method: r.method, About: r.about, State: phase}
+			if phase == record.PhaseDone {
 				info.Sent, info.Result = true, json.RawMessage(`{}`)
 			}
-			evs = append(evs, b.ev(session.Event{Kind: session.KindRequest, Method: r.method, Request: info}),
-				b.ev(session.Event{Kind: session.KindStderr, Text: "between"}))
+			evs = append(evs, b.ev(record.Event{Kind: record.KindRequest, Method: r.method, Request: info}),
+				b.ev(record.Event{Kind: record.KindStderr, Text: "between"}))
 			want = append(want, r.method)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // TestNarrowScreensKeepTheirKeys draws every main screen at 40×12, 80×24
@@ -78,5 +78,5 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 // still open.
 func openModel(t *testing.T, w, h int, theme string) *model {
 	t.Helper()
-	return fixtureModel(t, w, h, theme, func(ev session.Event) bool { return ev.Kind != session.KindClosed })
+	return fixtureModel(t, w, h, theme, func(ev record.Event) bool { return ev.Kind != record.KindClosed })
 }

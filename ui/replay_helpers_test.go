@@ -12,12 +12,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/replay"
 	"mcpwitness/session"
 )
 
 // writeSession writes a session file holding evs and returns its path.
-func writeSession(t *testing.T, name string, evs []session.Event) string {
+func writeSession(t *testing.T, name string, evs []record.Event) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
@@ -26,7 +27,7 @@ func writeSession(t *testing.T, name string, evs []session.Event) string {
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
-	h := session.NewHeader("mcpwitness test", session.Target{Name: "fake"}.Describe())
+	h := record.NewHeader("mcpwitness test", session.Target{Name: "fake"}.Describe())
 	h.Started = t0
 	for _, v := range append([]any{h}, anys(evs)...) {
 		b, err := json.Marshal(v)
@@ -41,7 +42,7 @@ func writeSession(t *testing.T, name string, evs []session.Event) string {
 	return path
 }
 
-func anys(evs []session.Event) []any {
+func anys(evs []record.Event) []any {
 	out := make([]any, len(evs))
 	for i, ev := range evs {
 		out[i] = ev
@@ -115,17 +116,17 @@ func (h *harness) headerLines() []string {
 // recordedWalk is a tools walk as the session records it: each page is
 // asked for (a list request with one out), sent and answered on the wire,
 // and accepted (its generation settled, nothing out).
-func recordedWalk(b *evs, id int64, pages, size int, gen0 int64) []session.Event {
-	out := []session.Event{b.walkStart(id)}
+func recordedWalk(b *evs, id int64, pages, size int, gen0 int64) []record.Event {
+	out := []record.Event{b.walkStart(id)}
 	for n := 1; n <= pages; n++ {
 		gen := gen0 + int64(n)
-		out = append(out, b.ev(session.Event{Kind: session.KindListRequest, Method: "tools/list", Gen: gen - 1, Out: 1,
-			Walk: &session.WalkInfo{ID: id, Method: "tools/list", State: "request"}, Page: &paging.Page{Number: n}}))
+		out = append(out, b.ev(record.Event{Kind: record.KindListRequest, Method: "tools/list", Gen: gen - 1, Out: 1,
+			Walk: &record.WalkInfo{ID: id, Method: "tools/list", State: "request"}, Page: &paging.Page{Number: n}}))
 		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":{}}`, 100*id+int64(n))
-		out = append(out, b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/list",
+		out = append(out, b.ev(record.Event{Kind: record.KindWire, Dir: record.Send, Method: "tools/list",
 			ID: fmt.Sprint(100*id + int64(n)), Frame: json.RawMessage(req), Size: len(req)}))
 		ans := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"tools":[]}}`, 100*id+int64(n))
-		out = append(out, b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: fmt.Sprint(100*id + int64(n)),
+		out = append(out, b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: fmt.Sprint(100*id + int64(n)),
 			Frame: json.RawMessage(ans), Size: len(ans), LatencyMs: 3}))
 		next := ""
 		if n < pages {

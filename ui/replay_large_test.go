@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
+	"mcpwitness/record"
 	"mcpwitness/replay"
 	"mcpwitness/session"
 )
@@ -96,7 +97,7 @@ func largeSession(t *testing.T, size int) string {
 		n += len(b) + 1
 		w.Write(append(b, '\n'))
 	}
-	h := session.NewHeader("mcpwitness test", session.Target{Name: "large"}.Describe())
+	h := record.NewHeader("mcpwitness test", session.Target{Name: "large"}.Describe())
 	h.Started = t0
 	write(h)
 	b := &evs{}
@@ -110,11 +111,11 @@ func largeSession(t *testing.T, size int) string {
 			call := 100*id + c
 			result := fmt.Sprintf(`{"content":[{"type":"text","text":%q}],"structuredContent":{"blob":%q}}`, blob, blob)
 			frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, call, result)
-			evs := callEvents(b, call, "tool_0004", true, result, checks.Verdict{Check: "output-schema", Status: checks.Pass})
+			evs := callEvents(b, call, "tool_0004", true, result, finding.Verdict{Check: "output-schema", Status: finding.Pass})
 			write(evs[0])
 			req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"tool_0004"}}`, call)
-			write(b.ev(session.Event{Kind: session.KindWire, Dir: session.Send, Method: "tools/call", ID: fmt.Sprint(call), Frame: json.RawMessage(req), Size: len(req)}))
-			write(b.ev(session.Event{Kind: session.KindWire, Dir: session.Recv, ID: fmt.Sprint(call), Frame: json.RawMessage(frame), Size: len(frame)}))
+			write(b.ev(record.Event{Kind: record.KindWire, Dir: record.Send, Method: "tools/call", ID: fmt.Sprint(call), Frame: json.RawMessage(req), Size: len(req)}))
+			write(b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: fmt.Sprint(call), Frame: json.RawMessage(frame), Size: len(frame)}))
 			for _, ev := range evs[1:] {
 				write(ev)
 			}

@@ -16,6 +16,7 @@ import (
 	"mcpwitness/session"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 )
 
 // TestRecordThenOpenMatchesTheLiveSession drives a live session against the
@@ -57,14 +58,14 @@ func recordLive(t *testing.T) (live *harness, path string, logged int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := session.NewRecorder(f, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	rec, err := record.NewRecorder(f, record.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	var count atomic.Int64
 	log.AddSink(rec.Write)
-	log.AddSink(func(session.Event) { count.Add(1) })
+	log.AddSink(func(record.Event) { count.Add(1) })
 	// Subscribed before the dial, as Run does, so the UI sees every event.
 	sub := log.Subscribe()
 	t.Cleanup(sub.Close)

@@ -9,6 +9,7 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -20,11 +21,11 @@ func recordRestart(t *testing.T) string {
 	bin := hostiletest.Build(t)
 	target := session.Target{Command: hostiletest.Command(bin, hostiletest.ModeNormal).Args}
 	path := filepath.Join(t.TempDir(), "restart.jsonl")
-	rec, err := session.CreateRecord(path, session.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
+	rec, err := record.CreateRecord(path, record.NewHeader("mcpwitness test", target.Describe()), target.Secrets())
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	log.AddSink(rec.Write)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -12,11 +12,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/replay"
-	"mcpwitness/session"
 )
 
 func TestReplayOpensAtTheEnd(t *testing.T) {
@@ -103,9 +103,9 @@ func TestReplayLeavesOutWhatNeedsAServer(t *testing.T) {
 // checks the screen after each step: what had arrived, what was out.
 func TestScrubberShowsTheStateAsItWas(t *testing.T) {
 	b := &evs{}
-	all := []session.Event{b.connect()}
+	all := []record.Event{b.connect()}
 	all = append(all, recordedWalk(b, 1, 5, 10, 0)...)
-	all = append(all, callEvents(b, 1, "tool_0003", true, `{"content":[]}`, checks.Verdict{Check: "task-support", Status: checks.Pass})...)
+	all = append(all, callEvents(b, 1, "tool_0003", true, `{"content":[]}`, finding.Verdict{Check: "task-support", Status: finding.Pass})...)
 	path := writeSession(t, "walk.jsonl", all)
 	h := replayHarness(t, path, 120, 40, "dark")
 	n := len(all)
@@ -214,19 +214,19 @@ func TestEveryPointMatchesAFoldFromTheStart(t *testing.T) {
 // plain fold.
 func TestSnapshotsNeverChange(t *testing.T) {
 	b := &evs{}
-	all := []session.Event{b.connect()}
+	all := []record.Event{b.connect()}
 	for id := int64(1); id <= 6; id++ {
 		all = append(all, recordedWalk(b, id, 2, 3, 2*(id-1))...)
 		all = append(all, callEvents(b, id, "tool_0002", true, `{"content":[],"isError":true}`,
-			checks.Verdict{Check: "task-support", Status: checks.Pass})...)
+			finding.Verdict{Check: "task-support", Status: finding.Pass})...)
 		// A call that runs across the next walk, with progress.
-		start := b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "start", Listed: true}})
-		all = append(all, start, b.ev(session.Event{Kind: session.KindNotification, Method: fold.ToolsListChanged}),
-			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 100 + id, Progress: 1, Total: 2}}))
-		all = append(all, b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "done", Sent: true, Listed: true}}),
+		start := b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "start", Listed: true}})
+		all = append(all, start, b.ev(record.Event{Kind: record.KindNotification, Method: fold.ToolsListChanged}),
+			b.ev(record.Event{Kind: record.KindProgress, Progress: &record.ProgressInfo{CallID: 100 + id, Progress: 1, Total: 2}}))
+		all = append(all, b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 100 + id, Tool: "tool_0001", State: "done", Sent: true, Listed: true}}),
 			// Late, after the call ended: a damaged or odd file.
-			b.ev(session.Event{Kind: session.KindVerdict, Verdict: &checks.Verdict{Check: "late", Status: checks.Fail}, Call: &session.CallInfo{ID: id, Tool: "tool_0002"}}),
-			b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: id, Progress: 9}}))
+			b.ev(record.Event{Kind: record.KindVerdict, Verdict: &finding.Verdict{Check: "late", Status: finding.Fail}, Call: &record.CallInfo{ID: id, Tool: "tool_0002"}}),
+			b.ev(record.Event{Kind: record.KindProgress, Progress: &record.ProgressInfo{CallID: id, Progress: 9}}))
 	}
 	path := writeSession(t, "cow.jsonl", all)
 	h := gapHarness(t, path, 7)
@@ -351,7 +351,7 @@ func TestMomentsOfTheFixture(t *testing.T) {
 		if ev.Call != nil {
 			k += ":" + string(ev.Call.State)
 		}
-		if ev.Walk != nil && ev.Kind == session.KindWalk {
+		if ev.Walk != nil && ev.Kind == record.KindWalk {
 			k += ":" + string(ev.Walk.State)
 		}
 		if ev.Request != nil {
@@ -368,7 +368,7 @@ func TestMomentsOfTheFixture(t *testing.T) {
 		return " request:" + method + ":start request:" + method + ":done"
 	}
 	want := "connect" + walk(5) + walk(3) + walk(1) + walk(1) + strings.Repeat(" call:start call:done", 3) +
-		strings.Repeat(request(session.MethodRead), 3) + request(session.MethodGetPrompt) + request(session.MethodPing) + " closed"
+		strings.Repeat(request(record.MethodRead), 3) + request(record.MethodGetPrompt) + request(record.MethodPing) + " closed"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("moments:\n%s\nwant:\n%s", got, want)
 	}

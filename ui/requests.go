@@ -9,6 +9,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/session"
 )
@@ -32,7 +33,7 @@ func (m *model) request(method, about string, send func(ctx context.Context, b B
 	}
 	ctx, cancel := context.WithCancel(m.o.Ctx)
 	m.ops.request = &requestOp{method: method, about: about, cancel: cancel}
-	if m.lay.stacked && m.tab != tabTools && method != session.MethodSubscribe && method != session.MethodUnsubscribe {
+	if m.lay.stacked && m.tab != tabTools && method != record.MethodSubscribe && method != record.MethodUnsubscribe {
 		// One pane at a time: show the one the answer goes to.
 		m.setFocus(paneDetail)
 	}
@@ -47,7 +48,7 @@ func (m *model) request(method, about string, send func(ctx context.Context, b B
 // fold has it), a subscription or a log level says how it went on the
 // status line; a read or a get shows in the item pane.
 func (m *model) requestDone(msg requestDoneMsg) tea.Cmd {
-	if msg.method == session.MethodPing {
+	if msg.method == record.MethodPing {
 		m.ops.ping = nil
 	} else {
 		m.ops.request = nil
@@ -71,16 +72,16 @@ func (m *model) requestDone(msg requestDoneMsg) tea.Cmd {
 		}
 		return m.setStatus(text, levelError)
 	case failed:
-		return m.setStatus(what+": "+session.RPCErrorText(r.RPCError), levelError)
+		return m.setStatus(what+": "+record.RPCErrorText(r.RPCError), levelError)
 	}
 	switch msg.method {
-	case session.MethodSubscribe:
+	case record.MethodSubscribe:
 		return m.setStatus("subscribed to "+msg.about+": updates mark its row", levelOK)
-	case session.MethodUnsubscribe:
+	case record.MethodUnsubscribe:
 		return m.setStatus("unsubscribed from "+msg.about, levelOK)
-	case session.MethodSetLevel:
+	case record.MethodSetLevel:
 		return m.setStatus("the server logs at "+msg.about+" and above", levelOK)
-	case session.MethodPing:
+	case record.MethodPing:
 		return m.setStatus("ping answered in "+render.Dur(r.Elapsed), levelOK)
 	}
 	return nil
@@ -88,7 +89,7 @@ func (m *model) requestDone(msg requestDoneMsg) tea.Cmd {
 
 // readResource reads uri.
 func (m *model) readResource(uri string) tea.Cmd {
-	return m.request(session.MethodRead, uri, func(ctx context.Context, b Backend) *session.RequestResult {
+	return m.request(record.MethodRead, uri, func(ctx context.Context, b Backend) *session.RequestResult {
 		return b.ReadResource(ctx, uri)
 	})
 }
@@ -97,7 +98,7 @@ func (m *model) readResource(uri string) tea.Cmd {
 // required argument.
 func (m *model) getPrompt(it *fold.Item, args map[string]string, force bool) tea.Cmd {
 	name, def := it.Name, it.Raw
-	return m.request(session.MethodGetPrompt, name, func(ctx context.Context, b Backend) *session.RequestResult {
+	return m.request(record.MethodGetPrompt, name, func(ctx context.Context, b Backend) *session.RequestResult {
 		return b.GetPrompt(ctx, name, args, &session.PromptOptions{Definition: def, Force: force})
 	})
 }
@@ -114,11 +115,11 @@ func (m *model) toggleSubscription() tea.Cmd {
 	}
 	uri := it.URI
 	if m.items[tabResources.item()].Subscribed(uri) {
-		return m.request(session.MethodUnsubscribe, uri, func(ctx context.Context, b Backend) *session.RequestResult {
+		return m.request(record.MethodUnsubscribe, uri, func(ctx context.Context, b Backend) *session.RequestResult {
 			return b.Unsubscribe(ctx, uri)
 		})
 	}
-	return m.request(session.MethodSubscribe, uri, func(ctx context.Context, b Backend) *session.RequestResult {
+	return m.request(record.MethodSubscribe, uri, func(ctx context.Context, b Backend) *session.RequestResult {
 		return b.Subscribe(ctx, uri)
 	})
 }
@@ -136,7 +137,7 @@ func (m *model) ping() tea.Cmd {
 	b := m.backend
 	return m.o.Tasks.cmd(func() tea.Msg {
 		defer cancel()
-		return requestDoneMsg{method: session.MethodPing, res: b.Ping(ctx)}
+		return requestDoneMsg{method: record.MethodPing, res: b.Ping(ctx)}
 	})
 }
 
@@ -156,7 +157,7 @@ func (m *model) connected() tea.Cmd {
 
 // setLogLevel asks the server to log at level.
 func (m *model) setLogLevel(level string) tea.Cmd {
-	return m.request(session.MethodSetLevel, level, func(ctx context.Context, b Backend) *session.RequestResult {
+	return m.request(record.MethodSetLevel, level, func(ctx context.Context, b Backend) *session.RequestResult {
 		return b.SetLogLevel(ctx, level)
 	})
 }
@@ -165,7 +166,7 @@ func (m *model) setLogLevel(level string) tea.Cmd {
 func (m *model) lastPing() *fold.Request {
 	reqs := m.st.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
-		if r := reqs[i]; r.Method == session.MethodPing && r.Done {
+		if r := reqs[i]; r.Method == record.MethodPing && r.Done {
 			return r
 		}
 	}
@@ -218,7 +219,7 @@ func (m *model) requestBusy() string {
 	if r == nil || it == nil {
 		return ""
 	}
-	if r.about == it.Key || r.about == it.Name || (it.URITemplate != "" && r.method == session.MethodRead) {
+	if r.about == it.Key || r.about == it.Name || (it.URITemplate != "" && r.method == record.MethodRead) {
 		return r.method
 	}
 	return ""

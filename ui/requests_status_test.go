@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -16,11 +17,11 @@ func TestFailedRequestStatusNamesTheRequestOnce(t *testing.T) {
 	for _, tc := range []struct {
 		method, about, err, want string
 	}{
-		{session.MethodPing, "", "ping: no answer within 30s; the request was cancelled",
+		{record.MethodPing, "", "ping: no answer within 30s; the request was cancelled",
 			"ping: no answer within 30s; the request was cancelled"},
-		{session.MethodRead, "demo://readme", "resources/read demo://readme: no answer within 30s; the request was cancelled",
+		{record.MethodRead, "demo://readme", "resources/read demo://readme: no answer within 30s; the request was cancelled",
 			"resources/read demo://readme: no answer within 30s; the request was cancelled"},
-		{session.MethodSubscribe, "demo://clock", "the server is gone",
+		{record.MethodSubscribe, "demo://clock", "the server is gone",
 			"resources/subscribe demo://clock: the server is gone"},
 	} {
 		r := &session.RequestResult{Method: tc.method, About: tc.about, Sent: true, Err: errors.New(tc.err)}

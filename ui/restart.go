@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -138,11 +139,11 @@ func (m *model) restartDone(msg restartDoneMsg) tea.Cmd {
 
 // noteConnection reacts to an event about the connection itself: a lost
 // HTTP session or the end of the connection offers R.
-func (m *model) noteConnection(ev session.Event) tea.Cmd {
+func (m *model) noteConnection(ev record.Event) tea.Cmd {
 	if cmd := m.noteAuth(ev); cmd != nil {
 		return cmd
 	}
-	if ev.Kind == session.KindConnect {
+	if ev.Kind == record.KindConnect {
 		m.restarts.connects++
 		if m.restarts.walk && m.restarts.connects >= m.restarts.want {
 			m.restarts.walk = false
@@ -153,10 +154,10 @@ func (m *model) noteConnection(ev session.Event) tea.Cmd {
 		return nil
 	}
 	switch {
-	case ev.Kind == session.KindHTTP && ev.HTTP != nil && ev.HTTP.Step == session.HTTPLost:
+	case ev.Kind == record.KindHTTP && ev.HTTP != nil && ev.HTTP.Step == record.HTTPLost:
 		m.restarts.lost = ev.HTTP.SessionID
 		return m.setStatus(lostText(ev.HTTP.SessionID), levelWarn)
-	case ev.Kind == session.KindClosed && ev.Text != "session closed":
+	case ev.Kind == record.KindClosed && ev.Text != "session closed":
 		return m.setStatus(m.closedOffer(ev.Text), levelWarn)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -103,7 +104,7 @@ func forgettingDemo(t *testing.T) (url string, forget func()) {
 // it, after its first walks.
 func httpHarness(t *testing.T, url string) *harness {
 	t.Helper()
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	sub := log.Subscribe()
 	t.Cleanup(sub.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -189,7 +190,7 @@ func TestHelpOffersRestartWhenClosed(t *testing.T) {
 // When the first connection fails, R makes it again: the screen said how
 // it failed and offered R, and the second attempt connects and walks.
 func TestRedialAfterAFailedStart(t *testing.T) {
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	sub := log.Subscribe()
 	t.Cleanup(sub.Close)
 	var mu sync.Mutex

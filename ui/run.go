@@ -16,6 +16,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -31,8 +32,8 @@ type Config struct {
 	Session session.Options
 	// Export writes the session so far to a new file and says where, how
 	// many lines it holds and whether the spool stopped before (see
-	// [session.Spool.Export]); nil offers no export.
-	Export  func(ctx context.Context) (session.Exported, error)
+	// [record.Spool.Export]); nil offers no export.
+	Export  func(ctx context.Context) (record.Exported, error)
 	Theme   string // a theme name [themes.Lookup] knows, or "" to choose: dark, light on a light background, mono with NoColor
 	NoColor bool   // colour is off (NO_COLOR): "" Theme means mono
 	// LogLevel, when set, is the level (one of [session.LogLevels]) the
@@ -55,7 +56,7 @@ func run(ctx context.Context, cfg Config, progOpts ...tea.ProgramOption) error {
 
 	opts := cfg.Session
 	if opts.Log == nil {
-		opts.Log = session.NewLog(nil)
+		opts.Log = record.NewLog(nil)
 		defer opts.Log.Close()
 	}
 	sub := opts.Log.Subscribe()
@@ -174,12 +175,12 @@ func liveOptions(ctx context.Context, cfg Config, tasks *tasks, dial func(contex
 // or a walk of a page every few milliseconds costs one update, and one
 // drawing of the screen, per frame rather than per event; keys still get
 // their turn. The screen could not show the events sooner.
-func bridge(events <-chan session.Event, send func(tea.Msg)) {
+func bridge(events <-chan record.Event, send func(tea.Msg)) {
 	const most, window = 1000, 16 * time.Millisecond
 	timer := time.NewTimer(window)
 	defer timer.Stop()
 	for ev := range events {
-		batch := []session.Event{ev}
+		batch := []record.Event{ev}
 		timer.Reset(window)
 	collect:
 		for len(batch) < most {

@@ -15,6 +15,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/internal/hostiletest"
+	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 )
@@ -65,7 +66,7 @@ func (h *harness) checkView(where string) {
 func hostileHarness(t *testing.T, mode string, w, hgt int) (*harness, *session.Session, *recorded) {
 	t.Helper()
 	bin := hostiletest.Build(t)
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	rec := &recorded{}
 	log.AddSink(rec.add)
 	// Subscribed before the dial, so the stderr lines and the connect
@@ -101,19 +102,19 @@ func hostileHarness(t *testing.T, mode string, w, hgt int) (*harness, *session.S
 // recorded keeps the events a log sends its sinks.
 type recorded struct {
 	mu  sync.Mutex
-	evs []session.Event
+	evs []record.Event
 }
 
-func (r *recorded) add(ev session.Event) {
+func (r *recorded) add(ev record.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.evs = append(r.evs, ev)
 }
 
-func (r *recorded) events() []session.Event {
+func (r *recorded) events() []record.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]session.Event(nil), r.evs...)
+	return append([]record.Event(nil), r.evs...)
 }
 
 // TestServerStringsNeverReachTheTerminal drives every screen that shows

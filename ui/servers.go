@@ -9,10 +9,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // serversModel is the root of the UI over several servers: one [model]
@@ -103,7 +103,7 @@ func (r *serversModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case eventsMsg:
 			r.keep(msg.i, evs...)
 		case eventMsg:
-			r.keep(msg.i, session.Event(evs))
+			r.keep(msg.i, record.Event(evs))
 		}
 		return r, r.to(msg.i, msg.msg)
 	case tea.WindowSizeMsg:
@@ -269,7 +269,7 @@ func (m *model) failingVerdicts() int {
 	n := 0
 	for _, c := range m.st.Calls() {
 		for _, v := range c.Verdicts {
-			if v.Status == checks.Fail || v.Status == checks.Refused || v.Status == checks.Unchecked {
+			if v.Status == finding.Fail || v.Status == finding.Refused || v.Status == finding.Unchecked {
 				n++
 			}
 		}

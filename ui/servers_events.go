@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/replay"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
 )
 
 // allEventsKept is how many of the newest events of all servers the root
@@ -18,12 +18,12 @@ const allEventsKept = 2000
 // lists it.
 type taggedEvent struct {
 	server int
-	ev     session.Event
+	ev     record.Event
 }
 
 // keep remembers the events of server i for the all-servers view, the
 // newest [allEventsKept] of them. Only what a row shows is kept: no frame.
-func (r *serversModel) keep(i int, evs ...session.Event) {
+func (r *serversModel) keep(i int, evs ...record.Event) {
 	for _, ev := range evs {
 		ev.Frame, ev.Items, ev.Data = nil, nil, nil
 		r.all = append(r.all, taggedEvent{server: i, ev: ev})

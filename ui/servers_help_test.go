@@ -7,18 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // With several servers open, ? lists the root's keys: S (the server
 // picker) and E (every server's events), on a server that is ready and on
 // one that failed; with one server it does not.
 func TestHelpListsTheServersKeys(t *testing.T) {
-	failing := func(context.Context, *session.Log) (Backend, error) {
+	failing := func(context.Context, *record.Log) (Backend, error) {
 		return nil, errors.New(`cannot start "/nonexistent/server": program not found`)
 	}
 	h := newServersHarness(t, [][]string{{"alpha"}, {"broken"}},
-		[]func(context.Context, *session.Log) (Backend, error){demoDial(t), failing})
+		[]func(context.Context, *record.Log) (Backend, error){demoDial(t), failing})
 	h.until("alpha listed and broken failed", func() bool {
 		a, b := h.r.servers[0].m, h.r.servers[1].m
 		return a.toolCount() > 0 && !a.ops.walking() && b.link == linkFailed

@@ -7,14 +7,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/record"
 	"mcpwitness/replay"
-	"mcpwitness/session"
 )
 
 // openServers replays a session file of several servers: each server's
-// events (see [session.File.Servers]) in a replay and a model of its own,
+// events (see [record.File.Servers]) in a replay and a model of its own,
 // under the root that lists them, as the live session showed them.
-func openServers(ctx context.Context, cfg OpenConfig, servers []session.FileServer, files []*session.File, progOpts ...tea.ProgramOption) error {
+func openServers(ctx context.Context, cfg OpenConfig, servers []record.FileServer, files []*record.File, progOpts ...tea.ProgramOption) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	tasks := newTasks()
@@ -35,7 +35,7 @@ func openServers(ctx context.Context, cfg OpenConfig, servers []session.FileServ
 
 // replayServers is the root over a replay of each server of a file of
 // size bytes, whose snapshots share the file's budget.
-func replayServers(ctx context.Context, cfg OpenConfig, tasks *tasks, size int64, servers []session.FileServer, files []*session.File) *serversModel {
+func replayServers(ctx context.Context, cfg OpenConfig, tasks *tasks, size int64, servers []record.FileServer, files []*record.File) *serversModel {
 	views := make([]*serverView, len(servers))
 	for i, srv := range servers {
 		r := replay.New(files[i], &replay.Options{Size: size / int64(len(servers))})

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -22,20 +23,20 @@ func recordServers(t *testing.T, demos ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := session.NewLog(nil)
-	rec, err := session.NewRecorder(out, session.NewHeader("mcpwitness test", session.Target{Name: demos[0]}.Describe()), nil)
+	shared := record.NewLog(nil)
+	rec, err := record.NewRecorder(out, record.NewHeader("mcpwitness test", session.Target{Name: demos[0]}.Describe()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	shared.AddSink(rec.Write)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	announce := func(name string) *session.Log {
-		log := session.NewLog(nil)
-		log.AddSink(session.Forward(shared, []string{name}))
-		id := session.Target{Command: []string{name}}.Identify(session.IdentityOptions{})
+	announce := func(name string) *record.Log {
+		log := record.NewLog(nil)
+		log.AddSink(record.Forward(shared, []string{name}))
+		id := session.Target{Command: []string{name}}.Identify(record.IdentityOptions{})
 		info := session.Target{Name: name, Identity: &id}.Describe()
-		log.Append(session.Event{Kind: session.KindServer, Target: &info})
+		log.Append(record.Event{Kind: record.KindServer, Target: &info})
 		return log
 	}
 	for _, name := range demos {
@@ -47,13 +48,13 @@ func recordServers(t *testing.T, demos ...string) string {
 		h := newHarness(t, options{Backend: s})
 		h.bridge(log)
 		info := s.Info()
-		h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+		h.feed(record.Event{Kind: record.KindConnect, Server: &info})
 		h.firstWalks()
 		s.Close()
 		log.Close()
 	}
 	broken := announce("broken")
-	broken.Append(session.Event{Kind: session.KindClosed, Text: `could not connect: cannot start "/nonexistent/server": program not found`})
+	broken.Append(record.Event{Kind: record.KindClosed, Text: `could not connect: cannot start "/nonexistent/server": program not found`})
 	broken.Close()
 	shared.Close()
 	if err := out.Close(); err != nil || rec.Err() != nil {
@@ -64,7 +65,7 @@ func recordServers(t *testing.T, demos ...string) string {
 
 func TestOpenSeveralServers(t *testing.T) {
 	path := recordServers(t, "alpha", "beta")
-	f, err := session.OpenFile(path)
+	f, err := record.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

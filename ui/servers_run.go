@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -22,7 +23,7 @@ type Server struct {
 // others) and has a screen of its own, as [Run] shows one server; S picks
 // the server shown. cfg.Target is not used. Every server's events go to a
 // log of its own, which the UI folds, and to cfg.Session.Log (when set)
-// tagged with the server's names (see [session.Event.Source]), so one
+// tagged with the server's names (see [record.Event.Source]), so one
 // record or export holds them all. It returns when the user quits, after
 // closing every session.
 func RunServers(ctx context.Context, cfg Config, servers []Server) error {
@@ -39,19 +40,19 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 	tasks := newTasks()
 	var wg sync.WaitGroup
 	conns := make([]*conn, len(servers))
-	logs := make([]*session.Log, len(servers))
-	subs := make([]*session.Subscription, len(servers))
+	logs := make([]*record.Log, len(servers))
+	subs := make([]*record.Subscription, len(servers))
 	views := make([]*serverView, len(servers))
 	for i, srv := range servers {
-		logs[i] = session.NewLog(nil)
+		logs[i] = record.NewLog(nil)
 		if cfg.Session.Log != nil {
-			logs[i].AddSink(session.Forward(cfg.Session.Log, srv.Names))
+			logs[i].AddSink(record.Forward(cfg.Session.Log, srv.Names))
 		}
 		subs[i] = logs[i].Subscribe()
 		// Announced first, so a record of several servers names each with
 		// its target and config identity.
 		info := srv.Target.Describe()
-		logs[i].Append(session.Event{Kind: session.KindServer, Target: &info})
+		logs[i].Append(record.Event{Kind: record.KindServer, Target: &info})
 		conns[i] = &conn{}
 		opts := cfg.Session
 		opts.Log = logs[i]
@@ -63,7 +64,7 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 			s, err := session.Dial(ctx, target, &opts)
 			if err != nil {
 				// Recorded, so that a replay says why the server failed.
-				log.Append(session.Event{Kind: session.KindClosed, Text: "could not connect: " + err.Error()})
+				log.Append(record.Event{Kind: record.KindClosed, Text: "could not connect: " + err.Error()})
 				return nil, err
 			}
 			if !c.set(s) {
@@ -85,7 +86,7 @@ func runServers(ctx context.Context, cfg Config, servers []Server, progOpts ...t
 	for i, sub := range subs {
 		wg.Go(func() { bridge(sub.C(), func(msg tea.Msg) { p.Send(serverMsg{i: i, msg: msg}) }) })
 	}
-	var notes *session.Subscription
+	var notes *record.Subscription
 	if cfg.Session.Log != nil {
 		notes = cfg.Session.Log.Subscribe()
 		wg.Go(func() { spoolNotes(notes.C(), len(views), p.Send) })

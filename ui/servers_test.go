@@ -13,6 +13,7 @@ import (
 
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -27,7 +28,7 @@ type serversHarness struct {
 
 // newServersHarness opens the root over servers, each dialled by its
 // function, every server's log bridged as RunServers bridges it.
-func newServersHarness(t *testing.T, names [][]string, dials []func(context.Context, *session.Log) (Backend, error)) *serversHarness {
+func newServersHarness(t *testing.T, names [][]string, dials []func(context.Context, *record.Log) (Backend, error)) *serversHarness {
 	t.Helper()
 	h := &serversHarness{t: t, msgs: make(chan tea.Msg, 4096), done: make(chan struct{})}
 	t.Cleanup(func() { close(h.done) })
@@ -35,7 +36,7 @@ func newServersHarness(t *testing.T, names [][]string, dials []func(context.Cont
 	t.Cleanup(cancel)
 	views := make([]*serverView, len(dials))
 	for i, dial := range dials {
-		log := session.NewLog(nil)
+		log := record.NewLog(nil)
 		sub := log.Subscribe()
 		t.Cleanup(sub.Close)
 		go func() {
@@ -115,9 +116,9 @@ func (h *serversHarness) typeText(s string) {
 func (h *serversHarness) screen() string { return ansi.Strip(h.r.View().Content) }
 
 // demoDial dials a demo server of its own, in-process.
-func demoDial(t *testing.T) func(context.Context, *session.Log) (Backend, error) {
+func demoDial(t *testing.T) func(context.Context, *record.Log) (Backend, error) {
 	target := demoTarget(t)
-	return func(ctx context.Context, log *session.Log) (Backend, error) {
+	return func(ctx context.Context, log *record.Log) (Backend, error) {
 		s, err := session.Dial(ctx, target, &session.Options{Log: log, Timeout: time.Minute})
 		if err == nil {
 			t.Cleanup(func() { s.Close() })
@@ -127,11 +128,11 @@ func demoDial(t *testing.T) func(context.Context, *session.Log) (Backend, error)
 }
 
 func TestServersSwitchKeepsEachServer(t *testing.T) {
-	failing := func(context.Context, *session.Log) (Backend, error) {
+	failing := func(context.Context, *record.Log) (Backend, error) {
 		return nil, errors.New(`cannot start "/nonexistent/server": program not found`)
 	}
 	h := newServersHarness(t, [][]string{{"alpha", "alpha-copy"}, {"broken"}, {"beta"}},
-		[]func(context.Context, *session.Log) (Backend, error){demoDial(t), failing, demoDial(t)})
+		[]func(context.Context, *record.Log) (Backend, error){demoDial(t), failing, demoDial(t)})
 	h.until("both demos listed and the broken one failed", func() bool {
 		a, b, c := h.r.servers[0].m, h.r.servers[1].m, h.r.servers[2].m
 		return a.toolCount() > 0 && c.toolCount() > 0 && !a.ops.walking() && !c.ops.walking() && b.link == linkFailed
@@ -208,12 +209,12 @@ func TestServersSwitchKeepsEachServer(t *testing.T) {
 }
 
 func TestForwardTagsAndRenumbersFrames(t *testing.T) {
-	shared := session.NewLog(&session.LogOptions{History: true})
+	shared := record.NewLog(&record.LogOptions{History: true})
 	defer shared.Close()
-	var logs []*session.Log
+	var logs []*record.Log
 	for _, names := range [][]string{{"a"}, {"b", "b2"}} {
-		log := session.NewLog(nil)
-		log.AddSink(session.Forward(shared, names))
+		log := record.NewLog(nil)
+		log.AddSink(record.Forward(shared, names))
 		logs = append(logs, log)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -237,12 +238,12 @@ func TestForwardTagsAndRenumbersFrames(t *testing.T) {
 		if len(ev.Source) == 0 {
 			t.Fatalf("event %d (%s) has no source", ev.Seq, ev.Kind)
 		}
-		if ev.Kind == session.KindWire {
+		if ev.Kind == record.KindWire {
 			wire[ev.Seq] = ev.Source
 		}
 	}
 	for _, ev := range shared.Events() {
-		if ev.Kind == session.KindPage && ev.Page != nil && ev.Page.Frame != 0 {
+		if ev.Kind == record.KindPage && ev.Page != nil && ev.Page.Frame != 0 {
 			pages++
 			if src, ok := wire[ev.Page.Frame]; !ok || strings.Join(src, ",") != strings.Join(ev.Source, ",") {
 				t.Errorf("page event %d of %v names frame %d, a frame of %v", ev.Seq, ev.Source, ev.Page.Frame, src)
@@ -256,7 +257,7 @@ func TestForwardTagsAndRenumbersFrames(t *testing.T) {
 
 func TestServersSlowOneBlocksNone(t *testing.T) {
 	release := make(chan struct{})
-	slow := func(ctx context.Context, _ *session.Log) (Backend, error) {
+	slow := func(ctx context.Context, _ *record.Log) (Backend, error) {
 		select {
 		case <-release:
 		case <-ctx.Done():
@@ -264,7 +265,7 @@ func TestServersSlowOneBlocksNone(t *testing.T) {
 		return nil, errors.New("gave up")
 	}
 	h := newServersHarness(t, [][]string{{"slow"}, {"demo"}},
-		[]func(context.Context, *session.Log) (Backend, error){slow, demoDial(t)})
+		[]func(context.Context, *record.Log) (Backend, error){slow, demoDial(t)})
 	h.until("the demo listed while the slow server still connects", func() bool {
 		return h.r.servers[1].m.toolCount() > 0 && !h.r.servers[1].m.ops.walking()
 	})
@@ -278,10 +279,10 @@ func TestServersSlowOneBlocksNone(t *testing.T) {
 
 func TestServersPickerFollowsThePick(t *testing.T) {
 	var names [][]string
-	var dials []func(context.Context, *session.Log) (Backend, error)
+	var dials []func(context.Context, *record.Log) (Backend, error)
 	for i := range 30 {
 		names = append(names, []string{fmt.Sprintf("server-%02d", i+1)})
-		dials = append(dials, func(context.Context, *session.Log) (Backend, error) { return nil, errors.New("down") })
+		dials = append(dials, func(context.Context, *record.Log) (Backend, error) { return nil, errors.New("down") })
 	}
 	h := newServersHarness(t, names, dials)
 	// Every server, not only the last: the dials run concurrently, and a
@@ -311,7 +312,7 @@ func TestServersPickerFollowsThePick(t *testing.T) {
 // under its row; the demo server has nothing under its.
 func TestServersPickerSaysIncompleteWalks(t *testing.T) {
 	loop := hostiletest.Command(hostiletest.Build(t), hostiletest.ModeCursorLoop).Args
-	loopDial := func(ctx context.Context, log *session.Log) (Backend, error) {
+	loopDial := func(ctx context.Context, log *record.Log) (Backend, error) {
 		s, err := session.Dial(ctx, session.Target{Command: loop}, &session.Options{Log: log, Timeout: time.Minute})
 		if err == nil {
 			t.Cleanup(func() { s.Close() })
@@ -319,7 +320,7 @@ func TestServersPickerSaysIncompleteWalks(t *testing.T) {
 		return s, err
 	}
 	h := newServersHarness(t, [][]string{{"demo"}, {"loop"}},
-		[]func(context.Context, *session.Log) (Backend, error){demoDial(t), loopDial})
+		[]func(context.Context, *record.Log) (Backend, error){demoDial(t), loopDial})
 	h.until("both walked", func() bool {
 		for _, v := range h.r.servers {
 			if w := v.m.st.Latest("tools/list"); w == nil || !w.Done || v.m.ops.walking() {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -19,10 +20,10 @@ import (
 func spoolHarness(t *testing.T, max int64, dir string) *harness {
 	t.Helper()
 	target := demoTarget(t)
-	log := session.NewLog(nil)
-	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), target.Secrets(), &session.SpoolOptions{
+	log := record.NewLog(nil)
+	spool, err := record.NewSpool(record.NewHeader("test", target.Describe()), target.Secrets(), &record.SpoolOptions{
 		Max:     max,
-		Stopped: func(ev session.Event) { go log.Append(ev) },
+		Stopped: func(ev record.Event) { go log.Append(ev) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -36,10 +37,10 @@ func spoolHarness(t *testing.T, max int64, dir string) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	h := newHarness(t, options{Backend: s, Export: func(ctx context.Context) (session.Exported, error) { return spool.Export(ctx, dir) }})
+	h := newHarness(t, options{Backend: s, Export: func(ctx context.Context) (record.Exported, error) { return spool.Export(ctx, dir) }})
 	h.bridge(log)
 	info := s.Info()
-	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
 	return h
 }
 
@@ -103,11 +104,11 @@ func TestSpoolCapIsSaidOnceAndExportKeepsWhatWasWritten(t *testing.T) {
 // cap, every server's status line says so, though no server's own log,
 // which its screen folds, has the event.
 func TestSpoolCapIsSaidOnEveryServer(t *testing.T) {
-	shared := session.NewLog(nil)
+	shared := record.NewLog(nil)
 	target := session.Target{Name: "two demos"}
-	spool, err := session.NewSpool(session.NewHeader("test", target.Describe()), nil, &session.SpoolOptions{
+	spool, err := record.NewSpool(record.NewHeader("test", target.Describe()), nil, &record.SpoolOptions{
 		Max:     16 << 10,
-		Stopped: func(ev session.Event) { go shared.Append(ev) },
+		Stopped: func(ev record.Event) { go shared.Append(ev) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -116,13 +117,13 @@ func TestSpoolCapIsSaidOnEveryServer(t *testing.T) {
 	shared.AddSink(spool.Write)
 	notes := shared.Subscribe()
 	t.Cleanup(notes.Close)
-	forwarded := func(names []string, dial func(context.Context, *session.Log) (Backend, error)) func(context.Context, *session.Log) (Backend, error) {
-		return func(ctx context.Context, log *session.Log) (Backend, error) {
-			log.AddSink(session.Forward(shared, names))
+	forwarded := func(names []string, dial func(context.Context, *record.Log) (Backend, error)) func(context.Context, *record.Log) (Backend, error) {
+		return func(ctx context.Context, log *record.Log) (Backend, error) {
+			log.AddSink(record.Forward(shared, names))
 			return dial(ctx, log)
 		}
 	}
-	h := newServersHarness(t, [][]string{{"alpha"}, {"beta"}}, []func(context.Context, *session.Log) (Backend, error){
+	h := newServersHarness(t, [][]string{{"alpha"}, {"beta"}}, []func(context.Context, *record.Log) (Backend, error){
 		forwarded([]string{"alpha"}, demoDial(t)), forwarded([]string{"beta"}, demoDial(t)),
 	})
 	go spoolNotes(notes.C(), len(h.r.servers), func(msg tea.Msg) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // A walk the client stopped once it found what it needed (`mcpwitness
@@ -22,7 +22,7 @@ func TestStoppedWalkIsNoWarning(t *testing.T) {
 		}
 	}
 	h := replayHarness(t, writeSession(t, "stopped.jsonl", append(evs[:0:0], append(
-		[]session.Event{b.connect()}, evs...)...)), 120, 40, "dark")
+		[]record.Event{b.connect()}, evs...)...)), 120, 40, "dark")
 	h.press("end")
 	head := h.headerLines()[1]
 	if !strings.Contains(head, "✓ stopped at page 2") || strings.Contains(head, "⚠") {

@@ -11,6 +11,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/session"
 )
@@ -80,7 +81,7 @@ func (t tab) item() int { return int(t - tabResources) }
 // declared is what the server of the state shown declared, read once per
 // handshake: a replay shows the tabs it had at the point shown.
 type declared struct {
-	from *session.ServerInfo
+	from *record.ServerInfo
 	caps fold.Caps
 	tabs []tab
 	// ownTasks says the Tasks tab lists the session's own tasks: the

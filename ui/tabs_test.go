@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"mcpwitness/checks"
+	"mcpwitness/finding"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // selectItem switches to the tab of tabKey and filters its list for
@@ -111,8 +111,8 @@ func TestEnterReadsAResourceWithItsVerdicts(t *testing.T) {
 	h, _ := demoHarness(t)
 	h.selectItem("2", "changelog", "demo://changelog")
 	h.key("enter")
-	r := h.latest(session.MethodRead, "demo://changelog")
-	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != checks.Pass {
+	r := h.latest(record.MethodRead, "demo://changelog")
+	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != finding.Pass {
 		t.Errorf("verdicts %+v", r.Verdicts)
 	}
 	h.key("tab")
@@ -127,8 +127,8 @@ func TestEnterReadsAResourceWithItsVerdicts(t *testing.T) {
 	h.key("esc")
 	h.selectItem("2", "broken", "demo://broken/contents")
 	h.key("enter")
-	r = h.latest(session.MethodRead, "demo://broken/contents")
-	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != checks.Fail {
+	r = h.latest(record.MethodRead, "demo://broken/contents")
+	if len(r.Verdicts) != 1 || r.Verdicts[0].Status != finding.Fail {
 		t.Errorf("verdicts of the broken read %+v", r.Verdicts)
 	}
 }
@@ -145,8 +145,8 @@ func TestPromptFormRefusesAMissingRequiredArgumentUnlessForced(t *testing.T) {
 		t.Fatalf("a missing required argument was not refused:\n%s", h.screen())
 	}
 	h.key("alt+enter")
-	r := h.latest(session.MethodGetPrompt, "summarize")
-	if !r.Forced || !r.Sent || r.Verdicts[0].Status != checks.Refused {
+	r := h.latest(record.MethodGetPrompt, "summarize")
+	if !r.Forced || !r.Sent || r.Verdicts[0].Status != finding.Refused {
 		t.Errorf("forced get: sent %v forced %v verdicts %+v", r.Sent, r.Forced, r.Verdicts)
 	}
 
@@ -155,7 +155,7 @@ func TestPromptFormRefusesAMissingRequiredArgumentUnlessForced(t *testing.T) {
 	h.key("enter")
 	h.until("the second get", func() bool { l := h.m.item.Latest(); return l != r && l.Done && h.m.ops.request == nil })
 	r = h.m.item.Latest()
-	if r.Forced || r.Verdicts[0].Status != checks.Pass {
+	if r.Forced || r.Verdicts[0].Status != finding.Pass {
 		t.Errorf("get with its argument: forced %v verdicts %+v", r.Forced, r.Verdicts)
 	}
 	h.key("tab")
@@ -186,7 +186,7 @@ func TestFormCompletesAsTheUserTypes(t *testing.T) {
 	h.until("the completion requests in the fold", func() bool {
 		asked = asked[:0]
 		for _, r := range h.m.st.Requests() {
-			if r.Method == session.MethodComplete {
+			if r.Method == record.MethodComplete {
 				asked = append(asked, r.About)
 			}
 		}
@@ -206,8 +206,8 @@ func TestTemplateFormReadsTheExpandedURI(t *testing.T) {
 	}
 	h.typeText("Lisbon")
 	h.key("enter")
-	r := h.latest(session.MethodRead, "demo://weather/Lisbon")
-	if r.Verdicts[0].Status != checks.Pass {
+	r := h.latest(record.MethodRead, "demo://weather/Lisbon")
+	if r.Verdicts[0].Status != finding.Pass {
 		t.Errorf("verdicts %+v", r.Verdicts)
 	}
 	if h.m.item.Latest() != r {
@@ -223,7 +223,7 @@ func TestSubscriptionMarksTheRowWhenTheResourceChanges(t *testing.T) {
 	h, _ := demoHarness(t)
 	h.selectItem("2", "notepad", "demo://notepad")
 	h.key("s")
-	h.latest(session.MethodSubscribe, "demo://notepad")
+	h.latest(record.MethodSubscribe, "demo://notepad")
 	row := func() string {
 		for _, l := range strings.Split(h.screen(), "\n") {
 			if left, _, _ := strings.Cut(l, "│"); strings.Contains(left, "demo://notepad") {
@@ -243,12 +243,12 @@ func TestSubscriptionMarksTheRowWhenTheResourceChanges(t *testing.T) {
 		t.Errorf("updated row %q", row())
 	}
 	h.key("enter") // read again: no longer marked
-	h.latest(session.MethodRead, "demo://notepad")
+	h.latest(record.MethodRead, "demo://notepad")
 	if strings.Contains(row(), "upd") {
 		t.Errorf("row after the re-read %q", row())
 	}
 	h.key("s")
-	h.latest(session.MethodUnsubscribe, "demo://notepad")
+	h.latest(record.MethodUnsubscribe, "demo://notepad")
 	if strings.Contains(row(), "sub") {
 		t.Errorf("unsubscribed row %q", row())
 	}
@@ -275,7 +275,7 @@ func TestLogLevelPickerSetsTheLevel(t *testing.T) {
 	h.key("right")
 	h.key("right")
 	h.key("enter")
-	r := h.latest(session.MethodSetLevel, "notice")
+	r := h.latest(record.MethodSetLevel, "notice")
 	// The demo speaks 2026-07-28, which has no logging/setLevel: nothing
 	// is sent, and the request says why.
 	if r.Sent || !strings.Contains(r.Err, "no logging/setLevel") {
@@ -290,7 +290,7 @@ func TestLogLevelPickerSetsTheLevel(t *testing.T) {
 // resources and their templates again, a prompts one the prompts, and
 // tools stay as they are.
 func TestListChangedWalksThatListAgain(t *testing.T) {
-	f := &fakeBackend{info: session.ServerInfo{Capabilities: []byte(`{"tools":{},"resources":{"listChanged":true},"prompts":{"listChanged":true}}`)}}
+	f := &fakeBackend{info: record.ServerInfo{Capabilities: []byte(`{"tools":{},"resources":{"listChanged":true},"prompts":{"listChanged":true}}`)}}
 	h := newHarness(t, options{Backend: f})
 	h.until("the first walks", func() bool { return f.walks.Load() == 4 && !h.m.ops.walking() })
 	b := &evs{}
@@ -298,7 +298,7 @@ func TestListChangedWalksThatListAgain(t *testing.T) {
 		method string
 		want   int32
 	}{{"notifications/resources/list_changed", 6}, {"notifications/prompts/list_changed", 7}} {
-		h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: n.method}))
+		h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: n.method}))
 		h.until("the walks after "+n.method, func() bool { return f.walks.Load() == n.want && !h.m.ops.walking() })
 	}
 	f.mu.Lock()
@@ -320,7 +320,7 @@ func TestEventsFilterByLogLevel(t *testing.T) {
 	b := &evs{}
 	h.feed(b.connect())
 	for _, l := range []string{"debug", "info", "warning", "error", "debug", "critical"} {
-		h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/message", Level: l, Text: "said at " + l}))
+		h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/message", Level: l, Text: "said at " + l}))
 	}
 	h.key("tab")
 	h.key("tab") // the events pane
@@ -344,7 +344,7 @@ func TestEventsFilterByLogLevel(t *testing.T) {
 			t.Errorf("at %s: %v, want %v", logFloors()[h.m.events.filter.floor], got, want)
 		}
 	}
-	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/message", Level: "alert", Text: "said at alert"}))
+	h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/message", Level: "alert", Text: "said at alert"}))
 	if got := visible(); !slices.Equal(got, []string{"error", "critical", "alert"}) {
 		t.Errorf("a new message: %v", got)
 	}
@@ -368,10 +368,10 @@ func TestItemsGoStaleOnTheirListChanged(t *testing.T) {
 	m := paging.Resources().Name
 	walk := func(id int64) {
 		p := paging.Page{Number: 1, Count: 1, Generation: id}
-		h.feed(b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseStart}}),
-			b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`)},
-				Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhasePage}}),
-			b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: id, Method: m, State: session.PhaseDone, Pages: 1, Items: 1}}))
+		h.feed(b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: id, Method: m, State: record.PhaseStart}}),
+			b.ev(record.Event{Kind: record.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`)},
+				Walk: &record.WalkInfo{ID: id, Method: m, State: record.PhasePage}}),
+			b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: id, Method: m, State: record.PhaseDone, Pages: 1, Items: 1}}))
 	}
 	walk(1)
 	h.key("2")
@@ -386,7 +386,7 @@ func TestItemsGoStaleOnTheirListChanged(t *testing.T) {
 	if strings.Contains(row(), "stale") {
 		t.Fatalf("stale before any change: %q", row())
 	}
-	h.feed(b.ev(session.Event{Kind: session.KindNotification, Method: "notifications/resources/list_changed"}))
+	h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/resources/list_changed"}))
 	if !strings.Contains(row(), "stale") {
 		t.Errorf("not stale after the change: %q", row())
 	}
@@ -407,22 +407,22 @@ func TestRequestsEndingOutOfOrderStillShow(t *testing.T) {
 	h.feed(con)
 	m, uri := paging.Resources().Name, "file:///a"
 	p := paging.Page{Number: 1, Count: 1, Generation: 1}
-	h.feed(b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseStart}}),
-		b.ev(session.Event{Kind: session.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`)},
-			Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhasePage}}),
-		b.ev(session.Event{Kind: session.KindWalk, Method: m, Walk: &session.WalkInfo{ID: 1, Method: m, State: session.PhaseDone, Pages: 1, Items: 1}}))
+	h.feed(b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseStart}}),
+		b.ev(record.Event{Kind: record.KindPage, Method: m, Page: &p, Items: []json.RawMessage{json.RawMessage(`{"uri":"file:///a","name":"a"}`)},
+			Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhasePage}}),
+		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseDone, Pages: 1, Items: 1}}))
 	h.key("2")
-	req := func(id int64, method, about string, state session.Phase) session.Event {
-		info := &session.RequestInfo{ID: id, Method: method, About: about, State: state}
-		if state == session.PhaseDone {
+	req := func(id int64, method, about string, state record.Phase) record.Event {
+		info := &record.RequestInfo{ID: id, Method: method, About: about, State: state}
+		if state == record.PhaseDone {
 			info.Sent, info.Result = true, json.RawMessage(`{"contents":[{"uri":"file:///a","text":"hello there"}]}`)
 		}
-		return b.ev(session.Event{Kind: session.KindRequest, Method: method, Request: info})
+		return b.ev(record.Event{Kind: record.KindRequest, Method: method, Request: info})
 	}
-	h.feed(req(1, session.MethodSubscribe, uri, session.PhaseStart), req(2, session.MethodRead, uri, session.PhaseStart),
-		req(3, session.MethodPing, "", session.PhaseStart))
+	h.feed(req(1, record.MethodSubscribe, uri, record.PhaseStart), req(2, record.MethodRead, uri, record.PhaseStart),
+		req(3, record.MethodPing, "", record.PhaseStart))
 	h.m.item.Latest() // worked out while the read is out
-	h.feed(req(1, session.MethodSubscribe, uri, session.PhaseDone), req(2, session.MethodRead, uri, session.PhaseDone))
+	h.feed(req(1, record.MethodSubscribe, uri, record.PhaseDone), req(2, record.MethodRead, uri, record.PhaseDone))
 	if !h.m.items[tabResources.item()].Subscribed(uri) {
 		t.Error("the subscription that ended after the ping started is not seen")
 	}

@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // TestTapeRunsATask plays demo.tape against the demo server with its task
@@ -54,7 +54,7 @@ func TestTapeRunsATask(t *testing.T) {
 	}
 	completed := false
 	for _, tk := range h.m.st.Tasks() {
-		completed = completed || tk.Tool == "render_video" && tk.Status == session.TaskCompleted
+		completed = completed || tk.Tool == "render_video" && tk.Status == record.TaskCompleted
 	}
 	if !completed || h.m.tab != tabTools {
 		t.Errorf("after the step: a completed render_video task %v, tab %v; want one, and the Tools tab back", completed, h.m.tab)

@@ -6,7 +6,8 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -28,9 +29,9 @@ func taskLines(st *fold.State, c *fold.Call, w int, sty *themes.Styles, loc *tim
 	for _, s := range t.Steps {
 		style := sty.Text
 		switch s.Status {
-		case session.TaskFailed:
+		case record.TaskFailed:
 			style = sty.Fail
-		case session.TaskInputRequired, session.TaskCancelled:
+		case record.TaskInputRequired, record.TaskCancelled:
 			style = sty.Warn
 		}
 		text := string(s.Status)
@@ -44,8 +45,8 @@ func taskLines(st *fold.State, c *fold.Call, w int, sty *themes.Styles, loc *tim
 }
 
 // lifecycleName says which tasks protocol a task followed.
-func lifecycleName(l session.TaskLifecycle) string {
-	if l == session.LifecycleExtension {
+func lifecycleName(l record.TaskLifecycle) string {
+	if l == record.LifecycleExtension {
 		return "the io.modelcontextprotocol/tasks extension (2026-07-28)"
 	}
 	return "protocol 2025-11-25's tasks"

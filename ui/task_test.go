@@ -15,6 +15,7 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -72,7 +73,7 @@ func taskHarnessStepping(t *testing.T, version string, answerer session.Answerer
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	log := session.NewLog(nil)
+	log := record.NewLog(nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := session.Dial(ctx, session.Target{Transport: ct, Name: "demo"}, &session.Options{Log: log, Timeout: time.Minute, Protocol: version, Answerer: answerer})
@@ -83,7 +84,7 @@ func taskHarnessStepping(t *testing.T, version string, answerer session.Answerer
 	h := newHarness(t, options{Backend: s})
 	h.bridge(log)
 	info := s.Info()
-	h.feed(session.Event{Kind: session.KindConnect, Server: &info})
+	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
 	h.firstWalks()
 	return h
 }
@@ -136,7 +137,7 @@ func testTaskKeyRuns(t *testing.T, version string) {
 	release()
 	h.until("the task's end", func() bool { c := h.m.detail.Call(); return c != nil && c.Done && c.ID != refused.ID })
 	c := h.m.detail.Call()
-	if !c.AsTask || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
+	if !c.AsTask || c.TaskStatus != record.TaskCompleted || c.Outcome() != fold.OutcomePass {
 		t.Fatalf("task call: asTask %v status %q outcome %v", c.AsTask, c.TaskStatus, c.Outcome())
 	}
 	if string(c.Args) != string(refused.Args) {
@@ -160,7 +161,7 @@ func testTaskKeyRuns(t *testing.T, version string) {
 	}
 	// On 2026-07-28 the extension runs, not 2025-11-25's tasks with a
 	// finding: a plain tools/call declaring it, tasks/get, no tasks/result.
-	if task := h.m.st.Task(c.TaskID); task == nil || task.Lifecycle != session.LifecycleExtension {
+	if task := h.m.st.Task(c.TaskID); task == nil || task.Lifecycle != record.LifecycleExtension {
 		t.Errorf("task %+v: want the extension's lifecycle", task)
 	}
 	seen := map[string]int{}
@@ -207,11 +208,11 @@ func testEscCancels(t *testing.T, version string) {
 	h := taskHarness(t, version)
 	h.refusedRender(10)
 	h.key("T")
-	h.until("the task working", func() bool { c := h.m.detail.Call(); return taskRunning(c) && c.TaskStatus == session.TaskWorking })
+	h.until("the task working", func() bool { c := h.m.detail.Call(); return taskRunning(c) && c.TaskStatus == record.TaskWorking })
 	h.key("esc")
 	h.until("the cancelled task", func() bool { c := h.m.detail.Call(); return c != nil && c.AsTask && c.Done })
 	c := h.m.detail.Call()
-	if !c.Cancelled || c.TaskStatus != session.TaskCancelled {
+	if !c.Cancelled || c.TaskStatus != record.TaskCancelled {
 		t.Errorf("after esc: cancelled %v status %q", c.Cancelled, c.TaskStatus)
 	}
 	h.until("tasks/cancel on the wire", func() bool {
@@ -260,14 +261,14 @@ func TestGoldenRunningTask(t *testing.T) {
 	b := &evs{}
 	def := tool("render_video", `"execution":{"taskSupport":"required"}`)
 	h.feed(b.connect(), b.walkStart(1), b.page(1, 1, 1, "", def), b.walkDone(1, 1, 1, 1, ""))
-	h.feed(b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "render_video", State: session.PhaseStart,
+	h.feed(b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 1, Tool: "render_video", State: record.PhaseStart,
 		Args: json.RawMessage(`{"storyboard":"a\nb\nc\nd"}`), Listed: true, Generation: 1, AsTask: true}}))
 	ttl := int64(300000)
 	for _, msg := range []string{"starting", "rendering scene 2 of 4: b"} {
-		h.feed(b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: "task-7", Text: "task task-7 working: " + msg,
-			Task: &session.TaskInfo{Call: 1, TaskID: "task-7", Status: session.TaskWorking, StatusMessage: msg, TTL: &ttl, PollInterval: 250, Source: session.TaskPolled}}))
+		h.feed(b.ev(record.Event{Kind: record.KindTask, Method: "tasks", ID: "task-7", Text: "task task-7 working: " + msg,
+			Task: &record.TaskInfo{Call: 1, TaskID: "task-7", Status: record.TaskWorking, StatusMessage: msg, TTL: &ttl, PollInterval: 250, Source: record.TaskPolled}}))
 	}
-	h.feed(b.ev(session.Event{Kind: session.KindProgress, Progress: &session.ProgressInfo{CallID: 1, Progress: 1, Total: 4, Message: "rendering scene 2 of 4: b"}}))
+	h.feed(b.ev(record.Event{Kind: record.KindProgress, Progress: &record.ProgressInfo{CallID: 1, Progress: 1, Total: 4, Message: "rendering scene 2 of 4: b"}}))
 	h.m.detail.ShowCall(h.m.tools.Selected(), 1)
 	h.update(tea.WindowSizeMsg{Width: 90, Height: 24})
 	golden.RequireEqual(t, h.screen())
@@ -293,7 +294,7 @@ func TestPlainCallMadeATaskShowsItsStatus(t *testing.T) {
 	release()
 	h.until("the call's end", func() bool { c := h.m.detail.Call(); return c != nil && c.Done })
 	c := h.m.detail.Call()
-	if c.AsTask || c.TaskStatus != session.TaskCompleted || c.Outcome() != fold.OutcomePass {
+	if c.AsTask || c.TaskStatus != record.TaskCompleted || c.Outcome() != fold.OutcomePass {
 		t.Errorf("plain call: asTask %v task status %q outcome %v, want a plain call whose task completed", c.AsTask, c.TaskStatus, c.Outcome())
 	}
 }
@@ -320,7 +321,7 @@ func TestExtensionTaskInputOpensTheModal(t *testing.T) {
 	h.key("ctrl+s")
 	h.until("the call's end", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
 	c := h.m.detail.Call()
-	if c.TaskStatus != session.TaskCompleted || !strings.Contains(string(c.Result), "[en]") {
+	if c.TaskStatus != record.TaskCompleted || !strings.Contains(string(c.Result), "[en]") {
 		t.Errorf("task status %q result %s, want it completed with the language accepted", c.TaskStatus, c.Result)
 	}
 	update := false

@@ -13,7 +13,8 @@ import (
 	"mcpwitness/paging"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -101,13 +102,13 @@ func (p *itemsPane) taskBadges(it *fold.Item) []badge {
 
 // taskStatusStyle draws a task status: failed as a failure, waiting on
 // input or cancelled as a warning, completed as a pass.
-func taskStatusStyle(st session.TaskStatus, sty *themes.Styles) lipgloss.Style {
+func taskStatusStyle(st record.TaskStatus, sty *themes.Styles) lipgloss.Style {
 	switch st {
-	case session.TaskFailed:
+	case record.TaskFailed:
 		return sty.Fail
-	case session.TaskInputRequired, session.TaskCancelled:
+	case record.TaskInputRequired, record.TaskCancelled:
 		return sty.Warn
-	case session.TaskCompleted:
+	case record.TaskCompleted:
 		return sty.Pass
 	}
 	return sty.Muted

@@ -12,6 +12,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/paging"
+	"mcpwitness/record"
 	"mcpwitness/session"
 )
 
@@ -42,7 +43,7 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	h.key("T")
 	h.until("the failed task", func() bool {
 		c := h.m.detail.Call()
-		return h.m.ops.call == nil && c != nil && c.AsTask && c.Done && c.ID > done && c.TaskStatus == session.TaskFailed
+		return h.m.ops.call == nil && c != nil && c.AsTask && c.Done && c.ID > done && c.TaskStatus == record.TaskFailed
 	})
 	h.key("5")
 	if h.m.tab != tabTasks {
@@ -81,29 +82,29 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 
 // extTask is an event of task id of call (on the tasks extension) in
 // status st.
-func (b *evs) extTask(call int64, id string, st session.TaskStatus, msg string, src session.TaskSource) session.Event {
+func (b *evs) extTask(call int64, id string, st record.TaskStatus, msg string, src record.TaskSource) record.Event {
 	ttl := int64(60000)
-	return b.ev(session.Event{Kind: session.KindTask, Method: "tasks", ID: id, Text: "task " + id + " " + string(st),
-		Task: &session.TaskInfo{Call: call, TaskID: id, Status: st, StatusMessage: msg, TTL: &ttl, PollInterval: 250,
-			Source: src, Lifecycle: session.LifecycleExtension, CreatedAt: t0.Format("2006-01-02T15:04:05.000Z07:00")},
+	return b.ev(record.Event{Kind: record.KindTask, Method: "tasks", ID: id, Text: "task " + id + " " + string(st),
+		Task: &record.TaskInfo{Call: call, TaskID: id, Status: st, StatusMessage: msg, TTL: &ttl, PollInterval: 250,
+			Source: src, Lifecycle: record.LifecycleExtension, CreatedAt: t0.Format("2006-01-02T15:04:05.000Z07:00")},
 		Data: json.RawMessage(`{"taskId":"` + id + `","status":"` + string(st) + `","ttlMs":60000}`)})
 }
 
 // renderCallStart is the start of call id of render_video as a task.
-func (b *evs) renderCallStart(id int64, args string) session.Event {
-	return b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: "render_video", State: session.PhaseStart,
+func (b *evs) renderCallStart(id int64, args string) record.Event {
+	return b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: id, Tool: "render_video", State: record.PhaseStart,
 		Args: json.RawMessage(args), Listed: true, Generation: 1, AsTask: true}})
 }
 
 // renderTask is call id of render_video made task "task-ID", working
 // and then completed with result.
-func (b *evs) renderTask(id int64, result string) []session.Event {
+func (b *evs) renderTask(id int64, result string) []record.Event {
 	tid := fmt.Sprintf("task-%d", id)
-	return []session.Event{b.renderCallStart(id, `{"storyboard":"title card"}`),
-		b.extTask(id, tid, session.TaskWorking, "rendering scene 1 of 1", session.TaskCreated),
-		b.extTask(id, tid, session.TaskCompleted, "done", session.TaskPolled),
-		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: id, Tool: "render_video", State: session.PhaseDone, Sent: true,
-			Listed: true, AsTask: true, TaskID: tid, TaskStatus: session.TaskCompleted, Ms: 900, Result: json.RawMessage(result)}})}
+	return []record.Event{b.renderCallStart(id, `{"storyboard":"title card"}`),
+		b.extTask(id, tid, record.TaskWorking, "rendering scene 1 of 1", record.TaskCreated),
+		b.extTask(id, tid, record.TaskCompleted, "done", record.TaskPolled),
+		b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: id, Tool: "render_video", State: record.PhaseDone, Sent: true,
+			Listed: true, AsTask: true, TaskID: tid, TaskStatus: record.TaskCompleted, Ms: 900, Result: json.RawMessage(result)}})}
 }
 
 // extTaskHarness is a harness at 110×30 on a 2026-07-28 session with the
@@ -129,10 +130,10 @@ func TestGoldenOwnTasksTab(t *testing.T) {
 	task, start := b.extTask, b.renderCallStart
 	h.feed(b.renderTask(1, `{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)...)
 	h.feed(start(2, `{"storyboard":"a","resolution":"2160p"}`),
-		task(2, "task-2", session.TaskWorking, "", session.TaskCreated),
-		task(2, "task-2", session.TaskFailed, "2160p is not supported", session.TaskPolled),
-		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 2, Tool: "render_video", State: session.PhaseDone, Sent: true,
-			Listed: true, AsTask: true, TaskID: "task-2", TaskStatus: session.TaskFailed, Ms: 300,
+		task(2, "task-2", record.TaskWorking, "", record.TaskCreated),
+		task(2, "task-2", record.TaskFailed, "2160p is not supported", record.TaskPolled),
+		b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 2, Tool: "render_video", State: record.PhaseDone, Sent: true,
+			Listed: true, AsTask: true, TaskID: "task-2", TaskStatus: record.TaskFailed, Ms: 300,
 			RPCError: json.RawMessage(`{"code":-32603,"message":"2160p is not supported"}`)}}))
 	// The server lists tools alone: Tasks is the second tab.
 	h.key("2")
@@ -178,10 +179,10 @@ func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
 		return h.m.ops.call == nil && c != nil && c.ID != plain.ID && c.Done
 	})
 	c := h.m.detail.Call()
-	if !c.AsTask || c.TaskStatus != session.TaskCompleted || !strings.Contains(string(c.Result), "[de]") || string(c.Args) != string(plain.Args) {
+	if !c.AsTask || c.TaskStatus != record.TaskCompleted || !strings.Contains(string(c.Result), "[de]") || string(c.Args) != string(plain.Args) {
 		t.Errorf("task call: asTask %v status %q args %s result %s, want the plain call's arguments, completed in de", c.AsTask, c.TaskStatus, c.Args, c.Result)
 	}
-	if task := h.m.st.Task(c.TaskID); task == nil || !slices.ContainsFunc(task.Steps, func(s fold.TaskStep) bool { return s.Status == session.TaskInputRequired }) {
+	if task := h.m.st.Task(c.TaskID); task == nil || !slices.ContainsFunc(task.Steps, func(s fold.TaskStep) bool { return s.Status == record.TaskInputRequired }) {
 		t.Errorf("task %+v: no input_required status", task)
 	}
 }

@@ -5,7 +5,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/fold"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -57,7 +58,7 @@ func (m *model) screenChanged(msg tea.Msg) {
 func (m *model) eventsIn(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case eventMsg:
-		return tea.Batch(m.applyEvent(session.Event(msg)), m.askEvent(session.Event(msg)))
+		return tea.Batch(m.applyEvent(record.Event(msg)), m.askEvent(record.Event(msg)))
 	case eventsMsg:
 		cmds := make([]tea.Cmd, 0, len(msg))
 		for _, ev := range msg {
@@ -253,18 +254,18 @@ func (m *model) tick(msg spinner.TickMsg) tea.Cmd {
 // applyEvent folds ev in and reacts to what needs an action: a
 // list_changed starts a walk of that list (after the one in flight, if
 // any).
-func (m *model) applyEvent(ev session.Event) tea.Cmd {
+func (m *model) applyEvent(ev record.Event) tea.Cmd {
 	m.st.Apply(ev)
 	if cmd := m.noteConnection(ev); cmd != nil {
 		return cmd
 	}
 	switch {
-	case session.SpoolStopped(ev) && m.replay == nil:
+	case record.SpoolStopped(ev) && m.replay == nil:
 		// Said once, as it happens; the events pane keeps it.
-		return m.setStatus(session.SpoolStoppedBrief(ev), levelWarn)
-	case ev.Kind == session.KindNotification && fold.ListChangedOf(ev.Method) != "" && m.backend != nil:
+		return m.setStatus(record.SpoolStoppedBrief(ev), levelWarn)
+	case ev.Kind == record.KindNotification && fold.ListChangedOf(ev.Method) != "" && m.backend != nil:
 		return m.walkAgain(ev.Method)
-	case ev.Kind == session.KindCall && ev.Call != nil && ev.Call.State == session.PhaseStart && m.ops.call != nil && m.ops.call.awaiting &&
+	case ev.Kind == record.KindCall && ev.Call != nil && ev.Call.State == record.PhaseStart && m.ops.call != nil && m.ops.call.awaiting &&
 		ev.Call.Tool == m.ops.call.tool && m.detail.Tool() != nil && m.detail.Tool().Name == ev.Call.Tool:
 		m.detail.ShowCall(m.detail.Tool(), ev.Call.ID)
 		m.ops.call.awaiting = false

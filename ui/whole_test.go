@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"mcpwitness/fold"
+	"mcpwitness/record"
 	"mcpwitness/render"
-	"mcpwitness/session"
 )
 
 // selectEvent focuses the events pane and moves its cursor up until want
@@ -84,7 +84,7 @@ func TestANotificationOpensWholeWithItsFrame(t *testing.T) {
 func TestWideJSONScrollsSideways(t *testing.T) {
 	m := replayModel(t, 80, 24, "dark")
 	wide := fmt.Sprintf(`{"note":%q}`, strings.Repeat("天気", 40)+" end")
-	m.Update(eventMsg(session.Event{T: t0.Add(10e9), Kind: session.KindNotification, Method: "notifications/wide", Data: []byte(wide)}))
+	m.Update(eventMsg(record.Event{T: t0.Add(10e9), Kind: record.KindNotification, Method: "notifications/wide", Data: []byte(wide)}))
 	selectEvent(t, m, func(r *fold.Row) bool { return r.Method == "notifications/wide" })
 	m.Update(keyMsg("enter"))
 	view := m.View().Content
@@ -129,7 +129,7 @@ func clipboard(t *testing.T, cmd tea.Cmd) (string, bool) {
 }
 
 func TestYCopiesWhatIsSelected(t *testing.T) {
-	auth := session.Event{T: t0.Add(9e9), Kind: session.KindAuth, Auth: &session.AuthInfo{Step: session.AuthOpen, URL: "https://auth.example/authorize?client_id=c1&state=s"},
+	auth := record.Event{T: t0.Add(9e9), Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthOpen, URL: "https://auth.example/authorize?client_id=c1&state=s"},
 		Text: "authorize mcpwitness in a browser: https://auth.example/authorize?client_id=c1&state=s"}
 	for _, tt := range []struct {
 		name     string
@@ -336,7 +336,7 @@ func TestWideCharactersKeepTheBorders(t *testing.T) {
 			h.feed(b.connect(), b.walkStart(1), b.page(1, 1, 1, "",
 				tool("天気予報を取得する長い名前のツール_🌦️_forecast_with_a_very_long_name", `"description":"東京の天気 🌧️ を返します。`+strings.Repeat("とても長い説明。", 30)+`"`),
 				tool("emoji_👩‍👩‍👧‍👦_family"), tool("plain")), b.walkDone(1, 1, 3, 1, ""))
-			h.feed(b.ev(session.Event{Kind: session.KindStderr, Text: strings.Repeat("错误信息 🚨 ", 40)}))
+			h.feed(b.ev(record.Event{Kind: record.KindStderr, Text: strings.Repeat("错误信息 🚨 ", 40)}))
 			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			for _, scene := range []string{"list", "whole"} {
 				if scene == "whole" {

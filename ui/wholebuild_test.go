@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"mcpwitness/session"
+	"mcpwitness/record"
 )
 
 // bigCallModel is a model at 110×30 whose session made one call of the
@@ -20,10 +20,10 @@ func bigCallModel(t testing.TB, n int) *model {
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 30})
 	b := &evs{}
 	text, _ := json.Marshal(strings.Repeat("x", n) + " the end")
-	for _, ev := range []session.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", tool("big", "")), b.walkDone(1, 1, 1, 1, ""),
-		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "big", State: session.PhaseStart,
+	for _, ev := range []record.Event{b.connect(), b.walkStart(1), b.page(1, 1, 1, "", tool("big", "")), b.walkDone(1, 1, 1, 1, ""),
+		b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 1, Tool: "big", State: record.PhaseStart,
 			Args: json.RawMessage(`{}`), Listed: true, Generation: 1}}),
-		b.ev(session.Event{Kind: session.KindCall, Call: &session.CallInfo{ID: 1, Tool: "big", State: session.PhaseDone, Sent: true,
+		b.ev(record.Event{Kind: record.KindCall, Call: &record.CallInfo{ID: 1, Tool: "big", State: record.PhaseDone, Sent: true,
 			Listed: true, Ms: 3, Result: json.RawMessage(`{"content":[{"type":"text","text":` + string(text) + `}]}`)}}),
 	} {
 		m.Update(eventMsg(ev))

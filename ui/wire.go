@@ -9,7 +9,8 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/render"
-	"mcpwitness/session"
+
+	"mcpwitness/record"
 	"mcpwitness/themes"
 )
 
@@ -43,7 +44,7 @@ type wirePane struct {
 	building frameKey
 	// load reads event i of the session file, for frames a lean state
 	// does not keep; read is the last frame read back, for y.
-	load func(i int) (session.Event, error)
+	load func(i int) (record.Event, error)
 	read fold.Frame
 }
 
@@ -60,7 +61,7 @@ func (p *wirePane) Busy() bool { return p.building != (frameKey{}) }
 
 // SetReplay makes the pane read frames a lean state does not keep back
 // from the session file, with load.
-func (p *wirePane) SetReplay(load func(i int) (session.Event, error)) { p.load = load }
+func (p *wirePane) SetReplay(load func(i int) (record.Event, error)) { p.load = load }
 
 func (p *wirePane) listRows() int { return max((p.h-2)*2/5, 3) }
 
@@ -225,7 +226,7 @@ func (p *wirePane) View() string {
 func (p *wirePane) row(f *fold.Frame, selected bool) string {
 	s := p.sty
 	dir, ds := "→", s.Send
-	if f.Dir == session.Recv {
+	if f.Dir == record.Recv {
 		dir, ds = "←", s.Recv
 	}
 	text := withHTTP(f.HTTP, p.w, func(w int) string { return render.FrameRow(f, w, p.loc) })

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"mcpwitness/record"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
@@ -36,7 +37,7 @@ func bodyKind(contentType string) string {
 
 // httpCols says a frame's exchange in a few cells: status · ms · JSON or
 // SSE · the session id short; "" without one.
-func httpCols(h *session.HTTPInfo) string {
+func httpCols(h *record.HTTPInfo) string {
 	if h == nil {
 		return ""
 	}
@@ -58,7 +59,7 @@ func httpCols(h *session.HTTPInfo) string {
 
 // withHTTP is a wire list row's text for width cells with the frame's
 // exchange at its end, when there is one and room for it.
-func withHTTP(h *session.HTTPInfo, width int, row func(width int) string) string {
+func withHTTP(h *record.HTTPInfo, width int, row func(width int) string) string {
 	cols := httpCols(h)
 	if cols == "" || width < minHTTPCols {
 		return row(width)
@@ -75,7 +76,7 @@ func withHTTP(h *session.HTTPInfo, width int, row func(width int) string) string
 // httpLines are the head of a frame's document: every part of its HTTP
 // exchange, as the server sent it (shown safely), with the target's
 // secrets already replaced by the session.
-func httpLines(h *session.HTTPInfo, w int, s *themes.Styles) []string {
+func httpLines(h *record.HTTPInfo, w int, s *themes.Styles) []string {
 	if h == nil {
 		return nil
 	}

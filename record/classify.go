@@ -1,4 +1,4 @@
-package session
+package record
 
 import (
 	"encoding/base64"
@@ -57,11 +57,11 @@ func SecretParts(name, value string, marked bool) []string {
 	if marked || secretName(name) {
 		parts = append(parts, value)
 	}
-	return appendShaped(parts, value)
+	return AppendShaped(parts, value)
 }
 
-// appendShaped appends to parts what in value looks like a credential.
-func appendShaped(parts []string, value string) []string {
+// AppendShaped appends to parts what in value looks like a credential.
+func AppendShaped(parts []string, value string) []string {
 	for _, raw := range urlInText.FindAllString(value, -1) {
 		parts = appendURLSecrets(parts, raw)
 	}

@@ -1,4 +1,4 @@
-package session
+package record
 
 // HTTPStep says what an [HTTPInfo] records.
 type HTTPStep string

@@ -1,4 +1,4 @@
-package session
+package record
 
 import (
 	"crypto/sha256"
@@ -154,9 +154,9 @@ func (r *Redactor) JSON(b []byte) []byte {
 	return m.json(b)
 }
 
-// redactURL returns raw with its userinfo and query values replaced by
+// RedactURL returns raw with its userinfo and query values replaced by
 // placeholders, registering them with r.
-func (r *Redactor) redactURL(raw string) string {
+func (r *Redactor) RedactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		// Not a URL we can take apart: treat the whole string as secret
@@ -219,12 +219,12 @@ func (r *Redactor) queryValue(name, value string) string {
 		}
 		return r.Add(name, value)
 	}
-	return r.addParts(name, parts, value)
+	return r.AddParts(name, parts, value)
 }
 
-// addParts registers each of parts as a secret named name and returns
+// AddParts registers each of parts as a secret named name and returns
 // shown with each replaced by its placeholder, longer parts first.
-func (r *Redactor) addParts(name string, parts []string, shown string) string {
+func (r *Redactor) AddParts(name string, parts []string, shown string) string {
 	slices.SortFunc(parts, func(a, b string) int { return len(b) - len(a) })
 	var pairs []string
 	for _, p := range parts {

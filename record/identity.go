@@ -1,13 +1,8 @@
-package session
+package record
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"maps"
-	"net/http"
 	"slices"
-	"strings"
 )
 
 // Identity is a target's configuration identity: the config hash, a
@@ -59,69 +54,6 @@ const (
 	PartEnv        = "env:"    // followed by the variable's name
 )
 
-// Identify returns the target's configuration identity with what the
-// session sends, its secret values digested with t.DigestKey.
-func (t Target) Identify(o IdentityOptions) Identity {
-	parts := t.identityParts(o)
-	canon, _ := json.Marshal(parts) // a map of strings: keys sorted, never fails
-	sum := sha256.Sum256(canon)
-	id := Identity{Hash: hex.EncodeToString(sum[:]), Parts: map[string]string{}}
-	if t.DigestKey != nil {
-		id.Key = t.DigestKey.ID()
-	}
-	for name, value := range parts {
-		s := sha256.Sum256([]byte(name + "\x00" + value))
-		id.Parts[name] = hex.EncodeToString(s[:6])
-	}
-	return id
-}
-
-// identityParts is the comparable data of the target, each part's value in
-// canonical form and with secret values replaced by keyed digests.
-func (t Target) identityParts(o IdentityOptions) map[string]string {
-	secret := func(name, value string) string {
-		if t.DigestKey == nil {
-			return "unkeyed"
-		}
-		return t.DigestKey.Digest("identity:"+name, value, 0)
-	}
-	info := t.Describe()
-	parts := map[string]string{
-		PartTransport: info.Transport,
-		PartProtocol:  o.Protocol,
-		PartClient:    o.ClientName + "/" + o.ClientVersion,
-	}
-	switch {
-	case len(t.Command) > 0:
-		parts[PartCommand] = t.Command[0]
-		args, _ := json.Marshal(t.Command[1:])
-		parts[PartArgs] = string(args)
-		parts[PartCwd] = t.Dir
-		if t.InheritEnv {
-			parts[PartInheritEnv] = "true"
-		}
-		env := map[string]string{}
-		for _, kv := range t.Env {
-			k, v, _ := strings.Cut(kv, "=")
-			env[k] = v // the last of a name wins, as in the child's environment
-		}
-		for _, k := range slices.Sorted(maps.Keys(env)) {
-			parts[PartEnv+k] = secret(PartEnv+k, env[k])
-		}
-	case t.URL != "":
-		parts[PartURL] = NewRedactor(t.DigestKey).redactURL(t.URL)
-		parts[PartHeaderCmd] = t.HeaderCmd
-		for _, h := range t.Headers {
-			name, value, _ := strings.Cut(h, ":")
-			name = http.CanonicalHeaderKey(strings.TrimSpace(name))
-			parts[PartHeader+name] = secret(PartHeader+name, strings.TrimSpace(value))
-		}
-	default:
-		parts["name"] = info.Name
-	}
-	return parts
-}
-
 // Short is the first 12 hex digits of the hash, as the UI shows it.
 func (id Identity) Short() string {
 	if len(id.Hash) < 12 {
@@ -161,8 +93,3 @@ func (id Identity) Differences(other Identity) []string {
 	}
 	return diff
 }
-
-// HasSecrets reports whether the target holds a secret value (see
-// [SecretParts]): a secret environment or header value, URL credentials, a
-// secret query value, a client secret, a ${env:NAME} value.
-func (t Target) HasSecrets() bool { return t.Secrets().Len() > 0 }

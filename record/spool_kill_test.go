@@ -1,4 +1,4 @@
-package session
+package record
 
 import (
 	"bufio"
@@ -57,8 +57,8 @@ func TestSpoolLeavesNoFileWhenKilled(t *testing.T) {
 const spoolKillEnv = "MCPWITNESS_TEST_SPOOL_KILL"
 
 func spoolUntilKilled() {
-	target := Target{Command: []string{"true"}}
-	s, err := NewSpool(NewHeader("test", target.Describe()), target.Secrets(), nil)
+	target := TargetInfo{Transport: "stdio", Command: []string{"true"}}
+	s, err := NewSpool(NewHeader("test", target), NewRedactor(nil), nil)
 	if err != nil {
 		fmt.Println(err)
 		os.Exit(1)

@@ -1,4 +1,4 @@
-package session
+package record
 
 import (
 	"context"
@@ -113,7 +113,7 @@ func NewSpool(h Header, red *Redactor, opts *SpoolOptions) (*Spool, error) {
 		f.Close()
 		os.Remove(f.Name())
 		if errors.Is(err, errSpoolFull) {
-			err = fmt.Errorf("its cap of %s is less than the header", byteSize(o.Max))
+			err = fmt.Errorf("its cap of %s is less than the header", ByteSize(o.Max))
 		}
 		return nil, fmt.Errorf("writing the session spool file: %w", err)
 	}
@@ -197,7 +197,7 @@ const spoolStopPrefix = "the export spool "
 func stopText(at time.Time, err error, max int64) string {
 	const later = stopLater + " (record with --record FILE to keep everything"
 	if errors.Is(err, errSpoolFull) {
-		return fmt.Sprintf("%sreached %s at %s%s, or raise --spool-max)", spoolStopPrefix, byteSize(max), at.Format(time.TimeOnly), later)
+		return fmt.Sprintf("%sreached %s at %s%s, or raise --spool-max)", spoolStopPrefix, ByteSize(max), at.Format(time.TimeOnly), later)
 	}
 	return fmt.Sprintf("%sstopped at %s: %s%s)", spoolStopPrefix, at.Format(time.TimeOnly), writeCause(err), later)
 }
@@ -285,7 +285,7 @@ func (s *Spool) export(ctx context.Context, dir string, now time.Time) (Exported
 func stoppedNote(what string, at time.Time, err error, max int64) string {
 	cause := writeCause(err)
 	if errors.Is(err, errSpoolFull) {
-		cause = "it reached its cap of " + byteSize(max)
+		cause = "it reached its cap of " + ByteSize(max)
 	}
 	if at.IsZero() {
 		return fmt.Sprintf("the %s stopped: %s", what, cause)
@@ -311,4 +311,23 @@ func (s *Spool) Close() error {
 		return fmt.Errorf("removing the session spool: %w", err)
 	}
 	return nil
+}
+
+// ByteSize writes n bytes the way a person reads them: 512 B, 64 KiB,
+// 3.2 MiB.
+func ByteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[exp]
+	if n%div == 0 {
+		return fmt.Sprintf("%d %s", n/div, suffix)
+	}
+	return fmt.Sprintf("%.1f %s", float64(n)/float64(div), suffix)
 }

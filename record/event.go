@@ -1,10 +1,9 @@
-package session
+package record
 
 import (
 	"encoding/json"
 	"time"
 
-	"mcpwitness/checks"
 	"mcpwitness/finding"
 	"mcpwitness/paging"
 )
@@ -76,7 +75,7 @@ type Event struct {
 	Page     *paging.Page      `json:"page,omitempty"`
 	Items    []json.RawMessage `json:"items,omitempty"`
 	Call     *CallInfo         `json:"call,omitempty"`
-	Verdict  *checks.Verdict   `json:"verdict,omitempty"`
+	Verdict  *finding.Verdict  `json:"verdict,omitempty"`
 	Progress *ProgressInfo     `json:"progress,omitempty"`
 	Request  *RequestInfo      `json:"request,omitempty"`
 	HTTP     *HTTPInfo         `json:"http,omitempty"`
@@ -149,8 +148,8 @@ type WalkInfo struct {
 // file holds them: a call event carries it when the call starts
 // ([PhaseStart]: who, the arguments, what the listing said) and when it ends
 // ([PhaseDone]: everything but the arguments), a verdict event its ID, Tool
-// and [PhaseVerdict]. [CallResult] and the fold's Call embed it, so that a
-// call has the same fields wherever it is read.
+// and [PhaseVerdict]. The session's CallResult and the fold's Call embed
+// it, so that a call has the same fields wherever it is read.
 type CallInfo struct {
 	ID    int64  `json:"id"`
 	Tool  string `json:"tool"`
@@ -206,7 +205,7 @@ type CallInfo struct {
 // reference, a level). Result is the raw answer as it came on the wire,
 // RPCError the server's JSON-RPC error, Error why there is neither.
 // Findings say what is worth knowing beyond the verdicts (see
-// [RequestResult]).
+// the session's RequestResult).
 type RequestInfo struct {
 	ID        int64             `json:"id"`
 	Method    string            `json:"method"`
@@ -230,4 +229,21 @@ type ProgressInfo struct {
 	Progress float64 `json:"progress"`
 	Total    float64 `json:"total,omitempty"`
 	Message  string  `json:"message,omitempty"`
+}
+
+// RestartInfo is what a [KindRestart] event says of a restart. In JSON:
+//
+//	{"transport":"http","generation":4,"lostSession":"3f2a…"}
+type RestartInfo struct {
+	// Transport is the connection restarted: stdio (a new process), http
+	// (a new HTTP session) or sse.
+	Transport string `json:"transport"`
+	// Generation is the list generation when the restart began: what was
+	// listed up to it came from the old connection.
+	Generation int64 `json:"generation"`
+	// LostSession is the HTTP session the server had lost, when it had.
+	LostSession string `json:"lostSession,omitempty"`
+	// Closed is why the old connection had ended, when it had (the
+	// server exited, a frame over the limit).
+	Closed string `json:"closed,omitempty"`
 }

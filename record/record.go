@@ -1,4 +1,4 @@
-package session
+package record
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -267,4 +268,30 @@ func (r *RecordFile) Close() error {
 		return fmt.Errorf("closing %s: %w", r.f.Name(), cerr)
 	}
 	return nil
+}
+
+// TargetInfo describes a target with its secrets replaced, as the session
+// file's header and the UI show it.
+type TargetInfo struct {
+	Transport string            `json:"transport"`
+	Command   []string          `json:"command,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Dir       string            `json:"cwd,omitempty"`
+	URL       string            `json:"url,omitempty"`
+	Headers   map[string]string `json:"headers,omitempty"`
+	Name      string            `json:"name,omitempty"`
+	// Config is the target's configuration identity, when known.
+	Config *Identity `json:"config,omitempty"`
+}
+
+// String is a one-line, redacted description of the target.
+func (i TargetInfo) String() string {
+	switch i.Transport {
+	case "stdio":
+		return strings.Join(i.Command, " ")
+	case "http", "sse":
+		return i.URL
+	default:
+		return i.Name
+	}
 }
