@@ -117,6 +117,11 @@ func TestInterruptExits130WithTheStreamComplete(t *testing.T) {
 	if kind != record.KindInterrupted {
 		t.Errorf("the record's last event is %q, want %q", kind, record.KindInterrupted)
 	}
+	// report says it among the errors, not as a kind it does not know.
+	code, out, _ := runCLI(t, "report", rec)
+	if code != exitOK || !strings.Contains(out, "interrupted by SIGINT") || strings.Contains(out, "does not know") {
+		t.Errorf("report: exit %d\n%s", code, out)
+	}
 }
 
 // recordHas reports whether the record at path has an event of kind.

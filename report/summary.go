@@ -217,7 +217,13 @@ func (s *Summary) note(r *fold.Row, notes, unknown map[string]int) {
 			s.Stderr = s.Stderr[1:]
 		}
 	case fold.RowOther:
-		if r.Method != string(record.KindFinding) {
+		switch record.Kind(r.Method) {
+		case record.KindFinding:
+		case record.KindInterrupted:
+			// The command was stopped by a signal: said with the errors.
+			s.ErrorCount++
+			s.Errors = append(s.Errors, Note{T: r.T, Method: r.Method, Text: r.Text})
+		default:
 			unknown[r.Method]++
 		}
 	}
