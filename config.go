@@ -13,6 +13,7 @@ import (
 
 	"mcpwitness/record"
 	"mcpwitness/session"
+	"mcpwitness/session/oauth"
 )
 
 // mergeTarget adds what the command line says of a server (-e, -H, --cwd,
@@ -36,7 +37,7 @@ func mergeTarget(t, cmdline session.Target) (session.Target, error) {
 			*f.to = *f.from
 		}
 	}
-	if cmdline.OAuth != session.OAuthAuto {
+	if cmdline.OAuth != oauth.Auto {
 		t.OAuth = cmdline.OAuth
 	}
 	if err := t.Validate(); err != nil {
@@ -287,7 +288,7 @@ func (e serverEntry) target(lookup func(string) (string, bool)) (t session.Targe
 		t.HeaderCmd = expand(e.HeaderCmd)
 		if o := e.OAuth; o != nil {
 			if o.Mode != "auto" {
-				t.OAuth = session.OAuthMode(o.Mode)
+				t.OAuth = oauth.Mode(o.Mode)
 			}
 			t.ClientID, t.ClientSecret, t.ClientMetadataURL = expand(o.ClientID), expand(o.ClientSecret), expand(o.ClientMetadataURL)
 			t.ClientKey, t.OAuthIssuer = expand(o.ClientKeyFile), expand(o.Issuer)
@@ -334,8 +335,8 @@ func checkHTTPEntry(e serverEntry, t session.Target) error {
 	if o == nil {
 		return nil
 	}
-	if o.Mode != "" && !slices.Contains(session.OAuthModes(), o.Mode) {
-		return fmt.Errorf("has oauth.mode %q, which is not one of %s", o.Mode, strings.Join(session.OAuthModes(), ", "))
+	if o.Mode != "" && !slices.Contains(oauth.Modes(), o.Mode) {
+		return fmt.Errorf("has oauth.mode %q, which is not one of %s", o.Mode, strings.Join(oauth.Modes(), ", "))
 	}
 	names := session.ClientAuthNames{ClientCredentials: `oauth.mode "client-credentials"`,
 		ClientID: "oauth.clientId", ClientSecret: "oauth.clientSecret", ClientKey: "oauth.clientKeyFile"}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"mcpwitness/session"
+	"mcpwitness/session/oauth"
 )
 
 // groupKey is the annotation that sorts a flag into a section of help.
@@ -150,12 +151,12 @@ func httpAuthFlags(f flags) {
 	f = f.in("HTTP authorization")
 	f.text("header-cmd", "", "CMD", "run CMD (sh -c) for every HTTP request: MCPWITNESS_METHOD,\nMCPWITNESS_URL, MCPWITNESS_BODY_SHA256 in its environment, the\nbody on stdin; each 'Name: value' line it prints is a header\nof that request (after -H); values are never kept or shown", func(c *config) *string { return &c.target.HeaderCmd })
 	f.value("oauth", "", "MODE", "on a 401: auto (authorization code + PKCE, the default), off\n(say the challenge), client-credentials (machine to machine)", func(c *config, v string) error {
-		if !slices.Contains(session.OAuthModes(), v) {
-			return usagef("--oauth wants one of %s, not %q", strings.Join(session.OAuthModes(), ", "), v)
+		if !slices.Contains(oauth.Modes(), v) {
+			return usagef("--oauth wants one of %s, not %q", strings.Join(oauth.Modes(), ", "), v)
 		}
-		c.target.OAuth = session.OAuthMode(v)
+		c.target.OAuth = oauth.Mode(v)
 		if v == "auto" {
-			c.target.OAuth = session.OAuthAuto
+			c.target.OAuth = oauth.Auto
 		}
 		return nil
 	})

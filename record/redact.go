@@ -131,6 +131,15 @@ func (r *Redactor) masker() *masker {
 	return r.mask.Load()
 }
 
+// EventURL is u as events and errors show it: without its user
+// information, and with the secrets secrets knows (query values) replaced;
+// secrets may be nil.
+func EventURL(u *url.URL, secrets *Redactor) string {
+	c := *u
+	c.User = nil
+	return secrets.String(c.String())
+}
+
 // String returns s, free text such as an error message or a stderr line,
 // with every known secret of at least four bytes replaced, written plainly,
 // URL-escaped or escaped as a JSON string writes it.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mcpwitness/session/oauth"
 )
 
 func TestUnauthorizedSaysTheChallenge(t *testing.T) {
@@ -26,9 +28,9 @@ func TestUnauthorizedSaysTheChallenge(t *testing.T) {
 			s.Close()
 			t.Fatalf("%d: Dial succeeded", status)
 		}
-		var ce *ChallengeError
+		var ce *oauth.ChallengeError
 		if !errors.As(err, &ce) {
-			t.Fatalf("%d: error %v is not a ChallengeError", status, err)
+			t.Fatalf("%d: error %v is not a oauth.ChallengeError", status, err)
 		}
 		msg := err.Error()
 		for _, want := range []string{

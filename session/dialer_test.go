@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"mcpwitness/session/oauth"
 )
 
 func TestInternalAddr(t *testing.T) {
@@ -90,7 +92,7 @@ func TestOAuthMetadataOnLoopbackRefusedForRemoteTarget(t *testing.T) {
 		w.WriteHeader(http.StatusUnauthorized)
 	}))
 	t.Cleanup(target.Close)
-	log, _ := dialFails(t, Target{URL: target.URL, OAuth: OAuthClientCredentials, ClientID: "c", ClientSecret: "s"},
+	log, _ := dialFails(t, Target{URL: target.URL, OAuth: oauth.ClientCredentials, ClientID: "c", ClientSecret: "s"},
 		&Options{internal: asRemote(t, target.URL)})
 	if n := got.Load(); n > 0 {
 		t.Errorf("the loopback server got %d requests", n)
@@ -104,7 +106,7 @@ func TestOAuthMetadataOnLoopbackRefusedForRemoteTarget(t *testing.T) {
 func TestRedirectIntoLoopbackRefusedForRemoteTarget(t *testing.T) {
 	inside, got := counter(t)
 	target := redirector(t, inside)
-	_, err := dialFails(t, Target{URL: target, OAuth: OAuthOff}, &Options{internal: asRemote(t, target)})
+	_, err := dialFails(t, Target{URL: target, OAuth: oauth.Off}, &Options{internal: asRemote(t, target)})
 	if n := got.Load(); n > 0 {
 		t.Errorf("the loopback server got %d requests", n)
 	}

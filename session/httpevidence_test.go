@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mcpwitness/session/oauth"
 )
 
 // A header value a server echoes that holds one of the target's secrets
@@ -25,7 +27,7 @@ func TestHTTPEvidenceRedactsEchoedSecrets(t *testing.T) {
 	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, err := Dial(ctx, Target{URL: srv.URL, Headers: []string{"Authorization: Bearer " + token}, OAuth: OAuthOff}, &Options{Log: log, Timeout: 10 * time.Second})
+	_, err := Dial(ctx, Target{URL: srv.URL, Headers: []string{"Authorization: Bearer " + token}, OAuth: oauth.Off}, &Options{Log: log, Timeout: 10 * time.Second})
 	if err == nil {
 		t.Fatal("the dial succeeded against a 401")
 	}

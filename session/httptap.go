@@ -16,6 +16,7 @@ import (
 
 	"mcpwitness/jsonscan"
 	"mcpwitness/record"
+	"mcpwitness/session/oauth"
 )
 
 // httpTap is the raw tap on Streamable HTTP and legacy SSE: an
@@ -50,7 +51,7 @@ type httpTap struct {
 	// alone sends two on 2026-07-28: server/discover, then initialize).
 	headerLimit time.Duration
 	timedOut    atomic.Bool
-	// challenge makes a 401 or 403 fail with a [*ChallengeError] (OAuth is
+	// challenge makes a 401 or 403 fail with a [*oauth.ChallengeError] (OAuth is
 	// off, so the SDK would only say "Unauthorized").
 	challenge bool
 	// lost is told of a 404 to a request that carried an Mcp-Session-Id:
@@ -82,7 +83,7 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	if h.challenge && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
 		drain(resp)
-		return nil, newChallengeError(req, resp, h.url(req))
+		return nil, oauth.NewChallengeError(req, resp, h.url(req))
 	}
 	if resp.StatusCode >= 300 && !(req.Method == http.MethodGet && resp.StatusCode == http.StatusMethodNotAllowed) {
 		h.tap.log.Append(record.Event{Kind: record.KindError, Text: fmt.Sprintf("HTTP %s for %s %s", resp.Status, req.Method, req.URL.Path)})
@@ -141,7 +142,7 @@ func (h *httpTap) leave(req *http.Request) error {
 		}
 	}
 	slices.Sort(names)
-	from := eventURL(req.Response.Request.URL, h.secrets)
+	from := record.EventURL(req.Response.Request.URL, h.secrets)
 	text := fmt.Sprintf("redirected from %s to another origin, %s: followed without the -H headers, --header-cmd and Authorization or Cookie", from, h.url(req))
 	if len(names) > 0 {
 		text += " (left out: " + strings.Join(names, ", ") + ")"
@@ -153,18 +154,7 @@ func (h *httpTap) leave(req *http.Request) error {
 // url is req's URL as events show it: credentials and secret query values
 // replaced.
 func (h *httpTap) url(req *http.Request) string {
-	return eventURL(req.URL, h.secrets)
-}
-
-// eventURL is u as events and errors show it: without its user
-// information, and with the target's secrets (query values) replaced.
-func eventURL(u *url.URL, secrets *record.Redactor) string {
-	c := *u
-	c.User = nil
-	if secrets == nil {
-		return c.String()
-	}
-	return secrets.String(c.String())
+	return record.EventURL(req.URL, h.secrets)
 }
 
 // evidence records one exchange: the request (id is the JSON-RPC id it

@@ -16,6 +16,8 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/record"
+
+	"mcpwitness/session/oauth"
 )
 
 // foreignAS serves an MCP server on 127.0.0.1 whose resource metadata
@@ -75,7 +77,7 @@ func foreignAS(t *testing.T) (endpoint, issuer string, forms func() []url.Values
 }
 
 func secretTarget(endpoint string) Target {
-	return Target{URL: endpoint, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
+	return Target{URL: endpoint, OAuth: oauth.ClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
 }
 
 // The client secret does not go to an authorization server on another

@@ -14,6 +14,8 @@ import (
 	"mcpwitness/demo"
 	"mcpwitness/paging"
 	"mcpwitness/record"
+
+	"mcpwitness/session/oauth"
 )
 
 // An OAuth access token a server echoes is masked in the events and the
@@ -23,7 +25,7 @@ func TestOAuthTokenEchoedIsMasked(t *testing.T) {
 	url, sent := authDemo(t)
 	red := record.NewRedactor(nil)
 	log := record.NewLog(&record.LogOptions{History: true})
-	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
+	target := Target{URL: url, OAuth: oauth.ClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
 	var rec bytes.Buffer
 	r, err := record.NewRecorder(&rec, record.NewHeader("mcpwitness", target.Describe()), red)
 	if err != nil {

@@ -18,11 +18,11 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/oauth2"
-
 	"mcpwitness/demo"
 	"mcpwitness/paging"
 	"mcpwitness/record"
+
+	"mcpwitness/session/oauth"
 )
 
 // authDemo serves the demo server behind OAuth (demo.AuthHandler) on
@@ -140,14 +140,14 @@ func TestOAuthFromThe401ToAListedTool(t *testing.T) {
 func TestOAuthClientCredentials(t *testing.T) {
 	url, sent := authDemo(t)
 	log := record.NewLog(&record.LogOptions{History: true})
-	s := dial(t, Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}, &Options{Log: log})
+	s := dial(t, Target{URL: url, OAuth: oauth.ClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}, &Options{Log: log})
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Err != nil || len(res.Items()) == 0 {
 		t.Fatalf("walk with client credentials: %v, %d tools", res.Err, len(res.Items()))
 	}
 	assertNoTokens(t, log, append(sent(), demo.DemoClientSecret)...)
 	// The record, written as --record writes it, holds neither.
-	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
+	target := Target{URL: url, OAuth: oauth.ClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}
 	var rec bytes.Buffer
 	r, err := record.NewRecorder(&rec, record.NewHeader("mcpwitness", target.Describe()), target.Secrets())
 	if err != nil {
@@ -181,7 +181,7 @@ func TestOAuthClientCredentialsKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := record.NewLog(&record.LogOptions{History: true})
-	target := Target{URL: url, OAuth: OAuthClientCredentials, ClientID: demo.DemoJWTClientID, ClientKey: key}
+	target := Target{URL: url, OAuth: oauth.ClientCredentials, ClientID: demo.DemoJWTClientID, ClientKey: key}
 	s := dial(t, target, &Options{Log: log})
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Err != nil || len(res.Items()) == 0 {
@@ -216,7 +216,7 @@ func TestOAuthOffSaysTheChallenge(t *testing.T) {
 	url, _ := authDemo(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := Dial(ctx, Target{URL: url, OAuth: OAuthOff}, &Options{Timeout: 10 * time.Second})
+	s, err := Dial(ctx, Target{URL: url, OAuth: oauth.Off}, &Options{Timeout: 10 * time.Second})
 	if err == nil {
 		s.Close()
 		t.Fatal("Dial succeeded without a token")
@@ -243,46 +243,6 @@ func TestOAuthFailureSaysWhy(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-}
-
-// tokenSequence hands out its tokens in turn, as a refreshing source does.
-type tokenSequence struct {
-	mu     sync.Mutex
-	tokens []*oauth2.Token
-}
-
-func (s *tokenSequence) Token() (*oauth2.Token, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	tok := s.tokens[0]
-	if len(s.tokens) > 1 {
-		s.tokens = s.tokens[1:]
-	}
-	return tok, nil
-}
-
-func TestOAuthRefreshIsAnEvent(t *testing.T) {
-	log := record.NewLog(&record.LogOptions{History: true})
-	o := &oauth{log: log, lastToken: "first-secret-token"}
-	first := &oauth2.Token{AccessToken: "first-secret-token", TokenType: "Bearer"}
-	second := (&oauth2.Token{AccessToken: "second-secret-token", TokenType: "Bearer", Expiry: time.Now().Add(time.Hour)}).
-		WithExtra(map[string]any{"scope": "mcp:tools"})
-	w := &watchedTokens{o: o, ts: &tokenSequence{tokens: []*oauth2.Token{first, first, second, second}}}
-	for range 4 {
-		if _, err := w.Token(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var refreshes []*record.AuthInfo
-	for _, ev := range log.Events() {
-		if ev.Kind == record.KindAuth && ev.Auth.Step == record.AuthRefresh {
-			refreshes = append(refreshes, ev.Auth)
-		}
-	}
-	if len(refreshes) != 1 || refreshes[0].TokenType != "Bearer" || refreshes[0].Expires == "" || !slices.Equal(refreshes[0].Scopes, []string{"mcp:tools"}) {
-		t.Fatalf("refresh events %+v: want one, with type, expiry and scopes", refreshes)
-	}
-	assertNoTokens(t, log, "first-secret-token", "second-secret-token")
 }
 
 // Unattended (no terminal for a person to open the URL), a browser that

@@ -13,6 +13,8 @@ import (
 
 	"mcpwitness/demo"
 	"mcpwitness/record"
+
+	"mcpwitness/session/oauth"
 )
 
 // headerEcho serves the demo server and keeps the headers of every request
@@ -54,7 +56,7 @@ func redirector(t *testing.T, to string) string {
 // credentialTarget is an HTTP target at url with an -H API key, an -H
 // Authorization and a --header-cmd header.
 func credentialTarget(url string) Target {
-	return Target{URL: url, OAuth: OAuthOff,
+	return Target{URL: url, OAuth: oauth.Off,
 		Headers:   []string{"X-Api-Key: key-123", "Authorization: Bearer user-token"},
 		HeaderCmd: `echo "X-Vended: vended-456"`}
 }

@@ -89,13 +89,13 @@ func (r *retryTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		if !ok {
 			wait = r.jitter(attempt)
 		}
-		info := &record.HTTPInfo{Method: req.Method, URL: eventURL(req.URL, r.secrets), Status: resp.StatusCode, RetryAfter: after, Attempt: attempt}
+		info := &record.HTTPInfo{Method: req.Method, URL: record.EventURL(req.URL, r.secrets), Status: resp.StatusCode, RetryAfter: after, Attempt: attempt}
 		if !ok && wait > left {
 			wait = left // a backoff is cut to what is left, never refused
 		}
 		if attempt >= retryAttempts || wait > left {
 			drain(resp)
-			e := &ThrottleError{Method: req.Method, URL: eventURL(req.URL, r.secrets), Attempts: attempt, Budget: left}
+			e := &ThrottleError{Method: req.Method, URL: record.EventURL(req.URL, r.secrets), Attempts: attempt, Budget: left}
 			if ok {
 				e.Asked = asked
 			}

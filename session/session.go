@@ -26,6 +26,7 @@ import (
 	"mcpwitness/checks"
 	"mcpwitness/paging"
 	"mcpwitness/record"
+	"mcpwitness/session/oauth"
 )
 
 // DefaultTimeout bounds connecting, the handshake and each request.
@@ -97,7 +98,7 @@ type Session struct {
 	// secrets redact every error the session returns or logs.
 	secrets *record.Redactor
 	// oauth answers a 401 on Streamable HTTP (nil when off).
-	oauth *oauth
+	oauth *oauth.Handler
 	// endStream ends a legacy SSE stream, which lives as long as the session.
 	endStream context.CancelFunc
 	timeout   time.Duration
@@ -339,7 +340,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		base.DialContext = newNetGuard(own, base.Proxy, s.opts.internal).DialContext
 		s.httpBase = base
-		oa, err := newOAuth(t, s.log, s.secrets, base)
+		oa, err := oauth.New(t.oauthConfig(), s.log, s.secrets, base)
 		if err != nil {
 			return nil, err
 		}
@@ -379,11 +380,11 @@ func (s *Session) dialError(ctx context.Context, err error) error {
 	if lost := s.lostError(what, err); lost != nil {
 		return lost
 	}
-	var ce *ChallengeError
+	var ce *oauth.ChallengeError
 	if errors.As(err, &ce) {
 		return s.redact(&sessionError{what: what, text: ce.Error(), err: err})
 	}
-	if ce := s.oauth.failure(); ce != nil {
+	if ce := s.oauth.Failure(); ce != nil {
 		return s.redact(&sessionError{what: what, text: ce.Error(), err: errors.Join(ce, err)})
 	}
 	if s.timedOut(ctx) {
@@ -494,7 +495,7 @@ func (s *Session) shutdown() {
 	if s.httpBase != nil {
 		s.httpBase.CloseIdleConnections()
 	}
-	s.oauth.close()
+	s.oauth.Close()
 	if s.child != nil {
 		s.child.stop()
 	}

@@ -179,7 +179,7 @@ func (s *sseTap) checkEndpoint(data []byte) error {
 	if sameOrigin(u, s.stream) {
 		return nil
 	}
-	return &OriginError{Stream: eventURL(s.stream, s.secrets), Endpoint: eventURL(u, s.secrets)}
+	return &OriginError{Stream: record.EventURL(s.stream, s.secrets), Endpoint: record.EventURL(u, s.secrets)}
 }
 
 // endEvent re-emits the event read so far, ended by the blank line end (nil

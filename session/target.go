@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"mcpwitness/record"
+	"mcpwitness/session/oauth"
 )
 
 // Target says which server to connect to and how. Exactly one of Command,
@@ -42,7 +43,7 @@ type Target struct {
 	// ClientKey is the path of a PEM private key that a pre-registered
 	// client authenticates with instead of a secret, with client
 	// credentials (private_key_jwt).
-	OAuth                                     OAuthMode
+	OAuth                                     oauth.Mode
 	ClientID, ClientSecret, ClientMetadataURL string
 	ClientKey                                 string
 	// OAuthIssuer pins the authorization server trusted with the client's
@@ -138,7 +139,7 @@ func (t Target) validateApplies() error {
 // SetsHTTPAuth reports whether t says how to authenticate to an HTTP
 // server: --header-cmd, --oauth or one of the --client-… flags.
 func (t Target) SetsHTTPAuth() bool {
-	return t.HeaderCmd != "" || t.OAuth != OAuthAuto || t.OAuthIssuer != "" ||
+	return t.HeaderCmd != "" || t.OAuth != oauth.Auto || t.OAuthIssuer != "" ||
 		t.ClientID != "" || t.ClientSecret != "" || t.ClientMetadataURL != "" || t.ClientKey != ""
 }
 
@@ -146,9 +147,9 @@ func (t Target) SetsHTTPAuth() bool {
 // [Target.CheckClientAuth] reports, in the flags' names.
 func (t Target) validateOAuth() error {
 	switch t.OAuth {
-	case OAuthAuto, OAuthOff, OAuthClientCredentials:
+	case oauth.Auto, oauth.Off, oauth.ClientCredentials:
 	default:
-		return fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
+		return fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(oauth.Modes(), ", "))
 	}
 	if err := CheckIssuer(t.OAuthIssuer); err != nil {
 		return fmt.Errorf("bad --oauth-issuer: %w", err)
@@ -184,19 +185,19 @@ func FlagNames() ClientAuthNames {
 
 // CheckClientAuth reports client credentials without a client id and one
 // secret or key, a key given for another mode, and a key that is not one
-// (see [LoadClientKey]), calling each setting what n calls it.
+// (see [oauth.LoadClientKey]), calling each setting what n calls it.
 func (t Target) CheckClientAuth(n ClientAuthNames) error {
 	switch {
-	case t.ClientKey != "" && t.OAuth != OAuthClientCredentials:
+	case t.ClientKey != "" && t.OAuth != oauth.ClientCredentials:
 		return fmt.Errorf("%s signs the client credentials grant: it goes with %s", n.ClientKey, n.ClientCredentials)
-	case t.OAuth != OAuthClientCredentials:
+	case t.OAuth != oauth.ClientCredentials:
 		return nil
 	case t.ClientID == "" || t.ClientSecret == "" && t.ClientKey == "":
 		return fmt.Errorf("%s needs %s, and %s or %s", n.ClientCredentials, n.ClientID, n.ClientSecret, n.ClientKey)
 	case t.ClientSecret != "" && t.ClientKey != "":
 		return fmt.Errorf("%s and %s are two ways for the client to authenticate: give one", n.ClientSecret, n.ClientKey)
 	case t.ClientKey != "":
-		if _, err := LoadClientKey(t.ClientKey); err != nil {
+		if _, err := oauth.LoadClientKey(t.ClientKey); err != nil {
 			return fmt.Errorf("%s %w", n.ClientKey, err)
 		}
 	}
@@ -330,4 +331,19 @@ func (t Target) unsubstitute(r *record.Redactor) func(string) string {
 		return func(s string) string { return s }
 	}
 	return strings.NewReplacer(pairs...).Replace
+}
+
+// Loopback reports whether t is an HTTP server on a loopback host, where
+// a plain http URL of its may be opened (see [oauth.CheckOpenURL]). A
+// stdio server is not: it may stand in for one anywhere.
+func (t Target) Loopback() bool {
+	u, err := url.Parse(t.URL)
+	return t.URL != "" && err == nil && oauth.LoopbackHost(u.Hostname())
+}
+
+// oauthConfig is what the session's OAuth needs of t.
+func (t Target) oauthConfig() oauth.Config {
+	return oauth.Config{Mode: t.OAuth, URL: t.URL, ClientID: t.ClientID, ClientSecret: t.ClientSecret, ClientKey: t.ClientKey,
+		ClientMetadataURL: t.ClientMetadataURL, Issuer: t.OAuthIssuer, Loopback: t.Loopback(),
+		NoBrowser: t.NoAuthBrowser, Unattended: t.Unattended, Notice: t.Notice}
 }

@@ -1,4 +1,4 @@
-package session
+package oauth
 
 import (
 	"crypto"
@@ -22,15 +22,6 @@ import (
 )
 
 // writeECKey writes a new P-256 key to path, PKCS #8 in PEM.
-func writeECKey(t *testing.T, path string) {
-	t.Helper()
-	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writePEM(t, path, "PRIVATE KEY", mustPKCS8(t, k))
-}
-
 func mustPKCS8(t *testing.T, key any) []byte {
 	t.Helper()
 	der, err := x509.MarshalPKCS8PrivateKey(key)
@@ -162,10 +153,6 @@ func TestClientKeyRefusals(t *testing.T) {
 		_, err := LoadClientKey(path)
 		if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v; want the path, then %q", tc.file, err, tc.want)
-		}
-		err = Target{URL: "https://x.test/mcp", OAuth: OAuthClientCredentials, ClientID: "svc", ClientKey: path}.Validate()
-		if err == nil || !strings.HasPrefix(err.Error(), "--client-key "+path+": ") {
-			t.Errorf("%s: Validate says %v; want it to name --client-key and the file", tc.file, err)
 		}
 	}
 }

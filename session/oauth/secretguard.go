@@ -1,4 +1,4 @@
-package session
+package oauth
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"mcpwitness/record"
 )
 
 // secretGuard keeps a pre-registered client's secret in the authorization
@@ -35,7 +37,7 @@ func (g *secretGuard) RoundTrip(req *http.Request) (*http.Response, error) {
 	if carries {
 		u := *req.URL
 		u.Path, u.RawPath, u.RawQuery = "", "", ""
-		return nil, untrustedIssuer(eventURL(&u, nil))
+		return nil, untrustedIssuer(record.EventURL(&u, nil))
 	}
 	return g.next.RoundTrip(req)
 }

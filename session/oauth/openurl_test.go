@@ -1,4 +1,4 @@
-package session
+package oauth
 
 import (
 	"os"
@@ -71,24 +71,6 @@ func TestCheckOpenURL(t *testing.T) {
 			t.Errorf("CheckOpenURL(%q, %v): %q, want it to say %q", tt.raw, tt.loopback, err, tt.refusal)
 		case err != nil && (strings.ContainsAny(err.Error(), "\x1b\r\n\t\a\u202e\u200b") || !strings.HasPrefix(err.Error(), "refusing to open")):
 			t.Errorf("CheckOpenURL(%q, %v): error %q is not one sanitised refusal", tt.raw, tt.loopback, err)
-		}
-	}
-}
-
-func TestTargetLoopback(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		t    Target
-		want bool
-	}{
-		{Target{URL: "http://127.0.0.1:8080/mcp"}, true},
-		{Target{URL: "http://localhost/mcp"}, true},
-		{Target{URL: "http://[::1]:9/mcp"}, true},
-		{Target{URL: "https://mcp.example.com/mcp"}, false},
-		{Target{Command: []string{"server"}}, false},
-	} {
-		if got := tt.t.Loopback(); got != tt.want {
-			t.Errorf("%+v.Loopback() = %v, want %v", tt.t, got, tt.want)
 		}
 	}
 }

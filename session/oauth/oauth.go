@@ -1,8 +1,9 @@
-package session
+package oauth
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,32 +18,52 @@ import (
 	"mcpwitness/sanitize"
 )
 
-// OAuthMode says how a session answers an HTTP 401.
-type OAuthMode string
+// Mode says how a session answers an HTTP 401.
+type Mode string
 
 // The OAuth modes.
 const (
-	// OAuthAuto runs the authorization code flow with PKCE on a 401 (the
+	// Auto runs the authorization code flow with PKCE on a 401 (the
 	// default).
-	OAuthAuto OAuthMode = ""
-	// OAuthOff never runs OAuth: a 401 or 403 fails with its challenge.
-	OAuthOff OAuthMode = "off"
-	// OAuthClientCredentials uses the client credentials grant with the
+	Auto Mode = ""
+	// Off never runs OAuth: a 401 or 403 fails with its challenge.
+	Off Mode = "off"
+	// ClientCredentials uses the client credentials grant with the
 	// target's ClientID and ClientSecret (machine to machine).
-	OAuthClientCredentials OAuthMode = "client-credentials"
+	ClientCredentials Mode = "client-credentials"
 )
 
-// OAuthModes lists the values --oauth takes.
-func OAuthModes() []string {
-	return []string{"auto", string(OAuthOff), string(OAuthClientCredentials)}
+// Modes lists the values --oauth takes.
+func Modes() []string {
+	return []string{"auto", string(Off), string(ClientCredentials)}
 }
 
-// oauth is a session's OAuth: the SDK's handler, with every step an
+// Config is what the OAuth of a session needs to know of its target.
+type Config struct {
+	// Mode says how a 401 is answered.
+	Mode Mode
+	// URL is the MCP server's.
+	URL string
+	// ClientID, ClientSecret, ClientKey (the path of a PEM private key)
+	// and ClientMetadataURL name a pre-registered client or its metadata
+	// document; Issuer pins the authorization server trusted with them.
+	ClientID, ClientSecret, ClientKey, ClientMetadataURL string
+	Issuer                                               string
+	// Loopback says the server is on loopback (see [CheckOpenURL]).
+	Loopback bool
+	// NoBrowser leaves the authorization URL unopened; Unattended says no
+	// person is there to open it.
+	NoBrowser, Unattended bool
+	// Notice, when not nil, is told the authorization URL.
+	Notice io.Writer
+}
+
+// Handler is a session's OAuth: the SDK's handler, with every step an
 // event. Tokens stay in memory, inside the SDK's token source.
-type oauth struct {
+type Handler struct {
 	inner   auth.OAuthHandler
 	log     *record.Log
-	target  Target
+	config  Config
 	secrets *record.Redactor
 	// redirects is the loopback redirect listener (authorization code
 	// only).
@@ -53,8 +74,8 @@ type oauth struct {
 	failed    *ChallengeError // the last flow that failed, for the dial's error
 }
 
-// failure is the last OAuth flow that failed, or nil; o may be nil.
-func (o *oauth) failure() *ChallengeError {
+// Failure is the last OAuth flow that failed, or nil; o may be nil.
+func (o *Handler) Failure() *ChallengeError {
 	if o == nil {
 		return nil
 	}
@@ -63,15 +84,15 @@ func (o *oauth) failure() *ChallengeError {
 	return o.failed
 }
 
-// newOAuth makes the OAuth handler for t, or nil when t turns it off.
+// New makes the OAuth handler for t, or nil when t turns it off.
 // Its own requests (metadata, registration, token) go through base with
 // an event each, never through the tap: their bodies hold secrets. A
 // pre-registered secret of the authorization code flow is guarded (see
 // [secretGuard]); the client credentials client checks its issuer itself.
-func newOAuth(t Target, log *record.Log, secrets *record.Redactor, base http.RoundTripper) (*oauth, error) {
-	o := &oauth{log: log, target: t, secrets: secrets}
+func New(t Config, log *record.Log, secrets *record.Redactor, base http.RoundTripper) (*Handler, error) {
+	o := &Handler{log: log, config: t, secrets: secrets}
 	next := base
-	if t.OAuth == OAuthAuto && t.ClientSecret != "" && t.OAuthIssuer == "" {
+	if t.Mode == Auto && t.ClientSecret != "" && t.Issuer == "" {
 		server, err := url.Parse(t.URL)
 		if err != nil {
 			return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
@@ -79,28 +100,28 @@ func newOAuth(t Target, log *record.Log, secrets *record.Redactor, base http.Rou
 		next = &secretGuard{next: base, host: server.Hostname(), secret: t.ClientSecret}
 	}
 	client := &http.Client{Transport: &authTap{next: next, log: log}, Timeout: 30 * time.Second}
-	switch t.OAuth {
-	case OAuthOff:
+	switch t.Mode {
+	case Off:
 		return nil, nil
-	case OAuthClientCredentials:
+	case ClientCredentials:
 		return o.useClientCredentials(client)
-	case OAuthAuto:
+	case Auto:
 		return o.useAuthorizationCode(client)
 	default:
-		return nil, fmt.Errorf("unknown --oauth %q; choose one of %s", t.OAuth, strings.Join(OAuthModes(), ", "))
+		return nil, fmt.Errorf("unknown --oauth %q; choose one of %s", t.Mode, strings.Join(Modes(), ", "))
 	}
 }
 
 // useClientCredentials gives o a client credentials handler for the
 // target's pre-registered client, asking through client, with its secret
 // or its private key (--client-key).
-func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
-	t := o.target // checked by Dial (see [Target.CheckClientAuth])
+func (o *Handler) useClientCredentials(client *http.Client) (*Handler, error) {
+	t := o.config // checked by the session's Dial
 	server, err := url.Parse(t.URL)
 	if err != nil {
 		return nil, fmt.Errorf("bad --url %q: %w", t.URL, err)
 	}
-	cc := &ccClient{id: t.ClientID, secret: t.ClientSecret, client: client, issuer: t.OAuthIssuer, server: server,
+	cc := &ccClient{id: t.ClientID, secret: t.ClientSecret, client: client, issuer: t.Issuer, server: server,
 		granted: map[string][]string{}, secrets: o.secrets}
 	how := "OAuth client credentials as client " + t.ClientID
 	if t.ClientKey != "" {
@@ -120,7 +141,7 @@ func (o *oauth) useClientCredentials(client *http.Client) (*oauth, error) {
 // asking through client, with the loopback listener the browser is
 // redirected to; the listener is closed again if the handler cannot be
 // made.
-func (o *oauth) useAuthorizationCode(client *http.Client) (*oauth, error) {
+func (o *Handler) useAuthorizationCode(client *http.Client) (*Handler, error) {
 	l, err := listenRedirect()
 	if err != nil {
 		return nil, err
@@ -128,7 +149,7 @@ func (o *oauth) useAuthorizationCode(client *http.Client) (*oauth, error) {
 	o.redirects = l
 	h, err := auth.NewAuthorizationCodeHandler(o.authorizationCodeConfig(l.URL(), client))
 	if err != nil {
-		o.close()
+		o.Close()
 		return nil, fmt.Errorf("OAuth: %w", err)
 	}
 	o.inner = h
@@ -139,8 +160,8 @@ func (o *oauth) useAuthorizationCode(client *http.Client) (*oauth, error) {
 // target: dynamic registration as "mcpwitness" redirected to redirectURL,
 // and the client ID metadata document or pre-registered client the
 // target names.
-func (o *oauth) authorizationCodeConfig(redirectURL string, client *http.Client) *auth.AuthorizationCodeHandlerConfig {
-	t := o.target
+func (o *Handler) authorizationCodeConfig(redirectURL string, client *http.Client) *auth.AuthorizationCodeHandlerConfig {
+	t := o.config
 	cfg := &auth.AuthorizationCodeHandlerConfig{
 		RedirectURL:              redirectURL,
 		AuthorizationCodeFetcher: o.fetch,
@@ -158,21 +179,21 @@ func (o *oauth) authorizationCodeConfig(redirectURL string, client *http.Client)
 		if t.ClientSecret != "" {
 			pre.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: t.ClientSecret}
 		}
-		pre.Issuer = t.OAuthIssuer
+		pre.Issuer = t.Issuer
 		cfg.PreregisteredClient = pre
 	}
 	return cfg
 }
 
-// close stops the redirect listener.
-func (o *oauth) close() {
+// Close stops the redirect listener; o may be nil.
+func (o *Handler) Close() {
 	if o != nil {
 		o.redirects.close()
 	}
 }
 
 // TokenSource hands the SDK our token source, which notices refreshes.
-func (o *oauth) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+func (o *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	ts, err := o.inner.TokenSource(ctx)
 	if ts == nil || err != nil {
 		return ts, err
@@ -182,9 +203,9 @@ func (o *oauth) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 
 // Authorize runs the SDK's flow on a 401 or 403, with its challenge and
 // the token obtained as events.
-func (o *oauth) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
-	info := &record.AuthInfo{Step: record.AuthChallenge, URL: eventURL(req.URL, o.secrets)}
-	ce := newChallengeError(req, resp, info.URL)
+func (o *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	info := &record.AuthInfo{Step: record.AuthChallenge, URL: record.EventURL(req.URL, o.secrets)}
+	ce := NewChallengeError(req, resp, info.URL)
 	ce.Why = "mcpwitness runs OAuth"
 	o.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: ce.Error()})
 	if err := o.inner.Authorize(ctx, req, resp); err != nil {
@@ -212,7 +233,7 @@ func (o *oauth) Authorize(ctx context.Context, req *http.Request, resp *http.Res
 
 // logToken records that a token was obtained: its type, expiry and
 // scopes, never the token.
-func (o *oauth) logToken(step record.AuthStep, tok *oauth2.Token) {
+func (o *Handler) logToken(step record.AuthStep, tok *oauth2.Token) {
 	o.keepSecret(tok)
 	info := &record.AuthInfo{Step: step, TokenType: tok.Type()}
 	if !tok.Expiry.IsZero() {
@@ -236,14 +257,14 @@ func (o *oauth) logToken(step record.AuthStep, tok *oauth2.Token) {
 
 // keepSecret adds tok's access and refresh tokens to the session's
 // secrets, so that no sink shows them, whoever echoes them.
-func (o *oauth) keepSecret(tok *oauth2.Token) {
+func (o *Handler) keepSecret(tok *oauth2.Token) {
 	o.secrets.Add("access_token", tok.AccessToken)
 	o.secrets.Add("refresh_token", tok.RefreshToken)
 }
 
 // watchedTokens is the SDK's token source, with a refresh made an event.
 type watchedTokens struct {
-	o  *oauth
+	o  *Handler
 	ts oauth2.TokenSource
 }
 
@@ -267,7 +288,7 @@ func (w *watchedTokens) Token() (*oauth2.Token, error) {
 // to (see [CheckOpenURL]) and the target leaves it to the session, and
 // waits for the redirect of this flow to come back to the loopback
 // listener, which listens for this flow only.
-func (o *oauth) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+func (o *Handler) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 	u, err := url.Parse(args.URL)
 	if err != nil {
 		return nil, fmt.Errorf("the authorization URL does not parse: %w", err)
@@ -294,12 +315,12 @@ func (o *oauth) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.
 
 // logClient records the client the flow authorizes as, and how it came
 // to be registered.
-func (o *oauth) logClient(id string) {
+func (o *Handler) logClient(id string) {
 	how := "dynamic"
 	switch {
-	case id == o.target.ClientMetadataURL && id != "":
+	case id == o.config.ClientMetadataURL && id != "":
 		how = "metadata-url"
-	case id == o.target.ClientID && id != "":
+	case id == o.config.ClientID && id != "":
 		how = "pre-registered"
 	}
 	o.log.Append(record.Event{Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthClient, ClientID: id, Registration: how},
@@ -308,31 +329,31 @@ func (o *oauth) logClient(id string) {
 
 // show records the authorization URL (an [record.AuthOpen] event, and the
 // target's Notice), opening it in a browser unless the target says
-// NoAuthBrowser. A URL [CheckOpenURL] refuses is neither opened nor
+// NoBrowser. A URL [CheckOpenURL] refuses is neither opened nor
 // offered: the flow fails with the refusal.
-func (o *oauth) show(ctx context.Context, raw string) error {
-	if _, err := CheckOpenURL(raw, o.target.Loopback()); err != nil {
+func (o *Handler) show(ctx context.Context, raw string) error {
+	if _, err := CheckOpenURL(raw, o.config.Loopback); err != nil {
 		err = fmt.Errorf("the authorization server's authorization endpoint: %w", err)
 		o.log.Append(record.Event{Kind: record.KindAuth, Auth: &record.AuthInfo{Step: record.AuthOpen, URL: raw, Error: err.Error()}, Text: "OAuth: " + err.Error()})
 		return err
 	}
 	info := &record.AuthInfo{Step: record.AuthOpen, URL: raw}
 	text := "authorize mcpwitness in a browser: " + raw
-	if !o.target.NoAuthBrowser {
+	if !o.config.NoBrowser {
 		opened, err := openBrowser(ctx, raw)
 		info.Opened = opened
 		if err != nil {
 			info.Error = err.Error()
 			text += " (opening it failed: " + err.Error() + "; open it yourself)"
-			if o.target.Unattended {
+			if o.config.Unattended {
 				o.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: text})
 				return unattendedBrowser(err)
 			}
 		}
 	}
 	o.log.Append(record.Event{Kind: record.KindAuth, Auth: info, Text: text})
-	if o.target.Notice != nil {
-		fmt.Fprintf(o.target.Notice, "mcpwitness: open this URL to authorize: %s\n", sanitize.Line(raw))
+	if o.config.Notice != nil {
+		fmt.Fprintf(o.config.Notice, "mcpwitness: open this URL to authorize: %s\n", sanitize.Line(raw))
 	}
 	return nil
 }
@@ -361,7 +382,7 @@ func (a *authTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	case strings.Contains(p, "/.well-known/oauth-authorization-server"), strings.Contains(p, "/.well-known/openid-configuration"):
 		step = record.AuthServerMeta
 	}
-	info := &record.AuthInfo{Step: step, URL: eventURL(req.URL, nil)}
+	info := &record.AuthInfo{Step: step, URL: record.EventURL(req.URL, nil)}
 	text := fmt.Sprintf("OAuth %s %s", req.Method, info.URL)
 	if err != nil {
 		info.Error = err.Error()

@@ -1,4 +1,4 @@
-package session
+package oauth
 
 import (
 	"fmt"
@@ -61,8 +61,8 @@ func (e *ChallengeError) Error() string {
 	return b.String()
 }
 
-// newChallengeError reads the challenge of resp, the answer to req.
-func newChallengeError(req *http.Request, resp *http.Response, url string) *ChallengeError {
+// NewChallengeError reads the challenge of resp, the answer to req.
+func NewChallengeError(req *http.Request, resp *http.Response, url string) *ChallengeError {
 	e := &ChallengeError{Status: resp.Status, Method: req.Method, URL: url}
 	if hs := resp.Header.Values("WWW-Authenticate"); len(hs) > 0 {
 		cs, err := oauthex.ParseWWWAuthenticate(hs)

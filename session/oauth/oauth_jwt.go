@@ -1,4 +1,4 @@
-package session
+package oauth
 
 import (
 	"context"
@@ -164,12 +164,12 @@ func (j *ccClient) trusts(issuer string) error {
 			return nil
 		}
 		return fmt.Errorf("the server's metadata names authorization server %s, not %s (--oauth-issuer); the client's credential is sent only to that issuer",
-			eventURL(u, nil), j.issuer)
+			record.EventURL(u, nil), j.issuer)
 	}
 	if j.server != nil && strings.EqualFold(u.Hostname(), j.server.Hostname()) {
 		return nil
 	}
-	return untrustedIssuer(eventURL(u, nil))
+	return untrustedIssuer(record.EventURL(u, nil))
 }
 
 // sameIssuer reports whether issuer identifiers a and b are the same, a
