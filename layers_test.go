@@ -26,6 +26,8 @@ var layerRules = []layerRule{
 	{Package: "mcpwitness/replay", Forbidden: []string{"mcpwitness/session"}, Why: "replay reads records only"},
 	{Package: "mcpwitness/report", Forbidden: []string{"mcpwitness/session"}, Why: "report reads records only"},
 	{Package: "mcpwitness/render", Forbidden: []string{"mcpwitness/session"}, Why: "render draws records only"},
+	{Package: "mcpwitness/session/oauth", Forbidden: []string{"mcpwitness/session"},
+		Why: "the OAuth client is a part the session uses, not a user of the session"},
 	{Package: "mcpwitness/finding", Own: true, Why: "finding is the bottom of the module"},
 	{Package: "mcpwitness/sanitize", Own: true, Why: "sanitize is the bottom of the module"},
 	{Package: "mcpwitness/jsonscan", Own: true, Why: "jsonscan is the bottom of the module"},
@@ -94,19 +96,21 @@ func TestLayers(t *testing.T) {
 // the rules allow is not.
 func TestLayerViolationsSeesABrokenRule(t *testing.T) {
 	deps := map[string][]string{
-		"mcpwitness/record":   {"encoding/json", "mcpwitness/finding", "github.com/modelcontextprotocol/go-sdk/mcp"},
-		"mcpwitness/fold":     {"mcpwitness/record", "mcpwitness/session"},
-		"mcpwitness/replay":   {"mcpwitness/record"},
-		"mcpwitness/report":   {"mcpwitness/sessionx"},
-		"mcpwitness/render":   {"mcpwitness/record"},
-		"mcpwitness/finding":  {"errors"},
-		"mcpwitness/sanitize": {"mcpwitness/jsonscan"},
-		"mcpwitness/jsonscan": {"mcpwitness/jsonscan"},
+		"mcpwitness/record":        {"encoding/json", "mcpwitness/finding", "github.com/modelcontextprotocol/go-sdk/mcp"},
+		"mcpwitness/fold":          {"mcpwitness/record", "mcpwitness/session"},
+		"mcpwitness/replay":        {"mcpwitness/record"},
+		"mcpwitness/report":        {"mcpwitness/sessionx"},
+		"mcpwitness/render":        {"mcpwitness/record"},
+		"mcpwitness/session/oauth": {"mcpwitness/record", "mcpwitness/session"},
+		"mcpwitness/finding":       {"errors"},
+		"mcpwitness/sanitize":      {"mcpwitness/jsonscan"},
+		"mcpwitness/jsonscan":      {"mcpwitness/jsonscan"},
 	}
 	got := layerViolations(layerRules, deps)
 	want := []string{
 		"mcpwitness/record depends on github.com/modelcontextprotocol/go-sdk/mcp (a recording is read without dialing a server)",
 		"mcpwitness/fold depends on mcpwitness/session (fold reads records only)",
+		"mcpwitness/session/oauth depends on mcpwitness/session (the OAuth client is a part the session uses, not a user of the session)",
 		"mcpwitness/sanitize depends on mcpwitness/jsonscan (sanitize is the bottom of the module)",
 		"mcpwitness/match: not listed; was it renamed? update layerRules",
 	}
