@@ -7,6 +7,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
 )
@@ -17,8 +24,8 @@ import (
 const maxMarkdown = 64 << 10
 
 // Markdown adds Markdown text rendered into styled lines, indented by
-// indent: the source is parsed as CommonMark (see [parseMarkdown]; GFM's
-// pipe tables too, no other extension) and its tree drawn here with the
+// indent: the source is parsed as CommonMark by goldmark (GFM's pipe
+// tables too, no other extension) and its tree drawn here with the
 // theme's styles (see [mdRender]). The mono theme keeps the marks (#, *,
 // `, fences, >) so that structure shows without colour.
 //
@@ -51,8 +58,9 @@ func renderMarkdown(src string, w int, st *themes.Styles) ([]string, bool) {
 	if len(src) > maxMarkdown {
 		return nil, false
 	}
-	r := &mdRender{w: w, st: st}
-	r.blocks(parseMarkdown(src), prefix{}, false)
+	source := []byte(src)
+	r := &mdRender{w: w, st: st, src: source}
+	r.blocks(newMarkdownParser().Parse(text.NewReader(source)), prefix{}, false)
 	lines := r.lines
 	for i, l := range lines {
 		l = onlySGR(l)
@@ -70,10 +78,24 @@ func renderMarkdown(src string, w int, st *themes.Styles) ([]string, bool) {
 	return lines, true
 }
 
-// mdRender draws a tree of [mdNode]s into lines.
+// newMarkdownParser returns a CommonMark parser that reads GFM's pipe
+// tables too: the constructs [mdRender] draws, and no other.
+func newMarkdownParser() parser.Parser {
+	p := parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(),
+			util.Prioritized(extension.NewTableParagraphTransformer(), 200))...),
+		parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
+	)
+	return p
+}
+
+// mdRender draws a goldmark tree into lines.
 type mdRender struct {
 	w     int
 	st    *themes.Styles
+	src   []byte // the source the tree's segments point into
 	lines []string
 	depth int // lists within lists, for the bullet
 }
@@ -137,57 +159,53 @@ func (r *mdRender) blank(p prefix) {
 }
 
 // blocks draws the children of n, separated by blank lines unless tight.
-func (r *mdRender) blocks(n *mdNode, p prefix, tight bool) {
-	i := 0
-	for c := n.first; c != nil; c = c.nx {
+func (r *mdRender) blocks(n ast.Node, p prefix, tight bool) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		cp := p
-		if i > 0 {
+		if c != n.FirstChild() {
 			cp = p.later()
 			if !tight {
 				r.blank(p)
 			}
 		}
 		r.block(c, cp)
-		i++
 	}
 }
 
 // block draws one block node.
-func (r *mdRender) block(n *mdNode, p prefix) {
+func (r *mdRender) block(n ast.Node, p prefix) {
 	st := r.st
-	switch n.kind {
-	case mdHeading:
+	switch n := n.(type) {
+	case *ast.Heading:
 		r.heading(n, p)
-	case mdParagraph:
-		if rows, aligns := tableRows(n); rows != nil {
-			r.table(rows, aligns, p)
-			return
-		}
+	case *ast.Paragraph, *ast.TextBlock:
 		r.wrap(r.inlines(n, st.Text, nil), p)
-	case mdThematicBreak:
+	case *extast.Table:
+		r.table(n, p)
+	case *ast.ThematicBreak:
 		r.emit(p.first, []Seg{{Text: strings.Repeat("─", max(r.w-p.width, 3)), Style: st.Subtle}})
-	case mdCodeBlock:
+	case *ast.CodeBlock:
 		r.code(n, "", false, p)
-	case mdFencedCode:
-		lang := n.text
-		if i := strings.IndexAny(lang, " \t"); i >= 0 {
-			lang = lang[:i]
+	case *ast.FencedCodeBlock:
+		r.code(n, r.clean(unescapeMarkdown(string(n.Language(r.src))), false), true, p)
+	case *ast.HTMLBlock:
+		lines := r.rawLines(n.Lines())
+		if n.HasClosure() {
+			lines = append(lines, r.clean(string(n.ClosureLine.Value(r.src)), true))
 		}
-		r.code(n, sanitize.Line(lang), true, p)
-	case mdHTMLBlock:
-		for i, l := range r.rawLines(n) {
+		for i, l := range lines {
 			if i > 0 {
 				p = p.later()
 			}
 			r.wrap([]Seg{{Text: l, Style: st.Muted}}, p)
 		}
-	case mdQuote:
+	case *ast.Blockquote:
 		bar := Seg{Text: "│ ", Style: st.Subtle}
 		if st.Mono {
 			bar.Text = "> "
 		}
 		r.blocks(n, r.nest(p, bar, bar), false)
-	case mdList:
+	case *ast.List:
 		r.list(n, p)
 	}
 }
@@ -195,66 +213,59 @@ func (r *mdRender) block(n *mdNode, p prefix) {
 // heading draws a heading: bold in the title style for levels 1 and 2;
 // its level marked by #s, except for level 1 in colour, underlined
 // instead. Mono marks every level.
-func (r *mdRender) heading(n *mdNode, p prefix) {
+func (r *mdRender) heading(n *ast.Heading, p prefix) {
 	st := r.st
 	style := st.Bold
-	if n.level <= 2 {
+	if n.Level <= 2 {
 		style = st.Title
 	}
 	var ss []Seg
 	switch {
 	case st.Mono:
-		ss = append(ss, Seg{Text: strings.Repeat("#", n.level) + " ", Style: style})
-	case n.level == 1:
+		ss = append(ss, Seg{Text: strings.Repeat("#", n.Level) + " ", Style: style})
+	case n.Level == 1:
 		style = style.Underline(true)
 	default:
-		ss = append(ss, Seg{Text: strings.Repeat("#", n.level) + " ", Style: st.Subtle})
+		ss = append(ss, Seg{Text: strings.Repeat("#", n.Level) + " ", Style: st.Subtle})
 	}
 	r.wrap(r.inlines(n, style, ss), p)
 }
 
 // list draws a list: bullets (by depth) or numbers from the list's start,
 // each item's blocks indented under its text.
-func (r *mdRender) list(n *mdNode, p prefix) {
+func (r *mdRender) list(n *ast.List, p prefix) {
 	st := r.st
 	bullets := []string{"•", "◦", "▪"}
-	count := 0
-	for item := n.first; item != nil; item = item.nx {
-		count++
-	}
-	l := n.list
-	widest := len(strconv.Itoa(l.start + count - 1))
+	widest := len(strconv.Itoa(n.Start + n.ChildCount() - 1))
 	r.depth++
 	defer func() { r.depth-- }()
-	num := l.start
-	i := 0
-	for item := n.first; item != nil; item = item.nx {
+	num := n.Start
+	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
 		mark := bullets[(r.depth-1)%len(bullets)] + " "
-		if l.ordered {
-			s := strconv.Itoa(num) + string(l.marker)
+		if n.IsOrdered() {
+			s := strconv.Itoa(num) + string(n.Marker)
 			mark = strings.Repeat(" ", max(widest-len(strconv.Itoa(num)), 0)) + s + " "
 			num++
 		}
 		ip := p
-		if i > 0 {
+		if item != n.FirstChild() {
 			ip = p.later()
-			if !l.tight {
+			if !n.IsTight {
 				r.blank(p)
 			}
 		}
 		ip = r.nest(ip, Seg{Text: mark, Style: st.Muted}, Seg{Text: strings.Repeat(" ", utf8.RuneCountInString(mark)), Plain: true})
-		if item.first != nil {
-			r.blocks(item, ip, l.tight)
+		if item.HasChildren() {
+			r.blocks(item, ip, n.IsTight)
 		} else {
 			r.emit(ip.first, nil)
 		}
-		i++
 	}
 }
 
 // code draws a code block verbatim, dimmed, indented by two, each line
 // cut (never wrapped) at the width; fenced shows the fences in mono.
-func (r *mdRender) code(n *mdNode, lang string, fenced bool, p prefix) {
+func (r *mdRender) code(n ast.Node, lang string, fenced bool, p prefix) {
 	st := r.st
 	fence := st.Mono && fenced
 	if fence {
@@ -265,7 +276,7 @@ func (r *mdRender) code(n *mdNode, lang string, fenced bool, p prefix) {
 		p = p.later()
 	}
 	avail := max(r.w-p.width-2, 1)
-	lines := r.rawLines(n)
+	lines := r.rawLines(n.Lines())
 	if len(lines) == 0 {
 		lines = []string{""}
 	}
@@ -285,10 +296,11 @@ func (r *mdRender) code(n *mdNode, lang string, fenced bool, p prefix) {
 
 // rawLines returns the source lines of a block as they are (tabs
 // expanded), each safe for one line.
-func (r *mdRender) rawLines(n *mdNode) []string {
-	out := make([]string, 0, len(n.lines))
-	for _, l := range n.lines {
-		out = append(out, r.clean(l, true))
+func (r *mdRender) rawLines(segs *text.Segments) []string {
+	out := make([]string, 0, segs.Len())
+	for i := range segs.Len() {
+		seg := segs.At(i)
+		out = append(out, r.clean(string(seg.Value(r.src)), true))
 	}
 	return out
 }

@@ -6,38 +6,38 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
 )
 
 // inlines appends to out the inline children of n as segments in style
 // and what their marks add to it; a hard line break is a segment "\n".
-func (r *mdRender) inlines(n *mdNode, style lipgloss.Style, out []Seg) []Seg {
-	for c := n.first; c != nil; c = c.nx {
+func (r *mdRender) inlines(n ast.Node, style lipgloss.Style, out []Seg) []Seg {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		out = r.inline(c, style, out)
 	}
 	return out
 }
 
 // inline appends the segments of one inline node to out.
-func (r *mdRender) inline(n *mdNode, style lipgloss.Style, out []Seg) []Seg {
+func (r *mdRender) inline(n ast.Node, style lipgloss.Style, out []Seg) []Seg {
 	st := r.st
-	switch n.kind {
-	case mdText:
-		out = append(out, Seg{Text: r.clean(n.text, false), Style: style})
-	case mdSoftBreak:
-		out = append(out, Seg{Text: " ", Style: style})
-	case mdHardBreak:
-		out = append(out, Seg{Text: "\n"})
-	case mdCodeSpan:
-		code := r.clean(n.text, false)
+	switch n := n.(type) {
+	case *ast.Text:
+		out = r.text(n, style, out)
+	case *ast.String:
+		out = append(out, Seg{Text: r.clean(string(n.Value), false), Style: style})
+	case *ast.CodeSpan:
+		code := r.clean(r.plain(n), false)
 		if st.Mono {
 			out = append(out, Seg{Text: "`" + code + "`", Style: style})
 		} else {
 			out = append(out, Seg{Text: code, Style: st.JSONString})
 		}
-	case mdEmph:
-		mark := strings.Repeat("*", n.level)
+	case *ast.Emphasis:
+		mark := strings.Repeat("*", n.Level)
 		inner := style.Italic(true)
-		if n.level >= 2 {
+		if n.Level >= 2 {
 			inner = style.Bold(true)
 		}
 		if st.Mono {
@@ -47,18 +47,56 @@ func (r *mdRender) inline(n *mdNode, style lipgloss.Style, out []Seg) []Seg {
 		if st.Mono {
 			out = append(out, Seg{Text: mark, Style: style})
 		}
-	case mdLink:
-		out = r.link(r.inlines(n, r.linkStyle(style), nil), r.clean(n.dest, false), out)
-	case mdImage:
+	case *ast.Link:
+		out = r.link(r.inlines(n, r.linkStyle(style), nil), r.dest(n.Destination), out)
+	case *ast.Image:
 		alt := r.inlines(n, st.Muted, []Seg{{Text: "[image: ", Style: st.Muted}})
-		out = r.link(append(alt, Seg{Text: "]", Style: st.Muted}), r.clean(n.dest, false), out)
-	case mdAutoLink:
-		out = r.link([]Seg{{Text: r.clean(n.text, false), Style: r.linkStyle(style)}}, r.clean(n.dest, false), out)
-	case mdRawHTML:
-		out = append(out, Seg{Text: r.clean(n.text, false), Style: st.Muted})
+		out = r.link(append(alt, Seg{Text: "]", Style: st.Muted}), r.dest(n.Destination), out)
+	case *ast.AutoLink:
+		label := r.clean(string(n.Label(r.src)), false)
+		out = r.link([]Seg{{Text: label, Style: r.linkStyle(style)}}, r.clean(string(n.URL(r.src)), false), out)
+	case *ast.RawHTML:
+		var b strings.Builder
+		for i := range n.Segments.Len() {
+			seg := n.Segments.At(i)
+			b.Write(seg.Value(r.src))
+		}
+		out = append(out, Seg{Text: r.clean(b.String(), false), Style: st.Muted})
 	}
 	return out
 }
+
+// text appends a text node: its escapes and references resolved (a code
+// span's text is raw), then the line break that ends it, if any.
+func (r *mdRender) text(n *ast.Text, style lipgloss.Style, out []Seg) []Seg {
+	s := string(n.Value(r.src))
+	if !n.IsRaw() {
+		s = unescapeMarkdown(s)
+	}
+	out = append(out, Seg{Text: r.clean(s, false), Style: style})
+	switch {
+	case n.HardLineBreak():
+		out = append(out, Seg{Text: "\n"})
+	case n.SoftLineBreak():
+		out = append(out, Seg{Text: " ", Style: style})
+	}
+	return out
+}
+
+// plain is the raw text of n's text children: a code span's code.
+func (r *mdRender) plain(n ast.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			b.Write(t.Value(r.src))
+		}
+	}
+	return b.String()
+}
+
+// dest is a link's target, its escapes and references resolved, safe for
+// one line.
+func (r *mdRender) dest(d []byte) string { return r.clean(unescapeMarkdown(string(d)), false) }
 
 // linkStyle is the style of a link's text within style.
 func (r *mdRender) linkStyle(style lipgloss.Style) lipgloss.Style {
@@ -82,117 +120,57 @@ func (r *mdRender) link(label []Seg, dest string, out []Seg) []Seg {
 	return out
 }
 
-// cellAlign is how a table column is aligned, as its delimiter row says.
-type cellAlign uint8
-
-// The alignments of a table column.
-const (
-	alignLeft   cellAlign = iota // --- or :---
-	alignRight                   // ---:
-	alignCenter                  // :---:
-)
-
-// tableRows returns the cells of a paragraph that is a GFM pipe table
-// (rows of cells between pipes, the second a delimiter row such as
-// |---|:--:|), with the delimiter row left out, and the alignment of each
-// column; nil when it is not one.
-func tableRows(n *mdNode) ([][]string, []cellAlign) {
-	if len(n.lines) < 2 {
-		return nil, nil
+// segsWidth is the width of segments in cells.
+func segsWidth(ss []Seg) int {
+	n := 0
+	for _, s := range ss {
+		n += ansi.StringWidth(s.Text)
 	}
-	var rows [][]string
-	var aligns []cellAlign
-	for i, l := range n.lines {
-		line := strings.TrimSpace(l)
-		if !strings.Contains(line, "|") {
-			return nil, nil
+	return n
+}
+
+// pad fills a cell to width cells as align says.
+func pad(c []Seg, width int, align extast.Alignment) []Seg {
+	n := max(width-segsWidth(c), 0)
+	space := func(k int) Seg { return Seg{Text: strings.Repeat(" ", k), Plain: true} }
+	switch align {
+	case extast.AlignRight:
+		return append([]Seg{space(n)}, c...)
+	case extast.AlignCenter:
+		return append(append([]Seg{space(n / 2)}, c...), space(n-n/2))
+	}
+	return append(c, space(n))
+}
+
+// tableCells returns the cells of a table's rows (the header first), each
+// drawn in its row's style: the header bold.
+func (r *mdRender) tableCells(n *extast.Table) [][][]Seg {
+	var rows [][][]Seg
+	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+		style := r.st.Text
+		if _, ok := row.(*extast.TableHeader); ok {
+			style = r.st.Bold
 		}
-		cells := splitRow(line)
-		if i == 1 {
-			if aligns = delimiterRow(cells); aligns == nil {
-				return nil, nil
-			}
-			continue
+		var cells [][]Seg
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			cells = append(cells, r.inlines(c, style, nil))
 		}
 		rows = append(rows, cells)
 	}
-	return rows, aligns
+	return rows
 }
 
-// splitRow splits a table row at its unescaped pipes, dropping the outer
-// ones, each cell trimmed and its \| unescaped.
-func splitRow(line string) []string {
-	line = strings.TrimPrefix(line, "|")
-	if strings.HasSuffix(line, "|") && !strings.HasSuffix(line, `\|`) {
-		line = line[:len(line)-1]
-	}
-	var cells []string
-	start := 0
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '\\':
-			i++
-		case '|':
-			cells = append(cells, line[start:i])
-			start = i + 1
-		}
-	}
-	cells = append(cells, line[start:])
-	for i, c := range cells {
-		cells[i] = strings.ReplaceAll(strings.TrimSpace(c), `\|`, "|")
-	}
-	return cells
-}
-
-// delimiterRow returns the alignment of each column when cells are a
-// table's delimiter row, else nil.
-func delimiterRow(cells []string) []cellAlign {
-	aligns := make([]cellAlign, len(cells))
-	for i, c := range cells {
-		left, right := strings.HasPrefix(c, ":"), strings.HasSuffix(c, ":")
-		c = strings.TrimSuffix(strings.TrimPrefix(c, ":"), ":")
-		if c == "" || strings.Trim(c, "-") != "" {
-			return nil
-		}
-		switch {
-		case left && right:
-			aligns[i] = alignCenter
-		case right:
-			aligns[i] = alignRight
-		}
-	}
-	return aligns
-}
-
-// pad fills c to width cells as align says.
-func pad(c string, width int, align cellAlign) string {
-	n := max(width-ansi.StringWidth(c), 0)
-	switch align {
-	case alignRight:
-		return strings.Repeat(" ", n) + c
-	case alignCenter:
-		return strings.Repeat(" ", n/2) + c + strings.Repeat(" ", n-n/2)
-	}
-	return c + strings.Repeat(" ", n)
-}
-
-// table draws rows of cells in columns (the first row, the header, bold),
-// each aligned as its column says, when they fit the width; otherwise each row as one wrapped line of cells
-// between bars.
-func (r *mdRender) table(rows [][]string, aligns []cellAlign, p prefix) {
+// table draws a table's rows of cells in columns (the first row, the
+// header, bold), each aligned as its column says, when they fit the
+// width; otherwise each row as one wrapped line of cells between bars.
+func (r *mdRender) table(n *extast.Table, p prefix) {
 	st := r.st
-	cols := 0
-	for i, row := range rows {
-		for j, c := range row {
-			row[j] = r.clean(unescapeMarkdown(c), false)
-		}
-		rows[i] = row
-		cols = max(cols, len(row))
-	}
+	rows := r.tableCells(n)
+	cols := len(n.Alignments)
 	widths := make([]int, cols)
 	for _, row := range rows {
-		for j, c := range row {
-			widths[j] = max(widths[j], ansi.StringWidth(c))
+		for j, c := range row[:min(len(row), cols)] {
+			widths[j] = max(widths[j], segsWidth(c))
 		}
 	}
 	total := 3 * (cols - 1)
@@ -202,27 +180,19 @@ func (r *mdRender) table(rows [][]string, aligns []cellAlign, p prefix) {
 	bar := Seg{Text: " │ ", Style: st.Subtle}
 	fits := total <= r.w-p.width
 	for i, row := range rows {
-		style := st.Text
-		if i == 0 {
-			style = st.Bold
-		}
 		var ss []Seg
-		for j := 0; j < cols; j++ {
+		for j := range cols {
 			if j > 0 {
 				ss = append(ss, bar)
 			}
-			c := ""
+			var c []Seg
 			if j < len(row) {
 				c = row[j]
 			}
 			if fits {
-				align := alignLeft
-				if j < len(aligns) {
-					align = aligns[j]
-				}
-				c = pad(c, widths[j], align)
+				c = pad(c, widths[j], n.Alignments[j])
 			}
-			ss = append(ss, Seg{Text: c, Style: style})
+			ss = append(ss, c...)
 		}
 		if i > 0 {
 			p = p.later()

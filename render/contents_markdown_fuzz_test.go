@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/text"
 
 	"mcpwitness/sanitize"
 	"mcpwitness/themes"
@@ -36,7 +37,7 @@ func FuzzMarkdown(f *testing.F) {
 	}
 	mono := themes.New(themes.Palette{Name: themes.Mono, Mono: true})
 	f.Fuzz(func(t *testing.T, src string, width uint8) {
-		parseMarkdown(src) // the raw source too, before the sanitiser
+		newMarkdownParser().Parse(text.NewReader([]byte(src))) // the raw source too, before the sanitiser
 		w := 8 + int(width)%150
 		lines, ok := renderMarkdown(sanitize.Text(src), w, &mono)
 		if !ok {
@@ -75,3 +76,7 @@ func stripSGR(s string) string {
 	}
 	return b.String()
 }
+
+// ParseMarkdown parses src as the Markdown view does, for the benchmarks
+// of package render_test, which hold the sample.
+func ParseMarkdown(src string) { newMarkdownParser().Parse(text.NewReader([]byte(src))) }
