@@ -182,7 +182,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 	switch {
 	case len(t.Command) > 0:
 		s.info.Transport = "stdio"
-		c, err := startChild(t, s.tap, s.log, s.limit)
+		c, err := startChild(t, s.tap, s.log, s.limit, s.opts.pace.stopStep())
 		if err != nil {
 			return nil, err
 		}
@@ -209,7 +209,7 @@ func (s *Session) transport(t Target) (mcp.Transport, error) {
 		var rt http.RoundTripper = &httpTap{base: base, tap: s.tap, headers: headers, origin: own, legacy: t.SSE, limit: s.limit,
 			secrets: s.secrets, challenge: oa == nil || t.SSE, headerCmd: t.HeaderCmd, headerLimit: cmp.Or(s.opts.headerCmdLimit, headerCmdTimeout), lost: s.noteLost}
 		if !t.NoRetry {
-			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: retryBackoff, now: time.Now}
+			rt = &retryTripper{next: rt, log: s.log, secrets: s.secrets, backoff: s.opts.pace.retryBackoff(), now: time.Now}
 		}
 		hc := &http.Client{Transport: rt}
 		// The tap caps each body and event first (naming --max-frame), so

@@ -118,7 +118,7 @@ func TestThrottleThreeTimesFails(t *testing.T) {
 	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := Dial(ctx, Target{URL: url}, &Options{Log: log, Timeout: 15 * time.Second})
+	s, err := Dial(ctx, Target{URL: url}, &Options{Log: log, Timeout: 15 * time.Second, pace: quickPace()})
 	if err == nil {
 		s.Close()
 		t.Fatal("Dial succeeded through three 429s")

@@ -64,6 +64,8 @@ type Options struct {
 	// headerCmdLimit replaces --header-cmd's bound ([headerCmdTimeout]),
 	// in tests.
 	headerCmdLimit time.Duration
+	// pace replaces the waits a session makes by the clock, in tests.
+	pace pace
 
 	// Secrets is the registry the target's secrets and every credential
 	// the session obtains (OAuth tokens, client assertions, vended header
@@ -215,7 +217,7 @@ func (s *Session) end() error {
 		// session's DELETE gets a little longer.
 		wait := time.Second
 		if s.child != nil {
-			wait = stopStep
+			wait = s.opts.pace.stopStep()
 		}
 		done := make(chan error, 1)
 		go func() { done <- s.cs.Close() }()
