@@ -55,6 +55,7 @@ func refusingAddr(t *testing.T) string {
 }
 
 func TestDialFailuresSayWhatHappened(t *testing.T) {
+	t.Parallel()
 	deadURL := "http://" + refusingAddr(t) + "/mcp"
 
 	tests := []struct {
@@ -87,6 +88,7 @@ func TestBadProtocolVersionIsRefused(t *testing.T) {
 }
 
 func TestProtocolVersionIsNegotiated(t *testing.T) {
+	t.Parallel()
 	s := dial(t, Target{URL: demoHTTP(t)}, &Options{Protocol: "2025-06-18"})
 	if got := s.Info().ProtocolVersion; got != "2025-06-18" {
 		t.Errorf("negotiated %q, want 2025-06-18", got)
@@ -97,6 +99,7 @@ func TestProtocolVersionIsNegotiated(t *testing.T) {
 }
 
 func TestGarbageOnStdoutIsRecordedNotFatal(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, "garbage"), nil)
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Incomplete != paging.Complete {
@@ -114,6 +117,7 @@ func TestGarbageOnStdoutIsRecordedNotFatal(t *testing.T) {
 }
 
 func TestStderrFloodIsCapturedLineByLine(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, "flood-stderr", "-stderr-lines", "5000"), nil)
 	walked(t, s)
 	deadline := time.Now().Add(time.Minute)
@@ -137,6 +141,7 @@ func TestStderrFloodIsCapturedLineByLine(t *testing.T) {
 // A canary secret given by -e, -H or in the URL never reaches the record,
 // even when the server echoes it back.
 func TestSecretsNeverReachTheRecord(t *testing.T) {
+	t.Parallel()
 	const envCanary = "canary-env-5b1e7c"
 	const headerCanary = "canary-header-9d2f4a"
 	const passCanary = "canary-pass-31c8e0"
