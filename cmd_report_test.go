@@ -175,6 +175,7 @@ func TestNoSecretReachesReportOrDiff(t *testing.T) {
 // A recording killed with SIGKILL mid-call still opens, with its walk and
 // the call's start, and reports the call as unfinished.
 func TestKilledRecordingOpens(t *testing.T) {
+	endToEnd(t)
 	exe := testBinary(t)
 	path := filepath.Join(t.TempDir(), "k.jsonl")
 	cmd := exec.Command(exe, "call", "slow_count", "steps=1000", "delay_ms=100", "--record", path)

@@ -56,6 +56,16 @@ func testBinary(t *testing.T) string {
 	return exe
 }
 
+// endToEnd skips, under -short, a test that runs mcpwitness as a process of
+// its own (a built binary, or this test binary as mcpwitness) and drives
+// it as a user would: -short is the inner loop, and CI runs without it.
+func endToEnd(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs mcpwitness as a process of its own; skipped with -short")
+	}
+}
+
 // withTimeout is args with --timeout d, for a command line whose command
 // dials a server (the others take no --timeout).
 func withTimeout(d string, args []string) []string {
@@ -344,6 +354,7 @@ func TestRecordAndNDJSON(t *testing.T) {
 }
 
 func TestDemoServerOverHTTP(t *testing.T) {
+	endToEnd(t)
 	exe := testBinary(t)
 	cmd := exec.Command(exe, "demo-server", "--http", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()

@@ -161,6 +161,7 @@ func TestVersion(t *testing.T) {
 // module version or the VCS revision), says it with --version, and writes
 // it into the session files it records, which the report then names.
 func TestBuiltBinaryKnowsItsVersion(t *testing.T) {
+	endToEnd(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is needed to stamp the build's VCS revision")
 	}
