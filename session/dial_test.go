@@ -20,7 +20,11 @@ import (
 func dialErr(t *testing.T, target Target, timeout time.Duration) error {
 	t.Helper()
 	start := time.Now()
-	s, err := Dial(context.Background(), target, &Options{Timeout: timeout})
+	// A server that ignores its closed stdin is signalled after a short
+	// step: what is tested is the error, not how the server is stopped.
+	p := quickPace()
+	p.stop = 20 * time.Millisecond
+	s, err := Dial(context.Background(), target, &Options{Timeout: timeout, pace: p})
 	if err == nil {
 		s.Close()
 		t.Fatal("Dial succeeded")
