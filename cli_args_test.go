@@ -9,6 +9,7 @@ import (
 // positional arguments or task flags that do not fit gets, word for word,
 // and which one wins when several apply.
 func TestCheckArgsSaysWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	const (
 		taskFlag = "--task is not a flag of %s (only of call); see mcpwitness help %s"
 		ttlFlag  = "--task-ttl is not a flag of %s (only of call); see mcpwitness help %s"
@@ -75,6 +76,7 @@ func TestCheckArgsSaysWhatIsWrong(t *testing.T) {
 // The terminal UI takes no positional argument: parseArgs makes the first
 // one a command, so only a config built otherwise reaches this check.
 func TestCheckArgsOfTheTerminalUI(t *testing.T) {
+	t.Parallel()
 	c := &config{args: []string{"stray"}}
 	err := c.checkArgs()
 	if want := `unexpected "stray"; put the server's command after --`; err == nil || err.Error() != want {

@@ -17,6 +17,7 @@ import (
 // unless --walk-all; the call's listed and generation are those of that
 // page, and nothing says the shorter walk went wrong.
 func TestCallStopsWalkingAtTheToolsPage(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		args      []string
@@ -63,6 +64,7 @@ func TestCallStopsWalkingAtTheToolsPage(t *testing.T) {
 // first, --walk-all the later one (the definition a client would hold), and
 // foundOnPage names the page of the definition the call checked.
 func TestCallFoundOnPageIsTheDefinitionChecked(t *testing.T) {
+	t.Parallel()
 	bin := hostiletest.Build(t)
 	for _, tt := range []struct {
 		flags []string
@@ -88,6 +90,7 @@ func TestCallFoundOnPageIsTheDefinitionChecked(t *testing.T) {
 // definition may be stale, --json says listChanged, and a report of the
 // record has the finding; a tool that answers first has none of it.
 func TestCallSaysTheToolListChanged(t *testing.T) {
+	t.Parallel()
 	bin := hostiletest.Build(t)
 	server := []string{"--", bin, "-mode", hostiletest.ModeListChanged}
 	const says = "the server said its tool list changed after the listing checked against"
@@ -118,6 +121,7 @@ func TestCallSaysTheToolListChanged(t *testing.T) {
 // of the record has the finding; a walk of a server that says nothing says
 // none of it.
 func TestToolsSaysTheListChangedDuringTheWalk(t *testing.T) {
+	t.Parallel()
 	bin := hostiletest.Build(t)
 	const says = "the server said tools/list changed after this walk started"
 	for _, tt := range []struct {
@@ -151,6 +155,7 @@ func TestToolsSaysTheListChangedDuringTheWalk(t *testing.T) {
 
 // TestCallSaysOnWhichPageTheToolWasListed reads the text output.
 func TestCallSaysOnWhichPageTheToolWasListed(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "call", "uuid_v4")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -186,6 +191,7 @@ func pagesIn(t *testing.T, path string) (pages, asked int) {
 // shows it stopped and counts no incomplete walk, and diff, which needs a
 // whole list, says so and how to record one.
 func TestCallStoppedWalkIsNoFinding(t *testing.T) {
+	t.Parallel()
 	path := recordCLI(t, "call", "add", "a=2", "b=3")
 	f, err := record.OpenFile(path)
 	if err != nil {
@@ -281,6 +287,7 @@ func childProcesses(t *testing.T) []string {
 // says how many pages were read and why the walk stopped, sends nothing and
 // exits 3, with the error code "incomplete" in --json.
 func TestCallOfAToolPastAnIncompleteWalk(t *testing.T) {
+	t.Parallel()
 	bin := hostiletest.Build(t)
 	for _, tc := range []struct {
 		args []string

@@ -87,6 +87,7 @@ func TestCheckConfigBrokenEntriesAreTestCases(t *testing.T) {
 // A server that dies at start: the JUnit error's message is one line, its
 // cause, and the element's text holds all of it, the quoted stderr too.
 func TestCheckJUnitErrorMessageIsTheCause(t *testing.T) {
+	t.Parallel()
 	junit := filepath.Join(t.TempDir(), "check.xml")
 	code, out, stderr := runCLI(t, "check", "--junit", junit, "--", hostiletest.Build(t), "-mode", hostiletest.ModeExitAtOnce)
 	if code != exitConnect {
@@ -109,6 +110,7 @@ func TestCheckJUnitErrorMessageIsTheCause(t *testing.T) {
 // does not exist is a usage error naming the path given (not a temporary
 // file), and no server ran.
 func TestCheckJUnitPathIsCheckedFirst(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	started := filepath.Join(dir, "started")
 	bad := filepath.Join(dir, "no", "such", "check.xml")
@@ -129,6 +131,7 @@ func TestCheckJUnitPathIsCheckedFirst(t *testing.T) {
 // --junit - writes the report to stdout, and what is said to a person to
 // stderr; with --json (whose document is stdout's too) it is a usage error.
 func TestCheckJUnitToStdout(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "check", "--junit", "-")
 	if code != exitCheck { // the demo has a finding
 		t.Fatalf("exit %d\n%s", code, stderr)

@@ -17,6 +17,7 @@ import (
 // with a filler; emoji sequences pass. It exits 3, and the finding reaches
 // the text, --json and --junit alike.
 func TestCheckFindsHiddenText(t *testing.T) {
+	t.Parallel()
 	server := []string{"--", hostiletest.Build(t), "-mode", hostiletest.ModeHidden}
 	junit := filepath.Join(t.TempDir(), "check.xml")
 	code, out, stderr := runCLI(t, append([]string{"check", "--junit", junit}, server...)...)
@@ -70,6 +71,7 @@ func TestCheckFindsHiddenText(t *testing.T) {
 // a \u escape (tag characters as surrogate pairs), so that the document
 // holds no raw hidden character, and decodes to exactly what was sent.
 func TestJSONEscapesHiddenCharacters(t *testing.T) {
+	t.Parallel()
 	server := []string{"--", hostiletest.Build(t), "-mode", hostiletest.ModeHidden}
 	code, out, stderr := runCLI(t, append([]string{"tools", "--json"}, server...)...)
 	if code != exitOK {

@@ -60,6 +60,7 @@ func checkConfig(t *testing.T) string {
 }
 
 func TestCheckConfigEveryServer(t *testing.T) {
+	t.Parallel()
 	file := checkConfig(t)
 	junit := filepath.Join(t.TempDir(), "check.xml")
 	code, out, stderr := runCLI(t, "check", "--config", file, "--junit", junit)
@@ -135,6 +136,7 @@ func TestCheckConfigEveryServer(t *testing.T) {
 }
 
 func TestCheckJUnitOneServer(t *testing.T) {
+	t.Parallel()
 	junit := filepath.Join(t.TempDir(), "check.xml")
 	code, _, stderr := runCLI(t, "check", "--junit", junit)
 	if code != exitCheck {
@@ -167,6 +169,7 @@ func TestCheckJUnitOneServer(t *testing.T) {
 // A server that exits at start has its cause on its line and the stderr
 // it quotes under it, a line each, not folded into one line as "\n".
 func TestCheckConfigQuotesStderrUnderTheServer(t *testing.T) {
+	t.Parallel()
 	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"quits": map[string]any{"command": hostiletest.Build(t), "args": []string{"-mode", hostiletest.ModeExitAtOnce}},
 		"works": map[string]any{"command": hostiletest.Build(t), "args": []string{"-mode", hostiletest.ModeNormal}},

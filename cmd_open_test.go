@@ -32,6 +32,7 @@ func TestOpenUsageErrorsExit2(t *testing.T) {
 // TestOpenUnreadableFileExits1 checks that a file that cannot be opened is
 // reported on stderr, exit 1, before anything is drawn on stdout.
 func TestOpenUnreadableFileExits1(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		path := filepath.Join(dir, name)
@@ -59,6 +60,7 @@ func TestOpenUnreadableFileExits1(t *testing.T) {
 
 // TestOpenOnTheCommandLine runs open as the command line does.
 func TestOpenOnTheCommandLine(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI(t, "open")
 	if code != exitUsage || !strings.Contains(stderr, "open needs one session file") {
 		t.Errorf("open with no file: exit %d, %q", code, stderr)
@@ -75,6 +77,7 @@ func TestOpenOnTheCommandLine(t *testing.T) {
 // open with no terminal says so once the file is read, and how to read it
 // headless; a bad file is still said first.
 func TestOpenWithoutATerminal(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := os.WriteFile(path, []byte(`{"format":"mcpwitness-session","version":1,"tool":"mcpwitness test","started":"2026-01-02T03:04:05Z"}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)

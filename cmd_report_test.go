@@ -39,6 +39,7 @@ func recordCLI(t *testing.T, args ...string) string {
 }
 
 func TestReportCommand(t *testing.T) {
+	t.Parallel()
 	path := recordCLI(t, "call", "forecast_broken", "city=Oslo", "--walk-all")
 	code, out, stderr := runFileCommand(t, "report", false, path)
 	if code != exitOK || stderr != "" {
@@ -55,6 +56,7 @@ func TestReportCommand(t *testing.T) {
 }
 
 func TestReportAndDiffErrors(t *testing.T) {
+	t.Parallel()
 	good := recordCLI(t, "tools")
 	dir := t.TempDir()
 	future := filepath.Join(dir, "future.jsonl")
@@ -102,6 +104,7 @@ func TestReportNeedsNoServer(t *testing.T) {
 }
 
 func TestDiffCommandExitCodes(t *testing.T) {
+	t.Parallel()
 	exe := testBinary(t)
 	a := recordCLI(t, "tools")
 	b := recordCLI(t, "tools")
@@ -141,6 +144,7 @@ func TestDiffCommandExitCodes(t *testing.T) {
 
 // No secret given on the command line reaches a record, a report or a diff.
 func TestNoSecretReachesReportOrDiff(t *testing.T) {
+	t.Parallel()
 	exe := testBinary(t)
 	srv := httptest.NewServer(demo.Handler(nil))
 	t.Cleanup(srv.Close)
@@ -175,6 +179,7 @@ func TestNoSecretReachesReportOrDiff(t *testing.T) {
 // A recording killed with SIGKILL mid-call still opens, with its walk and
 // the call's start, and reports the call as unfinished.
 func TestKilledRecordingOpens(t *testing.T) {
+	endToEnd(t)
 	exe := testBinary(t)
 	path := filepath.Join(t.TempDir(), "k.jsonl")
 	cmd := exec.Command(exe, "call", "slow_count", "steps=1000", "delay_ms=100", "--record", path)

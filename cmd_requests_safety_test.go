@@ -39,6 +39,7 @@ func evilLists() *mcp.Server {
 }
 
 func TestRequestCommandsNeverPrintServerStringsRaw(t *testing.T) {
+	t.Parallel()
 	url := serveHTTP(t, evilLists())
 	for _, args := range [][]string{
 		{"resources"},

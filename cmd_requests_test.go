@@ -24,6 +24,7 @@ func demoTargets(t *testing.T) map[string][]string {
 }
 
 func TestResourcesJSONDocument(t *testing.T) {
+	t.Parallel()
 	for name, target := range demoTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			code, out, stderr := runCLI(t, append([]string{"resources", "--json"}, target...)...)
@@ -60,6 +61,7 @@ func TestResourcesJSONDocument(t *testing.T) {
 }
 
 func TestPromptsJSONDocument(t *testing.T) {
+	t.Parallel()
 	for name, target := range demoTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			code, out, stderr := runCLI(t, append([]string{"prompts", "--json"}, target...)...)
@@ -82,6 +84,7 @@ func TestPromptsJSONDocument(t *testing.T) {
 }
 
 func TestReadExitCodesAndDocument(t *testing.T) {
+	t.Parallel()
 	for name, target := range demoTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			for _, tc := range []struct {
@@ -114,6 +117,7 @@ func TestReadExitCodesAndDocument(t *testing.T) {
 }
 
 func TestReadPrintsContentsByType(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "read", "demo://config.json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -124,6 +128,7 @@ func TestReadPrintsContentsByType(t *testing.T) {
 }
 
 func TestReadFollowPrintsEachUpdate(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "read", demo.ClockURI, "--follow", "--count", "2")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -137,6 +142,7 @@ func TestReadFollowPrintsEachUpdate(t *testing.T) {
 }
 
 func TestPromptExitCodesAndDocument(t *testing.T) {
+	t.Parallel()
 	for name, target := range demoTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			for _, tc := range []struct {
@@ -164,6 +170,7 @@ func TestPromptExitCodesAndDocument(t *testing.T) {
 }
 
 func TestCompleteAndPing(t *testing.T) {
+	t.Parallel()
 	for name, target := range demoTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			code, out, stderr := runCLI(t, append([]string{"complete", "--json", "--template", "demo://cities/{country}/{city}", "city=", "country=japan"}, target...)...)
@@ -192,6 +199,7 @@ func TestCompleteAndPing(t *testing.T) {
 }
 
 func TestRequestCommandsAgainstHostileServers(t *testing.T) {
+	t.Parallel()
 	bin := hostiletest.Build(t)
 	for _, tc := range []struct {
 		mode string
@@ -223,6 +231,7 @@ func TestRequestCommandsAgainstHostileServers(t *testing.T) {
 // in the record's request event. A change after the answer is not the
 // get's.
 func TestPromptSaysTheListChangedBeforeItsAnswer(t *testing.T) {
+	t.Parallel()
 	bin := hostiletest.Build(t)
 	const says = "the server said its prompt list changed after the listing checked against, before the answer"
 	for _, tc := range []struct {
@@ -267,6 +276,7 @@ func TestPromptSaysTheListChangedBeforeItsAnswer(t *testing.T) {
 }
 
 func TestLogLevelIsSentAfterConnecting(t *testing.T) {
+	t.Parallel()
 	// Every command that connects takes --log-level, not only the new ones.
 	for _, args := range [][]string{{"ping"}, {"tools"}, {"call", "add", "a=1", "b=2"}, {"check"}} {
 		code, out, stderr := runCLI(t, append(args, "--ndjson", "--log-level", "warning", "--protocol", "2025-11-25")...)
@@ -286,6 +296,7 @@ func TestLogLevelIsSentAfterConnecting(t *testing.T) {
 }
 
 func TestRequestCommandUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		says string
@@ -310,6 +321,7 @@ func TestRequestCommandUsageErrors(t *testing.T) {
 // object of strings is a usage error said before anything connects: a
 // server that cannot be started does not hide it.
 func TestPromptArgsRefusedBeforeConnecting(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--args", "[1]"}, {"--args", `{"code":1}`}} {
 		code, _, stderr := runCLI(t, append(append([]string{"prompt", "code_review"}, args...), "--", filepath.Join(t.TempDir(), "no-such-server"))...)
 		if code != exitUsage || !strings.Contains(stderr, "--args") {
@@ -322,6 +334,7 @@ func TestPromptArgsRefusedBeforeConnecting(t *testing.T) {
 // error says so once, in the command's output, as call does: not again on
 // stderr.
 func TestRequestErrorSaidOnce(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"read", "demo://nothing-here"},
 		{"read", "demo://nothing-here", "--json"},
@@ -337,6 +350,7 @@ func TestRequestErrorSaidOnce(t *testing.T) {
 // TestListsTheServerDoesNotDeclare: a server with tools only gets the
 // capability note, not empty tables under headings.
 func TestListsTheServerDoesNotDeclare(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "tools-only", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "noop", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

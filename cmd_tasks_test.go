@@ -52,6 +52,7 @@ func verdictStatus(doc taskCallOut, check string) string {
 var v2025 = []string{"--protocol", "2025-11-25"}
 
 func TestCallTaskCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		args   []string
@@ -96,6 +97,7 @@ func TestCallTaskCommand(t *testing.T) {
 }
 
 func TestCallTaskAnswersInputRequiredWithElicit(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "call", "--json", "--protocol", "2025-11-25", "transcribe_audio", "url=x", "--task", "--elicit", "accept-defaults")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -118,6 +120,7 @@ func TestCallTaskAnswersInputRequiredWithElicit(t *testing.T) {
 // too busy to poll in time cannot skip it: on 2025-11-25 (statuses
 // notified) and on 2026-07-28 (the extension, polled).
 func TestCallTaskPrintsStatusLive(t *testing.T) {
+	t.Parallel()
 	for _, protocol := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(protocol, func(t *testing.T) {
 			const held = "rendering scene 1 of 2: a"
@@ -173,6 +176,7 @@ func liveOutput(t *testing.T, seen chan struct{}, want string, args ...string) s
 }
 
 func TestTaskFlagsAreForCall(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"tools", "--task"}, {"call", "add", "--task-ttl", "5s"}, {"call", "add", "--task", "--task-ttl", "soon"}} {
 		if code, _, _ := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
@@ -181,6 +185,7 @@ func TestTaskFlagsAreForCall(t *testing.T) {
 }
 
 func TestTasksCommandWalksTasksList(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, append([]string{"tasks", "--json"}, v2025...)...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -202,6 +207,7 @@ func TestTasksCommandWalksTasksList(t *testing.T) {
 }
 
 func TestCallTaskCommandOnTheExtension(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		args   []string
@@ -251,6 +257,7 @@ func TestCallTaskCommandOnTheExtension(t *testing.T) {
 }
 
 func TestTasksCommandOnTheExtensionSaysThereIsNoList(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "tasks")
 	if code != exitUsage || !strings.Contains(stderr, "has no tasks/list") || !strings.Contains(stderr, "--protocol 2025-11-25") {
 		t.Errorf("tasks on 2026-07-28: exit %d, stderr %q, want %d and the extension's missing tasks/list named", code, stderr, exitUsage)
@@ -264,6 +271,7 @@ func TestTasksCommandOnTheExtensionSaysThereIsNoList(t *testing.T) {
 // server that notifies the status its CreateTaskResult gave (the
 // TypeScript SDK's servers do) printed the first status twice.
 func TestLiveTaskLinesPrintEachStatusOnce(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	a := &app{cfg: &config{}, log: record.NewLog(nil), pr: newPrinter(&out, false, nil)}
 	defer a.log.Close()

@@ -16,6 +16,7 @@ import (
 // touches its file (the headless commands' record, whose wiring the UI
 // shares, is never overwritten either: see the e2e tests).
 func TestTUIRecordNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, []byte("evidence\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -31,6 +32,7 @@ func TestTUIRecordNeverOverwrites(t *testing.T) {
 
 // A command line the terminal UI refuses makes no record file.
 func TestTUIRefusedMakesNoRecord(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	code, _, stderr := runCLI(t, "--json", "--record", path)
 	if code != exitUsage || !strings.Contains(stderr, "--json is not a flag of the terminal UI") {
@@ -47,6 +49,7 @@ func TestTUIRefusedMakesNoRecord(t *testing.T) {
 // copied from the record (no spool file beside it: each event is written
 // once), byte for byte.
 func TestEndToEndRecord(t *testing.T) {
+	t.Parallel()
 	needTmux(t)
 	work, tmp := t.TempDir(), t.TempDir()
 	x := startTmux(t, work, 120, 40, "export TMPDIR="+shellQuote(tmp)+"; "+shellLine(t, "shell before mcpwitness", "--record", "run.jsonl"))

@@ -11,6 +11,7 @@ import (
 // A flag that does not apply to a command is a usage error naming the flag
 // and the command, not a flag silently ignored.
 func TestMisplacedFlagsAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"tools", "--follow"},
 		{"tools", "--count", "3"},
@@ -33,6 +34,7 @@ func TestMisplacedFlagsAreUsageErrors(t *testing.T) {
 // A flag given an empty value is a usage error before anything connects:
 // a CI job whose URL secret is missing must not go green on the demo.
 func TestEmptyValuesAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		flag string
@@ -62,6 +64,7 @@ func TestURLWithoutHTTPSchemeIsAUsageError(t *testing.T) {
 }
 
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
 		code, out, stderr := runCLI(t, "completion", shell)
@@ -88,6 +91,7 @@ func TestCompletionScripts(t *testing.T) {
 
 // --args @FILE and --args - (stdin) read the arguments' JSON.
 func TestArgsFromFileAndStdin(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "args.json")
 	if err := os.WriteFile(file, []byte(`{"a": 2, "b": 3}`), 0o600); err != nil {
 		t.Fatal(err)
@@ -130,6 +134,7 @@ func TestColorFlag(t *testing.T) {
 }
 
 func TestPingCountZeroIsAUsageError(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "ping", "--count", "0")
 	if code != exitUsage || out != "" || !strings.Contains(stderr, "--count wants a whole number of at least 1") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -138,6 +143,7 @@ func TestPingCountZeroIsAUsageError(t *testing.T) {
 
 // The terminal UI without a terminal says which command to use instead.
 func TestTUIWithoutATerminal(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t)
 	if code != exitUsage || out != "" || !strings.Contains(stderr, "needs a terminal") || !strings.Contains(stderr, "mcpwitness tools") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -145,6 +151,7 @@ func TestTUIWithoutATerminal(t *testing.T) {
 }
 
 func TestMissingWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI(t, "tools", "--cwd", "/no/such/dir", "--", testBinary(t), "demo-server")
 	if code != exitConnect || !strings.Contains(stderr, `"/no/such/dir" (--cwd) does not exist`) || strings.Contains(stderr, "PATH") {
 		t.Errorf("exit %d, stderr %q", code, stderr)

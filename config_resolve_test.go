@@ -13,6 +13,7 @@ import (
 // TestResolveErrorOrder holds which error resolve says when several
 // apply, word for word, and the exit code each ends with.
 func TestResolveErrorOrder(t *testing.T) {
+	t.Parallel()
 	two := writeConfig(t, `{"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}`)
 	dup := writeConfig(t, `{"mcpServers": {"a": {"command": "x"}, "b": {"command": "x"}}}`)
 	noExe := testEnviron(nil)
@@ -65,6 +66,7 @@ func TestResolveErrorOrder(t *testing.T) {
 // where a headless command's OAuth notice goes, the servers of a config
 // file, the identity, and the parsed config left as it was.
 func TestResolveFillsEachCommand(t *testing.T) {
+	t.Parallel()
 	two := writeConfig(t, `{"mcpServers": {"a": {"command": "x"}, "b": {"url": "https://b.test/mcp"}}}`)
 	env := keyedEnviron(t, map[string]string{"NO_COLOR": "1"})
 	resolved := func(args ...string) *config {

@@ -10,6 +10,7 @@ import (
 // it stands (command, args, cwd, env), described as the reference; the
 // entry's "secrets" and --secret mark names; other values are kept.
 func TestConfigEnvValuesAndSecretsField(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"MCPW_DIR": "/srv/private-dir", "MCPW_BIN": "/opt/private-bin"}
 	path := writeConfig(t, `{"mcpServers": {"s": {"command": "${env:MCPW_BIN}", "args": ["--root", "${env:MCPW_DIR}/data"],
 		"cwd": "${env:MCPW_DIR}", "env": {"PLAIN": "kept-as-given", "MARKED": "marked-value", "FLAGGED": "flagged-value"},
@@ -46,6 +47,7 @@ func TestConfigEnvValuesAndSecretsField(t *testing.T) {
 
 // An empty name in "secrets" is refused.
 func TestConfigEmptySecretName(t *testing.T) {
+	t.Parallel()
 	path := writeConfig(t, `{"mcpServers": {"s": {"command": "srv", "secrets": [""]}}}`)
 	if _, err := parseAndResolve(nil, "tools", "--config", path); err == nil || !strings.Contains(err.Error(), "secret") {
 		t.Errorf("an empty secret name: %v", err)

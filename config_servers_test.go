@@ -25,6 +25,7 @@ func keyedEnviron(t *testing.T, vars map[string]string) environ {
 }
 
 func TestConfigServersMergeDuplicates(t *testing.T) {
+	t.Parallel()
 	file := writeConfig(t, `{"mcpServers": {
 		"demo": {"command": "mcpwitness", "args": ["demo-server"], "env": {"K": "${env:TOKEN}"}},
 		"demo-again": {"args": ["demo-server"], "command": "mcpwitness", "env": {"K": "${env:TOKEN}"}},
@@ -77,6 +78,7 @@ func TestConfigServersMergeDuplicates(t *testing.T) {
 }
 
 func TestConfigHashStableAcrossFileOrder(t *testing.T) {
+	t.Parallel()
 	env := keyedEnviron(t, map[string]string{"TOKEN": "tok-123456"})
 	one := writeConfig(t, `{"mcpServers": {"a": {"command": "srv", "args": ["x", "y"], "env": {"A": "1", "B": "${env:TOKEN}"}}, "b": {"command": "other"}}}`)
 	two := writeConfig(t, `{"mcpServers": {"b": {"command": "other"}, "a": {"env": {"B": "${env:TOKEN}", "A": "1"}, "args": ["x", "y"], "command": "srv"}}}`)
@@ -94,6 +96,7 @@ func TestConfigHashStableAcrossFileOrder(t *testing.T) {
 }
 
 func TestConfigSecretsOfEveryServer(t *testing.T) {
+	t.Parallel()
 	file := writeConfig(t, `{"mcpServers": {
 		"a": {"command": "srv", "env": {"A_TOKEN": "alpha-secret-1"}},
 		"b": {"url": "https://example.test/mcp", "headers": {"X-Key": "beta-secret-2"}}}}`)
@@ -108,6 +111,7 @@ func TestConfigSecretsOfEveryServer(t *testing.T) {
 }
 
 func TestJSONDocumentsCarryTheConfigHash(t *testing.T) {
+	t.Parallel()
 	hash := func(args ...string) string {
 		t.Helper()
 		code, out, stderr := runCLI(t, append([]string{"tools", "--json"}, args...)...)
@@ -137,6 +141,7 @@ func TestJSONDocumentsCarryTheConfigHash(t *testing.T) {
 }
 
 func TestConfigServersRecord(t *testing.T) {
+	t.Parallel()
 	file := writeConfig(t, `{"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}`)
 	env := keyedEnviron(t, nil)
 	cfg, _ := parseArgs([]string{"check", "--config", file, "--record", "r.jsonl"})
@@ -153,6 +158,7 @@ func TestConfigServersRecord(t *testing.T) {
 // the placeholders match, with another they differ, and none is the
 // unkeyed SHA-256 that anyone could test guesses against.
 func TestRecordsKeyTheirDigests(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	placeholder := func(name, key string) string {
 		t.Helper()

@@ -83,6 +83,7 @@ func TestConfigFileTargets(t *testing.T) {
 }
 
 func TestConfigFileErrors(t *testing.T) {
+	t.Parallel()
 	two := writeConfig(t, `{"mcpServers": {"a": {"command": "x"}, "b": {"command": "y"}}}`)
 	tests := []struct {
 		args []string
@@ -110,6 +111,7 @@ func TestConfigFileErrors(t *testing.T) {
 // --config's file is read, and the environment consulted, when the
 // command line is resolved.
 func TestParsingReadsNothing(t *testing.T) {
+	t.Parallel()
 	cfg, err := parseArgs([]string{"tools", "--config", "/no/such/file.json", "--server", "x"})
 	if err != nil {
 		t.Fatalf("parsing read the config file: %v", err)
@@ -123,6 +125,7 @@ func TestParsingReadsNothing(t *testing.T) {
 }
 
 func TestResolveFillsTheRest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		vars    map[string]string
@@ -161,6 +164,7 @@ func TestResolveFillsTheRest(t *testing.T) {
 // A config entry's headerCmd and oauth settings give the target the same
 // flags would; a flag still wins over the entry.
 func TestConfigEntryHTTPSettingsAreTheFlags(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"MCPW_TEST_SECRET": "s3cret-from-env"}
 	file := writeConfig(t, `{"mcpServers": {
 		"signed": {"url": "https://example.test/mcp", "headers": {"X-Team": "a"}, "headerCmd": "sign --key ${env:MCPW_TEST_SECRET}"},
@@ -209,6 +213,7 @@ func httpSettings(t session.Target) []string {
 
 // A bad value in an entry is a usage error naming the entry and the field.
 func TestConfigEntryBadValuesNameEntryAndField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		entry string
 		want  string
@@ -241,6 +246,7 @@ func TestConfigEntryBadValuesNameEntryAndField(t *testing.T) {
 // A headerCmd from a config entry runs for every request of a real HTTP
 // server, as --header-cmd does: the server sees its header on each POST.
 func TestConfigHeaderCmdReachesTheServer(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var posts, signed int
 	inner := demo.Handler(nil)
@@ -275,6 +281,7 @@ func TestConfigHeaderCmdReachesTheServer(t *testing.T) {
 // makes its entry broken, naming the field and what is read; fields other
 // clients give (disabled, autoApprove, timeout, …) are ignored.
 func TestConfigEntryUnknownField(t *testing.T) {
+	t.Parallel()
 	path := writeConfig(t, `{"mcpServers": {
 		"typo": {"comand": "node", "args": ["s.js"]},
 		"oauth-typo": {"url": "https://example.com/mcp", "oauth": {"clientSecretFle": "x"}},

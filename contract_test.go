@@ -11,6 +11,7 @@ import (
 // An unknown tool is told apart from a connection failure: a complete
 // listing does not have it, nothing is sent, exit 2 with code not-found.
 func TestCallUnknownToolIsNotFound(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "call", "--json", "nosuchtool")
 	if code != exitUsage {
 		t.Fatalf("exit %d, want %d: %s", code, exitUsage, stderr)
@@ -31,6 +32,7 @@ func TestCallUnknownToolIsNotFound(t *testing.T) {
 // A bad value gives the same exit whether it came as k=v or in --args:
 // the input check refuses it before sending (exit 3), and says why.
 func TestBadArgumentValueIsOneCondition(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"call", "--json", "add", "a=x", "b=1"},
 		{"call", "--json", "add", "--args", `{"a":"x","b":1}`},
@@ -62,6 +64,7 @@ func verdictOf(doc callDoc, check string) string {
 // tasks against a server that does not declare tasks asks nothing and says
 // so, exit 0, as prompts does.
 func TestTasksUndeclaredIsNotAsked(t *testing.T) {
+	t.Parallel()
 	server := []string{"--", hostiletest.Build(t), "-mode", hostiletest.ModeNormal}
 	code, out, stderr := runCLI(t, append([]string{"tasks", "--json"}, server...)...)
 	if code != exitOK {
@@ -87,6 +90,7 @@ func TestTasksUndeclaredIsNotAsked(t *testing.T) {
 // A request that ran out of time was cancelled, as its message says: the
 // document's cancelled flag agrees.
 func TestCancelledAgreesWithTheMessage(t *testing.T) {
+	t.Parallel()
 	server := []string{"--", hostiletest.Build(t), "-mode", hostiletest.ModeHangCall}
 	code, out, stderr := runCLI(t, append([]string{"call", "--json", "tool_1_1", "--timeout", "3s"}, server...)...)
 	if code != exitConnect {
@@ -106,6 +110,7 @@ func TestCancelledAgreesWithTheMessage(t *testing.T) {
 
 // diff --json that fails prints the error document, not nothing.
 func TestDiffJSONErrorDocument(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, "diff", "--json", "/nonexistent/a.jsonl", "/nonexistent/b.jsonl")
 	doc := decodeStrict(t, out)
 	e := documentError(doc)

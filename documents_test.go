@@ -18,6 +18,7 @@ import (
 // their generation and held/own, findings, and the definition as sent,
 // even one that cannot be read.
 func TestToolsDocumentReadsTheFold(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(nil)
 	folded := foldLog(log)
 	items := []json.RawMessage{
@@ -96,6 +97,7 @@ func TestToolsDocumentReadsTheFold(t *testing.T) {
 // after the walk started: resources/list_changed marks the resources and
 // templates walks, and no other.
 func TestListDocSaysTheListChanged(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(nil)
 	folded := foldLog(log)
 	for i, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {

@@ -18,6 +18,7 @@ import (
 // cause in the picker, switching by keyboard, an export holding every
 // server's events, and open of that export showing the same servers.
 func TestEndToEndSeveralServers(t *testing.T) {
+	t.Parallel()
 	needTmux(t)
 	work := t.TempDir()
 	entry := func(cmd string, args ...string) map[string]any { return map[string]any{"command": cmd, "args": args} }

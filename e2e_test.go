@@ -120,6 +120,7 @@ func needTmux(t *testing.T) {
 // and gets a prompt from their tabs, exports the session, quits, and
 // checks the screen and the exported file.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	needTmux(t)
 	work := t.TempDir()
 	x := startTmux(t, work, 120, 40, shellLine(t, "shell before mcpwitness"))
@@ -231,6 +232,7 @@ func TestEndToEnd(t *testing.T) {
 // stderr naming the file, exit 1, and the screen left as it was (no
 // alternate screen, nothing cleared).
 func TestEndToEndOpenMissingFile(t *testing.T) {
+	t.Parallel()
 	needTmux(t)
 	x := startTmux(t, t.TempDir(), 120, 24, shellLine(t, "shell before open", "open", "missing.jsonl"))
 	s := x.wait(`exit \d+`)
@@ -243,6 +245,7 @@ func TestEndToEndOpenMissingFile(t *testing.T) {
 // badge, opened at its end, no live actions offered; the scrubber's keys
 // move the position indicator; q gives the shell's screen back.
 func TestEndToEndOpen(t *testing.T) {
+	t.Parallel()
 	needTmux(t)
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "run.jsonl")

@@ -10,6 +10,7 @@ import (
 // session of its own, without a controlling terminal, so nothing it writes
 // reaches the screen past the sanitiser.
 func TestChildCannotOpenTheTerminal(t *testing.T) {
+	t.Parallel()
 	needTmux(t)
 	line := shellLine(t, "shell before mcpwitness", "call", "env", "name=@tty", "--",
 		hostiletest.Build(t), "-mode", hostiletest.ModeEnv)

@@ -65,6 +65,7 @@ func sampleTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolRes
 }
 
 func TestSamplingReplyFlagAnswersAHeadlessCall(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runSafe(t, "call", "sample", "--ndjson", "--protocol", "2025-11-25", "--sampling-reply", "forty-two", "--url", elicitingServer(t))
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -77,6 +78,7 @@ func TestSamplingReplyFlagAnswersAHeadlessCall(t *testing.T) {
 // user-rejection error, as a person's decline in the terminal UI does; it
 // and --sampling-reply are two answers, so both at once is a usage error.
 func TestSamplingDeclineFlagDeclinesAHeadlessCall(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runSafe(t, "call", "sample", "--ndjson", "--protocol", "2025-11-25", "--sampling-decline", "--url", elicitingServer(t))
 	if code != exitConnect {
 		t.Fatalf("exit %d, want %d (the tool failed on the declined request): %s", code, exitConnect, errs)
@@ -90,6 +92,7 @@ func TestSamplingDeclineFlagDeclinesAHeadlessCall(t *testing.T) {
 }
 
 func TestElicitFlagAnswersAHeadlessCall(t *testing.T) {
+	t.Parallel()
 	url := elicitingServer(t)
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"age":"old"}`), 0o600); err != nil {
@@ -123,6 +126,7 @@ func TestElicitFlagAnswersAHeadlessCall(t *testing.T) {
 // call's answer. On 2025-11-25 the server cannot ask, and its own error
 // is the answer: never exit 0 with empty content.
 func TestCallWithoutElicitEndsHonestly(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runSafe(t, "call", "ask_form", "--protocol", "2026-07-28")
 	if code != exitOK {
 		t.Errorf("2026-07-28: exit %d: %s", code, errs)
@@ -141,6 +145,7 @@ func TestCallWithoutElicitEndsHonestly(t *testing.T) {
 // --sampling-reply, on 2026-07-28) is not an answer: the call fails with a
 // check's code and names the flag that answers it.
 func TestCallStillAskingForInputFails(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{}, {"--json"}} {
 		code, out, errs := runSafe(t, append([]string{"call", "ask_sampling", "--protocol", "2026-07-28"}, args...)...)
 		if code != exitCheck || !strings.Contains(errs, "still asks for input") || !strings.Contains(errs, "--sampling-reply") {
@@ -150,6 +155,7 @@ func TestCallStillAskingForInputFails(t *testing.T) {
 }
 
 func TestElicitAndSamplingBadFilesAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--elicit", "@/nonexistent/answer.json"},
 		{"--elicit", "yes"},
@@ -166,6 +172,7 @@ func TestElicitAndSamplingBadFilesAreUsageErrors(t *testing.T) {
 // whole with its controls made visible (never opened), and the action
 // answers it.
 func TestElicitFlagAnswersAURLRequestHeadless(t *testing.T) {
+	t.Parallel()
 	url := elicitingServer(t)
 	for _, tc := range []struct{ elicit, answer string }{
 		{"accept-defaults", `got {"action":"accept"}`},
@@ -187,6 +194,7 @@ func TestElicitFlagAnswersAURLRequestHeadless(t *testing.T) {
 // --root answers roots/list headless, and declares roots; the request and
 // its answer are printed as they come.
 func TestRootFlagAnswersRootsListHeadless(t *testing.T) {
+	t.Parallel()
 	url, dir := elicitingServer(t), t.TempDir()
 	code, out, errs := runSafe(t, "call", "read_roots", "--protocol", "2025-11-25", "--root", dir, "--url", url)
 	if code != exitOK {

@@ -11,6 +11,7 @@ import (
 // TestExitSaysEachErrorOnce checks the one place that turns a command's
 // error into stderr lines, the --json error document and the exit code.
 func TestExitSaysEachErrorOnce(t *testing.T) {
+	t.Parallel()
 	walk := errors.New("the walk failed")
 	record := errors.New("--record: disk full")
 	tests := []struct {

@@ -15,6 +15,7 @@ import (
 // A server that loses the HTTP session mid-command: the headless command
 // fails with exit 1, naming the lost session.
 func TestLostHTTPSessionExits1NamingIt(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	lost := map[string]bool{}
 	inner := demo.Handler(nil)

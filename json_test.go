@@ -87,6 +87,7 @@ func hexRune(h string) rune {
 }
 
 func TestJSONIsStrictUTF8(t *testing.T) {
+	t.Parallel()
 	evil := evilServer(t)
 	for _, args := range [][]string{
 		{"tools", "--json"},
@@ -132,6 +133,7 @@ func TestJSONIsStrictUTF8(t *testing.T) {
 // A command with --json that fails still prints one JSON document: the
 // error and the exit code.
 func TestJSONErrorDocument(t *testing.T) {
+	t.Parallel()
 	missing := []string{"--", "/nonexistent/mcp-server"}
 	tests := []struct {
 		args []string
@@ -167,6 +169,7 @@ func TestJSONErrorDocument(t *testing.T) {
 // A secret given with -e that the server echoes back is redacted in the
 // JSON documents and the human output, as in --ndjson and the record.
 func TestEchoedSecretsAreRedacted(t *testing.T) {
+	t.Parallel()
 	const canary = "canary-secret-6d1f"
 	server := []string{"-e", "API_TOKEN=" + canary, "--", hostiletest.Build(t), "-mode", hostiletest.ModeEnv}
 	for _, args := range [][]string{
@@ -193,6 +196,7 @@ func TestEchoedSecretsAreRedacted(t *testing.T) {
 }
 
 func TestCleanJSONKeepsOrderAndMeaning(t *testing.T) {
+	t.Parallel()
 	in := "{\"z\":1,\"a\":[true,null,-1.5e3,\"x\\u001b\\u009b\u202e\u200b\xff\\ud800 \\ud83d\\ude00 <&>\"],\"m\":{}}"
 	out, err := cleanJSON([]byte(in))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 // output byte for byte, for compact JSON (the fast pass) and for JSON with
 // space in it (handed to json.Indent).
 func TestIndentJSONIsJSONIndent(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		`{}`, `[]`, `{"a":{}}`, `{"a":[]}`, `[[],{},[{}]]`, `"x"`, `5`, `null`,
 		`{"name":"a,b:{c}[d]","n":-1.5e3,"t":true,"f":false,"z":null}`,

@@ -67,6 +67,7 @@ func (r layerRule) forbids(path string) bool {
 // TestLayers holds the module to its seams, asking the go command for every
 // package's dependencies (tests aside).
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go command is not on PATH:", err)
@@ -95,6 +96,7 @@ func TestLayers(t *testing.T) {
 // bottom one and a ruled package gone missing are each reported, and what
 // the rules allow is not.
 func TestLayerViolationsSeesABrokenRule(t *testing.T) {
+	t.Parallel()
 	deps := map[string][]string{
 		"mcpwitness/record":        {"encoding/json", "mcpwitness/finding", "github.com/modelcontextprotocol/go-sdk/mcp"},
 		"mcpwitness/fold":          {"mcpwitness/record", "mcpwitness/session"},

@@ -56,6 +56,16 @@ func testBinary(t *testing.T) string {
 	return exe
 }
 
+// endToEnd skips, under -short, a test that runs mcpwitness as a process of
+// its own (a built binary, or this test binary as mcpwitness) and drives
+// it as a user would: -short is the inner loop, and CI runs without it.
+func endToEnd(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs mcpwitness as a process of its own; skipped with -short")
+	}
+}
+
 // withTimeout is args with --timeout d, for a command line whose command
 // dials a server (the others take no --timeout).
 func withTimeout(d string, args []string) []string {
@@ -73,6 +83,7 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestToolsJSONDocument(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "tools", "--json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -133,6 +144,7 @@ func TestToolsJSONDocument(t *testing.T) {
 }
 
 func TestCallExitCodesAndDocument(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args   []string
 		code   int
@@ -251,6 +263,7 @@ func TestClientKeyFlagsSayWhatIsWrong(t *testing.T) {
 // README.md gives the demo client's key for users to save: it must be the
 // key the demo's authorization server knows.
 func TestReadmeHoldsTheDemoClientKey(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -261,6 +274,7 @@ func TestReadmeHoldsTheDemoClientKey(t *testing.T) {
 }
 
 func TestConnectionErrorsExit1(t *testing.T) {
+	t.Parallel()
 	code, _, stderr := runCLI(t, "tools", "--", "/no/such/server")
 	if code != exitConnect || !strings.Contains(stderr, "program not found") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
@@ -268,6 +282,7 @@ func TestConnectionErrorsExit1(t *testing.T) {
 }
 
 func TestHelpTeaches(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "call"}, {"tools", "-h"}, {"demo-server", "--help"}} {
 		code, out, _ := runCLI(t, args...)
 		if code != exitOK || !strings.Contains(out, "Usage:") {
@@ -279,6 +294,7 @@ func TestHelpTeaches(t *testing.T) {
 }
 
 func TestHelpOfNoCommandIsAUsageError(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "help", "nope")
 	if code != exitUsage || out != "" || !strings.Contains(stderr, `no help for "nope"`) || !strings.Contains(stderr, "prompts") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
@@ -286,6 +302,7 @@ func TestHelpOfNoCommandIsAUsageError(t *testing.T) {
 }
 
 func TestRecordAndNDJSON(t *testing.T) {
+	t.Parallel()
 	exe := testBinary(t)
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	const canary = "canary-cli-3e9f1d"
@@ -344,6 +361,8 @@ func TestRecordAndNDJSON(t *testing.T) {
 }
 
 func TestDemoServerOverHTTP(t *testing.T) {
+	t.Parallel()
+	endToEnd(t)
 	exe := testBinary(t)
 	cmd := exec.Command(exe, "demo-server", "--http", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
@@ -380,6 +399,7 @@ func TestDemoServerOverHTTP(t *testing.T) {
 }
 
 func TestBuildArgsCoercesBySchema(t *testing.T) {
+	t.Parallel()
 	def := json.RawMessage(`{"inputSchema":{"type":"object","properties":{
 		"n":{"type":"integer"},"x":{"type":"number"},"b":{"type":"boolean"},
 		"s":{"type":"string"},"o":{"type":"object"},"m":{"type":["null","number"]}}}}`)
@@ -400,6 +420,7 @@ func TestBuildArgsCoercesBySchema(t *testing.T) {
 
 // k=v numbers are sent as JSON numbers, whatever way strconv reads them.
 func TestBuildArgsWritesJSONNumbers(t *testing.T) {
+	t.Parallel()
 	def := json.RawMessage(`{"inputSchema":{"type":"object","properties":{"n":{"type":"integer"},"x":{"type":"number"}}}}`)
 	got, err := buildArgs(def, []string{"n=+5", "x=007"}, "", false)
 	if want := `{"n":5,"x":7}`; err != nil || string(got) != want {
@@ -417,6 +438,7 @@ func TestBuildArgsWritesJSONNumbers(t *testing.T) {
 }
 
 func TestCheckLintsEveryList(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCLI(t, "check", "--json")
 	if code != exitCheck {
 		t.Fatalf("exit %d, want 3 (the demo server has an unresolved $ref): %s", code, stderr)

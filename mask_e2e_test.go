@@ -29,6 +29,7 @@ func envServer(t *testing.T, env ...string) []string {
 // JSON and shows them as the server sent them, booleans and tool names
 // included.
 func TestPlainValuesAreNotMasked(t *testing.T) {
+	t.Parallel()
 	server := envServer(t, "X=true", "DEBUG=true", "LOG_LEVEL=info", "NODE_ENV=production", "MYFLAG=tool", "TELEMETRY=false")
 	record := filepath.Join(t.TempDir(), "plain.jsonl")
 	for _, args := range [][]string{
@@ -69,6 +70,7 @@ func TestPlainValuesAreNotMasked(t *testing.T) {
 
 // A header that is no secret leaves an HTTP server's documents as they are.
 func TestPlainHeaderIsNotMasked(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.Handler(nil))
 	defer srv.Close()
 	code, out, errs := runSafe(t, "tools", "--json", "--url", srv.URL+demo.Endpoint, "-H", "X-Client: mcpwitness", "-H", "X-Debug: true")
@@ -84,6 +86,7 @@ func TestPlainHeaderIsNotMasked(t *testing.T) {
 // Secrets by name, by shape and by --secret are masked in every output the
 // server's echo reaches, which stays valid; report reads the record.
 func TestSecretsAreMaskedEverywhere(t *testing.T) {
+	t.Parallel()
 	const (
 		ghp    = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
 		shaped = "ghp_9876543210zyxwvutsrqZYXWVUTSRQ987654"
@@ -154,6 +157,7 @@ done`
 // check --junit masks what the server said in it: its name, and the
 // findings quoting its tool's name.
 func TestJUnitIsMasked(t *testing.T) {
+	t.Parallel()
 	const canary = "canary-junit-4e1a9c"
 	junit := filepath.Join(t.TempDir(), "check.xml")
 	code, out, errs := runSafe(t, "check", "--junit", junit, "-e", "API_TOKEN="+canary, "--", "sh", "-c", echoServer)
@@ -174,6 +178,7 @@ func TestJUnitIsMasked(t *testing.T) {
 
 // --secret wants a name.
 func TestSecretFlagRejectsEmpty(t *testing.T) {
+	t.Parallel()
 	code, _, errs := runSafe(t, "tools", "--secret", "", "--", "true")
 	if code != exitUsage || !strings.Contains(errs, "--secret") {
 		t.Errorf("exit %d: %s", code, errs)
@@ -187,6 +192,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 
 // A document that cannot be written fails the command, saying why.
 func TestFailedWriteFailsTheCommand(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"--json", "--ndjson"} {
 		var errb strings.Builder
 		code := run([]string{"--timeout", "20s", "tools", mode}, failingWriter{}, &errb)

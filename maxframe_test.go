@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseSize(t *testing.T) {
+	t.Parallel()
 	good := map[string]int64{
 		"64MiB": 64 << 20, "64mib": 64 << 20, "1MB": 1_000_000, "512k": 512 << 10, "512K": 512 << 10,
 		"2KiB": 2048, "3kb": 3000, "1.5m": 3 << 19, "1048576": 1 << 20, "1g": 1 << 30, "2 MiB": 2 << 20, "4096b": 4096,
@@ -31,6 +32,7 @@ func TestParseSize(t *testing.T) {
 // --max-frame reaches the session: a frame that never ends is cut at the
 // limit given, and the error names that limit.
 func TestMaxFrameFlagBoundsFrames(t *testing.T) {
+	t.Parallel()
 	code, _, errs := runSafe(t, "tools", "--max-frame", "1MiB", "--", hostiletest.Build(t), "-mode", hostiletest.ModeHugeFrame)
 	if code != exitConnect {
 		t.Errorf("exit %d, want %d", code, exitConnect)
@@ -41,6 +43,7 @@ func TestMaxFrameFlagBoundsFrames(t *testing.T) {
 }
 
 func TestHelpNamesOutputFlags(t *testing.T) {
+	t.Parallel()
 	_, out, _ := runSafe(t, "--help")
 	assertSays(t, "--help", out, "--max-frame SIZE", "64MiB", "--version", `"error": {"code", "message",`, "docs/schemas/", "strict UTF-8 JSON", "␛[2J")
 	_, out, _ = runSafe(t, "help", "check")

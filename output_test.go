@@ -32,6 +32,7 @@ func serveHTTP(t *testing.T, srv *mcp.Server) string {
 }
 
 func TestCallShowsWhatContentHolds(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "media", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "media", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -63,6 +64,7 @@ func TestCallShowsWhatContentHolds(t *testing.T) {
 }
 
 func TestCheckCountsInGoodEnglish(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "one\x1b[2J"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "only", Description: "a \u202etricky\u202c description", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -96,6 +98,7 @@ func TestCheckCountsInGoodEnglish(t *testing.T) {
 // The evil-strings server: one unsafe-text finding per name, title and
 // description that holds such characters, errors for names.
 func TestCheckFlagsUnsafeText(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runSafe(t, append([]string{"check", "--json"}, evilServer(t)...)...)
 	if code != exitCheck {
 		t.Fatalf("exit %d, want %d: %s", code, exitCheck, errs)
@@ -135,6 +138,7 @@ func TestCheckFlagsUnsafeText(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runSafe(t, "--version")
 	if code != exitOK || out != "mcpwitness "+version()+"\n" {
 		t.Errorf("--version: exit %d, %q", code, out)
@@ -161,6 +165,8 @@ func TestVersion(t *testing.T) {
 // module version or the VCS revision), says it with --version, and writes
 // it into the session files it records, which the report then names.
 func TestBuiltBinaryKnowsItsVersion(t *testing.T) {
+	t.Parallel()
+	endToEnd(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is needed to stamp the build's VCS revision")
 	}
@@ -204,6 +210,7 @@ func TestBuiltBinaryKnowsItsVersion(t *testing.T) {
 // A refused call says that nothing was sent and how to send it anyway; a
 // forced one says it was sent, and nothing contradicts that.
 func TestRefusedAndForcedCallsSayWhatHappened(t *testing.T) {
+	t.Parallel()
 	bin := hostiletest.Build(t)
 	server := []string{"--", bin, "-mode", hostiletest.ModeTaskRequired}
 	_, out, _ := runSafe(t, append([]string{"call", "tool_1_1"}, server...)...)
@@ -223,6 +230,7 @@ func TestRefusedAndForcedCallsSayWhatHappened(t *testing.T) {
 // the line describing it, as read shows it (JSON indented); before, only
 // its size was said.
 func TestPromptShowsAnEmbeddedResourcesText(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "embeds", Version: "1"}, nil)
 	srv.AddPrompt(&mcp.Prompt{Name: "review"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{
@@ -245,6 +253,7 @@ func TestPromptShowsAnEmbeddedResourcesText(t *testing.T) {
 // An error answer is not an empty one: read and prompt say "error answer"
 // where they count items or messages, not "0 items" or "0 messages".
 func TestAnErrorAnswerIsNotCountedAsEmpty(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "sparse", Version: "1"}, nil)
 	srv.AddResource(&mcp.Resource{URI: "file:///here.txt", Name: "here"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: "file:///here.txt", Text: "hi"}}}, nil
@@ -273,6 +282,7 @@ func TestAnErrorAnswerIsNotCountedAsEmpty(t *testing.T) {
 // says so first and asks all the same, without a prompts/list the server
 // never offered (whose "Method not found" was the warning before).
 func TestUndeclaredPromptsAndResourcesAreSaid(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "tools-only", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "only", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -63,6 +63,7 @@ func evilServer(t *testing.T) []string {
 const evilTool = "evil_6\rOVERWRITE"
 
 func TestServerStringsNeverReachTheTerminalRaw(t *testing.T) {
+	t.Parallel()
 	evil := evilServer(t)
 	dir := t.TempDir()
 	cases := []struct {
@@ -133,6 +134,7 @@ func TestServerStringsNeverReachTheTerminalRaw(t *testing.T) {
 // An error that quotes what a crashing server wrote to stderr shows it
 // escaped, and so does its --json error document.
 func TestErrorsQuotingServerStderrAreSafe(t *testing.T) {
+	t.Parallel()
 	script := `printf 'fatal \033[2J\033]52;c;ZXZpbA==\007 \033]0;title\007 \302\233 31m \342\200\256 evil \342\200\213 \r over \b \377 end\n' >&2; exit 3`
 	for _, json := range []bool{false, true} {
 		args := []string{"tools"}
@@ -154,6 +156,7 @@ func TestErrorsQuotingServerStderrAreSafe(t *testing.T) {
 // The progress line on a terminal shows what the server sends in progress
 // notifications escaped; only its own line rewriting reaches the terminal.
 func TestProgressLineIsSafe(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	sink := progressSink(&b, nil)
 	evil := "step \x1b]52;c;ZXZpbA==\x07 \r\u202e done \u009b2J"
@@ -170,6 +173,7 @@ func TestProgressLineIsSafe(t *testing.T) {
 // A secret a server echoes in a progress message does not reach the
 // progress line.
 func TestProgressLineIsRedacted(t *testing.T) {
+	t.Parallel()
 	red := session.Target{Command: []string{"srv"}, Env: []string{"API_KEY=canary-progress-91"}}.Secrets()
 	var b bytes.Buffer
 	sink := progressSink(&b, red)

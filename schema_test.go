@@ -88,6 +88,7 @@ func documentError(doc map[string]any) map[string]any {
 // The schemas catch drift: a field they do not describe, a missing field
 // and a wrong type are each refused, in a document and in a shared block.
 func TestSchemasRefuseDrift(t *testing.T) {
+	t.Parallel()
 	schemas := documentSchemas(t)
 	_, out, stderr := runCLI(t, "ping", "--json")
 	good := validateDocument(t, schemas, "ping.json", out)
@@ -221,6 +222,7 @@ func writeServersConfig(t *testing.T, path, exe string) {
 // description or is a $ref to a described block, and so has every block
 // of $defs and every schema itself.
 func TestSchemasDescribeEveryField(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join(schemaDir, "*.json"))
 	for _, f := range files {
 		raw, err := os.ReadFile(f)

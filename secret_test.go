@@ -11,6 +11,7 @@ import (
 // --client-secret does, without it on the command line; a config entry's
 // oauth.clientSecretFile and oauth.clientSecretEnv do the same.
 func TestClientSecretFromFileOrEnvironment(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "secret")
 	if err := os.WriteFile(file, []byte("s3cret-in-file\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -43,6 +44,7 @@ func TestClientSecretFromFileOrEnvironment(t *testing.T) {
 // More than one source of the secret, a missing file and an unset
 // variable are usage errors naming the flag or field.
 func TestClientSecretSourcesSayWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing")
 	cc := []string{"ping", "--url", "https://x.test/mcp", "--oauth", "client-credentials", "--client-id", "svc"}
@@ -73,6 +75,7 @@ func TestClientSecretSourcesSayWhatIsWrong(t *testing.T) {
 
 // A config entry's oauth.issuer is --oauth-issuer; the flag wins.
 func TestConfigEntryOAuthIssuer(t *testing.T) {
+	t.Parallel()
 	config := writeConfig(t, `{"mcpServers": {"s": {"url": "https://x.test/mcp", "oauth": {"mode": "client-credentials", "clientId": "svc", "clientSecret": "s", "issuer": "https://auth.example.com"}}}}`)
 	cfg, err := parseAndResolve(nil, "ping", "--config", config)
 	if err != nil || cfg.target.OAuthIssuer != "https://auth.example.com" {

@@ -20,6 +20,8 @@ import (
 // its export spool (hundreds of MB against a chatty server) in the temp
 // directory.
 func TestHangupEndsTheCommandCleanly(t *testing.T) {
+	t.Parallel()
+	endToEnd(t)
 	rec := filepath.Join(t.TempDir(), "run.jsonl")
 	cmd := exec.Command(testBinary(t), "tools", "--record", rec, "--", hostiletest.Build(t), "-mode", hostiletest.ModeHangList)
 	if err := cmd.Start(); err != nil {
@@ -72,6 +74,8 @@ func TestHangupEndsTheCommandCleanly(t *testing.T) {
 // and its record end with an event saying it was interrupted, after every
 // event that came before.
 func TestInterruptExits130WithTheStreamComplete(t *testing.T) {
+	t.Parallel()
+	endToEnd(t)
 	rec := filepath.Join(t.TempDir(), "run.jsonl")
 	cmd := exec.Command(testBinary(t), "tools", "--ndjson", "--record", rec, "--", hostiletest.Build(t), "-mode", hostiletest.ModeHangList)
 	var stdout, stderr bytes.Buffer

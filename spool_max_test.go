@@ -13,6 +13,7 @@ import (
 // --spool-max reads sizes as --max-frame does; 0 is no cap; a bad value
 // is a usage error naming the flag and the value.
 func TestSpoolMaxFlag(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{
 		"512M": 512 << 20, "2G": 2 << 30, "100MiB": 100 << 20, "1.5g": 3 << 29, "0": -1, "0MiB": -1,
 	} {
@@ -46,6 +47,7 @@ func TestSpoolMaxFlag(t *testing.T) {
 // at the cap the session's log says so (the UI shows its events), and the
 // export, which keeps what fitted and the note, reads in report.
 func TestTUISpoolStopsAtSpoolMax(t *testing.T) {
+	t.Parallel()
 	cfg, err := parseArgs(nil)
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,7 @@ func (w *countingWriter) Write(b []byte) (int, error) {
 // The tools table is written through a buffer: a few writes for a
 // thousand tools, not one per cell.
 func TestToolsTextIsBuffered(t *testing.T) {
+	t.Parallel()
 	doc := toolsDoc{Walk: walkDoc{Complete: true, Pages: 1}, Pages: []pageDoc{{Page: 1, Items: 1000}}}
 	for i := range 1000 {
 		doc.Tools = append(doc.Tools, toolDoc{Name: fmt.Sprintf("tool_%04d", i), Page: 1})
@@ -103,6 +104,7 @@ func TestToolsTextIsBuffered(t *testing.T) {
 // The tools command folds frames without their bytes: its document needs
 // none, and the fold would keep a second copy of every page.
 func TestToolsFoldKeepsNoFrameBytes(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(nil)
 	folded := foldToolsLog(log)
 	log.Append(record.Event{Kind: record.KindWire, Dir: record.Recv, Method: "tools/list", Size: 30,
@@ -124,6 +126,7 @@ func TestToolsFoldKeepsNoFrameBytes(t *testing.T) {
 // width); a wide name (CJK) takes its width on the screen, so that the
 // PAGE column starts at the same screen column on every line.
 func TestToolsTableAlignsOnTheScreen(t *testing.T) {
+	t.Parallel()
 	doc := toolsDoc{Walk: walkDoc{Complete: true, Pages: 1}, Pages: []pageDoc{{Page: 1, Items: 4}}, Tools: []toolDoc{
 		{Name: "a", Page: 1, Generation: 1, Held: true},
 		{Name: "résumé_über_long_name", Page: 12, Generation: 345, TaskSupport: "required", HasOutputSchema: true},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSecretParts(t *testing.T) {
+	t.Parallel()
 	const (
 		ghp = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
 		jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"

@@ -8,6 +8,7 @@ import (
 )
 
 func TestOpenFileLineTooLong(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	b.WriteString(`{"format":"mcpwitness-session","version":1}` + "\n")
 	long := `{"seq":1,"t":"2026-01-02T03:04:05Z","kind":"stderr","text":"` + strings.Repeat("x", 3000) + `"}` + "\n"
@@ -30,6 +31,7 @@ func TestOpenFileLineTooLong(t *testing.T) {
 // space between its tokens, and written as it came when it has none (space
 // inside its strings is its text).
 func TestSpacedFindsSpaceBetweenTokensOnly(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]bool{
 		`{"a":"x y","b":[1,2]}`:   false,
 		`{"a":"q\" ","b":"\\"}`:   false,

@@ -17,6 +17,7 @@ import (
 // the spool that follows it, every line written before, and the note names
 // the record and the failure. A record is never capped.
 func TestFollowedRecordExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	rec := createTestRecord(t, path)
 	defer rec.Close()
@@ -47,6 +48,7 @@ func TestFollowedRecordExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
 // With no cap (a negative Max, --spool-max 0) the spool takes everything;
 // with none given it stops at [DefaultSpoolMax].
 func TestSpoolCapZeroMeansNone(t *testing.T) {
+	t.Parallel()
 	stopped := false
 	s := newSpoolWith(t, &SpoolOptions{Max: -1, Stopped: func(Event) { stopped = true }})
 	line := strings.Repeat("n", 4<<10)
@@ -66,6 +68,7 @@ func TestSpoolCapZeroMeansNone(t *testing.T) {
 // holds every whole line written before, leaves out the part of the line
 // that failed, and says why.
 func TestSpoolExportsWhatWasWrittenBeforeAFailedWrite(t *testing.T) {
+	t.Parallel()
 	var stops []Event
 	s := newSpoolWith(t, &SpoolOptions{Stopped: func(ev Event) { stops = append(stops, ev) }})
 	header, err := s.src.Stat()
@@ -228,6 +231,7 @@ func BenchmarkSpoolWrite(b *testing.B) {
 // The status line's brief of the spool's stop fits 80 columns, at the
 // largest cap and with the longest clock; the event keeps the whole text.
 func TestSpoolStoppedBriefFitsEightyColumns(t *testing.T) {
+	t.Parallel()
 	full := "the export spool reached 1023.9 GiB at 23:59:59; later events are not in exports " +
 		"(record with --record FILE to keep everything, or raise --spool-max)"
 	got := SpoolStoppedBrief(Event{Kind: KindError, Text: full})

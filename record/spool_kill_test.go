@@ -20,6 +20,7 @@ func init() {
 // (SIGKILL runs no cleanup): the spool's file has no name once made, and
 // exports still read it whole.
 func TestSpoolLeavesNoFileWhenKilled(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

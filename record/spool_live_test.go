@@ -40,6 +40,7 @@ func demoInMemory(t *testing.T, opts *session.Options) *session.Session {
 // saying when and why the spool stopped, and the spool's owner hears of it
 // once, with that event.
 func TestSpoolStopsAtItsCap(t *testing.T) {
+	t.Parallel()
 	const max = 4 << 10
 	var stops []record.Event
 	capped := record.NewSpoolWith(t, &record.SpoolOptions{Max: max, Stopped: func(ev record.Event) { stops = append(stops, ev) }})

@@ -17,6 +17,7 @@ import (
 // A line the spool holds only part of (it is being written) is not
 // exported.
 func TestExportLeavesOutALineInProgress(t *testing.T) {
+	t.Parallel()
 	s := newTestSpool(t)
 	s.Write(stderrEvent(1, "whole"))
 	if _, err := s.rec.f.WriteString(`{"seq":2,"t":"2026-12-01T05:30:00Z","kind":"std`); err != nil {
@@ -36,6 +37,7 @@ func TestExportLeavesOutALineInProgress(t *testing.T) {
 // An export never replaces a file: a name that is taken gets the next
 // number, and the file under the taken name is untouched.
 func TestExportNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	s := newTestSpool(t)
 	s.Write(stderrEvent(1, "line"))
 	dir := t.TempDir()
@@ -63,6 +65,7 @@ func TestExportNeverOverwrites(t *testing.T) {
 // Exports taken while events stream in are each a whole session file: the
 // line being written is left for the next export, never cut in half.
 func TestExportOfALiveLogIsWhole(t *testing.T) {
+	t.Parallel()
 	s := newTestSpool(t)
 	log := NewLog(nil)
 	log.AddSink(s.Write)
@@ -107,6 +110,7 @@ func TestExportOfALiveLogIsWhole(t *testing.T) {
 // A record streams each event as it comes, and Close says when a write
 // failed.
 func TestRecordFileStreamsAndReportsAFailedWrite(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	r := createTestRecord(t, path)
 	r.Write(stderrEvent(1, "first"))
@@ -218,6 +222,7 @@ func (r stallingReader) ReadAt(p []byte, off int64) (int, error) {
 // A failed export says what failed and keeps the session: the next export
 // to a place that works holds everything.
 func TestExportFailureKeepsTheSession(t *testing.T) {
+	t.Parallel()
 	s := newTestSpool(t)
 	for i := range 50 {
 		s.Write(stderrEvent(i+1, "line"))
@@ -256,6 +261,7 @@ func TestExportFailureKeepsTheSession(t *testing.T) {
 // export's name: only the hidden temporary file, which holds what was
 // written.
 func TestExportKilledMidWriteLeavesNoPartialFile(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -294,6 +300,7 @@ func TestExportKilledMidWriteLeavesNoPartialFile(t *testing.T) {
 
 // A record is never written over an existing file.
 func TestCreateRecordNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, []byte("evidence\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -324,6 +331,7 @@ func dirNames(t *testing.T, dir string) []string {
 // A spool cannot follow a record whose name now holds another file: it
 // would export the wrong session.
 func TestFollowRecordRefusesAReplacedFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	rec := createTestRecord(t, path)
 	defer rec.Close()

@@ -17,6 +17,7 @@ import (
 // with an error that says why, and is recorded as refused. Once one is
 // answered, the next is asked again.
 func TestAFloodOfAsksIsBounded(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeServerRequests), &Options{Answerer: NewInteractive(), Timeout: time.Minute})
 	flood := func(count int) {
 		t.Helper()

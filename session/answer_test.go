@@ -80,6 +80,7 @@ func receive(t *testing.T, c <-chan string) string {
 // the server gets as it was given: accept, decline, cancel, a sampling
 // message, a sampling rejection.
 func TestInteractiveAnswersEachRequestAsReplied(t *testing.T) {
+	t.Parallel()
 	ia := NewInteractive()
 	s := askingSession(t, &Options{Answerer: ia})
 	frames := wireFrames(s.Log(), record.Send, "initialize")
@@ -122,6 +123,7 @@ func TestInteractiveAnswersEachRequestAsReplied(t *testing.T) {
 // A request nobody answers is released by the server's cancel, by the
 // request timeout and by the session's close, and each says so.
 func TestUnansweredAsksAreReleased(t *testing.T) {
+	t.Parallel()
 	// giveUp serves a tool that asks, and gives up asking once release
 	// closes.
 	giveUp := func(release chan struct{}) *mcp.Server {
@@ -221,6 +223,7 @@ func errString(err error) string {
 // A server that asks for what the client did not declare is refused, and
 // the refusal is a finding.
 func TestUndeclaredAsksAreFindings(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeServerRequests), nil)
 	askHostile(t, s, MethodElicit)
 	askHostile(t, s, MethodSampling)
@@ -242,6 +245,7 @@ func TestUndeclaredAsksAreFindings(t *testing.T) {
 // Changing the roots tells the server (notifications/roots/list_changed)
 // and roots/list answers the new list.
 func TestSetRootsTellsTheServer(t *testing.T) {
+	t.Parallel()
 	changed := make(chan struct{}, 4)
 	st, ct := mcp.NewInMemoryTransports()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "roots", Version: "1"}, &mcp.ServerOptions{
@@ -292,6 +296,7 @@ func TestSetRootsTellsTheServer(t *testing.T) {
 // requests, multi round-trip): the SDK retries the call with the answers,
 // which come from the same answerer, and each ask is recorded with the call.
 func TestInputRequestsAreAnsweredByTheSameAnswerer(t *testing.T) {
+	t.Parallel()
 	answered := make(chan string, 1)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mrtr", Version: "1"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "ask_in_result", InputSchema: map[string]any{"type": "object"}},
@@ -356,6 +361,7 @@ func TestInputRequestsAreAnsweredByTheSameAnswerer(t *testing.T) {
 // (the UI may be that fast) is kept for the wait, and a second reply to
 // the same request is refused.
 func TestInteractiveKeepsAReplyThatComesFirst(t *testing.T) {
+	t.Parallel()
 	ia, s := NewInteractive(), &Session{}
 	k := askKey{s, 1}
 	ia.expect(k)

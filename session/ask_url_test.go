@@ -11,6 +11,7 @@ import (
 // cancel as they say, the accepting ones by accepting (server-everything
 // registers trigger-url-elicitation only for a client declaring URL mode).
 func TestElicitAnswersURLRequests(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		flag, want, event string
 	}{

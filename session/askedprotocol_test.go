@@ -10,6 +10,7 @@ import (
 // header, the connect row and --json show both); one that agrees keeps
 // nothing extra.
 func TestAskedProtocolKeptWhenTheServerSettlesOnAnother(t *testing.T) {
+	t.Parallel()
 	// Streamable HTTP with sessions negotiates 2025-11-25 whatever is asked.
 	s := dial(t, Target{URL: demoHTTP(t)}, &Options{Protocol: "2026-07-28"})
 	if got := s.Info(); got.ProtocolVersion != "2025-11-25" || got.AskedProtocol != "2026-07-28" {

@@ -34,6 +34,7 @@ func walked(t testing.TB, s *Session) {
 }
 
 func TestCallVerdictsOnTheDemoServer(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	walked(t, s)
 	ctx := context.Background()
@@ -86,6 +87,7 @@ func TestCallVerdictsOnTheDemoServer(t *testing.T) {
 }
 
 func TestRefusedCallSendsNothing(t *testing.T) {
+	t.Parallel()
 	var rec bytes.Buffer
 	log := record.NewLog(&record.LogOptions{History: true})
 	r0, err := record.NewRecorder(&rec, record.NewHeader("test", record.TargetInfo{}), nil)
@@ -144,6 +146,7 @@ func taskRequiredTool(t *testing.T, s *Session) string {
 }
 
 func TestCallOfAnUnlistedToolIsAProbe(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	walked(t, s)
 	r := s.Call(context.Background(), "no_such_tool", nil, nil)
@@ -161,6 +164,7 @@ func TestCallOfAnUnlistedToolIsAProbe(t *testing.T) {
 }
 
 func TestServerDyingMidCallIsExplained(t *testing.T) {
+	t.Parallel()
 	// The timeout is far longer than noticing an exit takes: an error that
 	// came from waiting it out says so, and fails below.
 	s := dial(t, hostile(t, "die-on-call"), &Options{Timeout: time.Minute})
@@ -176,6 +180,7 @@ func TestServerDyingMidCallIsExplained(t *testing.T) {
 }
 
 func TestServerNeverAnsweringTimesOut(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, "hang-call"), nil)
 	walked(t, s)
 	shortTimeout(s, 1500*time.Millisecond)
@@ -194,6 +199,7 @@ func TestServerNeverAnsweringTimesOut(t *testing.T) {
 }
 
 func TestCancelACall(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
@@ -225,6 +231,7 @@ func TestCancelACall(t *testing.T) {
 }
 
 func TestCallNotificationsBecomeEvents(t *testing.T) {
+	t.Parallel()
 	for _, proto := range []string{"", "2025-11-25"} {
 		t.Run("protocol "+proto, func(t *testing.T) {
 			s := demoInMemory(t, &Options{Protocol: proto})
@@ -258,6 +265,7 @@ func TestCallNotificationsBecomeEvents(t *testing.T) {
 // the test lets it, so the walk happens while the call is in flight however
 // slow the machine is.
 func TestCallStaleAndListedDuringCall(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	srv := demo.New(nil)
@@ -312,6 +320,7 @@ func TestCallStaleAndListedDuringCall(t *testing.T) {
 // the cancellation: the call stays cancelled, as a client ignores such an
 // answer, and the answer is still on the record.
 func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
@@ -349,6 +358,7 @@ func TestAnAnswerAfterCancelKeepsTheCallCancelled(t *testing.T) {
 // the server wrote them: tool_1_2 is answered before its notification,
 // tool_1_1 after its own; a new listing takes the changes in.
 func TestCallSaysTheToolListChanged(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeListChanged, "-page-size", "3"), &Options{Timeout: time.Minute})
 	walked(t, s)
 	ctx := context.Background()

@@ -50,6 +50,7 @@ func TestUnauthorizedSaysTheChallenge(t *testing.T) {
 }
 
 func TestHTTPEvidenceEvents(t *testing.T) {
+	t.Parallel()
 	url := demoHTTP(t)
 	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, Target{URL: url}, &Options{Log: log})
@@ -71,6 +72,7 @@ func TestHTTPEvidenceEvents(t *testing.T) {
 }
 
 func TestUnauthorizedOverLegacySSESaysTheChallenge(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="legacy", error="invalid_token"`)
 		http.Error(w, "no", http.StatusUnauthorized)

@@ -57,12 +57,14 @@ func TestChildGetsAMinimalEnvironment(t *testing.T) {
 // terminal to write to past the sanitiser (e2e_tty_test.go opens one from
 // a real terminal); stopping its group is the stop tests' business.
 func TestChildHasNoControllingTerminal(t *testing.T) {
+	t.Parallel()
 	if got := childSays(t, hostile(t, hostiletest.ModeEnv), "@session"); got != "leader" {
 		t.Errorf("the child is %q, want the leader of its own session", got)
 	}
 }
 
 func TestChildEnvWithTargetPairsLast(t *testing.T) {
+	t.Parallel()
 	got := ChildEnv([]string{"PATH=/bin", "SECRET=x", "HOME=/h"}, Target{Env: []string{"PATH=/opt/bin"}})
 	want := []string{"PATH=/bin", "HOME=/h", "PATH=/opt/bin"}
 	if len(got) != len(want) {
@@ -78,6 +80,7 @@ func TestChildEnvWithTargetPairsLast(t *testing.T) {
 // A child given our whole environment is another configuration: its
 // identity differs, and a target without InheritEnv keeps the one it had.
 func TestInheritEnvIsPartOfTheIdentity(t *testing.T) {
+	t.Parallel()
 	plain := Target{Command: []string{"srv"}}
 	inherit := Target{Command: []string{"srv"}, InheritEnv: true}
 	a, b := plain.Identify(record.IdentityOptions{}), inherit.Identify(record.IdentityOptions{})

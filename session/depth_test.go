@@ -19,6 +19,7 @@ import (
 // the walk keeps every tool of the page without waiting for its timeout, and
 // a call of the deep tool gets an unchecked verdict, not a compile.
 func TestDeepSchemaOverStdio(t *testing.T) {
+	t.Parallel()
 	for _, depth := range []int{2000, 10000} {
 		t.Run(strconv.Itoa(depth), func(t *testing.T) {
 			target := hostile(t, hostiletest.ModeDeepSchema)
@@ -74,6 +75,7 @@ func TestDeepSchemaOverStdio(t *testing.T) {
 // A call answer nested too deep is passed on cut, and its output schema
 // verdict says it was not checked.
 func TestCutAnswerIsUnchecked(t *testing.T) {
+	t.Parallel()
 	tp := newTap(record.NewLog(nil))
 	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}`))
 	_, w := withWatcher(context.Background())

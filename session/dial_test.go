@@ -20,7 +20,11 @@ import (
 func dialErr(t *testing.T, target Target, timeout time.Duration) error {
 	t.Helper()
 	start := time.Now()
-	s, err := Dial(context.Background(), target, &Options{Timeout: timeout})
+	// A server that ignores its closed stdin is signalled after a short
+	// step: what is tested is the error, not how the server is stopped.
+	p := quickPace()
+	p.stop = 20 * time.Millisecond
+	s, err := Dial(context.Background(), target, &Options{Timeout: timeout, pace: p})
 	if err == nil {
 		s.Close()
 		t.Fatal("Dial succeeded")
@@ -55,6 +59,7 @@ func refusingAddr(t *testing.T) string {
 }
 
 func TestDialFailuresSayWhatHappened(t *testing.T) {
+	t.Parallel()
 	deadURL := "http://" + refusingAddr(t) + "/mcp"
 
 	tests := []struct {
@@ -87,6 +92,7 @@ func TestBadProtocolVersionIsRefused(t *testing.T) {
 }
 
 func TestProtocolVersionIsNegotiated(t *testing.T) {
+	t.Parallel()
 	s := dial(t, Target{URL: demoHTTP(t)}, &Options{Protocol: "2025-06-18"})
 	if got := s.Info().ProtocolVersion; got != "2025-06-18" {
 		t.Errorf("negotiated %q, want 2025-06-18", got)
@@ -97,6 +103,7 @@ func TestProtocolVersionIsNegotiated(t *testing.T) {
 }
 
 func TestGarbageOnStdoutIsRecordedNotFatal(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, "garbage"), nil)
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Incomplete != paging.Complete {
@@ -114,6 +121,7 @@ func TestGarbageOnStdoutIsRecordedNotFatal(t *testing.T) {
 }
 
 func TestStderrFloodIsCapturedLineByLine(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, "flood-stderr", "-stderr-lines", "5000"), nil)
 	walked(t, s)
 	deadline := time.Now().Add(time.Minute)
@@ -137,6 +145,7 @@ func TestStderrFloodIsCapturedLineByLine(t *testing.T) {
 // A canary secret given by -e, -H or in the URL never reaches the record,
 // even when the server echoes it back.
 func TestSecretsNeverReachTheRecord(t *testing.T) {
+	t.Parallel()
 	const envCanary = "canary-env-5b1e7c"
 	const headerCanary = "canary-header-9d2f4a"
 	const passCanary = "canary-pass-31c8e0"

@@ -16,6 +16,7 @@ import (
 )
 
 func TestInternalAddr(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		ip       string
 		internal bool
@@ -81,6 +82,7 @@ func dialFails(t *testing.T, target Target, opts *Options) (*record.Log, error) 
 // A remote server's OAuth metadata naming a loopback URL (here by the host
 // name localhost) is not fetched.
 func TestOAuthMetadataOnLoopbackRefusedForRemoteTarget(t *testing.T) {
+	t.Parallel()
 	inside, got := counter(t)
 	port := strings.TrimPrefix(inside, "http://127.0.0.1:")
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -104,6 +106,7 @@ func TestOAuthMetadataOnLoopbackRefusedForRemoteTarget(t *testing.T) {
 
 // A remote server's redirect into loopback is not followed.
 func TestRedirectIntoLoopbackRefusedForRemoteTarget(t *testing.T) {
+	t.Parallel()
 	inside, got := counter(t)
 	target := redirector(t, inside)
 	_, err := dialFails(t, Target{URL: target, OAuth: oauth.Off}, &Options{internal: asRemote(t, target)})

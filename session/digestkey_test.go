@@ -9,6 +9,7 @@ import (
 )
 
 func TestDigestKeyIsMadeOnceWithMode0600(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "cfg", "mcpwitness", "digest.key")
 	k1, err := record.LoadDigestKey(path)
 	if err != nil {
@@ -40,6 +41,7 @@ func TestDigestKeyIsMadeOnceWithMode0600(t *testing.T) {
 }
 
 func TestDigestKeyNeverOverwritten(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "digest.key")
 	if err := os.WriteFile(path, []byte("not a key\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -54,6 +56,7 @@ func TestDigestKeyNeverOverwritten(t *testing.T) {
 }
 
 func TestKeyedPlaceholders(t *testing.T) {
+	t.Parallel()
 	k1, _ := record.NewDigestKey([]byte("0123456789abcdef0123456789abcdef"))
 	k2, _ := record.NewDigestKey([]byte("fedcba9876543210fedcba9876543210"))
 	target := Target{Command: []string{"srv"}, Env: []string{"API_KEY=hunter2-secret"}}

@@ -17,6 +17,7 @@ import (
 // not get them onto the screen: the walk's error, and every event, shows the
 // placeholder. The error names the method and page once.
 func TestServerEchoOfASecretIsRedacted(t *testing.T) {
+	t.Parallel()
 	const token = "Bearer echo-canary-5f1c"
 	inner := demo.Handler(nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -50,6 +51,7 @@ func TestServerEchoOfASecretIsRedacted(t *testing.T) {
 
 // A URL where nothing listens says so, with the transport's own words kept.
 func TestConnectionRefusedSaysNothingListens(t *testing.T) {
+	t.Parallel()
 	url := "http://" + refusingAddr(t) + "/mcp"
 	err := dialErr(t, Target{URL: url}, 10*time.Second)
 	for _, want := range []string{"nothing is listening there (connection refused)", "is the server running", "connect: connection refused"} {

@@ -108,6 +108,7 @@ func writeFile(t *testing.T, name, content string) string {
 }
 
 func TestElicitAnswersEachWay(t *testing.T) {
+	t.Parallel()
 	good := writeFile(t, "good.json", `{"name":"Grace","age":85}`)
 	bad := writeFile(t, "bad.json", `{"name":"Grace","age":-1}`)
 	for _, tc := range []struct {
@@ -138,6 +139,7 @@ func TestElicitAnswersEachWay(t *testing.T) {
 }
 
 func TestElicitNestedSchemaIsAFinding(t *testing.T) {
+	t.Parallel()
 	a, _ := ParseElicit("decline")
 	s := askingSession(t, &Options{Elicit: a})
 	if got, _ := callText(t, s, "nested"); got != `{"action":"decline"}` {
@@ -161,6 +163,7 @@ func TestElicitNestedSchemaIsAFinding(t *testing.T) {
 }
 
 func TestSamplingReplyAnswers(t *testing.T) {
+	t.Parallel()
 	file := writeFile(t, "reply.json", `{"role":"assistant","model":"m1","stopReason":"maxTokens","content":{"type":"text","text":"from file"}}`)
 	for _, tc := range []struct{ flag, want string }{
 		{"hello there", `"text":"hello there"`},
@@ -191,6 +194,7 @@ func TestSamplingReplyAnswers(t *testing.T) {
 }
 
 func TestAnswersDeclareTheirCapabilities(t *testing.T) {
+	t.Parallel()
 	a, _ := ParseElicit("cancel")
 	r, _ := ParseSamplingReply("x")
 	for _, tc := range []struct {
@@ -224,6 +228,7 @@ func TestAnswersDeclareTheirCapabilities(t *testing.T) {
 }
 
 func TestBadAnswerFilesNameTheCause(t *testing.T) {
+	t.Parallel()
 	notObject := writeFile(t, "list.json", `[1]`)
 	noModel := writeFile(t, "nomodel.json", `{"role":"assistant","content":{"type":"text","text":"x"}}`)
 	for _, tc := range []struct {
@@ -248,6 +253,7 @@ func second[T any](_ T, err error) error { return err }
 // FieldList names an answer's fields sorted, whatever order the map
 // gives, and says so when there are none.
 func TestFieldList(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		content map[string]any
 		want    string

@@ -16,6 +16,7 @@ import (
 // SDK's standalone stream cannot reconnect): a closed event says so and
 // why, so that the screen does not go on as if connected.
 func TestHTTPServerGoneEndsTheSession(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.Handler(nil))
 	t.Cleanup(srv.Close)
 	s := dial(t, Target{URL: srv.URL}, nil)
@@ -32,6 +33,7 @@ func TestHTTPServerGoneEndsTheSession(t *testing.T) {
 // A legacy SSE server that goes away closes its event stream: the session
 // ends, and the closed event says the server closed it.
 func TestSSEServerGoneEndsTheSession(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return demo.New(nil) }, nil))
 	t.Cleanup(srv.Close)
 	s := dial(t, Target{URL: srv.URL, SSE: true}, nil)
@@ -43,6 +45,7 @@ func TestSSEServerGoneEndsTheSession(t *testing.T) {
 // A session closed by the client says only that: no "connection ended"
 // as if the server had gone.
 func TestClosedHTTPSessionSaysNoMore(t *testing.T) {
+	t.Parallel()
 	s := dial(t, Target{URL: demoHTTP(t)}, nil)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

@@ -74,6 +74,7 @@ func asJSON(t *testing.T, ev record.Event) string {
 }
 
 func TestOpenFileReadsWhatWasRecorded(t *testing.T) {
+	t.Parallel()
 	path, live := recordDemoFile(t, [2]string{"add", `{"a":2,"b":3}`}, [2]string{"render_video", `{"storyboard":"x"}`})
 	f := openTestFile(t, path)
 	if f.Len() != len(live) {
@@ -110,6 +111,7 @@ func TestOpenFileReadsWhatWasRecorded(t *testing.T) {
 }
 
 func TestFileMeta(t *testing.T) {
+	t.Parallel()
 	path, live := recordDemoFile(t)
 	f := openTestFile(t, path)
 	m := f.Meta()
@@ -137,6 +139,7 @@ func writeTemp(t *testing.T, b []byte) string {
 }
 
 func TestOpenFileCutMidLine(t *testing.T) {
+	t.Parallel()
 	path, live := recordDemoFile(t)
 	b, _ := os.ReadFile(path)
 	ls := lines(b)
@@ -160,6 +163,7 @@ func TestOpenFileCutMidLine(t *testing.T) {
 }
 
 func TestOpenFileWholeLastLineWithoutNewline(t *testing.T) {
+	t.Parallel()
 	path, live := recordDemoFile(t)
 	b, _ := os.ReadFile(path)
 	f := openTestFile(t, writeTemp(t, bytes.TrimSuffix(b, []byte("\n"))))
@@ -173,6 +177,7 @@ func TestOpenFileWholeLastLineWithoutNewline(t *testing.T) {
 }
 
 func TestOpenFileSkipsBadLines(t *testing.T) {
+	t.Parallel()
 	path, live := recordDemoFile(t)
 	b, _ := os.ReadFile(path)
 	ls := lines(b)
@@ -221,6 +226,7 @@ func TestOpenFileSkipsBadLines(t *testing.T) {
 }
 
 func TestOpenFileKeepsUnknownKinds(t *testing.T) {
+	t.Parallel()
 	path, live := recordDemoFile(t)
 	b, _ := os.ReadFile(path)
 	// A later minor version: a new kind whose fields clash with ours, and a
@@ -250,6 +256,7 @@ func TestOpenFileKeepsUnknownKinds(t *testing.T) {
 }
 
 func TestOpenFileHeaderErrors(t *testing.T) {
+	t.Parallel()
 	event := `{"seq":1,"t":"2026-01-02T03:04:05Z","kind":"closed"}` + "\n"
 	tests := []struct {
 		name, file, want string
@@ -284,6 +291,7 @@ func TestOpenFileHeaderErrors(t *testing.T) {
 }
 
 func TestOpenFileAcceptsMinorVersionsCRLFAndBOM(t *testing.T) {
+	t.Parallel()
 	file := "\ufeff" + `{"format":"mcpwitness-session","version":1.4,"tool":"x","target":{"transport":"stdio"},"started":"2026-01-02T03:04:05Z","new":true}` + "\r\n" +
 		`{"seq":1,"t":"2026-01-02T03:04:06Z","kind":"stderr","text":"one"}` + "\r\n" +
 		`{"seq":2,"t":"2026-01-02T03:04:07Z","kind":"stderr","text":"two"}` + "\r\n"
@@ -301,6 +309,7 @@ func TestOpenFileAcceptsMinorVersionsCRLFAndBOM(t *testing.T) {
 }
 
 func TestOpenFileMissingAndDirectory(t *testing.T) {
+	t.Parallel()
 	if _, err := record.OpenFile(filepath.Join(t.TempDir(), "nope.jsonl")); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
@@ -310,6 +319,7 @@ func TestOpenFileMissingAndDirectory(t *testing.T) {
 }
 
 func TestFileConcurrentReads(t *testing.T) {
+	t.Parallel()
 	path, live := recordDemoFile(t, [2]string{"add", `{"a":1,"b":1}`})
 	f := openTestFile(t, path)
 	var wg sync.WaitGroup
@@ -422,6 +432,7 @@ func raceEnabled() bool {
 // event's), and File.Event gives it back (TestOpenFileReadsWhatWasRecorded
 // compares every event with the live one).
 func TestRecordTrimsWhatTheFrameSays(t *testing.T) {
+	t.Parallel()
 	path, _ := recordDemoFile(t)
 	f := openTestFile(t, path)
 	pages, requests := 0, 0

@@ -52,6 +52,7 @@ func (d *digestChecker) serve(t *testing.T) string {
 }
 
 func TestHeaderCmdOncePerRequestWithTheBodyDigest(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	calls := filepath.Join(dir, "calls")
 	// The command digests stdin itself and checks it against the
@@ -98,6 +99,7 @@ func TestHeaderCmdOncePerRequestWithTheBodyDigest(t *testing.T) {
 }
 
 func TestHeaderCmdFailureFailsTheRequestWithItsStderr(t *testing.T) {
+	t.Parallel()
 	url := demoHTTP(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -117,6 +119,7 @@ func TestHeaderCmdFailureFailsTheRequestWithItsStderr(t *testing.T) {
 }
 
 func TestHeaderCmdBadLineIsNotQuoted(t *testing.T) {
+	t.Parallel()
 	url := demoHTTP(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -149,6 +152,7 @@ func TestHeaderCmdTooSlowFailsWithinItsBound(t *testing.T) {
 // per request: the handshake's second request (initialize after
 // server/discover on 2026-07-28) fails at once, without running it again.
 func TestHeaderCmdTooSlowRunsOnce(t *testing.T) {
+	t.Parallel()
 	url := demoHTTP(t)
 	runs := filepath.Join(t.TempDir(), "runs")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

@@ -57,10 +57,23 @@ func hostile(t testing.TB, mode string, args ...string) Target {
 	return Target{Command: append([]string{bin, "-mode", mode}, args...)}
 }
 
+// quickPace polls tasks and backs off throttled requests at a few
+// milliseconds, so that a test waits on the server, not on the
+// production intervals. Stopping a child keeps its own pace: a child has
+// its step to exit on its own before it is signalled.
+func quickPace() pace {
+	return pace{poll: 5 * time.Millisecond, backoff: 5 * time.Millisecond}
+}
+
+// dial connects to target with opts (nil means defaults), a log with
+// history, a 10 s timeout and [quickPace] unless opts says otherwise.
 func dial(t testing.TB, target Target, opts *Options) *Session {
 	t.Helper()
 	if opts == nil {
 		opts = &Options{}
+	}
+	if opts.pace == (pace{}) {
+		opts.pace = quickPace()
 	}
 	if opts.Log == nil {
 		opts.Log = record.NewLog(&record.LogOptions{History: true})

@@ -19,6 +19,7 @@ func hostileOrigin(t *testing.T, mode string) *hostiletest.HTTPServer {
 // The other origin a hostile server redirects to sees none of the user's
 // headers.
 func TestHostileRedirectGetsNoCredentials(t *testing.T) {
+	t.Parallel()
 	srv := hostileOrigin(t, hostiletest.ModeHTTPRedirectOrigin)
 	s := dial(t, credentialTarget(srv.URL), nil)
 	if r := s.Ping(context.Background()); r.Err != nil {
@@ -39,6 +40,7 @@ func TestHostileRedirectGetsNoCredentials(t *testing.T) {
 
 // A hostile legacy SSE server's endpoint on another origin gets nothing.
 func TestHostileSSEEndpointElsewhereRefused(t *testing.T) {
+	t.Parallel()
 	srv := hostileOrigin(t, hostiletest.ModeHTTPSSEOrigin)
 	_, err := dialFails(t, Target{URL: strings.TrimSuffix(srv.URL, "/mcp") + "/sse", SSE: true}, &Options{})
 	if !strings.Contains(err.Error(), srv.Inside+"/message, another origin") {
@@ -54,6 +56,7 @@ func TestHostileSSEEndpointElsewhereRefused(t *testing.T) {
 // passed over (the SDK takes only http and https metadata) and the file is
 // never read.
 func TestHostileMetadataInsideRefused(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ mode, want string }{
 		{hostiletest.ModeHTTPMetaInside, "refused to connect to 127.0.0.1:"},
 		{hostiletest.ModeHTTPMetaFile, "OAuth failed"},
@@ -77,6 +80,7 @@ func TestHostileMetadataInsideRefused(t *testing.T) {
 // A hostile server's authorization server on another host gets the client
 // secret only when --oauth-issuer names it, and then with the resource.
 func TestHostileAuthorizationServerElsewhere(t *testing.T) {
+	t.Parallel()
 	srv := hostileOrigin(t, hostiletest.ModeHTTPASElsewhere)
 	issuer := strings.Replace(srv.Inside, "127.0.0.1", "localhost", 1)
 	_, err := dialFails(t, secretTarget(srv.URL), &Options{})

@@ -49,6 +49,7 @@ func hostileHTTP(t *testing.T, mode string) string {
 // An endless HTTP body or server-sent event ends the connection at the
 // limit, with an error naming it; what came before stays in the record.
 func TestHTTPFrameOverTheLimitEndsTheConnection(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode, what string
 	}{
@@ -82,6 +83,7 @@ func TestHTTPFrameOverTheLimitEndsTheConnection(t *testing.T) {
 // Secrets in the URL never show in an error, neither when connecting nor
 // when a request fails later.
 func TestErrorsAreRedacted(t *testing.T) {
+	t.Parallel()
 	const pass, token = "pw-canary-41d2", "tok-canary-8e3a"
 	secret := func(t *testing.T, err error) {
 		t.Helper()
@@ -125,6 +127,7 @@ func TestErrorsAreRedacted(t *testing.T) {
 // Legacy SSE works against a real SSE server: the stream lives as long as
 // the session, not as long as Dial.
 func TestLegacySSEWalksAndCalls(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return demo.New(nil) }, nil))
 	t.Cleanup(srv.Close)
 	s := dial(t, Target{URL: srv.URL, SSE: true}, nil)
@@ -147,6 +150,7 @@ func TestLegacySSEWalksAndCalls(t *testing.T) {
 // On legacy SSE, an event that never ends ends the connection at the limit
 // too, before the SDK's reader buffers it.
 func TestLegacySSEEventOverTheLimitEndsTheConnection(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			w.WriteHeader(http.StatusAccepted)

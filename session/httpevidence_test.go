@@ -16,6 +16,7 @@ import (
 // A header value a server echoes that holds one of the target's secrets
 // reaches the http event redacted, as the rest of the record is.
 func TestHTTPEvidenceRedactsEchoedSecrets(t *testing.T) {
+	t.Parallel()
 	const token = "tok-SECRET-4711"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="`+token+` has expired"`)

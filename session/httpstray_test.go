@@ -133,6 +133,7 @@ func forEachBody(t *testing.T, h hostileHTTPServer, f func(t *testing.T, url str
 // recorded, said to be ignored and kept from the SDK; the walk and the call
 // take the right answer.
 func TestHTTPStrayAnswersAreIgnored(t *testing.T) {
+	t.Parallel()
 	forEachBody(t, hostileHTTPServer{strays: true}, func(t *testing.T, url string) {
 		s := dial(t, Target{URL: url}, &Options{Timeout: 30 * time.Second})
 		walkAndCallPastStrays(t, s)
@@ -173,6 +174,7 @@ func walkAndCallPastStrays(t *testing.T, s *Session) *paging.Result {
 // JSON, ends that request at once, says why, and leaves the connection
 // usable: the next call gets its answer.
 func TestHTTPStrayAloneEndsOnlyItsRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, body, why string }{
 		{"stray", strayAnswers("null")[0], `ignored an answer with "id": null`},
 		{"not-json", "<html>oops</html>", "that is not JSON; it was not passed to the SDK"},
@@ -201,6 +203,7 @@ func TestHTTPStrayAloneEndsOnlyItsRequest(t *testing.T) {
 // encoding/json accepts is passed on cut: the walk keeps every tool of it
 // and the connection stays usable.
 func TestHTTPDeepSchemaIsCut(t *testing.T) {
+	t.Parallel()
 	forEachBody(t, hostileHTTPServer{deep: true}, func(t *testing.T, url string) {
 		walkKeepsTheDeepTool(t, dial(t, Target{URL: url}, &Options{Timeout: 30 * time.Second}))
 	})
@@ -237,6 +240,7 @@ func walkKeepsTheDeepTool(t *testing.T, s *Session) {
 // nested too deep is cut, a log message (which the SDK ignores) is recorded
 // only, and everything else is passed on as it came.
 func TestSSETapReemitsEvents(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
 	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))

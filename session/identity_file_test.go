@@ -14,6 +14,7 @@ import (
 // UI over several servers does, and reads each back on its own: its
 // events only, its pages' items read back from its own frames.
 func TestServersOfARecord(t *testing.T) {
+	t.Parallel()
 	shared := record.NewLog(nil)
 	var out bytes.Buffer
 	rec, err := record.NewRecorder(&out, record.NewHeader("mcpwitness test", Target{Name: "two"}.Describe()), nil)

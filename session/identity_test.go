@@ -30,6 +30,7 @@ func httpTarget(k *record.DigestKey) Target {
 }
 
 func TestIdentityIsStable(t *testing.T) {
+	t.Parallel()
 	k := testKey(t, "a")
 	a := stdioTarget(k).Identify(identityOpts)
 	b := stdioTarget(k).Identify(identityOpts)
@@ -56,6 +57,7 @@ func TestIdentityIsStable(t *testing.T) {
 }
 
 func TestIdentityChangesWithEachPart(t *testing.T) {
+	t.Parallel()
 	k := testKey(t, "a")
 	baseS, baseH := stdioTarget(k).Identify(identityOpts), httpTarget(k).Identify(identityOpts)
 	tests := []struct {
@@ -100,6 +102,7 @@ func TestIdentityChangesWithEachPart(t *testing.T) {
 }
 
 func TestIdentityRevealsNoValue(t *testing.T) {
+	t.Parallel()
 	k := testKey(t, "a")
 	for _, target := range []Target{stdioTarget(k), httpTarget(k)} {
 		id := target.Identify(identityOpts)
@@ -121,6 +124,7 @@ func TestIdentityRevealsNoValue(t *testing.T) {
 }
 
 func TestIdentityKeyedAcrossSessions(t *testing.T) {
+	t.Parallel()
 	k1, again, k2 := testKey(t, "a"), testKey(t, "a"), testKey(t, "b")
 	one, two := httpTarget(k1).Identify(identityOpts), httpTarget(again).Identify(identityOpts)
 	if one.Hash != two.Hash || one.Key != two.Key {

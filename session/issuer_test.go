@@ -84,6 +84,7 @@ func secretTarget(endpoint string) Target {
 // host than the server's without --oauth-issuer; the error says how to
 // trust it.
 func TestClientSecretRefusedForAnotherHost(t *testing.T) {
+	t.Parallel()
 	endpoint, issuer, forms := foreignAS(t)
 	_, err := dialFails(t, secretTarget(endpoint), &Options{})
 	if n := len(forms()); n > 0 {
@@ -98,6 +99,7 @@ func TestClientSecretRefusedForAnotherHost(t *testing.T) {
 // With --oauth-issuer naming it, the authorization server gets the secret,
 // and the grant names the MCP server as its resource (RFC 8707).
 func TestClientSecretGoesToThePinnedIssuerWithTheResource(t *testing.T) {
+	t.Parallel()
 	endpoint, issuer, forms := foreignAS(t)
 	target := secretTarget(endpoint)
 	target.OAuthIssuer = issuer
@@ -119,6 +121,7 @@ func TestClientSecretGoesToThePinnedIssuerWithTheResource(t *testing.T) {
 // A pinned issuer other than the one the metadata names is refused before
 // anything is sent.
 func TestClientSecretRefusedForAnotherIssuerThanPinned(t *testing.T) {
+	t.Parallel()
 	endpoint, issuer, forms := foreignAS(t)
 	target := secretTarget(endpoint)
 	target.OAuthIssuer = "https://auth.example.com"

@@ -16,6 +16,7 @@ func otherLists() []paging.Method {
 }
 
 func TestWalkOtherListsEveryPage(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeListsPaged, "-pages", "4", "-page-size", "3"), nil)
 	for _, m := range otherLists() {
 		t.Run(m.Name, func(t *testing.T) {
@@ -38,6 +39,7 @@ func TestWalkOtherListsEveryPage(t *testing.T) {
 }
 
 func TestWalkOtherListsCursorLoop(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeListsLoop), nil)
 	for _, m := range otherLists() {
 		t.Run(m.Name, func(t *testing.T) {
@@ -53,6 +55,7 @@ func TestWalkOtherListsCursorLoop(t *testing.T) {
 }
 
 func TestWalkOtherListsEndlessStopsAtPageLimit(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeListsEndless), &Options{MaxPages: 5})
 	for _, m := range otherLists() {
 		t.Run(m.Name, func(t *testing.T) {
@@ -68,6 +71,7 @@ func TestWalkOtherListsEndlessStopsAtPageLimit(t *testing.T) {
 }
 
 func TestWalkOtherListsAbort(t *testing.T) {
+	t.Parallel()
 	for _, m := range otherLists() {
 		t.Run(m.Name, func(t *testing.T) {
 			log := record.NewLog(&record.LogOptions{History: true})

@@ -16,6 +16,7 @@ import (
 // its tools with the level sent before the first request, and ends with
 // no error about the level (it ended before its timeout).
 func TestDebugLevelIsNotWaitedFor(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, hostile(t, hostiletest.ModeHangSetLevel), &Options{Log: log, Protocol: "2025-11-25"})
 	_, res := s.Walk(context.Background(), paging.Tools())
@@ -59,6 +60,7 @@ func TestDebugLevelIsNotWaitedFor(t *testing.T) {
 // asked for at connect is answered, so that the server, which may handle
 // the two at once, ends at the level asked for last.
 func TestLogLevelWaitsForTheDebugLevel(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, demoStdio(t), &Options{Log: log, Protocol: "2025-11-25"})
 	defer s.Close()

@@ -100,6 +100,7 @@ func sessionIDs(l *record.Log) []string {
 // (a new initialize) in the same record, generations continuing and the
 // tools listed before still known.
 func TestLostHTTPSessionAndRestart(t *testing.T) {
+	t.Parallel()
 	f, url := newForgetful(t)
 	s := dial(t, Target{URL: url}, nil)
 	ctx := context.Background()
@@ -190,6 +191,7 @@ func toStrings(kinds []record.Kind) []string {
 // A stdio server that died is restarted as a new process, in the same
 // record; the generation continues.
 func TestRestartDeadStdioServer(t *testing.T) {
+	t.Parallel()
 	s := dial(t, demoStdio(t), nil)
 	ctx := context.Background()
 	if _, res := s.Walk(ctx, paging.Tools()); res.Err != nil {
@@ -222,6 +224,7 @@ func TestRestartDeadStdioServer(t *testing.T) {
 
 // An in-process server cannot be restarted, and says so.
 func TestRestartInMemoryRefused(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	if _, err := s.Restart(context.Background()); err == nil || !strings.Contains(err.Error(), "cannot be restarted") {
 		t.Errorf("Restart of an in-memory session: %v", err)
@@ -231,6 +234,7 @@ func TestRestartInMemoryRefused(t *testing.T) {
 // Restarting a live HTTP session ends it (a DELETE, as a close does) and
 // starts a new one with a new initialize.
 func TestRestartLiveHTTPSession(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var deleted []string
 	inner := demo.Handler(nil)

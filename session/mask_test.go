@@ -22,6 +22,7 @@ import (
 // record made with the registry the session shares: it was added the
 // moment it was obtained.
 func TestOAuthTokenEchoedIsMasked(t *testing.T) {
+	t.Parallel()
 	url, sent := authDemo(t)
 	red := record.NewRedactor(nil)
 	log := record.NewLog(&record.LogOptions{History: true})
@@ -65,6 +66,7 @@ func TestOAuthTokenEchoedIsMasked(t *testing.T) {
 // A log masks every event before its sinks and subscribers see it, escaped
 // echoes included, and keeps the raw frame's size.
 func TestLogMasksEscapedEchoes(t *testing.T) {
+	t.Parallel()
 	red := record.NewRedactor(nil)
 	ph := red.Add("GITHUB_TOKEN", "ghp_0123456789abcdefghijABCDEFGHIJ012345")
 	slashed := red.Add("HOOK_TOKEN", "https://hooks.example/abc")

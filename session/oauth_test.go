@@ -138,6 +138,7 @@ func TestOAuthFromThe401ToAListedTool(t *testing.T) {
 }
 
 func TestOAuthClientCredentials(t *testing.T) {
+	t.Parallel()
 	url, sent := authDemo(t)
 	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, Target{URL: url, OAuth: oauth.ClientCredentials, ClientID: demo.DemoClientID, ClientSecret: demo.DemoClientSecret}, &Options{Log: log})
@@ -175,6 +176,7 @@ func TestOAuthClientCredentials(t *testing.T) {
 // through, and neither an assertion nor a token reaches the events. A key
 // the server does not know for the client fails, saying why.
 func TestOAuthClientCredentialsKey(t *testing.T) {
+	t.Parallel()
 	url, sent := authDemo(t)
 	key := filepath.Join(t.TempDir(), "client.pem")
 	if err := os.WriteFile(key, []byte(demo.DemoClientKeyPEM), 0o600); err != nil {
@@ -213,6 +215,7 @@ func TestOAuthClientCredentialsKey(t *testing.T) {
 }
 
 func TestOAuthOffSaysTheChallenge(t *testing.T) {
+	t.Parallel()
 	url, _ := authDemo(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

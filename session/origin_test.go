@@ -64,6 +64,7 @@ func credentialTarget(url string) Target {
 // A redirect to another origin (here another port) is followed without
 // the -H headers, --header-cmd and Authorization, and an event says so.
 func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
+	t.Parallel()
 	echo := &headerEcho{}
 	other := echo.serve(t)
 	log := record.NewLog(&record.LogOptions{History: true})
@@ -101,6 +102,7 @@ func TestRedirectToAnotherOriginDropsCredentials(t *testing.T) {
 
 // The target's own origin gets every header: the control of the test above.
 func TestSameOriginGetsTheHeaders(t *testing.T) {
+	t.Parallel()
 	echo := &headerEcho{}
 	s := dial(t, credentialTarget(echo.serve(t)), nil)
 	if r := s.Ping(context.Background()); r.Err != nil {
@@ -116,6 +118,7 @@ func TestSameOriginGetsTheHeaders(t *testing.T) {
 // A legacy SSE endpoint event naming another origin ends the connection
 // before anything is posted there.
 func TestSSEEndpointOfAnotherOriginRefused(t *testing.T) {
+	t.Parallel()
 	echo := &headerEcho{}
 	other := echo.serve(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -23,6 +23,7 @@ import (
 // names it instead of repeating its items, which reading the file gives
 // back.
 func TestRecordKeepsEachByteOnce(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	rec, err := record.NewRecorder(&out, record.NewHeader("test", record.TargetInfo{}), nil)
 	if err != nil {
@@ -63,6 +64,7 @@ func TestRecordKeepsEachByteOnce(t *testing.T) {
 // A page whose frame this recorder did not write (it started after it)
 // keeps its items.
 func TestRecordKeepsItemsOfAFrameItDidNotWrite(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	rec, err := record.NewRecorder(&out, record.NewHeader("test", record.TargetInfo{}), nil)
 	if err != nil {
@@ -95,6 +97,7 @@ func TestRecordRedactsRawFrames(t *testing.T) {
 // Files written before pages named their frames, with the items in each
 // page event, read as they did.
 func TestOpenOldFileWithPageItems(t *testing.T) {
+	t.Parallel()
 	f, err := record.OpenFile(filepath.Join("testdata", "walk-items.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +120,7 @@ func TestOpenOldFileWithPageItems(t *testing.T) {
 // A walk over real stdio, recorded to a file: each page's items are in the
 // file once (in its frame) and read back whole.
 func TestRecordedWalkOverStdio(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "walk.jsonl")
 	target := hostile(t, hostiletest.ModeNormal, "-pages", "3", "-page-size", "2")
 	rf, err := record.CreateRecord(path, record.NewHeader("test", target.Describe()), target.Secrets())

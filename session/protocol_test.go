@@ -55,6 +55,7 @@ func serverCalls(l *record.Log, method string) []string {
 }
 
 func TestClientDeclaresOnlyWhatItAnswers(t *testing.T) {
+	t.Parallel()
 	s, ss := sdkServer(t, nil)
 	caps := ss.InitializeParams().Capabilities
 	if caps.RootsV2 != nil || caps.Sampling != nil || caps.Elicitation != nil {
@@ -91,6 +92,7 @@ func TestClientDeclaresOnlyWhatItAnswers(t *testing.T) {
 }
 
 func TestClientDeclaresRootsWhenGiven(t *testing.T) {
+	t.Parallel()
 	s, ss := sdkServer(t, &Options{Roots: []string{"/tmp/a", "file:///tmp/b"}})
 	caps := ss.InitializeParams().Capabilities
 	if caps.RootsV2 == nil || caps.Sampling != nil || caps.Elicitation != nil {
@@ -111,6 +113,7 @@ func TestClientDeclaresRootsWhenGiven(t *testing.T) {
 // A server that samples anyway gets the specification's user-rejection
 // code, never 0.
 func TestSamplingIsRejectedWithTheSpecCode(t *testing.T) {
+	t.Parallel()
 	s, ss := sdkServer(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -152,6 +155,7 @@ func askHostile(t *testing.T, s *Session, method string) string {
 // Over real stdio: what the client declared at initialize, and how it
 // answers each request a server may send.
 func TestServerRequestsOverStdio(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeServerRequests), nil)
 	r := s.Call(context.Background(), "capabilities", nil, nil)
 	var res struct {
@@ -216,6 +220,7 @@ func strayEvents(l *record.Log) []string {
 // Answers that match no request in flight are recorded, said to be ignored
 // and kept from the SDK; the walk and the call take the right answer.
 func TestStrayAnswersAreIgnoredOverStdio(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeStrayAnswers), nil)
 	for range 3 {
 		_, res := s.Walk(context.Background(), paging.Tools())
@@ -260,6 +265,7 @@ func TestStrayAnswersAreIgnoredOverStdio(t *testing.T) {
 // An aborted walk is no rejection by the SDK: the page's answer that
 // arrives as the walk is cancelled is not reported as one.
 func TestAbortedWalkIsNoSDKRejection(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -321,6 +327,7 @@ func rawServer(t *testing.T) Target {
 // The in-memory path (a connection wrapper, not the stdio reader) also keeps
 // stray answers from the SDK and passes deep frames on cut.
 func TestStrayAndDeepInMemory(t *testing.T) {
+	t.Parallel()
 	s := dial(t, rawServer(t), &Options{Protocol: "2025-11-25"})
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Incomplete != paging.Complete {
@@ -340,6 +347,7 @@ func TestStrayAndDeepInMemory(t *testing.T) {
 
 // A batch from the server is passed on without its stray answers.
 func TestBatchLosesItsStrays(t *testing.T) {
+	t.Parallel()
 	tp := newTap(record.NewLog(nil))
 	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	fwd, ok := tp.receive([]byte(`[{"jsonrpc":"2.0","id":1.5,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}},{}]`))

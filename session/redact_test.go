@@ -38,6 +38,7 @@ func TestRedactorNeverRescansPlaceholders(t *testing.T) {
 }
 
 func TestRedactorMasksStringContentsOnly(t *testing.T) {
+	t.Parallel()
 	red := record.NewRedactor(nil)
 	tok := red.Add("GITHUB_TOKEN", "ghp_0123456789abcdefghijABCDEFGHIJ012345")
 	red.Add("SLASHED", "a/b/c/d")
@@ -67,6 +68,7 @@ func TestRedactorMasksStringContentsOnly(t *testing.T) {
 }
 
 func TestRedactorConcurrentUse(t *testing.T) {
+	t.Parallel()
 	red := record.NewRedactor(nil)
 	var wg sync.WaitGroup
 	for i := range 8 {

@@ -46,6 +46,7 @@ func requestVerdict(r *RequestResult, check string) finding.Verdict {
 }
 
 func TestReadResourceVerdicts(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	r := s.ReadResource(ctx, "demo://readme")
@@ -75,6 +76,7 @@ func TestReadResourceVerdicts(t *testing.T) {
 }
 
 func TestReadAlwaysReachesTheWire(t *testing.T) {
+	t.Parallel()
 	// The server says its reads may be cached for a minute; a read still asks.
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cached", Version: "1"}, &mcp.ServerOptions{
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) { c.TTLMs = 60000 },
@@ -100,6 +102,7 @@ func TestReadAlwaysReachesTheWire(t *testing.T) {
 }
 
 func TestGetPromptRefusesAMissingRequiredArgument(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	def := listedItem(t, s, paging.Prompts(), "code_review")
@@ -121,6 +124,7 @@ func TestGetPromptRefusesAMissingRequiredArgument(t *testing.T) {
 }
 
 func TestBadAnswersFailTheirVerdicts(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeBadAnswers), nil)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -141,6 +145,7 @@ func TestBadAnswersFailTheirVerdicts(t *testing.T) {
 }
 
 func TestCompleteVerdicts(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	r := s.Complete(ctx, CompleteRef{Template: "demo://weather/{city}"}, "city", "os", nil)
@@ -154,6 +159,7 @@ func TestCompleteVerdicts(t *testing.T) {
 }
 
 func TestPingAndLogLevel(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, &Options{Protocol: "2025-11-25"})
 	ctx := context.Background()
 	if r := s.Ping(ctx); r.Err != nil || r.Elapsed <= 0 || r.RequestID == "" {
@@ -178,6 +184,7 @@ func TestPingAndLogLevel(t *testing.T) {
 }
 
 func TestCancelARequest(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
@@ -199,6 +206,7 @@ func TestCancelARequest(t *testing.T) {
 }
 
 func TestRequestTimesOut(t *testing.T) {
+	t.Parallel()
 	s := shortTimeout(dial(t, hostile(t, hostiletest.ModeHangRequests), nil), 300*time.Millisecond)
 	r := s.GetPrompt(context.Background(), "prompt_1_1", map[string]string{"x": "1"}, nil)
 	if r.Err == nil || !strings.Contains(r.Err.Error(), "no answer within") || r.Cancelled {
@@ -207,6 +215,7 @@ func TestRequestTimesOut(t *testing.T) {
 }
 
 func TestSubscribeRecordsUpdates(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	sub := log.Subscribe()
 	defer sub.Close()
@@ -237,6 +246,7 @@ func TestSubscribeRecordsUpdates(t *testing.T) {
 // TestLogLevelTravelsInTheMetaOnNewProtocols: on 2026-07-28 there is no
 // logging/setLevel; the level asked for goes in each call's _meta instead.
 func TestLogLevelTravelsInTheMetaOnNewProtocols(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	if s.Info().ProtocolVersion < newProtocol {
@@ -276,6 +286,7 @@ func TestLogLevelTravelsInTheMetaOnNewProtocols(t *testing.T) {
 // a ping is still call #1, as a user counting calls expects (the report's
 // table and the terminal's "Call #N" show this number).
 func TestCallsAreNumberedApartFromRequests(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	r1 := s.ReadResource(ctx, "demo://readme")
@@ -299,6 +310,7 @@ func TestCallsAreNumberedApartFromRequests(t *testing.T) {
 // tools forgets tools: a server that names new prompts on each walk does
 // not grow what the session keeps of them.
 func TestPromptsWalkForgetsWhatItNoLongerLists(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "prompts", Version: "1"}, nil)
 	handler := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {

@@ -71,6 +71,7 @@ func httpEvents(l *record.Log, step record.HTTPStep) []*record.HTTPInfo {
 }
 
 func TestThrottleOneThenSuccess(t *testing.T) {
+	t.Parallel()
 	th := &throttled{after: []func() string{fixed("0")}}
 	url := th.serve(t)
 	log := record.NewLog(&record.LogOptions{History: true})
@@ -92,6 +93,7 @@ func TestThrottleOneThenSuccess(t *testing.T) {
 }
 
 func TestThrottleRetryAfterDate(t *testing.T) {
+	t.Parallel()
 	th := &throttled{after: []func() string{func() string {
 		return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
 	}}}
@@ -113,12 +115,13 @@ func TestThrottleRetryAfterDate(t *testing.T) {
 }
 
 func TestThrottleThreeTimesFails(t *testing.T) {
+	t.Parallel()
 	th := &throttled{after: []func() string{fixed(""), fixed(""), fixed(""), fixed("")}}
 	url := th.serve(t)
 	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	s, err := Dial(ctx, Target{URL: url}, &Options{Log: log, Timeout: 15 * time.Second})
+	s, err := Dial(ctx, Target{URL: url}, &Options{Log: log, Timeout: 15 * time.Second, pace: quickPace()})
 	if err == nil {
 		s.Close()
 		t.Fatal("Dial succeeded through three 429s")
@@ -142,6 +145,7 @@ func TestThrottleThreeTimesFails(t *testing.T) {
 }
 
 func TestThrottlePastTheBudgetFailsAtOnce(t *testing.T) {
+	t.Parallel()
 	th := &throttled{after: []func() string{fixed("3600")}}
 	url := th.serve(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -165,6 +169,7 @@ func TestThrottlePastTheBudgetFailsAtOnce(t *testing.T) {
 }
 
 func TestNoRetrySeesThe429(t *testing.T) {
+	t.Parallel()
 	th := &throttled{after: []func() string{fixed("0")}}
 	url := th.serve(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -180,6 +185,7 @@ func TestNoRetrySeesThe429(t *testing.T) {
 }
 
 func TestServerErrorIsNotRetried(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	posts := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

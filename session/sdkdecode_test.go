@@ -16,6 +16,7 @@ import (
 // new SDK field that the mirror lacks would let a page through that the
 // SDK refuses.
 func TestSDKToolsMirrorsTheSDK(t *testing.T) {
+	t.Parallel()
 	mirrors(t, "ListToolsResult", reflect.TypeFor[mcp.ListToolsResult](), reflect.TypeFor[sdkTools]())
 }
 
@@ -115,6 +116,7 @@ func jsonFields(st reflect.Type) map[string]reflect.StructField {
 // of the wrong type anywhere, a number beyond float64 in a schema or in
 // _meta).
 func TestSDKToolsAcceptsOnlyWhatTheSDKAccepts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		page   string
 		accept bool // the mirror tells alone

@@ -20,6 +20,7 @@ import (
 // the walk reads raw, and only for such a request: other answers, errors
 // and list answers nobody reads raw pass as they came.
 func TestListAnswerReachesSDKEmpty(t *testing.T) {
+	t.Parallel()
 	tp := newTap(record.NewLog(nil))
 	w := &watcher{list: "tools/list", items: "tools"}
 	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}`))
@@ -51,6 +52,7 @@ func TestListAnswerReachesSDKEmpty(t *testing.T) {
 // number) is still a finding, though the SDK was given an empty page; its
 // items are read from the raw answer all the same.
 func TestSDKWouldRejectPage(t *testing.T) {
+	t.Parallel()
 	s := dial(t, listServer(t, `{"tools":[{"name":"plain","inputSchema":{"type":"object"}},{"name":7,"inputSchema":{}}]}`),
 		&Options{Protocol: "2025-11-25"})
 	_, res := s.Walk(context.Background(), paging.Tools())

@@ -16,6 +16,7 @@ import (
 // same bytes either way, each event written once; and the record outlives
 // the spool that follows it.
 func TestExportOfARecordEqualsTheSpool(t *testing.T) {
+	t.Parallel()
 	target := demoStdio(t)
 	h := record.NewHeader("test", target.Describe())
 	own, err := record.NewSpool(h, target.Secrets(), nil)

@@ -120,6 +120,7 @@ func (e *eventRewriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
 // the walk and the call take the right answer, and every frame is recorded
 // once.
 func TestLegacySSEStrayAnswersAreIgnored(t *testing.T) {
+	t.Parallel()
 	url := hostileSSEServer{strays: true}.start(t)
 	s := dial(t, Target{URL: url, SSE: true}, &Options{Timeout: 30 * time.Second})
 	res := walkAndCallPastStrays(t, s)
@@ -151,6 +152,7 @@ func TestLegacySSEStrayAnswersAreIgnored(t *testing.T) {
 // accepts is passed on cut: the walk keeps every tool of it and the
 // connection stays usable.
 func TestLegacySSEDeepSchemaIsCut(t *testing.T) {
+	t.Parallel()
 	url := hostileSSEServer{deep: true}.start(t)
 	walkKeepsTheDeepTool(t, dial(t, Target{URL: url, SSE: true}, &Options{Timeout: 30 * time.Second}))
 }
@@ -159,6 +161,7 @@ func TestLegacySSEDeepSchemaIsCut(t *testing.T) {
 // event passes untouched and unrecorded, and an event with nothing to pass
 // on is dropped whole, since the SDK takes every other event for a message.
 func TestSSETapLegacyStream(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
 	tp.frame(record.Send, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))

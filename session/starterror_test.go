@@ -12,6 +12,7 @@ import (
 // A program that does not exist is said to be missing, with where its
 // command came from: after -- or from a config file's entry.
 func TestDialMissingProgram(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := session.Dial(ctx, session.Target{Command: []string{"/nonexistent/server", "--flag"}}, &session.Options{Timeout: time.Minute})

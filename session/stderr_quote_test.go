@@ -10,6 +10,7 @@ import (
 // cause and the tail in good English: Node's "Cannot find module" left one
 // out and said "… (1 more lines)".
 func TestStderrQuoteCountsTheLinesLeftOut(t *testing.T) {
+	t.Parallel()
 	for skipped, want := range map[int]string{1: "… (1 more line)\n", 3: "… (3 more lines)\n"} {
 		var l stderrLog
 		l.add("Error: Cannot find module '/nonexist.js'")
@@ -26,6 +27,7 @@ func TestStderrQuoteCountsTheLinesLeftOut(t *testing.T) {
 // before it (which names Error too) nor the caret under it: the quote
 // starts with the error whatever the stack's length.
 func TestStderrQuoteStartsWithTheErrorLine(t *testing.T) {
+	t.Parallel()
 	stack := func(n int) string {
 		var b strings.Builder
 		for i := range n {

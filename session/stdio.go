@@ -39,6 +39,8 @@ type child struct {
 	tap   *tap
 	log   *record.Log
 	limit *frameLimit
+	// step is the wait between the steps of stopping it (see [child.stop]).
+	step time.Duration
 
 	stdin  io.WriteCloser
 	toSDK  *io.PipeWriter
@@ -65,7 +67,7 @@ type child struct {
 	quitFirst bool
 }
 
-func startChild(t Target, tp *tap, log *record.Log, limit *frameLimit) (*child, error) {
+func startChild(t Target, tp *tap, log *record.Log, limit *frameLimit, step time.Duration) (*child, error) {
 	cmd := exec.Command(t.Command[0], t.Command[1:]...)
 	cmd.Env = ChildEnv(os.Environ(), t)
 	cmd.Dir = t.Dir
@@ -101,7 +103,7 @@ func startChild(t Target, tp *tap, log *record.Log, limit *frameLimit) (*child, 
 	errW.Close()
 
 	pr, pw := io.Pipe()
-	c := &child{cmd: cmd, tap: tp, log: log, limit: limit, stdin: stdin, toSDK: pw, fromUs: pr,
+	c := &child{cmd: cmd, tap: tp, log: log, limit: limit, step: step, stdin: stdin, toSDK: pw, fromUs: pr,
 		outR: outR, errR: errR, exited: make(chan struct{}), waited: make(chan struct{})}
 	c.readers.Add(2)
 	go c.readStdout(outR)
@@ -338,7 +340,7 @@ func (c *child) settle(wait time.Duration) {
 }
 
 // stop ends the child within about a second whatever it does: stdin
-// closed, then SIGTERM to its group, then SIGKILL, stopStep apart. A process
+// closed, then SIGTERM to its group, then SIGKILL, c.step apart. A process
 // that has not gone even after SIGKILL is left to the wait goroutine, which
 // reaps it when it goes; our pipe ends are closed either way.
 func (c *child) stop() {
@@ -349,7 +351,7 @@ func (c *child) stop() {
 	steps := []struct {
 		wait time.Duration
 		then syscall.Signal // 0: give up waiting
-	}{{stopStep, syscall.SIGTERM}, {stopStep, syscall.SIGKILL}, {stopStep / 2, 0}}
+	}{{c.step, syscall.SIGTERM}, {c.step, syscall.SIGKILL}, {c.step / 2, 0}}
 	for _, step := range steps {
 		timer := time.NewTimer(step.wait)
 		select {

@@ -58,6 +58,7 @@ func hasEvent(l *record.Log, kind record.Kind, text string) bool {
 // A frame with no newline ends the connection at the limit, with an error
 // naming the limit; what came before stays in the log and the record.
 func TestStdioFrameOverTheLimitEndsTheConnection(t *testing.T) {
+	t.Parallel()
 	s, rec := recorded(t, hostile(t, hostiletest.ModeHugeFrame), &Options{MaxFrame: 1 << 20})
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Err == nil {
@@ -78,6 +79,7 @@ func TestStdioFrameOverTheLimitEndsTheConnection(t *testing.T) {
 }
 
 func TestDefaultMaxFrameIs64MiB(t *testing.T) {
+	t.Parallel()
 	if got := newFrameLimit(0, record.NewLog(nil)).max; got != 64<<20 || DefaultMaxFrame != 64<<20 {
 		t.Errorf("default limit %d, DefaultMaxFrame %d", got, DefaultMaxFrame)
 	}
@@ -90,6 +92,7 @@ func TestDefaultMaxFrameIs64MiB(t *testing.T) {
 // A stderr line of 3 MiB is cut in its event, and stderr is drained on:
 // the server keeps writing to it and keeps working.
 func TestLongStderrLineIsTruncatedAndStderrKeepsDraining(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeHugeStderrLine), nil)
 	walked(t, s)
 	waitFor(t, "the stderr line written after the walk", func() bool {
@@ -124,6 +127,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // A crash's error quotes the line that says what went wrong, not only the
 // last lines of the stack.
 func TestCrashQuotesTheCauseLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode string
 		want []string
@@ -149,6 +153,7 @@ func TestCrashQuotesTheCauseLine(t *testing.T) {
 // When mcpwitness gives up on a server, the error says why first; that the
 // server then exited (because its stdin was closed) comes second.
 func TestErrorsSayTheCauseBeforeTheExit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode    string
 		timeout time.Duration
@@ -260,6 +265,7 @@ func TestCloseStopsAServerThatIgnoresSIGTERM(t *testing.T) {
 }
 
 func TestCauseLines(t *testing.T) {
+	t.Parallel()
 	causes := []string{
 		"panic: crashing on purpose",
 		"fatal error: all goroutines are asleep - deadlock!",

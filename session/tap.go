@@ -2,16 +2,13 @@ package session
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcpwitness/checks"
@@ -107,16 +104,6 @@ type sentRef struct {
 
 func newTap(log *record.Log) *tap {
 	return &tap{log: log, watched: map[string]*watcher{}, sent: map[string]sentCall{}, recvReq: map[string]string{}, own: map[string]chan struct{}{}, writes: map[string]chan struct{}{}}
-}
-
-// envelope is the part of a JSON-RPC frame the tap needs.
-type envelope struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
 }
 
 // maxFrameDepth bounds how deeply a frame from the server may nest when it
@@ -227,67 +214,6 @@ func (t *tap) routeBatch(dir string, view []byte, members []json.RawMessage, now
 	return b, err == nil
 }
 
-// levelDeep marks a recorded frame that was passed on cut.
-const levelDeep = "deep"
-
-// message is one JSON-RPC message as the tap read it.
-type message struct {
-	view     json.RawMessage // the message, cut if it was too deep
-	env      envelope
-	isObject bool // view is a JSON object whose fields have the types envelope wants
-}
-
-// readBatch reads the members of a batch (valid JSON), each a slice of
-// view, reporting whether view is one. The slice is declared here, not by
-// the caller, so that a frame that is not a batch allocates none.
-func readBatch(view []byte) ([]json.RawMessage, bool) {
-	var members []json.RawMessage
-	ok := jsonscan.Elements(view, func(m []byte) bool {
-		members = append(members, m)
-		return true
-	})
-	return members, ok
-}
-
-// readMessage reads one message (valid JSON) as decoding it into an
-// envelope would, with no copy: its members are slices of view.
-func readMessage(view json.RawMessage) message {
-	m := message{view: view}
-	m.isObject = m.env.read(view)
-	return m
-}
-
-// read fills e from the JSON text b (valid JSON) as json.Unmarshal into e
-// would: the members of an object matched to e's fields by name (exactly,
-// else without regard to case), the last of duplicates winning, a null
-// leaving a string as it was. It reports false where decoding would fail
-// (b is neither an object nor null, or jsonrpc or method is neither a
-// string nor null), having read all it could, as decoding does.
-func (e *envelope) read(b []byte) bool {
-	if string(bytes.TrimSpace(b)) == "null" {
-		return true // decodes, into nothing
-	}
-	typed := true
-	object := jsonscan.Members(b, func(rawKey, val []byte) bool {
-		switch jsonscan.Field(rawKey, "jsonrpc", "id", "method", "params", "result", "error") {
-		case "jsonrpc":
-			typed = jsonscan.StringInto(val, &e.JSONRPC) && typed
-		case "method":
-			typed = jsonscan.StringInto(val, &e.Method) && typed
-		case "id":
-			e.ID = val
-		case "params":
-			e.Params = val
-		case "result":
-			e.Result = val
-		case "error":
-			e.Error = val
-		}
-		return true
-	})
-	return object && typed
-}
-
 // route books one message and records it as rec (nil for a member of a
 // batch, recorded whole). It reports whether the message may be passed on:
 // an answer from the server that matches no request in flight is recorded,
@@ -388,17 +314,6 @@ func sdkIgnores(method string) bool {
 	return method == "notifications/message" || method == "notifications/progress"
 }
 
-// emptyPage is a JSON-RPC answer with id rawID whose result is a list page
-// with no items in the field items.
-func emptyPage(rawID json.RawMessage, items string) []byte {
-	b := make([]byte, 0, 48+len(rawID)+len(items))
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, rawID...)
-	b = append(b, `,"result":{"`...)
-	b = append(b, items...)
-	return append(b, `":[]}}`...)
-}
-
 // book keeps the tap's record of the requests in flight up to date with
 // one message going dir (its method and canonical id; a message with no
 // method is an answer). It returns the method to record the message under
@@ -455,150 +370,9 @@ func (t *tap) remember(id string, sc sentCall) {
 	}
 }
 
-// strayText says why an answer from the server was ignored.
-func strayText(rawID json.RawMessage, isObject bool) string {
-	var what string
-	switch {
-	case !isObject:
-		what = "a frame that is not a JSON-RPC message"
-	case len(rawID) == 0:
-		what = "an answer with no id"
-	case string(bytes.TrimSpace(rawID)) == "null":
-		what = `an answer with "id": null`
-	default:
-		what = "an answer with id " + string(rawID)
-	}
-	return "ignored " + what + ": it matches no request in flight, so it was not passed to the SDK"
-}
-
-// canonicalID is the id of a message as the tap keys it: "" for none or
-// null, an integral number in its shortest form (1.0 is 1, 1.5 stays 1.5),
-// anything else as it was written.
-func canonicalID(raw json.RawMessage) string {
-	b := bytes.TrimSpace(raw)
-	if len(b) == 0 || string(b) == "null" {
-		return ""
-	}
-	if b[0] != '"' {
-		if f, err := strconv.ParseFloat(string(b), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			return strconv.FormatInt(int64(f), 10)
-		}
-	}
-	return string(b)
-}
-
 func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
 }
-
-// notification turns a server notification into an event of its own.
-func (t *tap) notification(method string, params json.RawMessage, now time.Time) {
-	if method == "notifications/progress" && t.progress != nil {
-		var p struct {
-			Token    any     `json:"progressToken"`
-			Progress float64 `json:"progress"`
-			Total    float64 `json:"total"`
-			Message  string  `json:"message"`
-		}
-		if json.Unmarshal(params, &p) == nil {
-			tok, _ := json.Marshal(p.Token)
-			if callID, ok := t.progress(string(tok)); ok {
-				t.log.Append(record.Event{T: now, Kind: record.KindProgress, Method: method, Data: params,
-					Progress: &record.ProgressInfo{CallID: callID, Progress: p.Progress, Total: p.Total, Message: p.Message}})
-				return
-			}
-		}
-	}
-	ev := record.Event{T: now, Kind: record.KindNotification, Method: method, Data: params}
-	if method == "notifications/message" {
-		var m struct {
-			Level  string          `json:"level"`
-			Logger string          `json:"logger"`
-			Data   json.RawMessage `json:"data"`
-		}
-		if json.Unmarshal(params, &m) == nil {
-			ev.Level = m.Level
-			var s string
-			if json.Unmarshal(m.Data, &s) == nil {
-				ev.Text = s
-			} else {
-				ev.Text = string(m.Data)
-			}
-			if m.Logger != "" {
-				ev.Text = m.Logger + ": " + ev.Text
-			}
-		}
-	}
-	t.log.Append(ev)
-}
-
-// tapTransport wraps a transport so every connection it makes is tapped.
-type tapTransport struct {
-	inner mcp.Transport
-	tap   *tap
-	// record says whether frames are recorded here (re-encoded by the SDK),
-	// or below, from the bytes themselves (stdio).
-	record bool
-}
-
-func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.inner.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tc := &tapConn{inner: c, tap: t.tap, record: t.record}
-	t.tap.setConn(tc)
-	return tc, nil
-}
-
-type tapConn struct {
-	inner  mcp.Connection
-	tap    *tap
-	record bool
-}
-
-// Read passes on what the tap lets through: an answer that matches no
-// request in flight is recorded and skipped, a frame that nests too deep is
-// passed on cut.
-func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	for {
-		msg, err := c.inner.Read(ctx)
-		if err != nil || !c.record {
-			return msg, err
-		}
-		raw, encErr := jsonrpc.EncodeMessage(msg)
-		if encErr != nil {
-			return msg, nil
-		}
-		fwd, ok := c.tap.receive(raw)
-		if !ok {
-			continue
-		}
-		if !bytes.Equal(fwd, raw) {
-			if cut, decErr := jsonrpc.DecodeMessage(fwd); decErr == nil {
-				return cut, nil
-			}
-		}
-		return msg, nil
-	}
-}
-
-func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	c.tap.claim(ctx, msg)
-	if c.record {
-		if raw, err := jsonrpc.EncodeMessage(msg); err == nil {
-			c.tap.frame(record.Send, raw)
-		}
-	}
-	err := c.inner.Write(ctx, msg)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		c.tap.signal(c.tap.writes, req.Method)
-	}
-	return err
-}
-
-func (c *tapConn) Close() error      { return c.inner.Close() }
-func (c *tapConn) SessionID() string { return c.inner.SessionID() }

@@ -9,6 +9,7 @@ import (
 // the SDK, which does nothing with them for a client with no handler of
 // them; a notification it acts on (a list changed) goes on to it.
 func TestTapKeepsIgnoredNotificationsFromTheSDK(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
 	for _, tt := range []struct {

@@ -12,6 +12,7 @@ import (
 // answer to one of the newest is still matched to its request; one to a
 // request forgotten is a stray. Requests answered at once leave nothing.
 func TestTapForgetsTheOldestUnanswered(t *testing.T) {
+	t.Parallel()
 	tp := newTap(record.NewLog(nil))
 	now := time.Now()
 	n := maxUnanswered + 10
@@ -47,6 +48,7 @@ func TestTapForgetsTheOldestUnanswered(t *testing.T) {
 // An id sent again (a buggy peer may reuse one) is remembered by its
 // newest request, and in that request's place among the oldest.
 func TestTapIDSentAgain(t *testing.T) {
+	t.Parallel()
 	tp := newTap(record.NewLog(nil))
 	now := time.Now()
 	tp.book(record.Send, "ping", "1", now)

@@ -39,6 +39,7 @@ var envelopeSeeds = []string{
 // of the wrong type (which make it no JSON-RPC message, as decoding says),
 // and values that are not objects.
 func TestReadMessageReadsAsDecoding(t *testing.T) {
+	t.Parallel()
 	for _, s := range envelopeSeeds {
 		checkEnvelope(t, []byte(s))
 	}
@@ -66,6 +67,7 @@ func checkEnvelope(t *testing.T, b []byte) {
 // A list page is copied once on its way in: the result the walk reads is
 // a slice of the frame the record holds, not a copy of it.
 func TestTapKeepsAPageOnce(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	tp := newTap(log)
 	_, w := withListWatcher(t.Context(), "tools/list", "tools")

@@ -28,6 +28,7 @@ func TestTargetLoopback(t *testing.T) {
 
 // A --client-key that does not load is named, with its file, by Validate.
 func TestValidateNamesABadClientKey(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "missing.pem")
 	err := Target{URL: "https://x.test/mcp", OAuth: oauth.ClientCredentials, ClientID: "svc", ClientKey: path}.Validate()
 	if err == nil || !strings.HasPrefix(err.Error(), "--client-key "+path+": ") {

@@ -193,7 +193,7 @@ func (f *taskFollow) next(ctx, tctx context.Context) bool {
 	if f.cur.Status == record.TaskInputRequired && f.fetched == nil && f.got == nil {
 		f.fetched = f.s.fetchResult(tctx, f.cur.TaskID)
 	}
-	timer := time.NewTimer(pollEvery(f.cur.PollInterval))
+	timer := time.NewTimer(f.s.opts.pace.pollEvery(f.cur.PollInterval))
 	select {
 	case <-tctx.Done():
 		timer.Stop()

@@ -18,6 +18,7 @@ import (
 // each answer (which went back and forth with no pause until the timeout).
 // The early answer is a finding.
 func TestTaskResultIsAskedForOnce(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	s := dial(t, hostile(t, hostiletest.ModeTasksEarlyResult), &Options{Log: log, Protocol: "2025-11-25"})
 	const timeout = time.Second

@@ -54,6 +54,7 @@ func verdictOf(vs []finding.Verdict, check string) finding.Status {
 }
 
 func TestCallTaskCompletes(t *testing.T) {
+	t.Parallel()
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := dial(t, target, &Options{Protocol: "2025-11-25"})
@@ -92,6 +93,7 @@ func TestCallTaskCompletes(t *testing.T) {
 }
 
 func TestCallTaskFails(t *testing.T) {
+	t.Parallel()
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := dial(t, target, &Options{Protocol: "2025-11-25"})
@@ -108,6 +110,7 @@ func TestCallTaskFails(t *testing.T) {
 }
 
 func TestCallTaskCancelSendsTasksCancel(t *testing.T) {
+	t.Parallel()
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			log := record.NewLog(&record.LogOptions{History: true})
@@ -132,6 +135,7 @@ func TestCallTaskCancelSendsTasksCancel(t *testing.T) {
 }
 
 func TestCallTaskTimeoutCancels(t *testing.T) {
+	t.Parallel()
 	s := dial(t, demoStdio(t), &Options{Protocol: "2025-11-25"})
 	s.Walk(context.Background(), paging.Tools())
 	shortTimeout(s, 700*time.Millisecond)
@@ -142,6 +146,7 @@ func TestCallTaskTimeoutCancels(t *testing.T) {
 }
 
 func TestCallTaskInputRequiredAnsweredByElicit(t *testing.T) {
+	t.Parallel()
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := dial(t, target, &Options{Protocol: "2025-11-25", Elicit: &ElicitAnswer{Action: ElicitAcceptDefaults}})
@@ -173,6 +178,7 @@ func containsStatus(list []record.TaskStatus, st record.TaskStatus) bool {
 }
 
 func TestCallTaskForbiddenIsRefused(t *testing.T) {
+	t.Parallel()
 	s := dial(t, demoStdio(t), &Options{Protocol: "2025-11-25"})
 	s.Walk(context.Background(), paging.Tools())
 	r := s.CallTask(context.Background(), "add", json.RawMessage(`{"a":1,"b":2}`), nil)
@@ -189,6 +195,7 @@ func TestCallTaskForbiddenIsRefused(t *testing.T) {
 }
 
 func TestTasksListIsWalkedLikeTheOtherLists(t *testing.T) {
+	t.Parallel()
 	for name, target := range taskTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := dial(t, target, &Options{Protocol: "2025-11-25"})
@@ -225,6 +232,7 @@ func TestTasksListIsWalkedLikeTheOtherLists(t *testing.T) {
 }
 
 func TestCallTaskBadAnswersNameTheCause(t *testing.T) {
+	t.Parallel()
 	force := &TaskOptions{Force: true}
 	v2025 := &Options{Protocol: "2025-11-25"}
 	s := dial(t, hostile(t, hostiletest.ModeTasksNoID), v2025)
@@ -239,6 +247,7 @@ func TestCallTaskBadAnswersNameTheCause(t *testing.T) {
 }
 
 func TestTasksListCursorLoopIsAFinding(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, hostiletest.ModeTasksLoop), &Options{Protocol: "2025-11-25"})
 	_, res := s.Walk(context.Background(), paging.Tasks())
 	if res.Incomplete != paging.CursorRepeated || len(res.Pages) != 3 {

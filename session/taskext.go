@@ -123,7 +123,7 @@ func (s *Session) followExtension(ctx context.Context, r *CallResult, def, handl
 	answered := map[string]bool{}
 	var last json.RawMessage
 	for !cur.Status.Terminal() {
-		timer := time.NewTimer(pollEvery(cur.PollInterval))
+		timer := time.NewTimer(s.opts.pace.pollEvery(cur.PollInterval))
 		select {
 		case <-tctx.Done():
 			timer.Stop()

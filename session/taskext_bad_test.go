@@ -52,6 +52,7 @@ func (c *badTaskConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 func TestExtensionBadAnswersNameTheCause(t *testing.T) {
+	t.Parallel()
 	const handle = `{"resultType":"task","taskId":"t1","status":"working","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null,"pollIntervalMs":100}`
 	tests := []struct {
 		name, handle, get, says string

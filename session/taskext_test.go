@@ -68,6 +68,7 @@ func lifecycles(l *record.Log, id int64) map[record.TaskLifecycle]bool {
 }
 
 func TestExtensionTaskCompletes(t *testing.T) {
+	t.Parallel()
 	for name, target := range extTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := extSession(t, target, nil)
@@ -106,6 +107,7 @@ func TestExtensionTaskCompletes(t *testing.T) {
 }
 
 func TestExtensionTaskFailsWithItsError(t *testing.T) {
+	t.Parallel()
 	for name, target := range extTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := extSession(t, target, nil)
@@ -121,6 +123,7 @@ func TestExtensionTaskFailsWithItsError(t *testing.T) {
 }
 
 func TestExtensionTaskCancelSendsTasksCancel(t *testing.T) {
+	t.Parallel()
 	for name, target := range extTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			log := record.NewLog(&record.LogOptions{History: true})
@@ -143,6 +146,7 @@ func TestExtensionTaskCancelSendsTasksCancel(t *testing.T) {
 }
 
 func TestExtensionInputRequiredAnsweredByElicitThroughTasksUpdate(t *testing.T) {
+	t.Parallel()
 	for name, target := range extTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := extSession(t, target, &Options{Elicit: &ElicitAnswer{Action: ElicitAcceptDefaults}})
@@ -177,6 +181,7 @@ func TestExtensionInputRequiredAnsweredByElicitThroughTasksUpdate(t *testing.T) 
 }
 
 func TestPlainCallAnsweredWithATaskIsFollowed(t *testing.T) {
+	t.Parallel()
 	for name, target := range extTargets(t) {
 		t.Run(name, func(t *testing.T) {
 			s := extSession(t, target, nil)

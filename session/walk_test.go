@@ -15,6 +15,7 @@ import (
 )
 
 func TestWalkDemoEveryPageOnEveryTransport(t *testing.T) {
+	t.Parallel()
 	targets := map[string]func(t *testing.T) *Session{
 		"in-memory": func(t *testing.T) *Session { return demoInMemory(t, nil) },
 		"stdio":     func(t *testing.T) *Session { return dial(t, demoStdio(t), nil) },
@@ -60,6 +61,7 @@ func TestWalkDemoEveryPageOnEveryTransport(t *testing.T) {
 
 // A server's ttlMs must never let the SDK answer a walk from its cache.
 func TestWalkAlwaysReachesTheWire(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := demo.New(&demo.Options{TTLMs: 60000}).Connect(ctx, st, nil)
@@ -85,6 +87,7 @@ func TestWalkAlwaysReachesTheWire(t *testing.T) {
 }
 
 func TestWalkCursorLoopIsReportedAndEnds(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, "cursor-loop"), nil)
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Incomplete != paging.CursorRepeated {
@@ -99,6 +102,7 @@ func TestWalkCursorLoopIsReportedAndEnds(t *testing.T) {
 }
 
 func TestWalkEndlessServerStopsAtPageLimit(t *testing.T) {
+	t.Parallel()
 	s := dial(t, hostile(t, "endless"), &Options{MaxPages: 7})
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Incomplete != paging.PageLimit {
@@ -113,6 +117,7 @@ func TestWalkEndlessServerStopsAtPageLimit(t *testing.T) {
 }
 
 func TestWalkAbortMidWalk(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	ctx, cancel := context.WithCancel(context.Background())
 	// A sink runs as the event is appended, on the walk's goroutine, so the
@@ -146,6 +151,7 @@ func TestWalkAbortMidWalk(t *testing.T) {
 }
 
 func TestGenerationsAndHeldAcrossOverlappingWalks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := demo.New(&demo.Options{PageSize: 1000}).Connect(ctx, st, nil)
@@ -204,6 +210,7 @@ func TestGenerationsAndHeldAcrossOverlappingWalks(t *testing.T) {
 }
 
 func TestWalkOverHTTPRecordsPagesFromTheRawAnswer(t *testing.T) {
+	t.Parallel()
 	s := dial(t, Target{URL: demoHTTP(t)}, nil)
 	_, res := s.Walk(context.Background(), paging.Tools())
 	if res.Incomplete != paging.Complete {
@@ -229,6 +236,7 @@ func hasFinding(fs []finding.Finding, check string) bool {
 // stopped, with no error and no findings, and the session keeps what it
 // read (a stopped walk forgets no tool).
 func TestWalkWithStop(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(nil)
 	var done *record.WalkInfo
 	log.AddSink(func(ev record.Event) {
@@ -257,6 +265,7 @@ func TestWalkWithStop(t *testing.T) {
 // and, complete, forgets none; its result's pages keep their counts, not
 // their items (the page events had them).
 func TestWalkNoCallsKeepsNoDefinitions(t *testing.T) {
+	t.Parallel()
 	s := demoInMemory(t, nil)
 	ctx := context.Background()
 	_, res := s.WalkWith(ctx, paging.Tools(), &WalkOptions{NoCalls: true})

@@ -44,6 +44,7 @@ func writePEM(t *testing.T, path, typ string, der []byte) {
 // golang-jwt's parser accepting the signature with the public key and the
 // claims RFC 7523 asks for.
 func TestClientKeySignsAssertions(t *testing.T) {
+	t.Parallel()
 	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
 	p521, _ := ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
@@ -124,6 +125,7 @@ func decodeJWTPart(t *testing.T, part string, v any) {
 // TestClientKeyRefusals: what is not a usable key says why, naming the
 // file.
 func TestClientKeyRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	small, _ := rsa.GenerateKey(rand.Reader, 1024)
 	p224, _ := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
@@ -161,6 +163,7 @@ func TestClientKeyRefusals(t *testing.T) {
 // the key's algorithm, is refused before a token request, saying what it
 // takes; one whose metadata says nothing of either is tried.
 func TestJWTClientAcceptsWhatTheServerTakes(t *testing.T) {
+	t.Parallel()
 	j := &ccClient{key: &clientKey{alg: "ES256"}}
 	for _, tc := range []struct {
 		methods, algs []string

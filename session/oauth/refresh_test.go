@@ -31,6 +31,7 @@ func (s *tokenSequence) Token() (*oauth2.Token, error) {
 }
 
 func TestOAuthRefreshIsAnEvent(t *testing.T) {
+	t.Parallel()
 	log := record.NewLog(&record.LogOptions{History: true})
 	o := &Handler{log: log, lastToken: "first-secret-token"}
 	first := &oauth2.Token{AccessToken: "first-secret-token", TokenType: "Bearer"}
