@@ -52,18 +52,3 @@ func DefaultRootsKeyMap() RootsKeyMap {
 		Close:      binding("esc", "close", "esc"),
 	}
 }
-
-// ShortHelp returns the keys of the request shown, for the help line.
-func (a *askModal) ShortHelp() []key.Binding {
-	k := a.keys
-	r := a.current()
-	switch {
-	case r == nil:
-		return nil
-	case r.kind == askForm:
-		return []key.Binding{k.Accept, k.Decline, k.Cancel}
-	case r.kind == askURL:
-		return []key.Binding{k.Open, k.Accept, k.Decline, k.Cancel}
-	}
-	return []key.Binding{k.Accept, k.Decline, k.Stop, k.Load, k.Scroll.PageDown}
-}
