@@ -26,6 +26,7 @@ var layerRules = []layerRule{
 	{Package: "mcpwitness/replay", Forbidden: []string{"mcpwitness/session"}, Why: "replay reads records only"},
 	{Package: "mcpwitness/report", Forbidden: []string{"mcpwitness/session"}, Why: "report reads records only"},
 	{Package: "mcpwitness/render", Forbidden: []string{"mcpwitness/session"}, Why: "render draws records only"},
+	{Package: "mcpwitness/ui/panes", Forbidden: []string{"mcpwitness/ui"}, Why: "a pane is composed by the root, never the other way"},
 	{Package: "mcpwitness/finding", Own: true, Why: "finding is the bottom of the module"},
 	{Package: "mcpwitness/sanitize", Own: true, Why: "sanitize is the bottom of the module"},
 	{Package: "mcpwitness/jsonscan", Own: true, Why: "jsonscan is the bottom of the module"},

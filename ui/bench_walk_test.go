@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 	"testing"
 	"time"
@@ -83,8 +84,8 @@ func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
 		if got, want := h.m.tools.View(), h.m.tools.draw(); got != want {
 			t.Fatalf("after %s the tools pane shows\n%s\nnot\n%s", what, got, want)
 		}
-		for i, sc := range []*scroller{&h.m.detail.sc, &h.m.item.sc, &h.m.wire.frame} {
-			if got, want := sc.View(), sc.draw(); got != want {
+		for i, sc := range []*panes.Scroller{&h.m.detail.sc, &h.m.item.sc, &h.m.wire.frame} {
+			if got, want := sc.View(), sc.Draw(); got != want {
 				t.Fatalf("after %s scroller %d shows\n%s\nnot\n%s", what, i, got, want)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/themes"
+	"mcpwitness/ui/panes"
 )
 
 // common is what the root shares with every pane: the session state shown
@@ -19,7 +20,7 @@ import (
 type common struct {
 	st     *fold.State
 	sty    *themes.Styles
-	global *GlobalKeyMap
+	global *panes.GlobalKeyMap
 	loc    *time.Location
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"mcpwitness/ui/panes"
 	"strings"
 	"time"
 
@@ -53,7 +54,7 @@ type detailPane struct {
 	headFor   detailHead
 
 	*common
-	keys *DetailKeyMap
+	keys *panes.DetailKeyMap
 	w, h int
 
 	focused bool
@@ -68,7 +69,7 @@ type detailPane struct {
 	// point shown.
 	absent string
 
-	sc scroller
+	sc panes.Scroller
 	// doc is the document as built; pick is the place (from 1) among its
 	// verdicts of the one picked, 0 for none (see verdictpick.go).
 	doc    detailDoc
@@ -77,7 +78,7 @@ type detailPane struct {
 	bar    progress.Model
 }
 
-func newDetailPane(c *common, keys *DetailKeyMap) detailPane {
+func newDetailPane(c *common, keys *panes.DetailKeyMap) detailPane {
 	d := detailPane{common: c, keys: keys}
 	d.restyle()
 	return d
@@ -312,7 +313,7 @@ func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		if !sidewaysKey(msg, &d.keys.SidewaysKeyMap, &d.sc) {
-			moveKey(msg, &d.keys.MoveKeyMap, &d.sc)
+			panes.MoveKey(msg, &d.keys.MoveKeyMap, &d.sc)
 		}
 	}
 	return d, nil
@@ -332,7 +333,7 @@ func (d *detailPane) View(spin string, now time.Time) string {
 	lines := []string{head}
 	lines = append(lines, d.liveLines(spin, now)...)
 	out := strings.Join(lines, "\n")
-	if d.sc.h > 0 {
+	if d.sc.Height() > 0 {
 		out += "\n" + d.sc.View()
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"mcpwitness/render"
+	"mcpwitness/ui/panes"
 )
 
 // The documents of the detail pane, of an item's pane (resource contents,
@@ -32,7 +33,7 @@ type detailDoc struct {
 // line once, when the document is built (in a command for a big one),
 // so that drawing and scrolling never measure.
 func measured(lines []string, spans []render.VerdictSpan) detailDoc {
-	return detailDoc{lines: lines, widest: measureLines(lines), spans: spans}
+	return detailDoc{lines: lines, widest: panes.MeasureLines(lines), spans: spans}
 }
 
 // setDoc shows doc, keeping the verdict picked while the call has it and
@@ -66,7 +67,7 @@ func sidewaysMark(col int, more bool) string {
 
 // sidewaysKey scrolls sc sideways on k's keys; it says whether msg was
 // one of them.
-func sidewaysKey(msg tea.KeyPressMsg, k *SidewaysKeyMap, sc *scroller) bool {
+func sidewaysKey(msg tea.KeyPressMsg, k *panes.SidewaysKeyMap, sc *panes.Scroller) bool {
 	switch {
 	case key.Matches(msg, k.Left):
 		sc.ScrollX(-scrollStep)
@@ -80,7 +81,7 @@ func sidewaysKey(msg tea.KeyPressMsg, k *SidewaysKeyMap, sc *scroller) bool {
 
 // sidewaysHelp adds k's sideways binding to a help line when sc has
 // lines wider than its window.
-func sidewaysHelp(out []key.Binding, k *SidewaysKeyMap, sc *scroller) []key.Binding {
+func sidewaysHelp(out []key.Binding, k *panes.SidewaysKeyMap, sc *panes.Scroller) []key.Binding {
 	if col, more := sc.Sideways(); more || col > 0 {
 		out = append(out, k.Right)
 	}

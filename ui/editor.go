@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -17,7 +18,6 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/themes"
 	"mcpwitness/tooldef"
 )
 
@@ -74,7 +74,7 @@ func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) te
 // JSON otherwise.
 type editorPane struct {
 	*common
-	keys *EditorKeyMap
+	keys *panes.EditorKeyMap
 	v    *checks.Validator
 	w, h int
 
@@ -106,7 +106,7 @@ type editorPane struct {
 	noForm string
 }
 
-func newEditorPane(c *common, keys *EditorKeyMap, v *checks.Validator) editorPane {
+func newEditorPane(c *common, keys *panes.EditorKeyMap, v *checks.Validator) editorPane {
 	return editorPane{common: c, keys: keys, v: v, area: textarea.New()}
 }
 
@@ -176,7 +176,7 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 func (e *editorPane) Tool() *fold.Tool { return e.tool }
 
 func (e *editorPane) restyle() {
-	styleFields(e.inputs, e.sty)
+	panes.StyleFields(e.inputs, e.sty)
 	s := e.area.Styles()
 	s.Focused.Text, s.Blurred.Text = e.sty.Text, e.sty.Text
 	s.Focused.CursorLine = e.sty.Text
@@ -185,18 +185,6 @@ func (e *editorPane) restyle() {
 	e.area.SetStyles(s)
 	if e.tool != nil {
 		e.SetSize(e.w, e.h) // the schema, drawn in the new styles
-	}
-}
-
-// styleFields draws the inputs of a form or the editor in the styles
-// sty, with a steady cursor.
-func styleFields(inputs []textinput.Model, sty *themes.Styles) {
-	for i := range inputs {
-		s := inputs[i].Styles()
-		s.Focused.Text, s.Blurred.Text = sty.Text, sty.Text
-		s.Focused.Placeholder, s.Blurred.Placeholder = sty.Subtle, sty.Subtle
-		s.Cursor.Blink = false
-		inputs[i].SetStyles(s)
 	}
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -45,19 +46,7 @@ func (e *editorPane) View() string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, check...)
-	return fitLines(lines, e.w, e.h)
-}
-
-// fitLines joins the first h lines, each fitted to w columns.
-func fitLines(lines []string, w, h int) string {
-	var b strings.Builder
-	for i, l := range lines[:min(len(lines), h)] {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(render.Fit(l, w))
-	}
-	return b.String()
+	return panes.FitLines(lines, e.w, e.h)
 }
 
 // formLineCount is how many lines the whole form takes: a line a field,

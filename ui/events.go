@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -17,7 +18,7 @@ import (
 // notifications, list changes and the walks they started, calls, errors.
 type eventsPane struct {
 	*common
-	keys *EventsKeyMap
+	keys *panes.EventsKeyMap
 	w, h int
 
 	focused bool
@@ -92,9 +93,9 @@ type colsKey struct {
 	floor                int
 }
 
-type eventPaints struct{ sel, subtle, muted, text, warn, fail paint }
+type eventPaints struct{ sel, subtle, muted, text, warn, fail panes.Paint }
 
-func newEventsPane(c *common, keys *EventsKeyMap) eventsPane {
+func newEventsPane(c *common, keys *panes.EventsKeyMap) eventsPane {
 	p := eventsPane{common: c, keys: keys, list: newStreamList()}
 	p.restyle()
 	return p
@@ -106,8 +107,8 @@ func (p *eventsPane) Focus(on bool) { p.focused = on }
 // restyle paints with the styles of the theme now.
 func (p *eventsPane) restyle() {
 	s := p.sty
-	p.pt = eventPaints{sel: newPaint(s.Selected.Render), subtle: newPaint(s.Subtle.Render), muted: newPaint(s.Muted.Render),
-		text: newPaint(s.Text.Render), warn: newPaint(s.Warn.Render), fail: newPaint(s.Fail.Render)}
+	p.pt = eventPaints{sel: panes.NewPaint(s.Selected.Render), subtle: panes.NewPaint(s.Subtle.Render), muted: panes.NewPaint(s.Muted.Render),
+		text: panes.NewPaint(s.Text.Render), warn: panes.NewPaint(s.Warn.Render), fail: panes.NewPaint(s.Fail.Render)}
 }
 
 func (p *eventsPane) SetSize(w, h int) {
@@ -139,7 +140,7 @@ func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
 			p.Sync()
 			return p, nil
 		}
-		moveKey(msg, &p.keys.MoveKeyMap, &p.list)
+		panes.MoveKey(msg, &p.keys.MoveKeyMap, &p.list)
 		p.say()
 	}
 	return p, nil
@@ -235,7 +236,7 @@ func (p *eventsPane) row(e entry, selected bool) string {
 	pad := strings.Repeat(" ", max(tw-ansi.StringWidth(text), 0))
 	pt := &p.pt
 	if selected {
-		return pt.sel.on(" " + ts + " " + kind + " " + text + pad)
+		return pt.sel.On(" " + ts + " " + kind + " " + text + pad)
 	}
 	ks, xs := pt.muted, pt.text
 	switch {
@@ -246,7 +247,7 @@ func (p *eventsPane) row(e entry, selected bool) string {
 	case r.Kind == fold.RowStderr:
 		xs = pt.muted
 	}
-	return " " + pt.subtle.on(ts) + " " + ks.on(kind) + " " + xs.on(text) + pad
+	return " " + pt.subtle.On(ts) + " " + ks.On(kind) + " " + xs.On(text) + pad
 }
 
 // ShortHelp returns the pane's bindings for the help line.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"maps"
+	"mcpwitness/ui/panes"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,45 +104,11 @@ type formDebounceMsg struct {
 	form, seq int
 }
 
-// FormKeyMap is the form's.
-type FormKeyMap struct {
-	Submit     key.Binding // send; on a suggestion, pick it
-	Force      key.Binding // send past missing required fields
-	NextField  key.Binding
-	PrevField  key.Binding
-	NextSuggst key.Binding
-	PrevSuggst key.Binding
-	Cancel     key.Binding
-}
-
-// DefaultFormKeyMap returns the form's default keys.
-func DefaultFormKeyMap() FormKeyMap {
-	return FormKeyMap{
-		Submit:     binding("enter", "send/pick", "enter"),
-		Force:      binding("alt+enter", "send anyway", "alt+enter"),
-		NextField:  binding("tab", "next field", "tab"),
-		PrevField:  binding("shift+tab", "previous field", "shift+tab"),
-		NextSuggst: binding("↓", "next suggestion", "down"),
-		PrevSuggst: binding("↑", "previous suggestion", "up"),
-		Cancel:     binding("esc", "cancel", "esc"),
-	}
-}
-
-// ShortHelp returns the keys the help line shows.
-func (k FormKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Submit, k.NextField, k.NextSuggst, k.Force, k.Cancel}
-}
-
-// FullHelp returns every form key, in columns.
-func (k FormKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Submit, k.Force, k.Cancel}, {k.NextField, k.PrevField, k.NextSuggst, k.PrevSuggst}}
-}
-
-// formPane is the form of a template's variables or a prompt's arguments:
 // one text field each, completions under the focused field.
+// formPane is the form of a template's variables or a prompt's arguments:
 type formPane struct {
 	*common
-	keys *FormKeyMap
+	keys *panes.FormKeyMap
 	opts FormOptions
 	w, h int
 
@@ -158,7 +125,7 @@ type formPane struct {
 
 // newForm builds the form opts describes, its first field focused.
 // The command it returns asks for the first field's completions.
-func newForm(c *common, keys *FormKeyMap, opts FormOptions) (formPane, tea.Cmd) {
+func newForm(c *common, keys *panes.FormKeyMap, opts FormOptions) (formPane, tea.Cmd) {
 	if opts.Debounce <= 0 {
 		opts.Debounce = defaultDebounce
 	}
@@ -181,7 +148,7 @@ func newForm(c *common, keys *FormKeyMap, opts FormOptions) (formPane, tea.Cmd) 
 // restyle draws the fields in the current theme.
 func (f *formPane) restyle() {
 	if len(f.inputs) > 0 { // a form never opened has neither fields nor styles
-		styleFields(f.inputs, f.sty)
+		panes.StyleFields(f.inputs, f.sty)
 	}
 }
 
@@ -411,7 +378,7 @@ func (f *formPane) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, foot...)
-	return fitLines(lines, f.w, f.h)
+	return panes.FitLines(lines, f.w, f.h)
 }
 
 // fieldLines draws field i: its label (required marked), its description,

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,15 +58,15 @@ func formStyles(t *testing.T, name string) *themes.Styles {
 type formHarness struct {
 	t    *testing.T
 	f    formPane
-	keys FormKeyMap
+	keys panes.FormKeyMap
 	out  []tea.Msg // what the form's commands sent, other than its own debounce
 	tick []formDebounceMsg
 }
 
 func newFormHarness(t *testing.T, opts FormOptions, theme string) *formHarness {
 	t.Helper()
-	h := &formHarness{t: t, keys: DefaultFormKeyMap()}
-	g := DefaultGlobalKeyMap()
+	h := &formHarness{t: t, keys: panes.DefaultFormKeyMap()}
+	g := panes.DefaultGlobalKeyMap()
 	opts.Debounce = time.Millisecond
 	var cmd tea.Cmd
 	h.f, cmd = newForm(&common{sty: formStyles(t, theme), global: &g, loc: time.UTC}, &h.keys, opts)

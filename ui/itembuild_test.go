@@ -191,7 +191,7 @@ func TestBigTaskDocumentIsBuiltOffTheLoop(t *testing.T) {
 		t.Fatalf("tab %v, pending %+v: the big task's document was not left to a command", h.m.tab, h.m.item.builds.pending)
 	}
 	h.until("the task's document", func() bool {
-		d := strings.Join(h.m.item.sc.lines, "\n")
+		d := strings.Join(h.m.item.sc.Lines, "\n")
 		return strings.Contains(d, "completed: done") && strings.Contains(d, "the last frame")
 	})
 }
@@ -213,7 +213,7 @@ func TestListedTaskDocumentFollowsItsStatus(t *testing.T) {
 			Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhasePage}}),
 		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseDone, Pages: 1, Items: 1, Ms: 3}}))
 	h.key("2")
-	doc := func() string { return strings.Join(h.m.item.sc.lines, "\n") }
+	doc := func() string { return strings.Join(h.m.item.sc.Lines, "\n") }
 	if h.m.tab != tabTasks || !strings.Contains(doc(), "working: scene 1 of 3") {
 		t.Fatalf("tab %v; the listed task's document:\n%s", h.m.tab, doc())
 	}
@@ -232,7 +232,7 @@ func TestOwnTaskDocumentGainsItsCallsResult(t *testing.T) {
 	evs := b.renderTask(1, `{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)
 	h.feed(evs[:3]...)
 	h.key("2")
-	doc := func() string { return strings.Join(h.m.item.sc.lines, "\n") }
+	doc := func() string { return strings.Join(h.m.item.sc.Lines, "\n") }
 	if !strings.Contains(doc(), "completed: done") || strings.Contains(doc(), "Rendered 1 scenes") {
 		t.Fatalf("before the call's end, the task's document:\n%s", doc())
 	}

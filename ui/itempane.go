@@ -15,6 +15,7 @@ import (
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
+	"mcpwitness/ui/panes"
 )
 
 // itemKey is what an item's document was built from.
@@ -50,7 +51,7 @@ type itemBuiltMsg struct {
 // with its verdicts and answer.
 type itemPane struct {
 	*common
-	keys *ItemKeyMap
+	keys *panes.ItemKeyMap
 	w, h int
 
 	focused  bool
@@ -61,7 +62,7 @@ type itemPane struct {
 	// it is not one).
 	tmpl *fold.Template
 
-	sc scroller
+	sc panes.Scroller
 	// builds are the keys of the document shown and of one being built
 	// in a command (see [bigItemDoc]).
 	builds builds[itemKey]
@@ -80,7 +81,7 @@ type latestKey struct {
 	n    int
 }
 
-func newItemPane(c *common, keys *ItemKeyMap) itemPane {
+func newItemPane(c *common, keys *panes.ItemKeyMap) itemPane {
 	return itemPane{common: c, keys: keys}
 }
 
@@ -246,7 +247,7 @@ func itemBuilder(k itemKey, task *taskView, loc *time.Location) func() ([]string
 		} else {
 			lines = render.ItemDoc(k.item, k.listing, k.req, max(k.width-2, 10), k.sty, loc)
 		}
-		return lines, measureLines(lines)
+		return lines, panes.MeasureLines(lines)
 	}
 }
 
@@ -261,7 +262,7 @@ func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		if !sidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {
-			moveKey(msg, &p.keys.MoveKeyMap, &p.sc)
+			panes.MoveKey(msg, &p.keys.MoveKeyMap, &p.sc)
 		}
 	}
 	return p, nil
@@ -296,7 +297,7 @@ func (p *itemPane) View(busy, spin string) string {
 		head += strings.Repeat(" ", gap) + right
 	}
 	out := render.Fit(head, p.w)
-	if p.sc.h > 0 {
+	if p.sc.Height() > 0 {
 		out += "\n" + p.sc.View()
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/match"
 	"mcpwitness/record"
+	"mcpwitness/ui/panes"
 )
 
 // itemRow is one row of an items pane: a page separator or an item.
@@ -32,7 +33,7 @@ type itemsBuilt struct {
 // page.
 type itemsPane struct {
 	*common
-	keys   *ItemsKeyMap
+	keys   *panes.ItemsKeyMap
 	method string
 	w, h   int
 
@@ -42,7 +43,7 @@ type itemsPane struct {
 	built itemsBuilt
 	hits  map[*fold.Item]match.Hit // nil: no filter
 
-	filterInput
+	panes.FilterInput
 
 	// subs are the uris subscribed to, worked out from the requests when
 	// they change (subsFor).
@@ -50,7 +51,7 @@ type itemsPane struct {
 	subsFor **fold.Request // the fold's array of requests: a new one on every change
 	pt      toolPaints
 	// muted and subtle paint a row's uri and plain badges.
-	muted, subtle paint
+	muted, subtle panes.Paint
 	// drawn is the pane as Predraw drew it (see itemsdraw.go).
 	drawn itemsDrawn
 
@@ -61,24 +62,24 @@ type itemsPane struct {
 	ownBuilt ownTasksKey
 }
 
-func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {
-	p := itemsPane{common: c, keys: keys, method: method, filterInput: newFilterInput(&keys.MoveKeyMap, &keys.Filter)}
+func newItemsPane(c *common, keys *panes.ItemsKeyMap, method string) itemsPane {
+	p := itemsPane{common: c, keys: keys, method: method, FilterInput: panes.NewFilterInput(&keys.MoveKeyMap, &keys.Filter)}
 	p.restyle()
 	return p
 }
 
 func (p *itemsPane) restyle() {
-	p.filterInput.restyle(p.sty)
+	p.FilterInput.Restyle(p.sty)
 	p.pt = newToolPaints(p.sty)
 	p.pt.badge["sub"] = p.sty.BadgeHeld.Render("sub")
 	p.pt.badge["upd"] = p.sty.BadgeStale.Render("upd")
-	p.muted, p.subtle = newPaint(p.sty.Muted.Render), newPaint(p.sty.Subtle.Render)
+	p.muted, p.subtle = panes.NewPaint(p.sty.Muted.Render), panes.NewPaint(p.sty.Subtle.Render)
 }
 
 // SetSize sizes the pane: a title row, then the list.
 func (p *itemsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.setWidth(w)
+	p.SetWidth(w)
 	p.setHeight(h - 1)
 }
 
@@ -130,7 +131,7 @@ func (p *itemsPane) Sync() {
 	}
 	w := p.Walk()
 	items := p.st.Items(w)
-	b := itemsBuilt{walk: w, items: len(items), query: p.query}
+	b := itemsBuilt{walk: w, items: len(items), query: p.Query}
 	if w != nil {
 		b.pages = len(w.Pages)
 	}
@@ -139,10 +140,10 @@ func (p *itemsPane) Sync() {
 	}
 	p.built = b
 	p.hits = nil
-	if p.query != "" {
+	if p.Query != "" {
 		p.hits = map[*fold.Item]match.Hit{}
 		for _, it := range items {
-			if h, ok := findItem(p.query, it); ok {
+			if h, ok := findItem(p.Query, it); ok {
 				p.hits[it] = h
 			}
 		}
@@ -230,18 +231,18 @@ func (p *itemsPane) reselect() {
 func (p *itemsPane) Focus(on bool) { p.focused = on }
 
 func (p *itemsPane) clearFilter() {
-	p.clear()
+	p.Clear()
 	p.Sync()
 }
 
 // Update handles keys while the pane has focus, and what its filter
 // input is given; a new query puts the cursor on the best match.
 func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
-	ev, cmd := p.filterInput.Update(msg, &p)
+	ev, cmd := p.FilterInput.Update(msg, &p)
 	switch ev {
-	case filterCleared:
+	case panes.FilterCleared:
 		p.Sync()
-	case filterChanged:
+	case panes.FilterChanged:
 		p.picked, p.cursor = "", 0
 		p.Sync()
 	}
@@ -250,8 +251,8 @@ func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
 
 // ShortHelp returns the bindings shown in the help line for this pane.
 func (p *itemsPane) ShortHelp() []key.Binding {
-	if p.typing {
-		return p.typingHelp()
+	if p.Typing {
+		return p.TypingHelp()
 	}
 	k, g := p.keys, p.global
 	open := k.Open

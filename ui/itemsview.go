@@ -41,8 +41,8 @@ func (p *itemsPane) emptyText() string {
 	w := p.st.Latest(p.method)
 	_, many := p.noun()
 	switch {
-	case p.query != "":
-		return "nothing matches " + sanitize.Line(p.query)
+	case p.Query != "":
+		return "nothing matches " + sanitize.Line(p.Query)
 	case p.own:
 		return "no task yet: a call the server makes a task shows here"
 	case w == nil:
@@ -76,7 +76,7 @@ func (p *itemsPane) title() string {
 			right = s.Warn.Render("⚠ "+string(w.Incomplete)) + " " + right
 		}
 	}
-	return p.titleLine(left, right, p.w)
+	return p.TitleLine(left, right, p.w)
 }
 
 func (p *itemsPane) separator(r itemRow) string {
@@ -118,17 +118,17 @@ func (p *itemsPane) badges(it *fold.Item) []badge {
 	}
 	if it.Size != nil {
 		sz := render.Size(int(*it.Size))
-		add(sz, p.muted.on(sz))
+		add(sz, p.muted.On(sz))
 	}
 	if it.Method == paging.Prompts().Name && len(it.Arguments) > 0 {
 		n := fmt.Sprintf("%d %s", len(it.Arguments), render.Plural(len(it.Arguments), "arg", "args"))
-		add(n, p.muted.on(n))
+		add(n, p.muted.On(n))
 	}
 	if m := render.ShortMIME(it.MIMEType); m != "" && it.MIMEType != "text/plain" { // plain text is the common case: no news
-		add(m, p.subtle.on(m))
+		add(m, p.subtle.On(m))
 	}
 	if a := render.ShortAnnotations(it.Annotations); a != "" {
-		add(a, p.subtle.on(a))
+		add(a, p.subtle.On(a))
 	}
 	return parts
 }
@@ -208,12 +208,12 @@ func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
 		}
 		return p.pt.selectedLine(text+pad, badges, p.focused, p.sty.Mono)
 	}
-	styled := p.pt.text.on(name)
+	styled := p.pt.text.On(name)
 	if h := p.hits[it]; len(h.Pos) > 0 {
 		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
 	}
 	if rest != "" {
-		styled += "  " + p.muted.on(rest)
+		styled += "  " + p.muted.On(rest)
 	}
 	return "  " + styled + pad + "  " + badges + " "
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strconv"
 	"strings"
 
@@ -98,7 +99,7 @@ func (m *model) predraw() {
 		m.items[m.tab.item()].Predraw()
 	}
 	m.detail.Predraw()
-	for _, sc := range []*scroller{&m.item.sc, &m.wire.frame, &m.whole.sc} {
+	for _, sc := range []*panes.Scroller{&m.item.sc, &m.wire.frame, &m.whole.sc} {
 		sc.Predraw()
 	}
 	m.events.Predraw()
@@ -171,14 +172,14 @@ func (m *model) drawHeader() string {
 	switch {
 	case m.st.Out() > 0 && m.replay != nil:
 		// A replay stands still: no spinner for what was out then.
-		spin = " " + hp.spinner.on("⋯")
+		spin = " " + hp.spinner.On("⋯")
 	case m.st.Out() > 0:
-		spin = " " + hp.spinner.on(m.spin.View())
+		spin = " " + hp.spinner.On(m.spin.View())
 	}
-	gen := hp.key.on("gen ") + hp.bold.on(strconv.FormatInt(m.st.Gen(), 10)) +
-		hp.key.on(" · out ") + hp.bold.on(strconv.Itoa(m.st.Out())) + spin
-	line2 := " " + gen + hp.subtle.on(" │  ") + m.walkText(hp)
-	line2 += hp.subtle.on("  │  ") + hp.key.on("last answer ") + hp.text.on(render.Clock(m.st.LastAnswer(), m.o.Loc))
+	gen := hp.key.On("gen ") + hp.bold.On(strconv.FormatInt(m.st.Gen(), 10)) +
+		hp.key.On(" · out ") + hp.bold.On(strconv.Itoa(m.st.Out())) + spin
+	line2 := " " + gen + hp.subtle.On(" │  ") + m.walkText(hp)
+	line2 += hp.subtle.On("  │  ") + hp.key.On("last answer ") + hp.text.On(render.Clock(m.st.LastAnswer(), m.o.Loc))
 	if p := m.pingText(); p != "" {
 		line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render(p)
 	}
@@ -198,13 +199,13 @@ func (m *model) drawHeader() string {
 // second line is drawn again on most events of a walk.
 type headerPaints struct {
 	sty                                                 *themes.Styles
-	key, bold, subtle, text, spinner, muted, warn, pass paint
+	key, bold, subtle, text, spinner, muted, warn, pass panes.Paint
 }
 
 func newHeaderPaints(s *themes.Styles) headerPaints {
-	return headerPaints{sty: s, key: newPaint(s.HeaderKey.Render), bold: newPaint(s.Bold.Render), subtle: newPaint(s.Subtle.Render),
-		text: newPaint(s.Text.Render), spinner: newPaint(s.Spinner.Render), muted: newPaint(s.Muted.Render),
-		warn: newPaint(s.Warn.Render), pass: newPaint(s.Pass.Render)}
+	return headerPaints{sty: s, key: panes.NewPaint(s.HeaderKey.Render), bold: panes.NewPaint(s.Bold.Render), subtle: panes.NewPaint(s.Subtle.Render),
+		text: panes.NewPaint(s.Text.Render), spinner: panes.NewPaint(s.Spinner.Render), muted: panes.NewPaint(s.Muted.Render),
+		warn: panes.NewPaint(s.Warn.Render), pass: panes.NewPaint(s.Pass.Render)}
 }
 
 // headerPaints are the paints of the styles now, made in predraw.
@@ -215,7 +216,7 @@ func (m *model) headerPaints() *headerPaints { return &m.hp }
 func (m *model) walkText(hp *headerPaints) string {
 	if m.tab == tabTasks && m.declared.ownTasks {
 		n := m.tabCount(m.tab)
-		return hp.muted.on(fmt.Sprintf("%d %s of this session · no tasks/list", n, render.Plural(n, "task", "tasks")))
+		return hp.muted.On(fmt.Sprintf("%d %s of this session · no tasks/list", n, render.Plural(n, "task", "tasks")))
 	}
 	walk := m.tabWalk()
 	wstyle := hp.text
@@ -229,7 +230,7 @@ func (m *model) walkText(hp *headerPaints) string {
 	case walk.Done:
 		wstyle = hp.pass
 	}
-	text := wstyle.on(render.WalkSummary(walk))
+	text := wstyle.On(render.WalkSummary(walk))
 	if walk != nil && walk.Done {
 		// What the pane lists: a later walk that failed lists nothing,
 		// and the pane keeps the last good one.
@@ -240,7 +241,7 @@ func (m *model) walkText(hp *headerPaints) string {
 			n = m.tabCount(m.tab)
 		}
 		one, many := m.tab.nouns()
-		text += hp.muted.on(fmt.Sprintf(" · %d %s", n, render.Plural(n, one, many)))
+		text += hp.muted.On(fmt.Sprintf(" · %d %s", n, render.Plural(n, one, many)))
 	}
 	return text
 }

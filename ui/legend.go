@@ -39,7 +39,7 @@ func (p *toolsPane) callsCell(t *fold.Tool) (string, int) {
 	if st.Calls > 999 {
 		n = "999+"
 	}
-	text := p.pt.badge[mark] + " " + p.pt.text.on(n)
+	text := p.pt.badge[mark] + " " + p.pt.text.On(n)
 	return text + strings.Repeat(" ", max(callsW-2-len(n), 0)), max(callsW, 2+len(n))
 }
 

@@ -55,7 +55,7 @@ func (pt *toolPaints) pageLine(pg *fold.Page, shown int, one, many string, w int
 	num := fmt.Sprintf("page %d · ", pg.Number)
 	for _, text := range []string{num + count + tail, num + short + tail, fmt.Sprintf("p%d · ", pg.Number) + short + tail} {
 		if tw := ansi.StringWidth(text); tw+3 <= w {
-			return pt.sep.on("─ " + text + " " + strings.Repeat("─", w-tw-3))
+			return pt.sep.On("─ " + text + " " + strings.Repeat("─", w-tw-3))
 		}
 	}
 	return render.Fit(style.Render(num+short), w)
@@ -72,5 +72,5 @@ func (pt *toolPaints) selectedLine(text, badges string, focused, mono bool) stri
 	if mono {
 		marker = ">"
 	}
-	return pt.marker.on(marker) + style.on(" "+text+" ") + " " + badges + " "
+	return pt.marker.On(marker) + style.On(" "+text+" ") + " " + badges + " "
 }

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"encoding/json"
+	"mcpwitness/ui/panes"
 	"os"
 	"strconv"
 	"strings"
@@ -93,7 +94,7 @@ type (
 // askModal is the modal's state: the requests waiting, the first shown.
 type askModal struct {
 	*common
-	keys  *AskKeyMap
+	keys  *panes.AskKeyMap
 	w, h  int
 	queue []*askReq
 	// from is the mode the modal opened over.
@@ -104,7 +105,7 @@ type askModal struct {
 	path   textinput.Model
 	pathOn bool // the file path input has the keys
 	stop   int  // the stop reason picked, in stopReasons
-	sc     scroller
+	sc     panes.Scroller
 	note   string
 }
 
@@ -240,7 +241,7 @@ func (m *model) showAsk() tea.Cmd {
 	}
 	a := &m.ask
 	a.note, a.pathOn, a.stop = "", false, 0
-	a.sc = scroller{}
+	a.sc = panes.Scroller{}
 	var cmd tea.Cmd
 	switch r.kind {
 	case askForm:
@@ -353,7 +354,7 @@ func (m *model) keyAsk(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = a.from
 		return nil
 	}
-	if moveKey(msg, &k.Scroll, &a.sc) {
+	if panes.MoveKey(msg, &k.Scroll, &a.sc) {
 		return nil
 	}
 	switch r.kind {

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -77,7 +78,7 @@ func (m *model) askView() string {
 		body = m.samplingBody(iw)
 	}
 	lines = append(lines, body...)
-	inner := fitLines(padLines(lines, ih), iw, ih)
+	inner := panes.FitLines(padLines(lines, ih), iw, ih)
 	return lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Title.GetForeground()).
 		Padding(0, 1).Render(inner)
 }
@@ -192,7 +193,7 @@ func (m *model) samplingBody(w int) []string {
 	a, s := &m.ask, m.sty
 	out := strings.Split(a.sc.View(), "\n")
 	label := "Reply · stop reason " + stopReasons()[a.stop] + " (ctrl+t) · ctrl+l load from a file"
-	if a.sc.more() {
+	if a.sc.More() {
 		label = "↓ more of the request (pgdn) · " + label
 	}
 	out = append(out, s.Bold.Render(render.Trunc(label, w)))

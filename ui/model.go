@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"mcpwitness/ui/panes"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -146,7 +147,7 @@ type options struct {
 type model struct {
 	o options
 	*common
-	keys  KeyMap // the panes' maps point into it
+	keys  panes.KeyMap // the panes' maps point into it
 	theme string
 	fixed bool // the theme was chosen, not guessed
 	w, h  int
@@ -187,13 +188,13 @@ type model struct {
 	queued   []paging.Method // the first walks not started yet
 
 	help     help.Model
-	helpView helpView // the full help
+	helpView panes.HelpView // the full help
 	spin     spinner.Model
 	spinning bool           // a tick is on its way
 	bar      progress.Model // reading a replay's file
 
 	replay *replay.Replay // nil for a live session
-	scrub  scrubber       // a replay's control
+	scrub  panes.Scrubber // a replay's control
 
 	status status // the status line's message
 	// ask is the modal answering the server's requests; roots the roots
@@ -221,7 +222,7 @@ func newModel(o options) *model {
 	if o.Loc == nil {
 		o.Loc = time.Local
 	}
-	m := &model{o: o, keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
+	m := &model{o: o, keys: panes.DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
 	m.common = &common{st: fold.New(nil), global: &m.keys.Global, loc: o.Loc}
 	switch {
 	case o.Backend != nil:
@@ -255,7 +256,7 @@ func newModel(o options) *model {
 	m.whole = newWholeView(m.common, &m.keys.Whole)
 	m.help = help.New()
 	m.help.Styles = m.sty.Help
-	m.helpView = helpView{keys: &m.keys.Help}
+	m.helpView = panes.HelpView{Keys: &m.keys.Help}
 	m.bar = newBar(m.sty)
 	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.sty.Spinner))
 	m.setFocus(paneTools)

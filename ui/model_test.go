@@ -418,10 +418,10 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	if sel := h.m.tools.Selected(); sel == nil || sel.Name != "tool_0004" {
 		t.Errorf("wheel over the tools pane: selected %v, want tool_0004", sel)
 	}
-	before := h.m.detail.sc.off
+	before := h.m.detail.sc.Off
 	h.m.detail.sc.SetLines(make([]string, 200))
 	wheel(l.leftW+5, l.bodyTop+3, tea.MouseWheelDown)
-	if h.m.detail.sc.off == before {
+	if h.m.detail.sc.Off == before {
 		t.Error("wheel over the detail pane did not scroll it")
 	}
 	wheel(5, l.eventsTop+2, tea.MouseWheelUp)
@@ -435,8 +435,8 @@ func TestPasteGoesToTheInputWithTheKeys(t *testing.T) {
 	h, _ := callScreen(t, f, tool("echo", `"inputSchema":{"type":"object","properties":{"message":{"type":"string"}}}`))
 	h.key("/")
 	h.update(tea.PasteMsg{Content: "ech"})
-	if h.m.tools.query != "ech" {
-		t.Errorf("filter after paste = %q", h.m.tools.query)
+	if h.m.tools.Query != "ech" {
+		t.Errorf("filter after paste = %q", h.m.tools.Query)
 	}
 	h.key("enter")
 	h.key("enter")

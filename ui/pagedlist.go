@@ -40,8 +40,8 @@ func (l *pagedList[R]) setHeight(h int) {
 	l.follow()
 }
 
-func (l *pagedList[R]) moveBy(n int)  { l.move(n) }
-func (l *pagedList[R]) pageSize() int { return l.height }
+func (l *pagedList[R]) MoveBy(n int)  { l.move(n) }
+func (l *pagedList[R]) PageSize() int { return l.height }
 
 // Wheel moves the cursor by n rows.
 func (l *pagedList[R]) Wheel(n int) { l.move(n) }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
@@ -18,8 +19,8 @@ import (
 func (m *model) startReplay(r *replay.Replay) {
 	m.replay = r
 	m.st = r.State()
-	disableLiveKeys(&m.keys)
-	m.scrub = scrubber{keys: &m.keys.Scrubber}
+	panes.DisableLiveKeys(&m.keys)
+	m.scrub = panes.Scrubber{Keys: &m.keys.Scrubber}
 	m.detail.SetReplay(r.File().Event)
 	m.item.SetReadOnly()
 	m.wire.SetReplay(r.File().Event)

@@ -72,5 +72,5 @@ func (l *streamList) Selected() int64 {
 	return l.cursor
 }
 
-func (l *streamList) moveBy(n int)  { l.Move(n) }
-func (l *streamList) pageSize() int { return l.h }
+func (l *streamList) MoveBy(n int)  { l.Move(n) }
+func (l *streamList) PageSize() int { return l.h }

@@ -46,20 +46,20 @@ func ownTasks(st *fold.State) []*fold.Task {
 // one row per task, no pages, the filter matching the task id and tool.
 func (p *itemsPane) syncOwn() {
 	tasks := p.st.Tasks()
-	k := ownTasksKey{n: len(tasks), query: p.query}
+	k := ownTasksKey{n: len(tasks), query: p.Query}
 	if len(tasks) > 0 {
 		k.first = tasks[0]
 	}
 	if k == p.ownBuilt && p.built.walk == nil && p.rows != nil {
 		return
 	}
-	p.ownBuilt, p.built = k, itemsBuilt{query: p.query}
+	p.ownBuilt, p.built = k, itemsBuilt{query: p.Query}
 	p.hits = nil
 	p.rows, p.count = p.rows[:0], 0
 	for _, t := range ownTasks(p.st) {
 		it := taskItem(t)
-		if p.query != "" {
-			if _, ok := findItem(p.query, it); !ok {
+		if p.Query != "" {
+			if _, ok := findItem(p.Query, it); !ok {
 				continue
 			}
 		}
@@ -94,10 +94,10 @@ func (p *itemsPane) taskBadges(it *fold.Item) []badge {
 	out = append(out, badge{st, taskStatusStyle(t.Status, p.sty).Render(st)})
 	if t.Call != 0 {
 		c := fmt.Sprintf("#%d %s", t.Call, sanitize.Line(t.Tool))
-		out = append(out, badge{c, p.muted.on(c)})
+		out = append(out, badge{c, p.muted.On(c)})
 	}
 	ttl := ttlText(t.TTL)
-	return append(out, badge{ttl, p.subtle.on(ttl)})
+	return append(out, badge{ttl, p.subtle.On(ttl)})
 }
 
 // taskStatusStyle draws a task status: failed as a failure, waiting on

@@ -10,6 +10,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/match"
 	"mcpwitness/themes"
+	"mcpwitness/ui/panes"
 )
 
 // syncFilterMax is the most tools filtered in Update; longer lists are
@@ -27,7 +28,7 @@ type toolRow struct {
 // separator row per page, and filters them.
 type toolsPane struct {
 	*common
-	keys *ToolsKeyMap
+	keys *panes.ToolsKeyMap
 	w, h int
 
 	focused bool
@@ -39,7 +40,7 @@ type toolsPane struct {
 	builtPages int
 	builtVer   int
 
-	filterInput
+	panes.FilterInput
 	// hits are the tools the last filter result kept (nil: no filter
 	// applied), hitsVer counts results applied.
 	hits      map[*fold.Tool]match.Hit
@@ -61,7 +62,7 @@ type toolsPane struct {
 
 // toolPaints are the pane's styles as paints, and its badges pre-drawn.
 type toolPaints struct {
-	text, sel, selBlur, marker, sep paint
+	text, sel, selBlur, marker, sep panes.Paint
 	badge                           map[string]string // badge text → drawn
 }
 
@@ -72,21 +73,21 @@ type filterAsk struct {
 	q string
 }
 
-func newToolsPane(c *common, keys *ToolsKeyMap) toolsPane {
-	p := toolsPane{common: c, keys: keys, filterInput: newFilterInput(&keys.MoveKeyMap, &keys.Filter)}
+func newToolsPane(c *common, keys *panes.ToolsKeyMap) toolsPane {
+	p := toolsPane{common: c, keys: keys, FilterInput: panes.NewFilterInput(&keys.MoveKeyMap, &keys.Filter)}
 	p.restyle()
 	return p
 }
 
 func (p *toolsPane) restyle() {
-	p.filterInput.restyle(p.sty)
+	p.FilterInput.Restyle(p.sty)
 	p.pt = newToolPaints(p.sty)
 }
 
 // newToolPaints paints the styles st of a list pane.
 func newToolPaints(st *themes.Styles) toolPaints {
-	pt := toolPaints{text: newPaint(st.Text.Render), sel: newPaint(st.Selected.Render), selBlur: newPaint(st.SelectedBlurred.Render),
-		marker: newPaint(st.Title.Render), sep: newPaint(st.Separator.Render), badge: map[string]string{}}
+	pt := toolPaints{text: panes.NewPaint(st.Text.Render), sel: panes.NewPaint(st.Selected.Render), selBlur: panes.NewPaint(st.SelectedBlurred.Render),
+		marker: panes.NewPaint(st.Title.Render), sep: panes.NewPaint(st.Separator.Render), badge: map[string]string{}}
 	for text, style := range map[string]lipgloss.Style{"bad": st.Fail, "hidden": st.Warn, "task": st.BadgeTask, "out": st.BadgeOut, "destr": st.BadgeDestr,
 		"ro": st.BadgeRO, "stale": st.BadgeStale, "held": st.Subtle, "own": st.Subtle} {
 		pt.badge[text] = style.Render(text)
@@ -100,7 +101,7 @@ func newToolPaints(st *themes.Styles) toolPaints {
 
 func (p *toolsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.setWidth(w)
+	p.SetWidth(w)
 	p.setHeight(h - 1 - p.legendRows())
 }
 
@@ -121,7 +122,7 @@ func (p *toolsPane) Sync() tea.Cmd {
 	if w != nil {
 		pages, n = len(w.Pages), len(w.Tools)
 	}
-	if p.query != "" && p.asked != (filterAsk{w, n, p.query}) {
+	if p.Query != "" && p.asked != (filterAsk{w, n, p.Query}) {
 		cmd = p.runFilter()
 	}
 	switch {
@@ -224,7 +225,7 @@ func (p *toolsPane) Pending() bool {
 }
 
 func (p *toolsPane) clearFilter() {
-	p.clear()
+	p.Clear()
 	p.setHits(nil)
 	p.Sync()
 }
@@ -232,15 +233,15 @@ func (p *toolsPane) clearFilter() {
 // applyHits takes a filter result. For a new query the cursor goes to
 // the first match; for new pages under the same query it stays put.
 func (p *toolsPane) applyHits(h map[*fold.Tool]match.Hit) {
-	if p.hitsQuery != p.query {
-		p.hitsQuery, p.picked, p.cursor = p.query, "", 0
+	if p.hitsQuery != p.Query {
+		p.hitsQuery, p.picked, p.cursor = p.Query, "", 0
 	}
 	p.setHits(h)
 }
 
 func (p *toolsPane) setHits(h map[*fold.Tool]match.Hit) {
 	if h == nil {
-		p.query, p.hitsQuery, p.asked = "", "", filterAsk{}
+		p.Query, p.hitsQuery, p.asked = "", "", filterAsk{}
 		p.filterSeq++ // drop results still on their way
 	}
 	p.hits = h
@@ -254,11 +255,11 @@ func (p *toolsPane) runFilter() tea.Cmd {
 	if w != nil {
 		n = len(w.Tools)
 	}
-	p.asked = filterAsk{w, n, p.query}
+	p.asked = filterAsk{w, n, p.Query}
 	if w == nil || w.Tools == nil {
 		return nil
 	}
-	cmd := filterCmd(p.filterSeq, w, w.Tools[:n:n], p.query)
+	cmd := filterCmd(p.filterSeq, w, w.Tools[:n:n], p.Query)
 	if n <= syncFilterMax {
 		// Small enough to filter at once, so keys typed right after
 		// the query act on the filtered list.
@@ -273,18 +274,18 @@ func (p *toolsPane) runFilter() tea.Cmd {
 // Update handles keys while the pane has focus and filter results.
 func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
 	if msg, ok := msg.(filterDoneMsg); ok {
-		if msg.seq != p.filterSeq || msg.query != p.query {
+		if msg.seq != p.filterSeq || msg.query != p.Query {
 			return p, nil // a result for a query no longer asked
 		}
 		p.applyHits(msg.hits)
 		return p, p.Sync()
 	}
-	ev, cmd := p.filterInput.Update(msg, &p)
+	ev, cmd := p.FilterInput.Update(msg, &p)
 	switch {
-	case ev == filterCleared, ev == filterChanged && p.query == "":
+	case ev == panes.FilterCleared, ev == panes.FilterChanged && p.Query == "":
 		p.setHits(nil)
 		p.Sync()
-	case ev == filterChanged:
+	case ev == panes.FilterChanged:
 		cmd = tea.Batch(cmd, p.runFilter())
 	}
 	return p, cmd
@@ -293,8 +294,8 @@ func (p toolsPane) Update(msg tea.Msg) (toolsPane, tea.Cmd) {
 // ShortHelp returns the bindings shown in the help line for this pane.
 func (p *toolsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	if p.typing {
-		return p.typingHelp()
+	if p.Typing {
+		return p.TypingHelp()
 	}
 	g := p.global
 	return []key.Binding{k.Call, k.Filter, g.Walk, g.NextPane, g.Wire, g.Copy, k.Held, g.Export, g.Help, g.Quit}

@@ -29,7 +29,7 @@ type toolsDrawKey struct {
 func (p *toolsPane) drawKey() toolsDrawKey {
 	h := p.listHeight()
 	k := toolsDrawKey{st: p.st, w: p.w, h: h, offset: p.offset, cursor: p.cursor, shown: min(max(len(p.rows)-p.offset, 0), h),
-		rowsVer: p.rowsVer, hitsVer: p.hitsVer, walk: p.builtWalk, focused: p.focused, typing: p.typing, query: p.query,
+		rowsVer: p.rowsVer, hitsVer: p.hitsVer, walk: p.builtWalk, focused: p.focused, typing: p.Typing, query: p.Query,
 		statsRev: p.st.ToolStatsRev(), hideHeld: p.hideHeld}
 	if w := p.builtWalk; w != nil {
 		k.count, k.done, k.stale = len(w.Tools), w.Done, w.Stale()
@@ -43,7 +43,7 @@ func (p *toolsPane) drawKey() toolsDrawKey {
 // a comparison (a walk's wire frames and list requests change nothing
 // here). The styles changing makes a new common, and so a new key.
 func (p *toolsPane) Predraw() {
-	if p.typing {
+	if p.Typing {
 		return // the input's cursor blinks
 	}
 	if k := p.drawKey(); k != p.drawnKey || p.drawnSty != p.sty {
@@ -54,7 +54,7 @@ func (p *toolsPane) Predraw() {
 // View renders the title and the visible rows only, or returns them as
 // Predraw drew them when nothing they show changed since.
 func (p *toolsPane) View() string {
-	if !p.typing && p.drawn != "" && p.drawnSty == p.sty && p.drawKey() == p.drawnKey {
+	if !p.Typing && p.drawn != "" && p.drawnSty == p.sty && p.drawKey() == p.drawnKey {
 		return p.drawn
 	}
 	return p.draw()
@@ -78,9 +78,9 @@ func (p *toolsPane) emptyLine() string { return " " + p.sty.Muted.Render(p.empty
 func (p *toolsPane) emptyText() string {
 	w := p.st.LatestTools()
 	switch {
-	case p.query != "" && p.hits != nil:
-		return "no tool matches " + sanitize.Line(p.query)
-	case p.query != "":
+	case p.Query != "" && p.hits != nil:
+		return "no tool matches " + sanitize.Line(p.Query)
+	case p.Query != "":
 		return "filtering…"
 	case w == nil:
 		return "no walk yet"
@@ -107,7 +107,7 @@ func (p *toolsPane) title() string {
 	if w := p.builtWalk; w != nil {
 		right = p.sty.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
 	}
-	return p.titleLine(left, right, p.w)
+	return p.TitleLine(left, right, p.w)
 }
 
 func (p *toolsPane) separator(r toolRow) string {
@@ -180,7 +180,7 @@ func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) str
 	if selected {
 		return p.pt.selectedLine(name+pad, badges, p.focused, p.sty.Mono)
 	}
-	styled := p.pt.text.on(name)
+	styled := p.pt.text.On(name)
 	if h := p.hits[t]; len(h.Pos) > 0 {
 		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
 	}

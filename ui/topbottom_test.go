@@ -37,7 +37,7 @@ func TestTopAndBottomMoveEveryPane(t *testing.T) {
 
 	h.topBottom("tools", func() int64 { return int64(h.m.tools.cursor) })
 	h.m.setFocus(paneDetail)
-	h.topBottom("the tool's document", func() int64 { return int64(h.m.detail.sc.off) })
+	h.topBottom("the tool's document", func() int64 { return int64(h.m.detail.sc.Off) })
 	for _, tb := range []struct {
 		key string
 		t   tab
@@ -48,9 +48,9 @@ func TestTopAndBottomMoveEveryPane(t *testing.T) {
 	}
 	h.selectItem("2", "changelog", "demo://changelog")
 	h.key("enter")
-	h.until("the read", func() bool { return h.m.ops.request == nil && h.m.item.sc.more() || h.m.item.sc.off > 0 })
+	h.until("the read", func() bool { return h.m.ops.request == nil && h.m.item.sc.More() || h.m.item.sc.Off > 0 })
 	h.m.setFocus(paneDetail)
-	h.topBottom("the read's document", func() int64 { return int64(h.m.item.sc.off) })
+	h.topBottom("the read's document", func() int64 { return int64(h.m.item.sc.Off) })
 
 	h.key("1")
 	h.m.setFocus(paneEvents)
@@ -66,10 +66,10 @@ func TestTopAndBottomMoveEveryPane(t *testing.T) {
 		t.Fatalf("no long frame on the wire: %v", f)
 	}
 	h.m.setFocus(paneFrame)
-	h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) && h.m.wire.frame.more() })
-	h.topBottom("the frame", func() int64 { return int64(h.m.wire.frame.off) })
+	h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) && h.m.wire.frame.More() })
+	h.topBottom("the frame", func() int64 { return int64(h.m.wire.frame.Off) })
 	h.key("w")
 
 	h.key("?")
-	h.topBottom("help", func() int64 { return int64(h.m.helpView.sc.off) })
+	h.topBottom("help", func() int64 { return int64(h.m.helpView.Sc.Off) })
 }

@@ -46,13 +46,7 @@ func (d *detailPane) PickVerdict(dir int) {
 // showSpan scrolls the document so that the lines of s are in view, its
 // first line at least.
 func (d *detailPane) showSpan(s render.VerdictSpan) {
-	switch {
-	case s.From < d.sc.off:
-		d.sc.off = s.From
-	case s.To > d.sc.off+d.sc.h:
-		d.sc.off = min(s.To-d.sc.h, s.From)
-	}
-	d.sc.clamp()
+	d.sc.ShowSpan(s.From, s.To)
 }
 
 // markedLines are the document's lines with the picked verdict's first
@@ -77,7 +71,7 @@ func (d *detailPane) markedLines() []string {
 // verdictAt is the place among the document's verdicts (from 1) of the
 // one drawn at row y of the pane (its title is row 0), 0 for none.
 func (d *detailPane) verdictAt(y int) int {
-	n := d.sc.off + y - 1 - d.liveRows()
+	n := d.sc.Offset() + y - 1 - d.liveRows()
 	if y < 1+d.liveRows() || n >= len(d.doc.lines) {
 		return 0
 	}

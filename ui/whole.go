@@ -12,6 +12,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/themes"
+	"mcpwitness/ui/panes"
 )
 
 // wholeView shows one event opened whole, in the place of the detail
@@ -19,12 +20,12 @@ import (
 // relates to. Esc returns to the detail pane.
 type wholeView struct {
 	*common
-	keys *WholeKeyMap
+	keys *panes.WholeKeyMap
 	w, h int
 
 	row    *fold.Row // nil while closed
 	x      render.Whole
-	sc     scroller
+	sc     panes.Scroller
 	builds builds[wholeKey]
 }
 
@@ -35,7 +36,7 @@ type wholeKey struct {
 	sty *themes.Styles
 }
 
-func newWholeView(c *common, keys *WholeKeyMap) wholeView {
+func newWholeView(c *common, keys *panes.WholeKeyMap) wholeView {
 	return wholeView{common: c, keys: keys}
 }
 
@@ -123,7 +124,7 @@ func wholeBuilder(r *fold.Row, x render.Whole, k wholeKey, loc *time.Location) (
 	x.Frames = slices.Clone(x.Frames)
 	return func() ([]string, int) {
 		lines := render.RowDoc(&row, x, max(k.w-2, 10), k.sty, loc)
-		return lines, measureLines(lines)
+		return lines, panes.MeasureLines(lines)
 	}, size
 }
 
@@ -157,7 +158,7 @@ func (v *wholeView) View() string {
 	// The marks of more to either side come first: a narrow pane cuts
 	// the end of the line.
 	head := v.titleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(sidewaysMark(v.sc.Sideways())+" · esc returns")
-	if v.sc.more() {
+	if v.sc.More() {
 		head += s.Subtle.Render(" · more below")
 	}
 	return render.Fit(head, v.w) + "\n" + v.sc.View()
@@ -175,9 +176,9 @@ var headings = []string{"Verdicts", "Arguments", "Error", "JSON-RPC error", "str
 
 // sectionAt names the section of sc's document in view: the nearest
 // heading at or above the top line of its window, "" above the first.
-func sectionAt(sc *scroller) string {
-	for i := min(sc.off, len(sc.lines)-1); i >= 0; i-- {
-		line := strings.TrimSpace(ansi.Strip(sc.lines[i]))
+func sectionAt(sc *panes.Scroller) string {
+	for i := min(sc.Offset(), sc.Len()-1); i >= 0; i-- {
+		line := strings.TrimSpace(ansi.Strip(lineAt(sc, i)))
 		for _, h := range headings {
 			if line == h || strings.HasSuffix(h, "(") && strings.HasPrefix(line, h) {
 				return line
@@ -317,4 +318,10 @@ func (q *frameQuery) answers(frames *fold.Ring[*fold.Frame]) {
 			q.picked = append(q.picked, n)
 		}
 	}
+}
+
+// lineAt is line i of sc's content, "" past its end.
+func lineAt(sc *panes.Scroller, i int) string {
+	l, _ := sc.Line(i)
+	return l
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/base64"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"reflect"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestEnterOpensAnEventWhole(t *testing.T) {
 	if !m.whole.Shown() || m.focus != paneDetail {
 		t.Fatalf("enter on a call's event: whole shown %v, focus %v; want shown, detail", m.whole.Shown(), m.focus)
 	}
-	lines := m.whole.sc.lines
+	lines := m.whole.sc.Lines
 	doc := ansi.Strip(strings.Join(lines, "\n"))
 	for _, want := range []string{
 		"14:05:02.", "server mcpwitness-demo", "request id 14",
@@ -73,7 +74,7 @@ func TestANotificationOpensWholeWithItsFrame(t *testing.T) {
 	m := replayModel(t, 80, 24, "dark")
 	selectEvent(t, m, func(r *fold.Row) bool { return r.Kind == fold.RowNotify })
 	m.Update(keyMsg("enter"))
-	doc := ansi.Strip(strings.Join(m.whole.sc.lines, "\n"))
+	doc := ansi.Strip(strings.Join(m.whole.sc.Lines, "\n"))
 	for _, want := range []string{"Params", `"toolsListChanged": true`, "Wire frames (1)", "notifications/subscriptions/acknowledged"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the notification opened whole lacks %q:\n%s", want, doc)
@@ -217,10 +218,10 @@ func pickTool(m *model, name string) {
 
 // scrollTo scrolls sc down until a line reading heading (or starting
 // with it) is the top of its window.
-func scrollTo(m *model, sc *scroller, heading string) {
-	for i, l := range sc.lines {
+func scrollTo(m *model, sc *panes.Scroller, heading string) {
+	for i, l := range sc.Lines {
 		if s := strings.TrimSpace(ansi.Strip(l)); s == heading || strings.HasPrefix(s, heading) {
-			sc.off = i
+			sc.Off = i
 			return
 		}
 	}
@@ -362,13 +363,13 @@ func TestWheelScrollsTheEventOpenedWhole(t *testing.T) {
 	m.Update(keyMsg("enter"))
 	l := m.lay
 	m.Update(tea.MouseWheelMsg{X: l.leftW + 10, Y: l.bodyTop + 3, Button: tea.MouseWheelDown})
-	if m.whole.sc.off != 3 {
-		t.Errorf("the wheel over the event opened whole scrolled it to %d, want 3", m.whole.sc.off)
+	if m.whole.sc.Off != 3 {
+		t.Errorf("the wheel over the event opened whole scrolled it to %d, want 3", m.whole.sc.Off)
 	}
 	// Over the tools it scrolls the tools, not the event.
 	m.Update(tea.MouseWheelMsg{X: 5, Y: l.bodyTop + 3, Button: tea.MouseWheelDown})
-	if m.whole.sc.off != 3 {
-		t.Errorf("the wheel over the tools scrolled the event opened whole to %d", m.whole.sc.off)
+	if m.whole.sc.Off != 3 {
+		t.Errorf("the wheel over the tools scrolled the event opened whole to %d", m.whole.sc.Off)
 	}
 }
 
@@ -376,7 +377,7 @@ func TestVerdictMessagesWrapInTheCallView(t *testing.T) {
 	m := replayModel(t, 80, 24, "dark")
 	pickTool(m, "forecast_broken")
 	m.Update(keyMsg("["))
-	doc := ansi.Strip(strings.Join(m.detail.sc.lines, "\n"))
+	doc := ansi.Strip(strings.Join(m.detail.sc.Lines, "\n"))
 	i := strings.Index(doc, "Verdicts")
 	j := strings.Index(doc, "Arguments")
 	if i < 0 || j < i {

@@ -55,7 +55,7 @@ func TestBigCallOpenedWholeIsBuiltOffTheLoop(t *testing.T) {
 		t.Errorf("while the document is built the view does not say so:\n%s", s)
 	}
 	buildWholeNow(m)
-	doc := func() string { return ansi.Strip(strings.Join(m.whole.sc.lines, "\n")) }
+	doc := func() string { return ansi.Strip(strings.Join(m.whole.sc.Lines, "\n")) }
 	if d := doc(); !strings.Contains(d, "the end") || m.whole.builds.pending != (wholeKey{}) {
 		t.Fatalf("the built document is not shown:\n%.2000s", d)
 	}
@@ -71,7 +71,7 @@ func TestBigCallOpenedWholeIsBuiltOffTheLoop(t *testing.T) {
 	small := bigCallModel(t, 100)
 	selectEvent(t, small, isCall("big"))
 	small.Update(keyMsg("enter"))
-	if small.whole.builds.pending != (wholeKey{}) || !strings.Contains(ansi.Strip(strings.Join(small.whole.sc.lines, "\n")), "the end") {
+	if small.whole.builds.pending != (wholeKey{}) || !strings.Contains(ansi.Strip(strings.Join(small.whole.sc.Lines, "\n")), "the end") {
 		t.Fatal("a small call's document is not built at once")
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"mcpwitness/ui/panes"
 )
 
 // wholeKey takes the keys of what this file's parts add to browsing,
@@ -51,5 +52,5 @@ func (m *model) openWholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case sidewaysKey(msg, &k.SidewaysKeyMap, &m.whole.sc):
 		return nil, true
 	}
-	return nil, moveKey(msg, &k.MoveKeyMap, &m.whole.sc)
+	return nil, panes.MoveKey(msg, &k.MoveKeyMap, &m.whole.sc)
 }

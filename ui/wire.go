@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -33,13 +34,13 @@ type frameBuiltMsg struct {
 // shows the selected one pretty-printed.
 type wirePane struct {
 	*common
-	keys *WireKeyMap
+	keys *panes.WireKeyMap
 	w, h int
 
 	focused  bool
 	onFrame  bool // the frame view, not the list, has the keys
 	list     streamList
-	frame    scroller
+	frame    panes.Scroller
 	built    frameKey
 	building frameKey
 	// load reads event i of the session file, for frames a lean state
@@ -48,7 +49,7 @@ type wirePane struct {
 	read fold.Frame
 }
 
-func newWirePane(c *common, keys *WireKeyMap) wirePane {
+func newWirePane(c *common, keys *panes.WireKeyMap) wirePane {
 	return wirePane{common: c, keys: keys, list: newStreamList()}
 }
 
@@ -137,11 +138,11 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 		k := p.keys
 		if p.onFrame {
 			if !sidewaysKey(msg, &k.SidewaysKeyMap, &p.frame) {
-				moveKey(msg, &k.MoveKeyMap, &p.frame)
+				panes.MoveKey(msg, &k.MoveKeyMap, &p.frame)
 			}
 			return p, nil
 		}
-		moveKey(msg, &k.MoveKeyMap, &p.list)
+		panes.MoveKey(msg, &k.MoveKeyMap, &p.list)
 		return p, p.Sync()
 	}
 	return p, nil
@@ -214,7 +215,7 @@ func (p *wirePane) View() string {
 		lines = append(lines, p.row(f, n == sel))
 	}
 	fh := p.titleStyle(p.focused && p.onFrame).Render("Frame") + s.Subtle.Render(sidewaysMark(p.frame.Sideways()))
-	if p.frame.more() {
+	if p.frame.More() {
 		fh += s.Subtle.Render(" · more below")
 	}
 	lines = append(lines, render.Fit(fh, p.w))

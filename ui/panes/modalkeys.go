@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import "charm.land/bubbles/v2/key"
 
@@ -18,19 +18,19 @@ type AskKeyMap struct {
 // DefaultAskKeyMap returns the modal's default keys.
 func DefaultAskKeyMap() AskKeyMap {
 	return AskKeyMap{
-		Accept:  binding("ctrl+s", "accept/send", "ctrl+s"),
-		Decline: binding("ctrl+x", "decline", "ctrl+x"),
-		Cancel:  binding("esc", "cancel", "esc"),
-		Open:    binding("ctrl+o", "open URL", "ctrl+o"),
-		Stop:    binding("ctrl+t", "stop reason", "ctrl+t"),
-		Load:    binding("ctrl+l", "load reply file", "ctrl+l"),
+		Accept:  Binding("ctrl+s", "accept/send", "ctrl+s"),
+		Decline: Binding("ctrl+x", "decline", "ctrl+x"),
+		Cancel:  Binding("esc", "cancel", "esc"),
+		Open:    Binding("ctrl+o", "open URL", "ctrl+o"),
+		Stop:    Binding("ctrl+t", "stop reason", "ctrl+t"),
+		Load:    Binding("ctrl+l", "load reply file", "ctrl+l"),
 		Scroll: MoveKeyMap{
-			Up:       binding("pgup", "scroll up", "pgup"),
-			Down:     binding("pgdn", "scroll down", "pgdown"),
-			PageUp:   binding("pgup", "scroll up", "pgup"),
-			PageDown: binding("pgdn", "scroll down", "pgdown"),
-			Top:      binding("home", "top", "home"),
-			Bottom:   binding("end", "bottom", "end"),
+			Up:       Binding("pgup", "scroll up", "pgup"),
+			Down:     Binding("pgdn", "scroll down", "pgdown"),
+			PageUp:   Binding("pgup", "scroll up", "pgup"),
+			PageDown: Binding("pgdn", "scroll down", "pgdown"),
+			Top:      Binding("home", "top", "home"),
+			Bottom:   Binding("end", "bottom", "end"),
 		},
 	}
 }
@@ -47,8 +47,8 @@ type RootsKeyMap struct {
 func DefaultRootsKeyMap() RootsKeyMap {
 	return RootsKeyMap{
 		MoveKeyMap: DefaultMoveKeyMap(),
-		Add:        binding("a", "add directory", "a"),
-		Remove:     binding("d/del", "remove", "d", "delete"),
-		Close:      binding("esc", "close", "esc"),
+		Add:        Binding("a", "add directory", "a"),
+		Remove:     Binding("d/del", "remove", "d", "delete"),
+		Close:      Binding("esc", "close", "esc"),
 	}
 }

@@ -1,10 +1,10 @@
-package ui
+package panes
 
 import "charm.land/bubbles/v2/key"
 
-// KeyMap holds every key binding of the UI, one map per part that owns
+// KeyMap holds every key Binding of the UI, one map per part that owns
 // keys: the root's global keys, each pane's, the editor's, the replay
-// scrubber's and the help view's. [DefaultKeyMap] builds it; each part's
+// Scrubber's and the help view's. [DefaultKeyMap] builds it; each part's
 // ShortHelp reads its own map for the help line, and the full help
 // gathers the keys of every map.
 type KeyMap struct {
@@ -95,7 +95,7 @@ type SidewaysKeyMap struct {
 
 // DefaultSidewaysKeyMap returns the default sideways keys.
 func DefaultSidewaysKeyMap() SidewaysKeyMap {
-	return SidewaysKeyMap{Left: binding("h/←", "scroll left", "h", "left"), Right: binding("h/l", "scroll sideways", "l", "right")}
+	return SidewaysKeyMap{Left: Binding("h/←", "scroll left", "h", "left"), Right: Binding("h/l", "scroll sideways", "l", "right")}
 }
 
 // DetailKeyMap is the detail pane's.
@@ -146,7 +146,7 @@ type WireKeyMap struct {
 	CopyRaw        key.Binding
 }
 
-// ScrubberKeyMap is the replay scrubber's.
+// ScrubberKeyMap is the replay Scrubber's.
 type ScrubberKeyMap struct {
 	StepBack    key.Binding // one event back
 	StepForward key.Binding // one event forward
@@ -168,7 +168,7 @@ type HelpKeyMap struct {
 	Close key.Binding
 }
 
-func binding(help, desc string, keys ...string) key.Binding {
+func Binding(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
@@ -176,62 +176,62 @@ func binding(help, desc string, keys ...string) key.Binding {
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Global: DefaultGlobalKeyMap(),
-		Tools: ToolsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Call: callKey(), Filter: binding("/", "filter", "/"),
-			Held: binding("H", "hide held/own", "H")},
-		Items: ItemsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: binding("enter", "read/get", "enter"),
-			Filter: binding("/", "filter", "/"), Subscribe: binding("s", "subscribe", "s")},
+		Tools: ToolsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Call: CallKey(), Filter: Binding("/", "filter", "/"),
+			Held: Binding("H", "hide held/own", "H")},
+		Items: ItemsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Open: Binding("enter", "read/get", "enter"),
+			Filter: Binding("/", "filter", "/"), Subscribe: Binding("s", "subscribe", "s")},
 		Item: ItemKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
-			Open: binding("enter", "again", "enter")},
+			Open: Binding("enter", "again", "enter")},
 		Detail: DefaultDetailKeyMap(),
 		Editor: DefaultEditorKeyMap(),
-		Events: EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: binding("v", "events by level", "v"),
-			Open: binding("enter", "open whole", "enter")},
+		Events: EventsKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Level: Binding("v", "events by level", "v"),
+			Open: Binding("enter", "open whole", "enter")},
 		Whole: WholeKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
-			Close: binding("esc", "close", "esc")},
+			Close: Binding("esc", "close", "esc")},
 		Wire: WireKeyMap{MoveKeyMap: DefaultMoveKeyMap(), SidewaysKeyMap: DefaultSidewaysKeyMap(),
-			CopyRaw: binding("Y", "copy frame raw", "Y")},
+			CopyRaw: Binding("Y", "copy frame raw", "Y")},
 		Scrubber: DefaultScrubberKeyMap(),
 		Ask:      DefaultAskKeyMap(),
 		Roots:    DefaultRootsKeyMap(),
 		Form:     DefaultFormKeyMap(),
-		Level: LevelKeyMap{Prev: binding("←/↑", "less", "left", "up", "h", "k"), Next: binding("→/↓", "more", "right", "down", "l", "j"),
-			Pick: binding("enter", "set level", "enter")},
-		Help: HelpKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Close: binding("?/esc", "close", "?", "esc")},
+		Level: LevelKeyMap{Prev: Binding("←/↑", "less", "left", "up", "h", "k"), Next: Binding("→/↓", "more", "right", "down", "l", "j"),
+			Pick: Binding("enter", "set level", "enter")},
+		Help: HelpKeyMap{MoveKeyMap: DefaultMoveKeyMap(), Close: Binding("?/esc", "close", "?", "esc")},
 	}
 }
 
 // DefaultGlobalKeyMap returns the default global keys.
 func DefaultGlobalKeyMap() GlobalKeyMap {
 	return GlobalKeyMap{
-		NextPane:  binding("tab", "pane", "tab"),
-		PrevPane:  binding("shift+tab", "previous pane", "shift+tab"),
-		Back:      binding("esc", "back/cancel", "esc"),
-		Walk:      binding("r", "walk again", "r"),
-		Wire:      binding("w", "wire", "w"),
-		Export:    binding("e", "export", "e"),
-		Tabs:      binding("1-5", "tabs", "1", "2", "3", "4", "5"),
-		Ping:      binding("p", "ping", "p"),
-		LogLevel:  binding("L", "log level", "L"),
-		Roots:     binding("o", "roots", "o"),
-		OpenAuth:  binding("o", "open authorization URL", "o"),
-		Restart:   binding("R", "restart server", "R"),
-		Theme:     binding("t", "theme", "t"),
-		Copy:      binding("y", "copy", "y"),
-		Help:      binding("?", "help", "?"),
-		Quit:      binding("q", "quit", "q", "ctrl+c"),
-		Interrupt: binding("ctrl+c", "quit", "ctrl+c"),
+		NextPane:  Binding("tab", "pane", "tab"),
+		PrevPane:  Binding("shift+tab", "previous pane", "shift+tab"),
+		Back:      Binding("esc", "back/cancel", "esc"),
+		Walk:      Binding("r", "walk again", "r"),
+		Wire:      Binding("w", "wire", "w"),
+		Export:    Binding("e", "export", "e"),
+		Tabs:      Binding("1-5", "tabs", "1", "2", "3", "4", "5"),
+		Ping:      Binding("p", "ping", "p"),
+		LogLevel:  Binding("L", "log level", "L"),
+		Roots:     Binding("o", "roots", "o"),
+		OpenAuth:  Binding("o", "open authorization URL", "o"),
+		Restart:   Binding("R", "restart server", "R"),
+		Theme:     Binding("t", "theme", "t"),
+		Copy:      Binding("y", "copy", "y"),
+		Help:      Binding("?", "help", "?"),
+		Quit:      Binding("q", "quit", "q", "ctrl+c"),
+		Interrupt: Binding("ctrl+c", "quit", "ctrl+c"),
 	}
 }
 
 // DefaultMoveKeyMap returns the default moving keys.
 func DefaultMoveKeyMap() MoveKeyMap {
 	return MoveKeyMap{
-		Up:       binding("↑/k", "up", "up", "k"),
-		Down:     binding("↓/j", "down", "down", "j"),
-		PageUp:   binding("pgup", "page up", "pgup", "ctrl+u"),
-		PageDown: binding("pgdn", "page down", "pgdown", "ctrl+d"),
-		Top:      binding("g/home", "top", "home", "g"),
-		Bottom:   binding("G/end", "bottom", "end", "G"),
+		Up:       Binding("↑/k", "up", "up", "k"),
+		Down:     Binding("↓/j", "down", "down", "j"),
+		PageUp:   Binding("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown: Binding("pgdn", "page down", "pgdown", "ctrl+d"),
+		Top:      Binding("g/home", "top", "home", "g"),
+		Bottom:   Binding("G/end", "bottom", "end", "G"),
 	}
 }
 
@@ -240,53 +240,53 @@ func (k MoveKeyMap) Bindings() []key.Binding {
 	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
 }
 
-func callKey() key.Binding { return binding("enter", "call", "enter") }
+func CallKey() key.Binding { return Binding("enter", "call", "enter") }
 
 // DefaultDetailKeyMap returns the detail pane's default keys.
 func DefaultDetailKeyMap() DetailKeyMap {
 	return DetailKeyMap{
 		MoveKeyMap:     DefaultMoveKeyMap(),
-		Call:           callKey(),
-		PrevCall:       binding("[", "older call", "["),
-		NextCall:       binding("]", "newer call", "]"),
-		Force:          binding("f", "send anyway", "f"),
-		Task:           binding("T", "run as task", "T"),
-		Confirm:        binding("enter", "confirm", "enter"),
+		Call:           CallKey(),
+		PrevCall:       Binding("[", "older call", "["),
+		NextCall:       Binding("]", "newer call", "]"),
+		Force:          Binding("f", "send anyway", "f"),
+		Task:           Binding("T", "run as task", "T"),
+		Confirm:        Binding("enter", "confirm", "enter"),
 		SidewaysKeyMap: DefaultSidewaysKeyMap(),
-		NextVerdict:    binding("n/N", "pick verdict", "n"),
-		PrevVerdict:    binding("N", "previous verdict", "N"),
-		OpenVerdict:    binding("enter", "open verdict", "enter"),
+		NextVerdict:    Binding("n/N", "pick verdict", "n"),
+		PrevVerdict:    Binding("N", "previous verdict", "N"),
+		OpenVerdict:    Binding("enter", "open verdict", "enter"),
 	}
 }
 
 // DefaultEditorKeyMap returns the editor's default keys.
 func DefaultEditorKeyMap() EditorKeyMap {
 	return EditorKeyMap{
-		Send:      binding("ctrl+s", "send", "ctrl+s"),
-		NextField: binding("tab/↓", "next field", "tab", "down"),
-		PrevField: binding("shift+tab/↑", "previous field", "shift+tab", "up"),
-		Choice:    binding("←/→", "choose", "left", "right"),
-		Raw:       binding("ctrl+r", "form/raw JSON", "ctrl+r"),
-		Schema:    binding("ctrl+o", "schema", "ctrl+o"),
-		Skeleton:  binding("ctrl+x", "skeleton", "ctrl+x"),
+		Send:      Binding("ctrl+s", "send", "ctrl+s"),
+		NextField: Binding("tab/↓", "next field", "tab", "down"),
+		PrevField: Binding("shift+tab/↑", "previous field", "shift+tab", "up"),
+		Choice:    Binding("←/→", "choose", "left", "right"),
+		Raw:       Binding("ctrl+r", "form/raw JSON", "ctrl+r"),
+		Schema:    Binding("ctrl+o", "schema", "ctrl+o"),
+		Skeleton:  Binding("ctrl+x", "skeleton", "ctrl+x"),
 	}
 }
 
-// DefaultScrubberKeyMap returns the scrubber's default keys.
+// DefaultScrubberKeyMap returns the Scrubber's default keys.
 func DefaultScrubberKeyMap() ScrubberKeyMap {
 	return ScrubberKeyMap{
-		StepBack:    binding(",/←", "event back", ",", "left"),
-		StepForward: binding("./→", "event forward", ".", "right"),
-		PrevMoment:  binding("</shift+←", "previous moment", "<", "shift+left"),
-		NextMoment:  binding(">/shift+→", "next moment", ">", "shift+right"),
-		First:       binding("{", "start of the session", "{"),
-		Last:        binding("}", "end of the session", "}"),
+		StepBack:    Binding(",/←", "event back", ",", "left"),
+		StepForward: Binding("./→", "event forward", ".", "right"),
+		PrevMoment:  Binding("</shift+←", "previous moment", "<", "shift+left"),
+		NextMoment:  Binding(">/shift+→", "next moment", ">", "shift+right"),
+		First:       Binding("{", "start of the session", "{"),
+		Last:        Binding("}", "end of the session", "}"),
 	}
 }
 
-// disableLiveKeys switches off the keys that need a live server: walking,
+// DisableLiveKeys switches off the keys that need a live server: walking,
 // calling (the editor's keys with it), sending anyway, exporting.
-func disableLiveKeys(k *KeyMap) {
+func DisableLiveKeys(k *KeyMap) {
 	for _, b := range []*key.Binding{&k.Global.Walk, &k.Global.Export, &k.Global.Ping, &k.Global.LogLevel, &k.Items.Open,
 		&k.Items.Subscribe, &k.Item.Open, &k.Tools.Call, &k.Detail.Call, &k.Detail.Force, &k.Detail.Task,
 		&k.Detail.Confirm, &k.Editor.Send, &k.Editor.NextField, &k.Editor.PrevField, &k.Editor.Choice, &k.Editor.Raw} {

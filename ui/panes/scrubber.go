@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"slices"
@@ -7,23 +7,23 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// scrubber is the replay's control: its keys ask for a position in the
+// Scrubber is the replay's control: its Keys ask for a position in the
 // session file, and the model folds to it.
-type scrubber struct {
-	keys *ScrubberKeyMap
+type Scrubber struct {
+	Keys *ScrubberKeyMap
 }
 
-// Matches says whether msg is one of the scrubber's keys.
-func (s scrubber) Matches(msg tea.KeyPressMsg) bool {
-	k := s.keys
+// Matches says whether msg is one of the Scrubber's Keys.
+func (s Scrubber) Matches(msg tea.KeyPressMsg) bool {
+	k := s.Keys
 	return key.Matches(msg, k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last)
 }
 
 // Target returns the position msg asks for, moving from target in a file
 // of n events whose moments (sorted) are given; ok is false for any other
 // key.
-func (s scrubber) Target(msg tea.KeyPressMsg, target, n int, moments []int) (to int, ok bool) {
-	k := s.keys
+func (s Scrubber) Target(msg tea.KeyPressMsg, target, n int, moments []int) (to int, ok bool) {
+	k := s.Keys
 	switch {
 	case key.Matches(msg, k.StepBack):
 		return target - 1, true
@@ -57,16 +57,16 @@ func prevMoment(t int, moments []int) int {
 	return 0
 }
 
-// ShortHelp returns the scrubber's keys for the help line, paired.
-func (s scrubber) ShortHelp() []key.Binding {
+// ShortHelp returns the Scrubber's Keys for the help line, paired.
+func (s Scrubber) ShortHelp() []key.Binding {
 	return []key.Binding{
 		key.NewBinding(key.WithKeys(",", "."), key.WithHelp(",/.", "step")),
 		key.NewBinding(key.WithKeys("<", ">"), key.WithHelp("</>", "moment")),
 	}
 }
 
-// FullHelp returns every key of the scrubber.
-func (s scrubber) FullHelp() [][]key.Binding {
-	k := s.keys
+// FullHelp returns every key of the Scrubber.
+func (s Scrubber) FullHelp() [][]key.Binding {
+	k := s.Keys
 	return [][]key.Binding{{k.StepBack, k.StepForward, k.PrevMoment, k.NextMoment, k.First, k.Last}}
 }
