@@ -60,7 +60,7 @@ func TestModalFormOffersTitledChoices(t *testing.T) {
 	h.bridge(log)
 	info := s.Info()
 	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
-	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 1 })
+	h.until("the tools", func() bool { return h.m.St.LatestTools() != nil && len(h.m.St.LatestTools().Tools) == 1 })
 	h.startCall("ask_titled")
 
 	if h.m.ask.form.raw {

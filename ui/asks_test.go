@@ -37,7 +37,7 @@ func TestEventsFoldConsecutiveCompletions(t *testing.T) {
 	req(record.MethodPing, "", false)
 	req(record.MethodPing, "", false)
 
-	if n := h.m.st.Rows().Total(); n != 12 {
+	if n := h.m.St.Rows().Total(); n != 12 {
 		t.Errorf("the record holds %d rows, want all 12 (connect, 9 completions, 2 pings)", n)
 	}
 	s := h.screen()

@@ -23,7 +23,7 @@ func tenThousand(b *testing.B) *model {
 	for _, ev := range walkEvents(e, 1, 100, 100) {
 		m.Update(eventMsg(ev))
 	}
-	if n := len(m.st.LatestTools().Tools); n != 10000 {
+	if n := len(m.St.LatestTools().Tools); n != 10000 {
 		b.Fatalf("%d tools", n)
 	}
 	m.tools.move(5000)
@@ -64,7 +64,7 @@ func BenchmarkMove10kTools(b *testing.B) {
 // the work a filter command does off the UI goroutine.
 func BenchmarkFilter10kTools(b *testing.B) {
 	m := tenThousand(b)
-	w := m.st.LatestTools()
+	w := m.St.LatestTools()
 	b.ReportAllocs()
 	for b.Loop() {
 		filterCmd(1, w, w.Tools, "tl99")()

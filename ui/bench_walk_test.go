@@ -66,7 +66,7 @@ func BenchmarkLiveWalk10k(b *testing.B) {
 			m.Update(eventMsg(ev))
 			_ = m.View()
 		}
-		if n := len(m.st.LatestTools().Tools); n != 10000 {
+		if n := len(m.St.LatestTools().Tools); n != 10000 {
 			b.Fatalf("%d tools", n)
 		}
 	}

@@ -53,7 +53,7 @@ type detailPane struct {
 	headDrawn string
 	headFor   detailHead
 
-	*common
+	*panes.Common
 	keys *panes.DetailKeyMap
 	w, h int
 
@@ -78,13 +78,13 @@ type detailPane struct {
 	bar    progress.Model
 }
 
-func newDetailPane(c *common, keys *panes.DetailKeyMap) detailPane {
-	d := detailPane{common: c, keys: keys}
+func newDetailPane(c *panes.Common, keys *panes.DetailKeyMap) detailPane {
+	d := detailPane{Common: c, keys: keys}
 	d.restyle()
 	return d
 }
 
-func (d *detailPane) restyle() { d.bar = newBar(d.sty) }
+func (d *detailPane) restyle() { d.bar = newBar(d.Sty) }
 
 // newBar returns a progress bar in the styles of s.
 func newBar(s *themes.Styles) progress.Model {
@@ -178,7 +178,7 @@ func (d *detailPane) Call() *fold.Call {
 	if d.call == 0 {
 		return nil
 	}
-	return d.st.Call(d.call)
+	return d.St.Call(d.call)
 }
 
 // history returns the calls of the shown tool, oldest first.
@@ -186,7 +186,7 @@ func (d *detailPane) history() []*fold.Call {
 	if d.tool == nil {
 		return nil
 	}
-	return d.st.CallsOf(d.tool.Name)
+	return d.St.CallsOf(d.tool.Name)
 }
 
 // StepCall moves through the shown tool's calls: -1 older, +1 newer. Past
@@ -212,14 +212,14 @@ func (d *detailPane) StepCall(dir int) {
 }
 
 func (d *detailPane) key() detailKey {
-	k := detailKey{tool: d.tool, call: d.call, width: d.w, sty: d.sty}
+	k := detailKey{tool: d.tool, call: d.call, width: d.w, sty: d.Sty}
 	if d.tool == nil {
 		k.absent = d.absent
 		return k
 	}
 	if c := d.Call(); c != nil {
 		k.rev = c.Rev
-		k.asks = len(askRows(d.st, c))
+		k.asks = len(askRows(d.St, c))
 		return k
 	}
 	calls := d.history()
@@ -227,8 +227,8 @@ func (d *detailPane) key() detailKey {
 	for _, c := range calls {
 		k.rev += c.Rev
 	}
-	if w := d.st.Walk(d.tool.Walk); w != nil {
-		k.held, k.stale, k.done = d.st.Held(w), w.Stale(), w.Done
+	if w := d.St.Walk(d.tool.Walk); w != nil {
+		k.held, k.stale, k.done = d.St.Held(w), w.Stale(), w.Done
 	}
 	return k
 }
@@ -245,7 +245,7 @@ func (d *detailPane) Sync() tea.Cmd {
 	c := d.Call()
 	if d.tool != nil && len(d.tool.Raw) > bigDoc || c != nil && (len(c.Result) > bigDoc || d.mustLoad(c)) {
 		d.builds.pending = k
-		d.setDoc(detailDoc{lines: []string{d.sty.Muted.Render("rendering…")}})
+		d.setDoc(detailDoc{lines: []string{d.Sty.Muted.Render("rendering…")}})
 		return func() tea.Msg { return docBuiltMsg{key: k, doc: build()} }
 	}
 	d.setDoc(build())
@@ -256,7 +256,7 @@ func (d *detailPane) Sync() tea.Cmd {
 // builder returns a function that builds the document for k from values
 // copied now, so it may run on another goroutine.
 func (d *detailPane) builder(k detailKey) func() detailDoc {
-	st, loc, w := d.sty, d.loc, max(d.w-2, 10)
+	st, loc, w := d.Sty, d.Loc, max(d.w-2, 10)
 	t := k.tool
 	if t == nil {
 		if k.absent != "" {
@@ -274,8 +274,8 @@ func (d *detailPane) builder(k detailKey) func() detailDoc {
 		if !d.mustLoad(c) {
 			load = nil
 		}
-		asks := askLines(askRows(d.st, c), c.Start, w, st, loc)
-		asks = append(asks, taskLines(d.st, c, w, st, loc)...)
+		asks := askLines(askRows(d.St, c), c.Start, w, st, loc)
+		asks = append(asks, taskLines(d.St, c, w, st, loc)...)
 		return func() detailDoc {
 			c, missing := &cc, ""
 			if load != nil {
@@ -354,7 +354,7 @@ type detailHead struct {
 }
 
 func (d *detailPane) headKey() detailHead {
-	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.sty}
+	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.Sty}
 	k.col, k.more = d.sc.Sideways()
 	if c := d.Call(); c != nil {
 		k.call = c.ID
@@ -374,11 +374,11 @@ func (d *detailPane) drawHead(k detailHead) string {
 	}
 	switch {
 	case k.nth > 0:
-		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] call %d of %d", k.nth, k.calls))
+		right = d.Sty.Subtle.Render(fmt.Sprintf("[ ] call %d of %d", k.nth, k.calls))
 	case k.calls > 0:
-		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] %d %s", k.calls, render.Plural(k.calls, "call", "calls")))
+		right = d.Sty.Subtle.Render(fmt.Sprintf("[ ] %d %s", k.calls, render.Plural(k.calls, "call", "calls")))
 	}
-	head := d.titleStyle(k.focused).Render(title) + d.sty.Subtle.Render(sidewaysMark(k.col, k.more))
+	head := d.TitleStyle(k.focused).Render(title) + d.Sty.Subtle.Render(sidewaysMark(k.col, k.more))
 	if gap := d.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 {
 		head += strings.Repeat(" ", gap) + right
 	}
@@ -396,7 +396,7 @@ func (d *detailPane) Predraw() {
 
 // ShortHelp returns the pane's bindings for the help line.
 func (d *detailPane) ShortHelp() []key.Binding {
-	k, g := d.keys, d.global
+	k, g := d.keys, d.Global
 	if d.confirm {
 		return []key.Binding{k.Confirm, g.Back}
 	}

@@ -73,7 +73,7 @@ func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) te
 // editorPane edits the arguments of one call: a form for flat schemas, raw
 // JSON otherwise.
 type editorPane struct {
-	*common
+	*panes.Common
 	keys *panes.EditorKeyMap
 	v    *checks.Validator
 	w, h int
@@ -106,8 +106,8 @@ type editorPane struct {
 	noForm string
 }
 
-func newEditorPane(c *common, keys *panes.EditorKeyMap, v *checks.Validator) editorPane {
-	return editorPane{common: c, keys: keys, v: v, area: textarea.New()}
+func newEditorPane(c *panes.Common, keys *panes.EditorKeyMap, v *checks.Validator) editorPane {
+	return editorPane{Common: c, keys: keys, v: v, area: textarea.New()}
 }
 
 // maxFormFields bounds the fields of a form: a schema with more
@@ -176,11 +176,11 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 func (e *editorPane) Tool() *fold.Tool { return e.tool }
 
 func (e *editorPane) restyle() {
-	panes.StyleFields(e.inputs, e.sty)
+	panes.StyleFields(e.inputs, e.Sty)
 	s := e.area.Styles()
-	s.Focused.Text, s.Blurred.Text = e.sty.Text, e.sty.Text
-	s.Focused.CursorLine = e.sty.Text
-	s.Focused.Base, s.Blurred.Base = e.sty.Text, e.sty.Text
+	s.Focused.Text, s.Blurred.Text = e.Sty.Text, e.Sty.Text
+	s.Focused.CursorLine = e.Sty.Text
+	s.Focused.Base, s.Blurred.Base = e.Sty.Text, e.Sty.Text
 	s.Cursor.Blink = false
 	e.area.SetStyles(s)
 	if e.tool != nil {
@@ -198,14 +198,14 @@ func (e *editorPane) SetSize(w, h int) {
 	e.area.SetWidth(aw)
 	e.area.SetHeight(ah)
 	e.schemaLines, e.schemaLeft = nil, 0
-	if e.tool != nil && e.sty != nil {
+	if e.tool != nil && e.Sty != nil {
 		sw, _ := e.schemaSize()
-		d := render.NewDoc(max(sw-1, 8), e.sty)
+		d := render.NewDoc(max(sw-1, 8), e.Sty)
 		// The pane shows the schema's first lines only: a server's may
 		// run to thousands, which are counted, not drawn.
 		d.Limit(max(h, 1))
 		if render.IsNull(e.tool.Input) {
-			d.Text(e.sty.Muted, "no input schema", 0)
+			d.Text(e.Sty.Muted, "no input schema", 0)
 		} else {
 			d.JSON(e.tool.Input, 0)
 		}
@@ -439,10 +439,10 @@ func (e *editorPane) ShortHelp() []key.Binding {
 	k := e.keys
 	if e.raw && !e.canForm {
 		// No form to switch to: ctrl+r would only say so.
-		return []key.Binding{k.Send, k.Skeleton, k.Schema, e.global.Back}
+		return []key.Binding{k.Send, k.Skeleton, k.Schema, e.Global.Back}
 	}
 	if e.raw {
-		return []key.Binding{k.Send, k.Skeleton, k.Schema, k.Raw, e.global.Back}
+		return []key.Binding{k.Send, k.Skeleton, k.Schema, k.Raw, e.Global.Back}
 	}
-	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, e.global.Back}
+	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, e.Global.Back}
 }

@@ -90,7 +90,7 @@ func (e *editorPane) choose(f tooldef.Field, k string) {
 // multiView draws a multi-select field: the choice under its cursor,
 // checked or not, where the cursor is, and how many are picked.
 func (e *editorPane) multiView(i int) string {
-	f, s := e.fields[i], e.sty
+	f, s := e.fields[i], e.Sty
 	at := e.choice[i]
 	cur := string(f.Choices[at])
 	var str string

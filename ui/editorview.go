@@ -17,7 +17,7 @@ import (
 
 // View renders the editor in exactly h rows.
 func (e *editorPane) View() string {
-	s := e.sty
+	s := e.Sty
 	mode := "form · ctrl+r raw JSON"
 	if e.raw {
 		mode = "raw JSON"
@@ -67,7 +67,7 @@ func (e *editorPane) focusDesc() bool {
 // formLines draws lines start to stop (excluded) of the whole form, and
 // only those: a server's schema may have thousands of properties.
 func (e *editorPane) formLines(start, stop int) []string {
-	s := e.sty
+	s := e.Sty
 	if len(e.fields) == 0 {
 		return []string{" " + s.Muted.Render("This tool takes no arguments; ctrl+s sends {}.")}
 	}
@@ -148,17 +148,17 @@ func (e *editorPane) formWindow(room int) []string {
 	stop = min(stop, n)
 	var out []string
 	if start > 0 {
-		out = append(out, e.sty.Muted.Render(fmt.Sprintf("  … %s above", fmt.Sprintf("%d %s", start, render.Plural(start, "more field", "more fields")))))
+		out = append(out, e.Sty.Muted.Render(fmt.Sprintf("  … %s above", fmt.Sprintf("%d %s", start, render.Plural(start, "more field", "more fields")))))
 	}
 	out = append(out, e.formLines(start, stop)...)
 	if below := n - stop; below > 0 {
-		out = append(out, e.sty.Muted.Render(fmt.Sprintf("  … %s below", fmt.Sprintf("%d %s", below, render.Plural(below, "more field", "more fields")))))
+		out = append(out, e.Sty.Muted.Render(fmt.Sprintf("  … %s below", fmt.Sprintf("%d %s", below, render.Plural(below, "more field", "more fields")))))
 	}
 	return out
 }
 
 func (e *editorPane) choiceView(i int) string {
-	f, s := e.fields[i], e.sty
+	f, s := e.fields[i], e.Sty
 	cur := "–"
 	if c := e.choice[i]; c >= 0 {
 		cur = string(f.Choices[c])
@@ -179,7 +179,7 @@ func (e *editorPane) choiceView(i int) string {
 
 // checkLines renders the live check, wrapped, at most five lines.
 func (e *editorPane) checkLines() []string {
-	s := e.sty
+	s := e.Sty
 	d := render.NewDoc(e.w-1, s)
 	if e.note != "" {
 		d.Text(s.Fail, "✗ "+e.note, 0)
@@ -259,7 +259,7 @@ func (e *editorPane) rawLines() []string {
 	if e.hideSchema {
 		return area
 	}
-	s := e.sty
+	s := e.Sty
 	sw, sh := e.schemaSize()
 	schema := []string{s.Subtle.Render("Input schema · " + e.keys.Schema.Help().Key + " hides")}
 	body := e.schemaLines
@@ -299,7 +299,7 @@ func (e *editorPane) markError(rows []string) []string {
 			continue
 		}
 		gw := len(m[0])
-		rows[i] = e.sty.Fail.Render(fmt.Sprintf("%*s ", gw-1, "✗")) + ansi.Cut(row, gw, ansi.StringWidth(row))
+		rows[i] = e.Sty.Fail.Render(fmt.Sprintf("%*s ", gw-1, "✗")) + ansi.Cut(row, gw, ansi.StringWidth(row))
 	}
 	return rows
 }

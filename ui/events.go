@@ -17,7 +17,7 @@ import (
 // eventsPane lists what happened besides frames: stderr, log messages,
 // notifications, list changes and the walks they started, calls, errors.
 type eventsPane struct {
-	*common
+	*panes.Common
 	keys *panes.EventsKeyMap
 	w, h int
 
@@ -47,7 +47,7 @@ type eventsDrawKey struct {
 
 func (p *eventsPane) drawKey() eventsDrawKey {
 	first, total := p.filter.bounds()
-	return eventsDrawKey{cols: p.colsFor, sel: p.list.Selected(), w: p.w, focused: p.focused, follow: p.list.follow, sty: p.sty, entries: total - first}
+	return eventsDrawKey{cols: p.colsFor, sel: p.list.Selected(), w: p.w, focused: p.focused, follow: p.list.follow, sty: p.Sty, entries: total - first}
 }
 
 // Predraw draws the pane again when what it shows changed, in Update: a
@@ -95,8 +95,8 @@ type colsKey struct {
 
 type eventPaints struct{ sel, subtle, muted, text, warn, fail panes.Paint }
 
-func newEventsPane(c *common, keys *panes.EventsKeyMap) eventsPane {
-	p := eventsPane{common: c, keys: keys, list: newStreamList()}
+func newEventsPane(c *panes.Common, keys *panes.EventsKeyMap) eventsPane {
+	p := eventsPane{Common: c, keys: keys, list: newStreamList()}
 	p.restyle()
 	return p
 }
@@ -106,7 +106,7 @@ func (p *eventsPane) Focus(on bool) { p.focused = on }
 
 // restyle paints with the styles of the theme now.
 func (p *eventsPane) restyle() {
-	s := p.sty
+	s := p.Sty
 	p.pt = eventPaints{sel: panes.NewPaint(s.Selected.Render), subtle: panes.NewPaint(s.Subtle.Render), muted: panes.NewPaint(s.Muted.Render),
 		text: panes.NewPaint(s.Text.Render), warn: panes.NewPaint(s.Warn.Render), fail: panes.NewPaint(s.Fail.Render)}
 }
@@ -119,7 +119,7 @@ func (p *eventsPane) SetSize(w, h int) {
 
 // Sync follows new rows.
 func (p *eventsPane) Sync() {
-	p.filter.sync(p.st)
+	p.filter.sync(p.St)
 	p.list.Sync(p.filter.bounds())
 	p.say()
 }
@@ -163,8 +163,8 @@ func (p *eventsPane) Wheel(n int) {
 
 // say puts the visible rows in words, when they changed.
 func (p *eventsPane) say() {
-	rows := p.st.Rows()
-	k := colsKey{st: p.st, offset: p.list.offset, first: rows.First(), total: rows.Total(), h: p.list.h, floor: p.filter.floor}
+	rows := p.St.Rows()
+	k := colsKey{st: p.St, offset: p.list.offset, first: rows.First(), total: rows.Total(), h: p.list.h, floor: p.filter.floor}
 	if k == p.colsFor && p.cols != nil {
 		return
 	}
@@ -193,9 +193,9 @@ func (p *eventsPane) View() string {
 }
 
 func (p *eventsPane) draw() string {
-	s := p.sty
-	title := p.titleStyle(p.focused)
-	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.st.Rows().Total()))
+	s := p.Sty
+	title := p.TitleStyle(p.focused)
+	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.St.Rows().Total()))
 	if p.filter.on() {
 		first, total := p.filter.bounds()
 		head += s.Warn.Render(fmt.Sprintf(" · %d log messages at %s or above", total-first, logFloors()[p.filter.floor]))
@@ -225,7 +225,7 @@ func (e entry) cols() rowCols {
 
 func (p *eventsPane) row(e entry, selected bool) string {
 	r := e.r
-	ts := render.Clock(r.T, p.loc)
+	ts := render.Clock(r.T, p.Loc)
 	c, ok := p.cols[e]
 	if !ok {
 		c = e.cols()
@@ -253,6 +253,6 @@ func (p *eventsPane) row(e entry, selected bool) string {
 // ShortHelp returns the pane's bindings for the help line.
 func (p *eventsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	g := p.global
+	g := p.Global
 	return []key.Binding{k.Open, g.Copy, k.Level, k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
 }

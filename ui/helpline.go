@@ -75,7 +75,7 @@ func (m *model) ownBindings() (short []key.Binding, ok bool) {
 		open.SetHelp("o", "open URL")
 		cp.SetHelp("y", "copy URL")
 		return []key.Binding{open, cp, g.Wire, g.Export, g.Help, g.Quit}, true
-	case m.st.Server() == nil && m.replay == nil:
+	case m.St.Server() == nil && m.replay == nil:
 		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}, true
 	case m.mode == modeEditor:
 		return m.editor.ShortHelp(), true
@@ -117,7 +117,7 @@ func (m *model) paneBindings() []key.Binding {
 func (m *model) helpLine() string {
 	short := m.bindings()
 	var key strings.Builder
-	fmt.Fprintf(&key, "%d %p", m.w, m.sty)
+	fmt.Fprintf(&key, "%d %p", m.w, m.Sty)
 	for _, b := range short {
 		key.WriteString("|" + b.Help().Key + b.Help().Desc)
 	}
@@ -207,8 +207,8 @@ func (m *model) keyGroups() [][]key.Binding {
 // fullHelp lists every key, grouped, with what the badges mean. It is
 // built only while help is open.
 func (m *model) fullHelp() string {
-	s := m.sty
-	return m.memo.get("fullhelp", fmt.Sprintf("%d %p %v", m.w, m.sty, m.replay != nil), func() string {
+	s := m.Sty
+	return m.memo.get("fullhelp", fmt.Sprintf("%d %p %v", m.w, m.Sty, m.replay != nil), func() string {
 		groups := m.keyGroups()
 		var keys string
 		switch {

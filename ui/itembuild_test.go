@@ -147,7 +147,7 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 // document is built while the UI goes on, and then shows.
 func TestHeavyMarkdownReadShows(t *testing.T) {
 	h, _, _ := hostileHarness(t, hostiletest.ModeHeavyMarkdown, 120, 40)
-	h.until("the resources", func() bool { return h.m.st.Walk(2) != nil && h.m.st.Walk(2).Done })
+	h.until("the resources", func() bool { return h.m.St.Walk(2) != nil && h.m.St.Walk(2).Done })
 	h.key("2")
 	h.key("enter")
 	h.until("the read's document", func() bool {

@@ -50,7 +50,7 @@ type itemBuiltMsg struct {
 // where it was listed, and the newest request about it (a read or a get)
 // with its verdicts and answer.
 type itemPane struct {
-	*common
+	*panes.Common
 	keys *panes.ItemKeyMap
 	w, h int
 
@@ -81,8 +81,8 @@ type latestKey struct {
 	n    int
 }
 
-func newItemPane(c *common, keys *panes.ItemKeyMap) itemPane {
-	return itemPane{common: c, keys: keys}
+func newItemPane(c *panes.Common, keys *panes.ItemKeyMap) itemPane {
+	return itemPane{Common: c, keys: keys}
 }
 
 // SetSize sizes the pane: a title row, then the document.
@@ -116,7 +116,7 @@ func (p *itemPane) Item() *fold.Item { return p.it }
 // Latest returns the newest request about the item shown: a read of the
 // resource (or of an expansion of the template), a get of the prompt.
 func (p *itemPane) Latest() *fold.Request {
-	reqs := p.st.Requests()
+	reqs := p.St.Requests()
 	k := latestKey{item: p.it, n: len(reqs)}
 	if len(reqs) > 0 {
 		k.reqs = &reqs[0]
@@ -133,7 +133,7 @@ func (p *itemPane) find() *fold.Request {
 	if it == nil {
 		return nil
 	}
-	reqs := p.st.Requests()
+	reqs := p.St.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
 		r := reqs[i]
 		switch {
@@ -153,12 +153,12 @@ func (p *itemPane) listing() render.ItemListing {
 	if p.it == nil {
 		return l
 	}
-	if w := p.st.Walk(p.it.Walk); w != nil {
+	if w := p.St.Walk(p.it.Walk); w != nil {
 		l.Done, l.Stale = w.Done, w.Stale()
 	}
 	l.Subscribed = p.subbed
 	if p.it.URI != "" {
-		l.Updated, _ = p.st.Updated(p.it.URI)
+		l.Updated, _ = p.St.Updated(p.it.URI)
 	}
 	if !p.readOnly {
 		switch p.it.Method {
@@ -185,10 +185,10 @@ func (p *itemPane) listing() render.ItemListing {
 // built in a command: the pane keeps the item's document as it was (or
 // says it is rendering a new item's) until it comes.
 func (p *itemPane) Sync() tea.Cmd {
-	k := itemKey{item: p.it, req: p.Latest(), width: p.w, sty: p.sty, listing: p.listing()}
+	k := itemKey{item: p.it, req: p.Latest(), width: p.w, sty: p.Sty, listing: p.listing()}
 	if p.it != nil && p.it.Method == paging.Tasks().Name {
-		if k.task = p.st.Task(p.it.Key); k.task != nil {
-			c := p.st.Call(k.task.Call)
+		if k.task = p.St.Task(p.it.Key); k.task != nil {
+			c := p.St.Call(k.task.Call)
 			k.callDone = c != nil && c.Done
 		}
 	}
@@ -197,7 +197,7 @@ func (p *itemPane) Sync() tea.Cmd {
 	}
 	if p.it == nil {
 		p.builds.shown(k)
-		p.sc.SetLines([]string{p.sty.Muted.Render("Nothing selected.")})
+		p.sc.SetLines([]string{p.Sty.Muted.Render("Nothing selected.")})
 		return nil
 	}
 	build, size := p.builder(k)
@@ -210,7 +210,7 @@ func (p *itemPane) Sync() tea.Cmd {
 	if b := p.builds.built.item; b == nil || b.Method != k.item.Method || b.Key != k.item.Key {
 		// Another item (not the same one listed again): its document.
 		p.builds.built = itemKey{}
-		p.sc.SetLines([]string{p.sty.Muted.Render("rendering…")})
+		p.sc.SetLines([]string{p.Sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
 		lines, widest := build()
@@ -222,8 +222,8 @@ func (p *itemPane) Sync() tea.Cmd {
 // [itemBuilder]), reading now from the state what a task's shows, and
 // how much of what the server sent the document shows.
 func (p *itemPane) builder(k itemKey) (build func() ([]string, int), size int) {
-	task := readTaskView(p.st, k.task)
-	return itemBuilder(k, task, p.loc), itemDocSize(k) + task.size()
+	task := readTaskView(p.St, k.task)
+	return itemBuilder(k, task, p.Loc), itemDocSize(k) + task.size()
 }
 
 // itemDocSize is how much of what the server sent k's document shows.
@@ -274,7 +274,7 @@ func (p *itemPane) Wheel(n int) { p.sc.ScrollBy(n) }
 // View renders the pane in exactly h rows; busy names a request about the
 // item in flight ("" for none) and spin is the spinner's frame.
 func (p *itemPane) View(busy, spin string) string {
-	s := p.sty
+	s := p.Sty
 	title := "Detail"
 	if p.it != nil {
 		switch p.it.Method {
@@ -288,7 +288,7 @@ func (p *itemPane) View(busy, spin string) string {
 			title = "Prompt"
 		}
 	}
-	head := p.titleStyle(p.focused).Render(title) + s.Subtle.Render(sidewaysMark(p.sc.Sideways()))
+	head := p.TitleStyle(p.focused).Render(title) + s.Subtle.Render(sidewaysMark(p.sc.Sideways()))
 	right := ""
 	if busy != "" {
 		right = s.Spinner.Render(spin) + " " + s.Text.Render(sanitize.Line(busy)+"…")
@@ -305,7 +305,7 @@ func (p *itemPane) View(busy, spin string) string {
 
 // ShortHelp returns the pane's bindings for the help line.
 func (p *itemPane) ShortHelp() []key.Binding {
-	k, g := p.keys, p.global
+	k, g := p.keys, p.Global
 	// Sideways comes early, where a narrow help line keeps it.
 	out := sidewaysHelp([]key.Binding{k.Open}, &k.SidewaysKeyMap, &p.sc)
 	return append(out, k.Up, k.Down, g.Tabs, g.NextPane)

@@ -32,7 +32,7 @@ type itemsBuilt struct {
 // and filters them. It shows the newest walk of its list that accepted a
 // page.
 type itemsPane struct {
-	*common
+	*panes.Common
 	keys   *panes.ItemsKeyMap
 	method string
 	w, h   int
@@ -62,18 +62,18 @@ type itemsPane struct {
 	ownBuilt ownTasksKey
 }
 
-func newItemsPane(c *common, keys *panes.ItemsKeyMap, method string) itemsPane {
-	p := itemsPane{common: c, keys: keys, method: method, FilterInput: panes.NewFilterInput(&keys.MoveKeyMap, &keys.Filter)}
+func newItemsPane(c *panes.Common, keys *panes.ItemsKeyMap, method string) itemsPane {
+	p := itemsPane{Common: c, keys: keys, method: method, FilterInput: panes.NewFilterInput(&keys.MoveKeyMap, &keys.Filter)}
 	p.restyle()
 	return p
 }
 
 func (p *itemsPane) restyle() {
-	p.FilterInput.Restyle(p.sty)
-	p.pt = newToolPaints(p.sty)
-	p.pt.badge["sub"] = p.sty.BadgeHeld.Render("sub")
-	p.pt.badge["upd"] = p.sty.BadgeStale.Render("upd")
-	p.muted, p.subtle = panes.NewPaint(p.sty.Muted.Render), panes.NewPaint(p.sty.Subtle.Render)
+	p.FilterInput.Restyle(p.Sty)
+	p.pt = newToolPaints(p.Sty)
+	p.pt.badge["sub"] = p.Sty.BadgeHeld.Render("sub")
+	p.pt.badge["upd"] = p.Sty.BadgeStale.Render("upd")
+	p.muted, p.subtle = panes.NewPaint(p.Sty.Muted.Render), panes.NewPaint(p.Sty.Subtle.Render)
 }
 
 // SetSize sizes the pane: a title row, then the list.
@@ -89,21 +89,21 @@ func (p *itemsPane) Walk() *fold.Walk {
 	if p.own {
 		return nil
 	}
-	walks := p.st.Walks()
+	walks := p.St.Walks()
 	for i := len(walks) - 1; i >= 0; i-- {
 		if w := walks[i]; w.Method == p.method && len(w.Pages) > 0 {
 			return w
 		}
 	}
-	return p.st.Latest(p.method)
+	return p.St.Latest(p.method)
 }
 
 // Count is the number of items the shown walk listed.
 func (p *itemsPane) Count() int {
 	if p.own {
-		return len(ownTasks(p.st))
+		return len(ownTasks(p.St))
 	}
-	return len(p.st.Items(p.Walk()))
+	return len(p.St.Items(p.Walk()))
 }
 
 // SetOwn makes the pane list the session's own tasks (on) or its walks.
@@ -130,7 +130,7 @@ func (p *itemsPane) Sync() {
 		return
 	}
 	w := p.Walk()
-	items := p.st.Items(w)
+	items := p.St.Items(w)
 	b := itemsBuilt{walk: w, items: len(items), query: p.Query}
 	if w != nil {
 		b.pages = len(w.Pages)
@@ -196,7 +196,7 @@ func (p *itemsPane) kept(it *fold.Item) bool { _, ok := p.hits[it]; return ok }
 // syncSubs works out which uris are subscribed to: those whose newest
 // answered subscribe or unsubscribe is a subscribe.
 func (p *itemsPane) syncSubs() {
-	reqs := p.st.Requests()
+	reqs := p.St.Requests()
 	var base **fold.Request
 	if len(reqs) > 0 {
 		base = &reqs[0]
@@ -254,7 +254,7 @@ func (p *itemsPane) ShortHelp() []key.Binding {
 	if p.Typing {
 		return p.TypingHelp()
 	}
-	k, g := p.keys, p.global
+	k, g := p.keys, p.Global
 	open := k.Open
 	open.SetHelp("enter", p.verb())
 	out := []key.Binding{open}

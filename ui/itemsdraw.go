@@ -35,7 +35,7 @@ type itemDrawState struct {
 }
 
 func (p *itemsPane) drawKey() itemsDrawKey {
-	return itemsDrawKey{st: p.st, sty: p.sty, built: p.built, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, count: p.count,
+	return itemsDrawKey{st: p.St, sty: p.Sty, built: p.built, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, count: p.count,
 		nrows: len(p.rows), focused: p.focused, typing: p.Typing, stale: p.built.walk.Stale(), filtered: p.hits != nil, query: p.Query}
 }
 
@@ -47,7 +47,7 @@ func (p *itemsPane) rowStates(out []itemDrawState) []itemDrawState {
 			out = append(out, itemDrawState{})
 			continue
 		}
-		t, _ := p.st.Updated(it.URI)
+		t, _ := p.St.Updated(it.URI)
 		out = append(out, itemDrawState{sub: p.Subscribed(it.URI), updated: t, read: p.updatedSinceRead(it.URI)})
 	}
 	return out

@@ -29,7 +29,7 @@ func (p *itemsPane) draw() string {
 		func(r itemRow, cur bool) string { return p.itemLine(r.item, cur) })
 }
 
-func (p *itemsPane) emptyLine() string { return " " + p.sty.Muted.Render(p.emptyText()) }
+func (p *itemsPane) emptyLine() string { return " " + p.Sty.Muted.Render(p.emptyText()) }
 
 // noun is what the list holds, one and many.
 func (p *itemsPane) noun() (one, many string) {
@@ -38,7 +38,7 @@ func (p *itemsPane) noun() (one, many string) {
 }
 
 func (p *itemsPane) emptyText() string {
-	w := p.st.Latest(p.method)
+	w := p.St.Latest(p.method)
 	_, many := p.noun()
 	switch {
 	case p.Query != "":
@@ -57,7 +57,7 @@ func (p *itemsPane) emptyText() string {
 
 // title is the list's walk, its state and the filter.
 func (p *itemsPane) title() string {
-	s := p.sty
+	s := p.Sty
 	count := fmt.Sprint(p.Count())
 	if p.hits != nil {
 		count = fmt.Sprintf("%d of %d", p.count, p.Count())
@@ -69,7 +69,7 @@ func (p *itemsPane) title() string {
 		// Not a server listing: the tasks of this session's own calls.
 		name, right = "This session's tasks", s.Subtle.Render("no tasks/list")
 	}
-	left := p.titleStyle(p.focused).Render(name) + " " + s.Muted.Render(count)
+	left := p.TitleStyle(p.focused).Render(name) + " " + s.Muted.Render(count)
 	if w := p.built.walk; w != nil {
 		right = s.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
 		if w.Done && w.Incomplete.Finding() {
@@ -85,7 +85,7 @@ func (p *itemsPane) separator(r itemRow) string {
 	if p.hits != nil {
 		shown = r.hits
 	}
-	return p.pt.pageLine(r.page, shown, one, many, p.w, p.sty.Separator)
+	return p.pt.pageLine(r.page, shown, one, many, p.w, p.Sty.Separator)
 }
 
 // badge is one badge of a row: its text and its drawing.
@@ -157,11 +157,11 @@ func fitBadges(bs []badge, w, minName int) (string, int) {
 // updatedSinceRead says whether the server said uri changed after it was
 // last read (or it was never read).
 func (p *itemsPane) updatedSinceRead(uri string) bool {
-	t, ok := p.st.Updated(uri)
+	t, ok := p.St.Updated(uri)
 	if !ok {
 		return false
 	}
-	return t.After(lastRead(p.st, uri))
+	return t.After(lastRead(p.St, uri))
 }
 
 // lastRead is when uri was last read (the zero time if never).
@@ -206,11 +206,11 @@ func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
 		if rest != "" {
 			text += "  " + rest
 		}
-		return p.pt.selectedLine(text+pad, badges, p.focused, p.sty.Mono)
+		return p.pt.selectedLine(text+pad, badges, p.focused, p.Sty.Mono)
 	}
 	styled := p.pt.text.On(name)
 	if h := p.hits[it]; len(h.Pos) > 0 {
-		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
+		styled = render.Highlight(name, h.Pos, p.Sty.Text, p.Sty.Match)
 	}
 	if rest != "" {
 		styled += "  " + p.muted.On(rest)

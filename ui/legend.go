@@ -24,10 +24,10 @@ const callsW = 5
 // the newest that ended (✓ ✗ ! ⊘ ? ⋯) and how many were made. Blank for
 // a tool not called; no column at all (width 0) before any call.
 func (p *toolsPane) callsCell(t *fold.Tool) (string, int) {
-	if p.st.ToolStatsRev() == 0 {
+	if p.St.ToolStatsRev() == 0 {
 		return "", 0
 	}
-	st := p.st.ToolStats(t.Name)
+	st := p.St.ToolStats(t.Name)
 	if st.Calls == 0 {
 		return strings.Repeat(" ", callsW), callsW
 	}
@@ -83,10 +83,10 @@ func (p *toolsPane) legend() string {
 		"held: clients check · own: we do",
 	} {
 		if ansi.StringWidth(text)+1 <= p.w {
-			return render.Fit(" "+p.sty.Subtle.Render(text), p.w)
+			return render.Fit(" "+p.Sty.Subtle.Render(text), p.w)
 		}
 	}
-	return render.Fit(" "+p.sty.Subtle.Render("held/own: ? says"), p.w)
+	return render.Fit(" "+p.Sty.Subtle.Render("held/own: ? says"), p.w)
 }
 
 // ToggleHeld hides the held/own column and its legend, or shows them.

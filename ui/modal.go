@@ -93,7 +93,7 @@ type (
 
 // askModal is the modal's state: the requests waiting, the first shown.
 type askModal struct {
-	*common
+	*panes.Common
 	keys  *panes.AskKeyMap
 	w, h  int
 	queue []*askReq
@@ -245,7 +245,7 @@ func (m *model) showAsk() tea.Cmd {
 	var cmd tea.Cmd
 	switch r.kind {
 	case askForm:
-		a.form = newEditorPane(m.common, &m.keys.Editor, m.v)
+		a.form = newEditorPane(m.Common, &m.keys.Editor, m.v)
 		a.form.answer = true
 		// Its checks are numbered apart from the call editor's.
 		a.form.checkSeq = 1 << 30

@@ -142,7 +142,7 @@ func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 	h.bridge(log)
 	info := s.Info()
 	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
-	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 8 })
+	h.until("the tools", func() bool { return h.m.St.LatestTools() != nil && len(h.m.St.LatestTools().Tools) == 8 })
 	return h, srv
 }
 

@@ -57,7 +57,7 @@ func (a *askModal) resize(w, h int) {
 
 // view draws the modal's box.
 func (m *model) askView() string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	r := a.current()
 	if r == nil {
 		return ""
@@ -88,7 +88,7 @@ func (m *model) askedBy(r *askReq) string {
 	who := "asked outside any call"
 	if r.call != 0 {
 		who = fmt.Sprintf("asked by call #%d", r.call)
-		if c := m.st.Call(r.call); c != nil {
+		if c := m.St.Call(r.call); c != nil {
 			who += " " + sanitize.Line(c.Tool)
 		}
 	}
@@ -116,7 +116,7 @@ func padLines(lines []string, n int) []string {
 // headLines are an elicitation's message and the findings on its request,
 // at most most lines.
 func (m *model) headLines(r *askReq, w, most int) []string {
-	s := m.sty
+	s := m.Sty
 	d := render.NewDoc(w, s)
 	if r.message != "" {
 		d.Text(s.Text, r.message, 0)
@@ -134,7 +134,7 @@ func (m *model) headLines(r *askReq, w, most int) []string {
 // formBody is an elicitation form: the message, the findings, the form
 // with its live check, and the keys.
 func (m *model) formBody(r *askReq, w, h int) []string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	out := m.headLines(r, w, max(h/3, 2))
 	out = append(out, "")
 	check := a.form.checkLines()
@@ -161,7 +161,7 @@ func (m *model) formBody(r *askReq, w, h int) []string {
 // urlBody is a URL elicitation: the message, the URL shown safely, what
 // became of it, and the keys.
 func (m *model) urlBody(r *askReq, w int) []string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	out := m.headLines(r, w, 6)
 	out = append(out, "", s.Bold.Render("URL"))
 	d := render.NewDoc(w, s)
@@ -190,7 +190,7 @@ func (m *model) urlBody(r *askReq, w int) []string {
 // samplingBody is a sampling request (scrollable), the reply and its
 // stop reason, and the keys.
 func (m *model) samplingBody(w int) []string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	out := strings.Split(a.sc.View(), "\n")
 	label := "Reply · stop reason " + stopReasons()[a.stop] + " (ctrl+t) · ctrl+l load from a file"
 	if a.sc.More() {
@@ -217,7 +217,7 @@ func (m *model) samplingBody(w int) []string {
 // system prompt, the model preferences, the token bound, the tools, and
 // what the request did wrong.
 func samplingLines(params json.RawMessage, w int, a *askModal) []string {
-	s := a.sty
+	s := a.Sty
 	var p struct {
 		Messages []struct {
 			Role    string          `json:"role"`

@@ -45,7 +45,7 @@ func TestWalkShowsPagesAsTheyArrive(t *testing.T) {
 			t.Errorf("after the walk, screen lacks %q:\n%s", want, s)
 		}
 	}
-	w := h.m.st.LatestTools()
+	w := h.m.St.LatestTools()
 	if got := []int{w.Pages[0].Number, w.Pages[1].Number}; got[0] != 1 || got[1] != 2 {
 		t.Errorf("pages in arrival order = %v, want [1 2]", got)
 	}
@@ -270,10 +270,10 @@ func TestResizeKeepsEveryLineInside(t *testing.T) {
 
 func TestThemeCycles(t *testing.T) {
 	h := newHarness(t, options{})
-	before := h.m.sty
+	before := h.m.Sty
 	h.key("t")
-	if h.m.theme != "light" || h.m.sty == before || h.m.tools.sty != h.m.sty || h.m.detail.sty != h.m.sty {
-		t.Errorf("after t: theme %q, styles replaced %v", h.m.theme, h.m.sty != before)
+	if h.m.theme != "light" || h.m.Sty == before || h.m.tools.Sty != h.m.Sty || h.m.detail.Sty != h.m.Sty {
+		t.Errorf("after t: theme %q, styles replaced %v", h.m.theme, h.m.Sty != before)
 	}
 	for range 3 {
 		h.key("t")
@@ -311,7 +311,7 @@ func TestWireKeepsTheNewestFrames(t *testing.T) {
 		h.feed(b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: fmt.Sprint(i), Size: 10,
 			Frame: json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, i)), LatencyMs: 4}))
 	}
-	if n := h.m.st.Frames().Len(); n != fold.MaxFrames {
+	if n := h.m.St.Frames().Len(); n != fold.MaxFrames {
 		t.Errorf("wire keeps %d frames, want %d", n, fold.MaxFrames)
 	}
 	h.key("w")

@@ -15,7 +15,7 @@ import (
 func (m *model) click(ms tea.Mouse) tea.Cmd {
 	switch l := m.lay; {
 	case ms.Button != tea.MouseLeft || !m.mode.free(),
-		m.replay != nil && !m.replay.Loaded() || m.st.Server() == nil && m.replay == nil:
+		m.replay != nil && !m.replay.Loaded() || m.St.Server() == nil && m.replay == nil:
 		return nil
 	case !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
 		return m.clickEvents(ms.Y - l.eventsTop)

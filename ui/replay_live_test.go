@@ -99,7 +99,7 @@ func recordLive(t *testing.T) (live *harness, path string, logged int) {
 		}
 	}
 	sess.Load().Close()
-	live.until("every event", func() bool { return live.m.st.Closed() && int64(live.m.st.Applied()) == count.Load() })
+	live.until("every event", func() bool { return live.m.St.Closed() && int64(live.m.St.Applied()) == count.Load() })
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func compareDetails(t *testing.T, live, replay *harness) {
 			h.until("the tool's document", func() bool { return h.m.detail.builds.pending == (detailKey{}) })
 		}
 		compare(tool+"'s detail", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
-		for range live.m.st.CallsOf(tool) {
+		for range live.m.St.CallsOf(tool) {
 			for _, h := range []*harness{live, replay} {
 				h.key("[")
 				h.until("the call's document", func() bool { return h.m.detail.builds.pending == (detailKey{}) })

@@ -121,7 +121,7 @@ func (m *model) keyRoots(msg tea.KeyPressMsg) tea.Cmd {
 
 // rootsView draws the roots editor's box.
 func (m *model) rootsView() string {
-	r, s := &m.roots, m.sty
+	r, s := &m.roots, m.Sty
 	bw, _ := boxSize(m.w, m.h)
 	iw := bw - 4
 	ih := min(max(len(r.roots)+8, 10), max(m.h-4, 8)-2)

@@ -323,7 +323,7 @@ func TestServersPickerSaysIncompleteWalks(t *testing.T) {
 		[]func(context.Context, *record.Log) (Backend, error){demoDial(t), loopDial})
 	h.until("both walked", func() bool {
 		for _, v := range h.r.servers {
-			if w := v.m.st.Latest("tools/list"); w == nil || !w.Done || v.m.ops.walking() {
+			if w := v.m.St.Latest("tools/list"); w == nil || !w.Done || v.m.ops.walking() {
 				return false
 			}
 		}

@@ -45,7 +45,7 @@ func ownTasks(st *fold.State) []*fold.Task {
 // syncOwn rebuilds the rows of an own-tasks pane when a task changed:
 // one row per task, no pages, the filter matching the task id and tool.
 func (p *itemsPane) syncOwn() {
-	tasks := p.st.Tasks()
+	tasks := p.St.Tasks()
 	k := ownTasksKey{n: len(tasks), query: p.Query}
 	if len(tasks) > 0 {
 		k.first = tasks[0]
@@ -56,7 +56,7 @@ func (p *itemsPane) syncOwn() {
 	p.ownBuilt, p.built = k, itemsBuilt{query: p.Query}
 	p.hits = nil
 	p.rows, p.count = p.rows[:0], 0
-	for _, t := range ownTasks(p.st) {
+	for _, t := range ownTasks(p.St) {
 		it := taskItem(t)
 		if p.Query != "" {
 			if _, ok := findItem(p.Query, it); !ok {
@@ -85,13 +85,13 @@ func taskItem(t *fold.Task) *fold.Item {
 // taskBadges are a task row's badges: its status, the call that made it
 // and its ttl.
 func (p *itemsPane) taskBadges(it *fold.Item) []badge {
-	t := p.st.Task(it.Key)
+	t := p.St.Task(it.Key)
 	if t == nil {
 		return nil
 	}
 	var out []badge
 	st := string(t.Status)
-	out = append(out, badge{st, taskStatusStyle(t.Status, p.sty).Render(st)})
+	out = append(out, badge{st, taskStatusStyle(t.Status, p.Sty).Render(st)})
 	if t.Call != 0 {
 		c := fmt.Sprintf("#%d %s", t.Call, sanitize.Line(t.Tool))
 		out = append(out, badge{c, p.muted.On(c)})
@@ -228,8 +228,8 @@ func (m *model) openTaskCall() tea.Cmd {
 	if it == nil {
 		return nil
 	}
-	t := m.st.Task(it.Key)
-	if t == nil || t.Call == 0 || m.st.Call(t.Call) == nil {
+	t := m.St.Task(it.Key)
+	if t == nil || t.Call == 0 || m.St.Call(t.Call) == nil {
 		return m.setStatus("no call of this session made "+sanitize.Line(it.Key), levelWarn)
 	}
 	m.tools.picked = t.Tool

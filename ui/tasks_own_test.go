@@ -73,8 +73,8 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	if d := h.detailText(); !strings.Contains(d, "Rendered 1 scenes") {
 		t.Errorf("the call's document lacks its result:\n%s", d)
 	}
-	for i := 0; i < h.m.st.Frames().Len(); i++ {
-		if f := h.m.st.Frames().At(i); f.Method == paging.Tasks().Name || f.Method == "tasks/result" {
+	for i := 0; i < h.m.St.Frames().Len(); i++ {
+		if f := h.m.St.Frames().At(i); f.Method == paging.Tasks().Name || f.Method == "tasks/result" {
 			t.Errorf("%s went out on the extension: %s", f.Method, f.Frame)
 		}
 	}
@@ -182,7 +182,7 @@ func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
 	if !c.AsTask || c.TaskStatus != record.TaskCompleted || !strings.Contains(string(c.Result), "[de]") || string(c.Args) != string(plain.Args) {
 		t.Errorf("task call: asTask %v status %q args %s result %s, want the plain call's arguments, completed in de", c.AsTask, c.TaskStatus, c.Args, c.Result)
 	}
-	if task := h.m.st.Task(c.TaskID); task == nil || !slices.ContainsFunc(task.Steps, func(s fold.TaskStep) bool { return s.Status == record.TaskInputRequired }) {
+	if task := h.m.St.Task(c.TaskID); task == nil || !slices.ContainsFunc(task.Steps, func(s fold.TaskStep) bool { return s.Status == record.TaskInputRequired }) {
 		t.Errorf("task %+v: no input_required status", task)
 	}
 }

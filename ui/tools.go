@@ -27,7 +27,7 @@ type toolRow struct {
 // toolsPane lists the tools of the shown walk in page order, with a
 // separator row per page, and filters them.
 type toolsPane struct {
-	*common
+	*panes.Common
 	keys *panes.ToolsKeyMap
 	w, h int
 
@@ -73,15 +73,15 @@ type filterAsk struct {
 	q string
 }
 
-func newToolsPane(c *common, keys *panes.ToolsKeyMap) toolsPane {
-	p := toolsPane{common: c, keys: keys, FilterInput: panes.NewFilterInput(&keys.MoveKeyMap, &keys.Filter)}
+func newToolsPane(c *panes.Common, keys *panes.ToolsKeyMap) toolsPane {
+	p := toolsPane{Common: c, keys: keys, FilterInput: panes.NewFilterInput(&keys.MoveKeyMap, &keys.Filter)}
 	p.restyle()
 	return p
 }
 
 func (p *toolsPane) restyle() {
-	p.FilterInput.Restyle(p.sty)
-	p.pt = newToolPaints(p.sty)
+	p.FilterInput.Restyle(p.Sty)
+	p.pt = newToolPaints(p.Sty)
 }
 
 // newToolPaints paints the styles st of a list pane.
@@ -116,7 +116,7 @@ func (p *toolsPane) Selected() *fold.Tool {
 // Sync rebuilds the rows when the shown walk or the filter result changed,
 // and starts a filter run when tools arrived under an active filter.
 func (p *toolsPane) Sync() tea.Cmd {
-	w := p.st.Shown()
+	w := p.St.Shown()
 	var cmd tea.Cmd
 	pages, n := 0, 0
 	if w != nil {
@@ -250,7 +250,7 @@ func (p *toolsPane) setHits(h map[*fold.Tool]match.Hit) {
 
 func (p *toolsPane) runFilter() tea.Cmd {
 	p.filterSeq++
-	w := p.st.Shown()
+	w := p.St.Shown()
 	n := 0
 	if w != nil {
 		n = len(w.Tools)
@@ -297,6 +297,6 @@ func (p *toolsPane) ShortHelp() []key.Binding {
 	if p.Typing {
 		return p.TypingHelp()
 	}
-	g := p.global
+	g := p.Global
 	return []key.Binding{k.Call, k.Filter, g.Walk, g.NextPane, g.Wire, g.Copy, k.Held, g.Export, g.Help, g.Quit}
 }

@@ -28,12 +28,12 @@ type toolsDrawKey struct {
 // drawKey is the key of what View would draw now.
 func (p *toolsPane) drawKey() toolsDrawKey {
 	h := p.listHeight()
-	k := toolsDrawKey{st: p.st, w: p.w, h: h, offset: p.offset, cursor: p.cursor, shown: min(max(len(p.rows)-p.offset, 0), h),
+	k := toolsDrawKey{st: p.St, w: p.w, h: h, offset: p.offset, cursor: p.cursor, shown: min(max(len(p.rows)-p.offset, 0), h),
 		rowsVer: p.rowsVer, hitsVer: p.hitsVer, walk: p.builtWalk, focused: p.focused, typing: p.Typing, query: p.Query,
-		statsRev: p.st.ToolStatsRev(), hideHeld: p.hideHeld}
+		statsRev: p.St.ToolStatsRev(), hideHeld: p.hideHeld}
 	if w := p.builtWalk; w != nil {
 		k.count, k.done, k.stale = len(w.Tools), w.Done, w.Stale()
-		k.held = p.st.Held(w)
+		k.held = p.St.Held(w)
 	}
 	return k
 }
@@ -46,15 +46,15 @@ func (p *toolsPane) Predraw() {
 	if p.Typing {
 		return // the input's cursor blinks
 	}
-	if k := p.drawKey(); k != p.drawnKey || p.drawnSty != p.sty {
-		p.drawn, p.drawnKey, p.drawnSty = p.draw(), k, p.sty
+	if k := p.drawKey(); k != p.drawnKey || p.drawnSty != p.Sty {
+		p.drawn, p.drawnKey, p.drawnSty = p.draw(), k, p.Sty
 	}
 }
 
 // View renders the title and the visible rows only, or returns them as
 // Predraw drew them when nothing they show changed since.
 func (p *toolsPane) View() string {
-	if !p.Typing && p.drawn != "" && p.drawnSty == p.sty && p.drawKey() == p.drawnKey {
+	if !p.Typing && p.drawn != "" && p.drawnSty == p.Sty && p.drawKey() == p.drawnKey {
 		return p.drawn
 	}
 	return p.draw()
@@ -62,7 +62,7 @@ func (p *toolsPane) View() string {
 
 // draw renders the title and the visible rows.
 func (p *toolsPane) draw() string {
-	held := p.st.Held(p.builtWalk)
+	held := p.St.Held(p.builtWalk)
 	stale := p.builtWalk.Stale()
 	done := p.builtWalk != nil && p.builtWalk.Done
 	out := p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
@@ -73,10 +73,10 @@ func (p *toolsPane) draw() string {
 	return out
 }
 
-func (p *toolsPane) emptyLine() string { return " " + p.sty.Muted.Render(p.emptyText()) }
+func (p *toolsPane) emptyLine() string { return " " + p.Sty.Muted.Render(p.emptyText()) }
 
 func (p *toolsPane) emptyText() string {
-	w := p.st.LatestTools()
+	w := p.St.LatestTools()
 	switch {
 	case p.Query != "" && p.hits != nil:
 		return "no tool matches " + sanitize.Line(p.Query)
@@ -93,7 +93,7 @@ func (p *toolsPane) emptyText() string {
 }
 
 func (p *toolsPane) title() string {
-	style := p.titleStyle(p.focused)
+	style := p.TitleStyle(p.focused)
 	count := 0
 	if w := p.builtWalk; w != nil {
 		count = len(w.Tools)
@@ -102,10 +102,10 @@ func (p *toolsPane) title() string {
 	if p.hits != nil {
 		counted = fmt.Sprintf("%d of %d", p.toolRows, count)
 	}
-	left := style.Render("Tools") + " " + p.sty.Muted.Render(counted)
+	left := style.Render("Tools") + " " + p.Sty.Muted.Render(counted)
 	right := ""
 	if w := p.builtWalk; w != nil {
-		right = p.sty.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
+		right = p.Sty.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
 	}
 	return p.TitleLine(left, right, p.w)
 }
@@ -115,7 +115,7 @@ func (p *toolsPane) separator(r toolRow) string {
 	if p.hits != nil {
 		shown = r.hits
 	}
-	return p.pt.pageLine(r.page, shown, "tool", "tools", p.w, p.sty.Separator)
+	return p.pt.pageLine(r.page, shown, "tool", "tools", p.w, p.Sty.Separator)
 }
 
 // badges returns the badges of t, most important first, and their width.
@@ -178,11 +178,11 @@ func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) str
 	name := render.Trunc(t.Label, nameW)
 	pad := strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	if selected {
-		return p.pt.selectedLine(name+pad, badges, p.focused, p.sty.Mono)
+		return p.pt.selectedLine(name+pad, badges, p.focused, p.Sty.Mono)
 	}
 	styled := p.pt.text.On(name)
 	if h := p.hits[t]; len(h.Pos) > 0 {
-		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
+		styled = render.Highlight(name, h.Pos, p.Sty.Text, p.Sty.Match)
 	}
 	return "  " + styled + pad + "  " + badges + " "
 }

@@ -8,6 +8,8 @@ import (
 
 	"mcpwitness/record"
 	"mcpwitness/themes"
+
+	"mcpwitness/ui/panes"
 )
 
 // Update folds events into the state and routes everything else; then the
@@ -203,11 +205,11 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 		m.whole.take(msg)
 	case frameBuiltMsg:
 		m.wire, _ = m.wire.Update(msg)
-	case formDebounceMsg, FormCompletionsMsg:
+	case panes.FormDebounceMsg, panes.FormCompletionsMsg:
 		if m.mode == modeForm {
 			m.form, cmd = m.form.Update(msg)
 		}
-	case FormSubmitMsg, FormCancelMsg:
+	case panes.FormSubmitMsg, panes.FormCancelMsg:
 		return m.formDone(msg)
 	default:
 		return m.toInput(msg)
@@ -255,7 +257,7 @@ func (m *model) tick(msg spinner.TickMsg) tea.Cmd {
 // list_changed starts a walk of that list (after the one in flight, if
 // any).
 func (m *model) applyEvent(ev record.Event) tea.Cmd {
-	m.st.Apply(ev)
+	m.St.Apply(ev)
 	if cmd := m.noteConnection(ev); cmd != nil {
 		return cmd
 	}

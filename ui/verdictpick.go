@@ -64,7 +64,7 @@ func (d *detailPane) markedLines() []string {
 	if len(line) > 0 && line[0] == ' ' {
 		line = "▸" + line[1:]
 	}
-	out[s.From] = d.sty.Selected.Render(line)
+	out[s.From] = d.Sty.Selected.Render(line)
 	return out
 }
 
@@ -146,8 +146,8 @@ func (m *model) openVerdict() tea.Cmd {
 	}
 	v := c.Verdicts[i]
 	r := verdictRow(c)
-	x := render.Whole{Call: c, Tool: m.detail.Tool(), Frames: relatedFrames(m.st, r, 24), Verdict: &v}
-	if srv := m.st.Server(); srv != nil {
+	x := render.Whole{Call: c, Tool: m.detail.Tool(), Frames: relatedFrames(m.St, r, 24), Verdict: &v}
+	if srv := m.St.Server(); srv != nil {
 		x.Server = srv.Name
 	}
 	m.whole.Open(r, x)

@@ -19,7 +19,7 @@ import (
 // pane: its time, where it came from, all it says and the wire frames it
 // relates to. Esc returns to the detail pane.
 type wholeView struct {
-	*common
+	*panes.Common
 	keys *panes.WholeKeyMap
 	w, h int
 
@@ -36,8 +36,8 @@ type wholeKey struct {
 	sty *themes.Styles
 }
 
-func newWholeView(c *common, keys *panes.WholeKeyMap) wholeView {
-	return wholeView{common: c, keys: keys}
+func newWholeView(c *panes.Common, keys *panes.WholeKeyMap) wholeView {
+	return wholeView{Common: c, keys: keys}
 }
 
 // Shown says whether an event is open.
@@ -80,11 +80,11 @@ func (v *wholeView) Sync() tea.Cmd {
 	if v.row == nil {
 		return nil
 	}
-	k := wholeKey{row: v.row, w: v.w, sty: v.sty}
+	k := wholeKey{row: v.row, w: v.w, sty: v.Sty}
 	if !v.builds.want(k) {
 		return nil
 	}
-	build, size := wholeBuilder(v.row, v.x, k, v.loc)
+	build, size := wholeBuilder(v.row, v.x, k, v.Loc)
 	if size <= bigDoc {
 		v.sc.SetWide(build())
 		v.builds.shown(k)
@@ -93,7 +93,7 @@ func (v *wholeView) Sync() tea.Cmd {
 	v.builds.pending = k
 	if v.builds.built.row != k.row {
 		v.builds.built = wholeKey{}
-		v.sc.SetLines([]string{v.sty.Muted.Render("rendering…")})
+		v.sc.SetLines([]string{v.Sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
 		lines, widest := build()
@@ -143,21 +143,21 @@ func (v *wholeView) Copy() render.Copy {
 	}
 	cp := render.RowCopy(v.row)
 	if cp.What == render.CopyEvent {
-		cp.Text = render.ClockMs(v.row.T, v.loc) + " " + cp.Text
+		cp.Text = render.ClockMs(v.row.T, v.Loc) + " " + cp.Text
 	}
 	return cp
 }
 
 // View draws the title and the document's window, exactly h rows.
 func (v *wholeView) View() string {
-	s := v.sty
+	s := v.Sty
 	title := "Event"
 	if v.x.Verdict != nil {
 		title = "Verdict"
 	}
 	// The marks of more to either side come first: a narrow pane cuts
 	// the end of the line.
-	head := v.titleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(sidewaysMark(v.sc.Sideways())+" · esc returns")
+	head := v.TitleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(sidewaysMark(v.sc.Sideways())+" · esc returns")
 	if v.sc.More() {
 		head += s.Subtle.Render(" · more below")
 	}
@@ -166,7 +166,7 @@ func (v *wholeView) View() string {
 
 // ShortHelp returns the view's bindings for the help line.
 func (v *wholeView) ShortHelp() []key.Binding {
-	k, g := v.keys, v.global
+	k, g := v.keys, v.Global
 	return []key.Binding{k.Close, g.Copy, k.Down, k.Right, g.NextPane, g.Help, g.Quit}
 }
 
@@ -195,13 +195,13 @@ func (m *model) openWhole() tea.Cmd {
 	if r == nil {
 		return m.setStatus("no event selected", levelInfo)
 	}
-	x := render.Whole{Frames: relatedFrames(m.st, r, 24)}
-	if srv := m.st.Server(); srv != nil {
+	x := render.Whole{Frames: relatedFrames(m.St, r, 24)}
+	if srv := m.St.Server(); srv != nil {
 		x.Server = srv.Name
 	}
 	if r.Kind == fold.RowCall && r.Call != nil {
-		x.Call = m.st.Call(r.Call.ID)
-		x.Tool = toolNamed(m.st, r.Call.Tool)
+		x.Call = m.St.Call(r.Call.ID)
+		x.Tool = toolNamed(m.St, r.Call.Tool)
 	}
 	m.whole.Open(r, x)
 	if m.mode == modeWire {

@@ -35,7 +35,7 @@ func bigCallModel(t testing.TB, n int) *model {
 // the command would, and gives it to the model.
 func buildWholeNow(m *model) {
 	if k := m.whole.builds.pending; k != (wholeKey{}) {
-		build, _ := wholeBuilder(m.whole.row, m.whole.x, k, m.loc)
+		build, _ := wholeBuilder(m.whole.row, m.whole.x, k, m.Loc)
 		lines, widest := build()
 		m.Update(wholeBuiltMsg{key: k, lines: lines, widest: widest})
 	}

@@ -33,7 +33,7 @@ type frameBuiltMsg struct {
 // wirePane lists every frame in and out (the newest [fold.MaxFrames]) and
 // shows the selected one pretty-printed.
 type wirePane struct {
-	*common
+	*panes.Common
 	keys *panes.WireKeyMap
 	w, h int
 
@@ -49,8 +49,8 @@ type wirePane struct {
 	read fold.Frame
 }
 
-func newWirePane(c *common, keys *panes.WireKeyMap) wirePane {
-	return wirePane{common: c, keys: keys, list: newStreamList()}
+func newWirePane(c *panes.Common, keys *panes.WireKeyMap) wirePane {
+	return wirePane{Common: c, keys: keys, list: newStreamList()}
 }
 
 // Focus gives the pane the keys (the frame view's when frame), or takes
@@ -79,14 +79,14 @@ func (p *wirePane) Selected() *fold.Frame {
 	if n < 0 {
 		return nil
 	}
-	return p.st.Frames().Abs(n)
+	return p.St.Frames().Abs(n)
 }
 
 // Sync follows new frames and rebuilds the frame view when the selection
 // changed. A big frame is built in a command.
 func (p *wirePane) Sync() tea.Cmd {
-	p.list.Sync(p.st.Frames().First(), p.st.Frames().Total())
-	k := frameKey{n: p.list.Selected(), width: p.w, sty: p.sty}
+	p.list.Sync(p.St.Frames().First(), p.St.Frames().Total())
+	k := frameKey{n: p.list.Selected(), width: p.w, sty: p.Sty}
 	if k == p.built || k == p.building {
 		return nil
 	}
@@ -96,7 +96,7 @@ func (p *wirePane) Sync() tea.Cmd {
 		p.built = k
 		return nil
 	}
-	ff, st, loc, w := *f, p.sty, p.loc, max(p.w-2, 10)
+	ff, st, loc, w := *f, p.Sty, p.Loc, max(p.w-2, 10)
 	// The frame's JSON keeps its lines whole and scrolls sideways (h/l), as
 	// the detail pane's does; measured here, in the command for a big one.
 	build := func() detailDoc {
@@ -192,18 +192,18 @@ func (p *wirePane) WheelX(y, n int) bool {
 
 // View renders the list's visible rows and the selected frame.
 func (p *wirePane) View() string {
-	s := p.sty
-	title := p.titleStyle(p.focused && !p.onFrame)
-	kept := p.st.Frames().Len()
-	head := title.Render("Wire") + " " + s.Muted.Render(fmt.Sprintf("%d frames", p.st.Frames().Total()))
-	if p.st.Frames().First() > 0 {
+	s := p.Sty
+	title := p.TitleStyle(p.focused && !p.onFrame)
+	kept := p.St.Frames().Len()
+	head := title.Render("Wire") + " " + s.Muted.Render(fmt.Sprintf("%d frames", p.St.Frames().Total()))
+	if p.St.Frames().First() > 0 {
 		head += s.Subtle.Render(fmt.Sprintf(" · newest %d shown; the session record keeps all", kept))
 	}
 	lines := []string{render.Fit(head, p.w)}
 	sel := p.list.Selected()
 	for i := 0; i < p.list.h; i++ {
 		n := p.list.offset + int64(i)
-		f := p.st.Frames().Abs(n)
+		f := p.St.Frames().Abs(n)
 		if f == nil {
 			if i == 0 && kept == 0 {
 				lines = append(lines, render.Fit(" "+s.Muted.Render("no frames yet"), p.w))
@@ -214,7 +214,7 @@ func (p *wirePane) View() string {
 		}
 		lines = append(lines, p.row(f, n == sel))
 	}
-	fh := p.titleStyle(p.focused && p.onFrame).Render("Frame") + s.Subtle.Render(sidewaysMark(p.frame.Sideways()))
+	fh := p.TitleStyle(p.focused && p.onFrame).Render("Frame") + s.Subtle.Render(sidewaysMark(p.frame.Sideways()))
 	if p.frame.More() {
 		fh += s.Subtle.Render(" · more below")
 	}
@@ -225,12 +225,12 @@ func (p *wirePane) View() string {
 // row renders one frame in the list: direction, time, method, id, size and
 // the latency of an answer.
 func (p *wirePane) row(f *fold.Frame, selected bool) string {
-	s := p.sty
+	s := p.Sty
 	dir, ds := "→", s.Send
 	if f.Dir == record.Recv {
 		dir, ds = "←", s.Recv
 	}
-	text := withHTTP(f.HTTP, p.w, func(w int) string { return render.FrameRow(f, w, p.loc) })
+	text := withHTTP(f.HTTP, p.w, func(w int) string { return render.FrameRow(f, w, p.Loc) })
 	if selected {
 		style := s.SelectedBlurred
 		if p.focused && !p.onFrame {
@@ -244,7 +244,7 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 // ShortHelp returns the pane's bindings for the help line.
 func (p *wirePane) ShortHelp() []key.Binding {
 	k := p.keys
-	g := p.global
+	g := p.Global
 	out := []key.Binding{k.Up, k.Down, g.Copy}
 	if p.onFrame {
 		out = sidewaysHelp(out, &k.SidewaysKeyMap, &p.frame)

@@ -83,7 +83,7 @@ func (f *FilterInput) Stop() {
 	f.Input.Blur()
 }
 
-// clear empties the input and the query and takes the keys back.
+// Clear empties the input and the query and takes the keys back.
 func (f *FilterInput) Clear() {
 	f.Stop()
 	f.Input.SetValue("")

@@ -104,7 +104,7 @@ func (s *Scroller) clamp() {
 	s.Off = max(s.Off, 0)
 }
 
-// more says whether lines are hidden below the window.
+// More says whether lines are hidden below the window.
 func (s *Scroller) More() bool { return s.Off+s.H < len(s.Lines) }
 
 // View returns exactly h lines, each exactly w cells wide: as Predraw

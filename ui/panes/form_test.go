@@ -1,8 +1,7 @@
-package ui
+package panes
 
 import (
 	"fmt"
-	"mcpwitness/ui/panes"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,19 +56,19 @@ func formStyles(t *testing.T, name string) *themes.Styles {
 // formHarness drives one form through Update, as the root would.
 type formHarness struct {
 	t    *testing.T
-	f    formPane
-	keys panes.FormKeyMap
+	f    FormPane
+	keys FormKeyMap
 	out  []tea.Msg // what the form's commands sent, other than its own debounce
-	tick []formDebounceMsg
+	tick []FormDebounceMsg
 }
 
 func newFormHarness(t *testing.T, opts FormOptions, theme string) *formHarness {
 	t.Helper()
-	h := &formHarness{t: t, keys: panes.DefaultFormKeyMap()}
-	g := panes.DefaultGlobalKeyMap()
+	h := &formHarness{t: t, keys: DefaultFormKeyMap()}
+	g := DefaultGlobalKeyMap()
 	opts.Debounce = time.Millisecond
 	var cmd tea.Cmd
-	h.f, cmd = newForm(&common{sty: formStyles(t, theme), global: &g, loc: time.UTC}, &h.keys, opts)
+	h.f, cmd = NewForm(&Common{Sty: formStyles(t, theme), Global: &g, Loc: time.UTC}, &h.keys, opts)
 	h.f.SetSize(60, 18)
 	h.run(cmd)
 	return h
@@ -86,7 +85,7 @@ func (h *formHarness) run(cmd tea.Cmd) {
 		for _, c := range msg {
 			h.run(c)
 		}
-	case formDebounceMsg:
+	case FormDebounceMsg:
 		h.tick = append(h.tick, msg)
 	case nil:
 	default:

@@ -1,8 +1,7 @@
-package ui
+package panes
 
 import (
 	"maps"
-	"mcpwitness/ui/panes"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,17 +97,17 @@ type FormCancelMsg struct {
 	Kind FormKind
 }
 
-// formDebounceMsg says typing in the form paused: completions may be
+// FormDebounceMsg says typing in the form paused: completions may be
 // asked for if nothing was typed since (seq is still the latest).
-type formDebounceMsg struct {
+type FormDebounceMsg struct {
 	form, seq int
 }
 
 // one text field each, completions under the focused field.
-// formPane is the form of a template's variables or a prompt's arguments:
-type formPane struct {
-	*common
-	keys *panes.FormKeyMap
+// FormPane is the form of a template's variables or a prompt's arguments:
+type FormPane struct {
+	*Common
+	keys *FormKeyMap
 	opts FormOptions
 	w, h int
 
@@ -123,13 +122,19 @@ type formPane struct {
 	note     string // why the last submit did not happen
 }
 
-// newForm builds the form opts describes, its first field focused.
+// Suggestions are the values offered for the focused field.
+func (f *FormPane) Suggestions() []string { return f.suggest }
+
+// Options are what the form was opened with.
+func (f *FormPane) Options() FormOptions { return f.opts }
+
+// NewForm builds the form opts describes, its first field focused.
 // The command it returns asks for the first field's completions.
-func newForm(c *common, keys *panes.FormKeyMap, opts FormOptions) (formPane, tea.Cmd) {
+func NewForm(c *Common, keys *FormKeyMap, opts FormOptions) (FormPane, tea.Cmd) {
 	if opts.Debounce <= 0 {
 		opts.Debounce = defaultDebounce
 	}
-	f := formPane{common: c, keys: keys, opts: opts, selected: -1}
+	f := FormPane{Common: c, keys: keys, opts: opts, selected: -1}
 	f.inputs = make([]textinput.Model, len(opts.Fields))
 	for i, fd := range opts.Fields {
 		in := textinput.New()
@@ -141,19 +146,19 @@ func newForm(c *common, keys *panes.FormKeyMap, opts FormOptions) (formPane, tea
 		in.SetValue(fd.Value)
 		f.inputs[i] = in
 	}
-	f.restyle()
+	f.Restyle()
 	return f, f.refocus()
 }
 
-// restyle draws the fields in the current theme.
-func (f *formPane) restyle() {
+// Restyle draws the fields in the current theme.
+func (f *FormPane) Restyle() {
 	if len(f.inputs) > 0 { // a form never opened has neither fields nor styles
-		panes.StyleFields(f.inputs, f.sty)
+		StyleFields(f.inputs, f.Sty)
 	}
 }
 
 // SetSize sets the form's size.
-func (f *formPane) SetSize(w, h int) {
+func (f *FormPane) SetSize(w, h int) {
 	f.w, f.h = w, h
 	for i := range f.inputs {
 		f.inputs[i].SetWidth(max(w-6, 8))
@@ -161,10 +166,10 @@ func (f *formPane) SetSize(w, h int) {
 }
 
 // ID returns the form's number.
-func (f *formPane) ID() int { return f.opts.ID }
+func (f *FormPane) ID() int { return f.opts.ID }
 
 // Values returns every field with a value.
-func (f *formPane) Values() map[string]string {
+func (f *FormPane) Values() map[string]string {
 	out := map[string]string{}
 	for i, fd := range f.opts.Fields {
 		if v := f.inputs[i].Value(); v != "" {
@@ -175,7 +180,7 @@ func (f *formPane) Values() map[string]string {
 }
 
 // Missing returns the required fields with no value, in form order.
-func (f *formPane) Missing() []string {
+func (f *FormPane) Missing() []string {
 	var out []string
 	for i, fd := range f.opts.Fields {
 		if fd.Required && f.inputs[i].Value() == "" {
@@ -186,9 +191,9 @@ func (f *formPane) Missing() []string {
 }
 
 // Update handles keys and the answers to its completion requests.
-func (f formPane) Update(msg tea.Msg) (formPane, tea.Cmd) {
+func (f FormPane) Update(msg tea.Msg) (FormPane, tea.Cmd) {
 	switch msg := msg.(type) {
-	case formDebounceMsg:
+	case FormDebounceMsg:
 		if msg.form != f.opts.ID || msg.seq != f.seq {
 			return f, nil // typed since: a later pause will ask
 		}
@@ -210,7 +215,7 @@ func (f formPane) Update(msg tea.Msg) (formPane, tea.Cmd) {
 }
 
 // key handles one key press.
-func (f formPane) key(msg tea.KeyPressMsg) (formPane, tea.Cmd) {
+func (f FormPane) key(msg tea.KeyPressMsg) (FormPane, tea.Cmd) {
 	k := f.keys
 	switch {
 	case key.Matches(msg, k.Cancel):
@@ -249,7 +254,7 @@ func (f formPane) key(msg tea.KeyPressMsg) (formPane, tea.Cmd) {
 }
 
 // move focuses the field d away, wrapping around.
-func (f formPane) move(d int) (formPane, tea.Cmd) {
+func (f FormPane) move(d int) (FormPane, tea.Cmd) {
 	if len(f.inputs) == 0 {
 		return f, nil
 	}
@@ -259,7 +264,7 @@ func (f formPane) move(d int) (formPane, tea.Cmd) {
 
 // refocus focuses the field f.focus, forgets the other field's
 // suggestions and asks for this one's.
-func (f *formPane) refocus() tea.Cmd {
+func (f *FormPane) refocus() tea.Cmd {
 	for i := range f.inputs {
 		f.inputs[i].Blur()
 	}
@@ -271,7 +276,7 @@ func (f *formPane) refocus() tea.Cmd {
 
 // pick puts the selected suggestion in the focused field. A value a text
 // field would show raw (a control character, an escape) is refused.
-func (f formPane) pick() (formPane, tea.Cmd) {
+func (f FormPane) pick() (FormPane, tea.Cmd) {
 	v := f.suggest[f.selected]
 	if sanitize.Line(v) != v {
 		f.note = "that suggestion holds control or invisible characters (shown as escapes): type the value instead"
@@ -286,19 +291,19 @@ func (f formPane) pick() (formPane, tea.Cmd) {
 // changed notes that the focused field's value or the focus changed: what
 // was suggested no longer holds, and completions are asked for once typing
 // pauses.
-func (f *formPane) changed() tea.Cmd {
+func (f *FormPane) changed() tea.Cmd {
 	f.seq++
 	f.suggest, f.suggErr, f.more, f.selected = nil, "", 0, -1
 	if f.opts.Complete == nil {
 		return nil
 	}
-	msg := formDebounceMsg{form: f.opts.ID, seq: f.seq}
+	msg := FormDebounceMsg{form: f.opts.ID, seq: f.seq}
 	return tea.Tick(f.opts.Debounce, func(time.Time) tea.Msg { return msg })
 }
 
 // completeCmd asks for the focused field's completions, stamping the
 // answer with the form's numbers. It copies what the command needs.
-func (f *formPane) completeCmd() tea.Cmd {
+func (f *FormPane) completeCmd() tea.Cmd {
 	if f.opts.Complete == nil || f.focus >= len(f.inputs) {
 		return nil
 	}
@@ -321,7 +326,7 @@ func (f *formPane) completeCmd() tea.Cmd {
 }
 
 // submit sends the form, or says which required fields are missing.
-func (f *formPane) submit(force bool) tea.Cmd {
+func (f *FormPane) submit(force bool) tea.Cmd {
 	missing := f.Missing()
 	if len(missing) > 0 && !force {
 		f.note = "required: " + strings.Join(quoted(missing), ", ") + " · " + f.keys.Force.Help().Key + " sends it anyway"
@@ -345,8 +350,8 @@ func quoted(names []string) []string {
 
 // View renders the form in exactly h rows, scrolled so the focused field
 // shows.
-func (f *formPane) View() string {
-	s := f.sty
+func (f *FormPane) View() string {
+	s := f.Sty
 	verb := map[FormKind]string{FormPrompt: "prompts/get ", FormTemplate: "resources/read "}[f.opts.Kind]
 	head := []string{render.Fit(s.Title.Render(verb)+s.Bold.Render(sanitize.Line(f.opts.Target)), f.w)}
 	if f.opts.Description != "" {
@@ -378,13 +383,13 @@ func (f *formPane) View() string {
 		lines = append(lines, "")
 	}
 	lines = append(lines, foot...)
-	return panes.FitLines(lines, f.w, f.h)
+	return FitLines(lines, f.w, f.h)
 }
 
 // fieldLines draws field i: its label (required marked), its description,
 // its input, and under the focused one the suggestions.
-func (f *formPane) fieldLines(i int) []string {
-	s := f.sty
+func (f *FormPane) fieldLines(i int) []string {
+	s := f.Sty
 	fd := f.opts.Fields[i]
 	focused := i == f.focus
 	label, mark := s.Label, "  "
@@ -407,8 +412,8 @@ func (f *formPane) fieldLines(i int) []string {
 }
 
 // suggestionLines draws the focused field's suggestions.
-func (f *formPane) suggestionLines() []string {
-	s := f.sty
+func (f *FormPane) suggestionLines() []string {
+	s := f.Sty
 	var out []string
 	if f.suggErr != "" {
 		out = append(out, "      "+s.Muted.Render("completions: "+render.Trunc(render.OneLine(f.suggErr), max(f.w-20, 1))))
