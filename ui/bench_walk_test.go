@@ -92,7 +92,7 @@ func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
 		if d := &h.m.detail; d.headDrawn != "" && d.headDrawn != d.drawHead(d.headKey()) {
 			t.Fatalf("after %s the detail's title is %q, not %q", what, d.headDrawn, d.drawHead(d.headKey()))
 		}
-		if got, want := h.m.events.View(), h.m.events.draw(); got != want {
+		if got, want := h.m.events.View(), h.m.events.Draw(); got != want {
 			t.Fatalf("after %s the events pane shows\n%s\nnot\n%s", what, got, want)
 		}
 		if got, want := h.m.drawn.header, h.m.drawHeader(); got != want {

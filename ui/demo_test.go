@@ -142,7 +142,7 @@ func TestDemoProgressAndCancel(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r") // raw JSON: a long, slow count
-	h.m.editor.area.SetValue(`{"steps": 100, "delay_ms": 50}`)
+	h.m.editor.Area.SetValue(`{"steps": 100, "delay_ms": 50}`)
 	h.key("ctrl+s")
 	h.until("progress", func() bool { c := h.m.detail.Call(); return c != nil && c.HasProgress && c.Progress >= 2 })
 	if s := h.screen(); !strings.Contains(s, "calling slow_count…") || !strings.Contains(s, "/100 step") {

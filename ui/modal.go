@@ -100,8 +100,8 @@ type askModal struct {
 	// from is the mode the modal opened over.
 	from mode
 
-	form   editorPane     // an elicitation's form: the call editor's
-	reply  textarea.Model // a sampling reply
+	form   panes.EditorPane // an elicitation's form: the call editor's
+	reply  textarea.Model   // a sampling reply
 	path   textinput.Model
 	pathOn bool // the file path input has the keys
 	stop   int  // the stop reason picked, in stopReasons
@@ -245,10 +245,10 @@ func (m *model) showAsk() tea.Cmd {
 	var cmd tea.Cmd
 	switch r.kind {
 	case askForm:
-		a.form = newEditorPane(m.Common, &m.keys.Editor, m.v)
-		a.form.answer = true
+		a.form = panes.NewEditorPane(m.Common, &m.keys.Editor, m.v)
+		a.form.Answer = true
 		// Its checks are numbered apart from the call editor's.
-		a.form.checkSeq = 1 << 30
+		a.form.CheckSeq = 1 << 30
 		a.resize(m.w, m.h)
 		cmd = a.form.Open(&fold.Tool{Name: "elicitation", Label: "elicitation", Input: r.schema})
 	case askSampling:
@@ -395,7 +395,7 @@ func (m *model) keyAskForm(msg tea.KeyPressMsg) tea.Cmd {
 			a.note = "fix the JSON before accepting: " + err.Error()
 			return nil
 		}
-		if c := a.form.checked; c != nil && (len(c.errs) > 0 || c.jsonErr != "") {
+		if c := a.form.Checked; c != nil && (len(c.Errs) > 0 || c.JsonErr != "") {
 			a.note = "the answer does not match the requested schema; fix the fields, or decline or cancel"
 			return nil
 		}

@@ -137,14 +137,14 @@ func (m *model) formBody(r *askReq, w, h int) []string {
 	a, s := &m.ask, m.Sty
 	out := m.headLines(r, w, max(h/3, 2))
 	out = append(out, "")
-	check := a.form.checkLines()
+	check := a.form.CheckLines()
 	keys := s.Muted.Render("ctrl+s accept · ctrl+x decline · esc cancel · tab next field · ←/→ choose · ctrl+r raw JSON")
 	room := h - len(out) - len(check) - 3
 	var fields []string
-	if a.form.raw {
-		fields = strings.Split(a.form.area.View(), "\n")
+	if a.form.Raw {
+		fields = strings.Split(a.form.Area.View(), "\n")
 	} else {
-		fields = a.form.formWindow(room)
+		fields = a.form.FormWindow(room)
 	}
 	if len(fields) > room {
 		fields = fields[:max(room, 1)]

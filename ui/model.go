@@ -168,7 +168,7 @@ type model struct {
 	items    [numItemTabs]itemsPane // the other tabs, from tabResources on
 	item     itemPane               // the detail of the selected item
 	detail   detailPane
-	editor   editorPane
+	editor   panes.EditorPane
 	form     panes.FormPane
 	// formID numbers the forms opened; formItem is what the open one fills.
 	formID   int
@@ -177,7 +177,7 @@ type model struct {
 	// session.LogLevels).
 	level  int
 	wire   wirePane
-	events eventsPane
+	events panes.EventsPane
 	// whole is an event opened whole, in the place of the detail pane.
 	whole wholeView
 	focus pane
@@ -249,10 +249,10 @@ func newModel(o options) *model {
 	}
 	m.item = newItemPane(m.Common, &m.keys.Item)
 	m.detail = newDetailPane(m.Common, &m.keys.Detail)
-	m.editor = newEditorPane(m.Common, &m.keys.Editor, m.v)
+	m.editor = panes.NewEditorPane(m.Common, &m.keys.Editor, m.v)
 	m.wire = newWirePane(m.Common, &m.keys.Wire)
 	m.ask = askModal{Common: m.Common, keys: &m.keys.Ask}
-	m.events = newEventsPane(m.Common, &m.keys.Events)
+	m.events = panes.NewEventsPane(m.Common, &m.keys.Events)
 	m.whole = newWholeView(m.Common, &m.keys.Whole)
 	m.help = help.New()
 	m.help.Styles = m.Sty.Help
@@ -386,8 +386,8 @@ func (m *model) setTheme(name string) {
 	}
 	m.form.Restyle()
 	m.detail.restyle()
-	m.editor.restyle()
-	m.events.restyle()
+	m.editor.Restyle()
+	m.events.Restyle()
 	m.bar = newBar(m.Sty)
 	m.help.Styles = m.Sty.Help
 	m.spin.Style = m.Sty.Spinner

@@ -83,11 +83,11 @@ func TestCallRunsInACommand(t *testing.T) {
 	f := &fakeBackend{}
 	h, _ := callScreen(t, f, tool("weather", `"inputSchema":{"type":"object","properties":{"city":{"type":"string"},"units":{"type":"string","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"]}`))
 	h.key("enter")
-	if h.m.mode != modeEditor || h.m.editor.raw {
+	if h.m.mode != modeEditor || h.m.editor.Raw {
 		t.Fatal("enter did not open the form editor")
 	}
 	h.typeText("Lisbon")
-	h.until("the live check", func() bool { return h.m.editor.checked != nil && len(h.m.editor.checked.errs) == 0 })
+	h.until("the live check", func() bool { return h.m.editor.Checked != nil && len(h.m.editor.Checked.Errs) == 0 })
 	if s := h.screen(); !strings.Contains(s, "✓ arguments match the input schema") || !strings.Contains(s, "‹ celsius ›") {
 		t.Errorf("editor screen:\n%s", s)
 	}
@@ -425,7 +425,7 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 		t.Error("wheel over the detail pane did not scroll it")
 	}
 	wheel(5, l.eventsTop+2, tea.MouseWheelUp)
-	if h.m.events.list.follow {
+	if h.m.events.List.Follow {
 		t.Error("wheel over the events pane did not scroll it")
 	}
 }

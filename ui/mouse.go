@@ -34,7 +34,7 @@ func (m *model) clickBody(x, y int) tea.Cmd {
 	case l.short && m.focus == paneEvents:
 		return m.clickEvents(y)
 	case m.mode == modeWire:
-		if y >= 1 && y <= m.wire.list.h {
+		if y >= 1 && y <= m.wire.list.H {
 			m.setFocus(paneWire)
 			m.wire.Click(y - 1)
 			return m.wire.Sync()
@@ -106,29 +106,8 @@ func (l *pagedList[R]) Click(i int) {
 	l.follow()
 }
 
-// click puts the cursor on row i of the window; it says whether the row
-// was there already.
-func (l *streamList) click(i int) (was bool) {
-	n := l.offset + int64(i)
-	if i < 0 || i >= l.h || n < l.first || n >= l.total {
-		return false
-	}
-	was = n == l.Selected()
-	l.cursor, l.follow = n, n == l.total-1
-	l.clamp()
-	return was
-}
-
-// Click selects the event at row i of the list; it says whether it was
-// selected already.
-func (p *eventsPane) Click(i int) bool {
-	was := p.list.click(i)
-	p.say()
-	return was
-}
-
 // Click selects the frame at row i of the list.
-func (p *wirePane) Click(i int) { p.list.click(i) }
+func (p *wirePane) Click(i int) { p.list.Click(i) }
 
 // wheelWhole scrolls the event opened whole while the pointer is over it
 // (sideways with a horizontal wheel); it says whether it was.

@@ -10,6 +10,8 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // selectItem switches to the tab of tabKey and filters its list for
@@ -341,7 +343,7 @@ func TestEventsFilterByLogLevel(t *testing.T) {
 	} {
 		h.key("v")
 		if got := visible(); !slices.Equal(got, want) {
-			t.Errorf("at %s: %v, want %v", logFloors()[h.m.events.filter.floor], got, want)
+			t.Errorf("at %s: %v, want %v", panes.LogFloors()[h.m.events.Filter.Floor], got, want)
 		}
 	}
 	h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/message", Level: "alert", Text: "said at alert"}))

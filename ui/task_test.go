@@ -100,7 +100,7 @@ func (h *harness) refusedRender(n int) *fold.Call {
 	h.key("enter")
 	h.key("ctrl+r")
 	board, _ := json.Marshal(strings.TrimSpace(strings.Repeat("scene\n", n)))
-	h.m.editor.area.SetValue(`{"storyboard":` + string(board) + `}`)
+	h.m.editor.Area.SetValue(`{"storyboard":` + string(board) + `}`)
 	h.key("ctrl+s")
 	h.until("the refused call", func() bool {
 		c := h.m.detail.Call()
@@ -189,7 +189,7 @@ func TestTaskKeyOnAToolThatForbidsTasksSays(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"a":"not a number"}`)
+	h.m.editor.Area.SetValue(`{"a":"not a number"}`)
 	h.key("ctrl+s")
 	h.until("the refused call", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
 	h.key("T")
@@ -285,7 +285,7 @@ func TestPlainCallMadeATaskShowsItsStatus(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3","language":"de"}`)
+	h.m.editor.Area.SetValue(`{"url":"https://example.com/a.mp3","language":"de"}`)
 	h.key("ctrl+s")
 	h.until("the task's live status", func() bool {
 		c := h.m.detail.Call()
@@ -312,7 +312,7 @@ func TestExtensionTaskInputOpensTheModal(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3"}`)
+	h.m.editor.Area.SetValue(`{"url":"https://example.com/a.mp3"}`)
 	h.key("ctrl+s")
 	h.until("the modal for the task's input request", func() bool { return h.m.mode == modeAsk && h.m.ask.current() != nil })
 	if s := h.screen(); !strings.Contains(s, "elicitation/create") || !strings.Contains(s, "which language is spoken") {

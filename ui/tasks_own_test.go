@@ -33,7 +33,7 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"storyboard":"a","resolution":"2160p"}`)
+	h.m.editor.Area.SetValue(`{"storyboard":"a","resolution":"2160p"}`)
 	h.key("ctrl+s")
 	// The call's events can come before its end: T waits for the end.
 	h.until("the refused call", func() bool {
@@ -155,7 +155,7 @@ func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3"}`)
+	h.m.editor.Area.SetValue(`{"url":"https://example.com/a.mp3"}`)
 	h.key("ctrl+s")
 	// A plain call asks nothing: the demo detects the language.
 	h.until("the plain call's end", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
@@ -168,11 +168,11 @@ func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
 	}
 	h.key("T")
 	h.until("the task's request", func() bool { return h.m.mode == modeAsk && h.m.ask.current() != nil })
-	for h.m.ask.form.fields[h.m.ask.form.focus].Name != "language" {
+	for h.m.ask.form.Fields[h.m.ask.form.Focus].Name != "language" {
 		h.key("tab")
 	}
 	h.key("right") // en → de
-	h.until("the live check", func() bool { c := h.m.ask.form.checked; return c != nil && len(c.errs) == 0 })
+	h.until("the live check", func() bool { c := h.m.ask.form.Checked; return c != nil && len(c.Errs) == 0 })
 	h.key("ctrl+s")
 	h.until("the task's end", func() bool {
 		c := h.m.detail.Call()

@@ -54,9 +54,9 @@ func TestTopAndBottomMoveEveryPane(t *testing.T) {
 
 	h.key("1")
 	h.m.setFocus(paneEvents)
-	h.topBottom("events", func() int64 { return h.m.events.list.cursor })
+	h.topBottom("events", func() int64 { return h.m.events.List.Cursor })
 	h.key("w")
-	h.topBottom("wire frames", func() int64 { return h.m.wire.list.cursor })
+	h.topBottom("wire frames", func() int64 { return h.m.wire.list.Cursor })
 	// A page of tools is a long frame.
 	h.key("g")
 	for i := 0; i < 200 && h.m.wire.Selected() != nil && len(h.m.wire.Selected().Frame) < 2000; i++ {

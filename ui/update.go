@@ -193,7 +193,7 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case filterDoneMsg:
 		m.tools, cmd = m.tools.Update(msg)
-	case argsCheckedMsg:
+	case panes.ArgsCheckedMsg:
 		// Each editor numbers its checks apart: only its own take.
 		m.editor, _ = m.editor.Update(msg)
 		m.ask.form, _ = m.ask.form.Update(msg)

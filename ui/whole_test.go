@@ -261,8 +261,8 @@ func TestClicksSelectFocusAndSwitch(t *testing.T) {
 	// A click on a frame of the wire pane selects it.
 	m.Update(keyMsg("w"))
 	click(5, l.bodyTop+2)
-	if n := m.wire.list.Selected(); m.focus != paneWire || n != m.wire.list.offset+1 {
-		t.Errorf("a click on the second frame row: focus %v, selected %d (offset %d)", m.focus, n, m.wire.list.offset)
+	if n := m.wire.list.Selected(); m.focus != paneWire || n != m.wire.list.Offset+1 {
+		t.Errorf("a click on the second frame row: focus %v, selected %d (offset %d)", m.focus, n, m.wire.list.Offset)
 	}
 	m.Update(keyMsg("w"))
 	// A click on a row of the resources list: the second.

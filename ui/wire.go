@@ -39,7 +39,7 @@ type wirePane struct {
 
 	focused  bool
 	onFrame  bool // the frame view, not the list, has the keys
-	list     streamList
+	list     panes.StreamList
 	frame    panes.Scroller
 	built    frameKey
 	building frameKey
@@ -50,7 +50,7 @@ type wirePane struct {
 }
 
 func newWirePane(c *panes.Common, keys *panes.WireKeyMap) wirePane {
-	return wirePane{Common: c, keys: keys, list: newStreamList()}
+	return wirePane{Common: c, keys: keys, list: panes.NewStreamList()}
 }
 
 // Focus gives the pane the keys (the frame view's when frame), or takes
@@ -70,7 +70,7 @@ func (p *wirePane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.list.SetHeight(p.listRows())
 	// Below the list: its title, its rows and the frame's title.
-	p.frame.SetSize(w, h-p.list.h-2)
+	p.frame.SetSize(w, h-p.list.H-2)
 }
 
 // Selected returns the selected frame, or nil.
@@ -201,8 +201,8 @@ func (p *wirePane) View() string {
 	}
 	lines := []string{render.Fit(head, p.w)}
 	sel := p.list.Selected()
-	for i := 0; i < p.list.h; i++ {
-		n := p.list.offset + int64(i)
+	for i := 0; i < p.list.H; i++ {
+		n := p.list.Offset + int64(i)
 		f := p.St.Frames().Abs(n)
 		if f == nil {
 			if i == 0 && kept == 0 {

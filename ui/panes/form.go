@@ -100,26 +100,26 @@ type FormCancelMsg struct {
 // FormDebounceMsg says typing in the form paused: completions may be
 // asked for if nothing was typed since (seq is still the latest).
 type FormDebounceMsg struct {
-	form, seq int
+	form, Seq int
 }
 
 // one text field each, completions under the focused field.
 // FormPane is the form of a template's variables or a prompt's arguments:
 type FormPane struct {
 	*Common
-	keys *FormKeyMap
+	Keys *FormKeyMap
 	opts FormOptions
-	w, h int
+	w, H int
 
 	inputs []textinput.Model
-	focus  int
+	Focus  int
 
-	seq      int      // the latest completion request (or typing that will lead to one)
+	Seq      int      // the latest completion request (or typing that will lead to one)
 	suggest  []string // the values offered for the focused field
 	more     int      // how many more the server has than suggest shows (-1: some)
 	suggErr  string
 	selected int    // the suggestion picked by ↑/↓, -1 for none
-	note     string // why the last submit did not happen
+	Note     string // why the last submit did not happen
 }
 
 // Suggestions are the values offered for the focused field.
@@ -134,7 +134,7 @@ func NewForm(c *Common, keys *FormKeyMap, opts FormOptions) (FormPane, tea.Cmd) 
 	if opts.Debounce <= 0 {
 		opts.Debounce = defaultDebounce
 	}
-	f := FormPane{Common: c, keys: keys, opts: opts, selected: -1}
+	f := FormPane{Common: c, Keys: keys, opts: opts, selected: -1}
 	f.inputs = make([]textinput.Model, len(opts.Fields))
 	for i, fd := range opts.Fields {
 		in := textinput.New()
@@ -159,7 +159,7 @@ func (f *FormPane) Restyle() {
 
 // SetSize sets the form's size.
 func (f *FormPane) SetSize(w, h int) {
-	f.w, f.h = w, h
+	f.w, f.H = w, h
 	for i := range f.inputs {
 		f.inputs[i].SetWidth(max(w-6, 8))
 	}
@@ -194,12 +194,12 @@ func (f *FormPane) Missing() []string {
 func (f FormPane) Update(msg tea.Msg) (FormPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case FormDebounceMsg:
-		if msg.form != f.opts.ID || msg.seq != f.seq {
+		if msg.form != f.opts.ID || msg.Seq != f.Seq {
 			return f, nil // typed since: a later pause will ask
 		}
 		return f, f.completeCmd()
 	case FormCompletionsMsg:
-		if msg.Form != f.opts.ID || msg.Seq != f.seq || f.focus >= len(f.inputs) || msg.Field != f.opts.Fields[f.focus].Name {
+		if msg.Form != f.opts.ID || msg.Seq != f.Seq || f.Focus >= len(f.inputs) || msg.Field != f.opts.Fields[f.Focus].Name {
 			return f, nil // stale: asked before the latest change
 		}
 		f.suggest, f.suggErr, f.selected = msg.Values[:min(len(msg.Values), maxSuggestions)], msg.Err, -1
@@ -216,7 +216,7 @@ func (f FormPane) Update(msg tea.Msg) (FormPane, tea.Cmd) {
 
 // key handles one key press.
 func (f FormPane) key(msg tea.KeyPressMsg) (FormPane, tea.Cmd) {
-	k := f.keys
+	k := f.Keys
 	switch {
 	case key.Matches(msg, k.Cancel):
 		return f, formMsgCmd(FormCancelMsg{Form: f.opts.ID, Kind: f.opts.Kind})
@@ -240,16 +240,16 @@ func (f FormPane) key(msg tea.KeyPressMsg) (FormPane, tea.Cmd) {
 		f.selected = max(f.selected-1, -1)
 		return f, nil
 	}
-	if f.focus >= len(f.inputs) {
+	if f.Focus >= len(f.inputs) {
 		return f, nil
 	}
-	before := f.inputs[f.focus].Value()
+	before := f.inputs[f.Focus].Value()
 	var cmd tea.Cmd
-	f.inputs[f.focus], cmd = f.inputs[f.focus].Update(msg)
-	if f.inputs[f.focus].Value() == before {
+	f.inputs[f.Focus], cmd = f.inputs[f.Focus].Update(msg)
+	if f.inputs[f.Focus].Value() == before {
 		return f, cmd
 	}
-	f.note = ""
+	f.Note = ""
 	return f, tea.Batch(cmd, f.changed())
 }
 
@@ -258,20 +258,20 @@ func (f FormPane) move(d int) (FormPane, tea.Cmd) {
 	if len(f.inputs) == 0 {
 		return f, nil
 	}
-	f.focus = (f.focus + d + len(f.inputs)) % len(f.inputs)
+	f.Focus = (f.Focus + d + len(f.inputs)) % len(f.inputs)
 	return f, f.refocus()
 }
 
-// refocus focuses the field f.focus, forgets the other field's
+// refocus focuses the field f.Focus, forgets the other field's
 // suggestions and asks for this one's.
 func (f *FormPane) refocus() tea.Cmd {
 	for i := range f.inputs {
 		f.inputs[i].Blur()
 	}
-	if f.focus >= len(f.inputs) {
+	if f.Focus >= len(f.inputs) {
 		return nil
 	}
-	return tea.Batch(f.inputs[f.focus].Focus(), f.changed())
+	return tea.Batch(f.inputs[f.Focus].Focus(), f.changed())
 }
 
 // pick puts the selected suggestion in the focused field. A value a text
@@ -279,12 +279,12 @@ func (f *FormPane) refocus() tea.Cmd {
 func (f FormPane) pick() (FormPane, tea.Cmd) {
 	v := f.suggest[f.selected]
 	if sanitize.Line(v) != v {
-		f.note = "that suggestion holds control or invisible characters (shown as escapes): type the value instead"
+		f.Note = "that suggestion holds control or invisible characters (shown as escapes): type the value instead"
 		return f, nil
 	}
-	f.inputs[f.focus].SetValue(v)
-	f.inputs[f.focus].CursorEnd()
-	f.note = ""
+	f.inputs[f.Focus].SetValue(v)
+	f.inputs[f.Focus].CursorEnd()
+	f.Note = ""
 	return f, f.changed()
 }
 
@@ -292,28 +292,28 @@ func (f FormPane) pick() (FormPane, tea.Cmd) {
 // was suggested no longer holds, and completions are asked for once typing
 // pauses.
 func (f *FormPane) changed() tea.Cmd {
-	f.seq++
+	f.Seq++
 	f.suggest, f.suggErr, f.more, f.selected = nil, "", 0, -1
 	if f.opts.Complete == nil {
 		return nil
 	}
-	msg := FormDebounceMsg{form: f.opts.ID, seq: f.seq}
+	msg := FormDebounceMsg{form: f.opts.ID, Seq: f.Seq}
 	return tea.Tick(f.opts.Debounce, func(time.Time) tea.Msg { return msg })
 }
 
 // completeCmd asks for the focused field's completions, stamping the
 // answer with the form's numbers. It copies what the command needs.
 func (f *FormPane) completeCmd() tea.Cmd {
-	if f.opts.Complete == nil || f.focus >= len(f.inputs) {
+	if f.opts.Complete == nil || f.Focus >= len(f.inputs) {
 		return nil
 	}
-	field := f.opts.Fields[f.focus].Name
+	field := f.opts.Fields[f.Focus].Name
 	all := f.Values()
-	cmd := f.opts.Complete(field, f.inputs[f.focus].Value(), maps.Clone(all))
+	cmd := f.opts.Complete(field, f.inputs[f.Focus].Value(), maps.Clone(all))
 	if cmd == nil {
 		return nil
 	}
-	form, seq := f.opts.ID, f.seq
+	form, seq := f.opts.ID, f.Seq
 	return func() tea.Msg {
 		msg := cmd()
 		c, ok := msg.(FormCompletionsMsg)
@@ -329,10 +329,10 @@ func (f *FormPane) completeCmd() tea.Cmd {
 func (f *FormPane) submit(force bool) tea.Cmd {
 	missing := f.Missing()
 	if len(missing) > 0 && !force {
-		f.note = "required: " + strings.Join(quoted(missing), ", ") + " · " + f.keys.Force.Help().Key + " sends it anyway"
+		f.Note = "required: " + strings.Join(quoted(missing), ", ") + " · " + f.Keys.Force.Help().Key + " sends it anyway"
 		return nil
 	}
-	f.note = ""
+	f.Note = ""
 	return formMsgCmd(FormSubmitMsg{Form: f.opts.ID, Kind: f.opts.Kind, Target: f.opts.Target, Values: f.Values(),
 		Forced: force && len(missing) > 0, Missing: slices.Clip(missing)})
 }
@@ -361,29 +361,29 @@ func (f *FormPane) View() string {
 	var body []string
 	top := 0
 	if len(f.inputs) == 0 {
-		body = append(body, " "+s.Muted.Render("Nothing to fill in: "+f.keys.Submit.Help().Key+" sends it."))
+		body = append(body, " "+s.Muted.Render("Nothing to fill in: "+f.Keys.Submit.Help().Key+" sends it."))
 	}
 	for i := range f.inputs {
-		if i == f.focus {
+		if i == f.Focus {
 			top = len(body)
 		}
 		body = append(body, f.fieldLines(i)...)
 	}
 	var foot []string
-	if f.note != "" {
-		foot = append(foot, "", " "+s.Warn.Render(sanitize.Line(f.note)))
+	if f.Note != "" {
+		foot = append(foot, "", " "+s.Warn.Render(sanitize.Line(f.Note)))
 	}
-	room := max(f.h-len(head)-len(foot), 1)
+	room := max(f.H-len(head)-len(foot), 1)
 	if len(body) > room {
 		start := min(top, len(body)-room)
 		body = body[start : start+room]
 	}
 	lines := append(head, body...)
-	for len(lines) < f.h-len(foot) {
+	for len(lines) < f.H-len(foot) {
 		lines = append(lines, "")
 	}
 	lines = append(lines, foot...)
-	return FitLines(lines, f.w, f.h)
+	return FitLines(lines, f.w, f.H)
 }
 
 // fieldLines draws field i: its label (required marked), its description,
@@ -391,7 +391,7 @@ func (f *FormPane) View() string {
 func (f *FormPane) fieldLines(i int) []string {
 	s := f.Sty
 	fd := f.opts.Fields[i]
-	focused := i == f.focus
+	focused := i == f.Focus
 	label, mark := s.Label, "  "
 	if focused {
 		label, mark = s.LabelFocused, "› "

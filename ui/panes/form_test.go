@@ -22,13 +22,13 @@ import (
 type completer struct {
 	asked  []string // "field=value"
 	all    []map[string]string
-	answer func(field, value string) FormCompletionsMsg
+	Answer func(field, value string) FormCompletionsMsg
 }
 
 func (c *completer) complete(field, value string, all map[string]string) tea.Cmd {
 	c.asked = append(c.asked, field+"="+value)
 	c.all = append(c.all, all)
-	msg := c.answer(field, value)
+	msg := c.Answer(field, value)
 	return func() tea.Msg { return msg }
 }
 
@@ -57,18 +57,18 @@ func formStyles(t *testing.T, name string) *themes.Styles {
 type formHarness struct {
 	t    *testing.T
 	f    FormPane
-	keys FormKeyMap
+	Keys FormKeyMap
 	out  []tea.Msg // what the form's commands sent, other than its own debounce
 	tick []FormDebounceMsg
 }
 
 func newFormHarness(t *testing.T, opts FormOptions, theme string) *formHarness {
 	t.Helper()
-	h := &formHarness{t: t, keys: DefaultFormKeyMap()}
+	h := &formHarness{t: t, Keys: DefaultFormKeyMap()}
 	g := DefaultGlobalKeyMap()
 	opts.Debounce = time.Millisecond
 	var cmd tea.Cmd
-	h.f, cmd = NewForm(&Common{Sty: formStyles(t, theme), Global: &g, Loc: time.UTC}, &h.keys, opts)
+	h.f, cmd = NewForm(&Common{Sty: formStyles(t, theme), Global: &g, Loc: time.UTC}, &h.Keys, opts)
 	h.f.SetSize(60, 18)
 	h.run(cmd)
 	return h
@@ -161,7 +161,7 @@ func TestFormTabMovesBetweenFields(t *testing.T) {
 	var got []int
 	for _, k := range []string{"tab", "tab", "tab", "shift+tab", "shift+tab"} {
 		h.key(k)
-		got = append(got, h.f.focus)
+		got = append(got, h.f.Focus)
 	}
 	if want := []int{1, 2, 0, 2, 1}; !slices.Equal(got, want) {
 		t.Errorf("focus after tab, tab, tab, shift+tab, shift+tab: %v, want %v", got, want)
@@ -210,7 +210,7 @@ func TestFormEscCancels(t *testing.T) {
 }
 
 func TestFormCompletionsAreDebouncedAndStaleAnswersDropped(t *testing.T) {
-	c := &completer{answer: cities}
+	c := &completer{Answer: cities}
 	h := newFormHarness(t, promptForm(c), themes.Mono)
 	h.pause() // the first field's completions, asked on opening
 	if want := []string{"city="}; !slices.Equal(c.asked, want) {
@@ -244,9 +244,9 @@ func TestFormCompletionsAreDebouncedAndStaleAnswersDropped(t *testing.T) {
 	if got := h.f.suggest; !slices.Equal(got, []string{"London"}) {
 		t.Errorf("suggestions %v, want the answer for Lond only", got)
 	}
-	stale := FormCompletionsMsg{Form: 7, Seq: h.f.seq - 1, Field: "city", Values: []string{"Stale"}}
+	stale := FormCompletionsMsg{Form: 7, Seq: h.f.Seq - 1, Field: "city", Values: []string{"Stale"}}
 	h.update(stale)
-	other := FormCompletionsMsg{Form: 6, Seq: h.f.seq, Field: "city", Values: []string{"Other form"}}
+	other := FormCompletionsMsg{Form: 6, Seq: h.f.Seq, Field: "city", Values: []string{"Other form"}}
 	h.update(other)
 	if got := h.f.suggest; !slices.Equal(got, []string{"London"}) {
 		t.Errorf("suggestions %v after a stale answer and another form's: want them dropped", got)
@@ -274,7 +274,7 @@ func TestFormCompletionsAreDebouncedAndStaleAnswersDropped(t *testing.T) {
 }
 
 func TestFormSuggestionsFollowTheFocus(t *testing.T) {
-	c := &completer{answer: func(field, value string) FormCompletionsMsg {
+	c := &completer{Answer: func(field, value string) FormCompletionsMsg {
 		return FormCompletionsMsg{Values: []string{field + "-1", field + "-2"}, Total: 40, HasMore: true}
 	}}
 	h := newFormHarness(t, promptForm(c), themes.Mono)
@@ -288,11 +288,11 @@ func TestFormSuggestionsFollowTheFocus(t *testing.T) {
 		t.Errorf("the suggestions shown are not the focused field's, with how many more:\n%s", s)
 	}
 	// An answer for a field no longer focused is dropped.
-	h.update(FormCompletionsMsg{Form: 7, Seq: h.f.seq, Field: "city", Values: []string{"late"}})
+	h.update(FormCompletionsMsg{Form: 7, Seq: h.f.Seq, Field: "city", Values: []string{"late"}})
 	if strings.Contains(h.screen(), "late") {
 		t.Error("an answer for another field was shown")
 	}
-	h.update(FormCompletionsMsg{Form: 7, Seq: h.f.seq, Field: "units", Err: "completion/complete: -32601 Method not found"})
+	h.update(FormCompletionsMsg{Form: 7, Seq: h.f.Seq, Field: "units", Err: "completion/complete: -32601 Method not found"})
 	if s := h.screen(); !strings.Contains(s, "completions: completion/complete: -32601") {
 		t.Errorf("a failed completion is not said:\n%s", s)
 	}
@@ -314,7 +314,7 @@ func formUnsafe(view string) string {
 
 func TestFormHostileStringsComeOutSafe(t *testing.T) {
 	evil := "x\x1b]0;title\x07\x1b[2J\u202edesrever\u200b\x9b31m\r\bend"
-	c := &completer{answer: func(string, string) FormCompletionsMsg {
+	c := &completer{Answer: func(string, string) FormCompletionsMsg {
 		return FormCompletionsMsg{Values: []string{evil, "plain"}, Err: evil}
 	}}
 	opts := FormOptions{ID: 1, Kind: FormTemplate, Target: "demo://" + evil + "/{id}", Description: evil,
@@ -342,7 +342,7 @@ func TestFormHostileStringsComeOutSafe(t *testing.T) {
 }
 
 func TestFormGolden(t *testing.T) {
-	c := &completer{answer: cities}
+	c := &completer{Answer: cities}
 	h := newFormHarness(t, promptForm(c), themes.Mono)
 	h.typeText("L")
 	h.pause()

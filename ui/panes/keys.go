@@ -70,7 +70,7 @@ type ToolsKeyMap struct {
 	Held   key.Binding // hide the held/own column and its legend, or show them
 }
 
-// ItemsKeyMap is the keys of the resources, templates and prompts panes.
+// ItemsKeyMap is the keys of the resources, templates and prompts
 type ItemsKeyMap struct {
 	MoveKeyMap
 	Open      key.Binding // read the resource, fill the template, get the prompt

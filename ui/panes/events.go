@@ -1,8 +1,7 @@
-package ui
+package panes
 
 import (
 	"fmt"
-	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -14,16 +13,16 @@ import (
 	"mcpwitness/themes"
 )
 
-// eventsPane lists what happened besides frames: stderr, log messages,
+// EventsPane lists what happened besides frames: stderr, log messages,
 // notifications, list changes and the walks they started, calls, errors.
-type eventsPane struct {
-	*panes.Common
-	keys *panes.EventsKeyMap
-	w, h int
+type EventsPane struct {
+	*Common
+	Keys *EventsKeyMap
+	w, H int
 
 	focused bool
-	list    streamList
-	filter  rowFilter // the level filter
+	List    StreamList
+	Filter  rowFilter // the level filter
 	pt      eventPaints
 	// cols are the visible entries said in words, made when what is
 	// visible changes (rows never change), so View only looks them up.
@@ -40,35 +39,35 @@ type eventsDrawKey struct {
 	cols            colsKey
 	sel             int64
 	w               int
-	focused, follow bool
+	focused, Follow bool
 	sty             *themes.Styles
 	entries         int64
 }
 
-func (p *eventsPane) drawKey() eventsDrawKey {
-	first, total := p.filter.bounds()
-	return eventsDrawKey{cols: p.colsFor, sel: p.list.Selected(), w: p.w, focused: p.focused, follow: p.list.follow, sty: p.Sty, entries: total - first}
+func (p *EventsPane) drawKey() eventsDrawKey {
+	first, total := p.Filter.Bounds()
+	return eventsDrawKey{cols: p.colsFor, sel: p.List.Selected(), w: p.w, focused: p.focused, Follow: p.List.Follow, sty: p.Sty, entries: total - first}
 }
 
 // Predraw draws the pane again when what it shows changed, in Update: a
 // walk's pages and frames add no rows, and cost a comparison.
-func (p *eventsPane) Predraw() {
+func (p *EventsPane) Predraw() {
 	if k := p.drawKey(); k != p.drawnKey || p.drawn == "" || !p.sameEntries() {
-		p.drawn, p.drawnKey = p.draw(), k
+		p.drawn, p.drawnKey = p.Draw(), k
 		p.drawnFor = p.drawnFor[:0]
-		for i := 0; i < p.list.h; i++ {
-			p.drawnFor = append(p.drawnFor, p.at(p.list.offset+int64(i)))
+		for i := 0; i < p.List.H; i++ {
+			p.drawnFor = append(p.drawnFor, p.at(p.List.Offset+int64(i)))
 		}
 	}
 }
 
 // sameEntries says whether the visible entries are those drawn.
-func (p *eventsPane) sameEntries() bool {
-	if len(p.drawnFor) != max(p.list.h, 0) {
+func (p *EventsPane) sameEntries() bool {
+	if len(p.drawnFor) != max(p.List.H, 0) {
 		return false
 	}
 	for i, e := range p.drawnFor {
-		if p.at(p.list.offset+int64(i)) != e {
+		if p.at(p.List.Offset+int64(i)) != e {
 			return false
 		}
 	}
@@ -88,67 +87,67 @@ type rowCols struct{ kind, text string }
 // colsKey is what the visible rows depend on.
 type colsKey struct {
 	st                   *fold.State
-	offset, first, total int64
-	h                    int
-	floor                int
+	Offset, first, total int64
+	H                    int
+	Floor                int
 }
 
-type eventPaints struct{ sel, subtle, muted, text, warn, fail panes.Paint }
+type eventPaints struct{ sel, subtle, muted, text, warn, fail Paint }
 
-func newEventsPane(c *panes.Common, keys *panes.EventsKeyMap) eventsPane {
-	p := eventsPane{Common: c, keys: keys, list: newStreamList()}
-	p.restyle()
+func NewEventsPane(c *Common, keys *EventsKeyMap) EventsPane {
+	p := EventsPane{Common: c, Keys: keys, List: NewStreamList()}
+	p.Restyle()
 	return p
 }
 
 // Focus gives the pane the keys, or takes them.
-func (p *eventsPane) Focus(on bool) { p.focused = on }
+func (p *EventsPane) Focus(on bool) { p.focused = on }
 
-// restyle paints with the styles of the theme now.
-func (p *eventsPane) restyle() {
+// Restyle paints with the styles of the theme now.
+func (p *EventsPane) Restyle() {
 	s := p.Sty
-	p.pt = eventPaints{sel: panes.NewPaint(s.Selected.Render), subtle: panes.NewPaint(s.Subtle.Render), muted: panes.NewPaint(s.Muted.Render),
-		text: panes.NewPaint(s.Text.Render), warn: panes.NewPaint(s.Warn.Render), fail: panes.NewPaint(s.Fail.Render)}
+	p.pt = eventPaints{sel: NewPaint(s.Selected.Render), subtle: NewPaint(s.Subtle.Render), muted: NewPaint(s.Muted.Render),
+		text: NewPaint(s.Text.Render), warn: NewPaint(s.Warn.Render), fail: NewPaint(s.Fail.Render)}
 }
 
-func (p *eventsPane) SetSize(w, h int) {
-	p.w, p.h = w, h
-	p.list.SetHeight(h - 1)
+func (p *EventsPane) SetSize(w, h int) {
+	p.w, p.H = w, h
+	p.List.SetHeight(h - 1)
 	p.say()
 }
 
 // Sync follows new rows.
-func (p *eventsPane) Sync() {
-	p.filter.sync(p.St)
-	p.list.Sync(p.filter.bounds())
+func (p *EventsPane) Sync() {
+	p.Filter.sync(p.St)
+	p.List.Sync(p.Filter.Bounds())
 	p.say()
 }
 
 // at returns the entry at list number n; its row is nil past the end.
-func (p *eventsPane) at(n int64) entry {
-	r, asks := p.filter.row(n)
+func (p *EventsPane) at(n int64) entry {
+	r, asks := p.Filter.row(n)
 	return entry{r, asks}
 }
 
 // Update handles keys while the pane has focus.
-func (p eventsPane) Update(msg tea.Msg) (eventsPane, tea.Cmd) {
+func (p EventsPane) Update(msg tea.Msg) (EventsPane, tea.Cmd) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		if key.Matches(msg, p.keys.Level) {
-			p.filter.next()
-			p.list = newStreamList()
-			p.list.SetHeight(p.h - 1)
+		if key.Matches(msg, p.Keys.Level) {
+			p.Filter.next()
+			p.List = NewStreamList()
+			p.List.SetHeight(p.H - 1)
 			p.Sync()
 			return p, nil
 		}
-		panes.MoveKey(msg, &p.keys.MoveKeyMap, &p.list)
+		MoveKey(msg, &p.Keys.MoveKeyMap, &p.List)
 		p.say()
 	}
 	return p, nil
 }
 
 // SelectedRow is the row under the cursor, or nil.
-func (p *eventsPane) SelectedRow() *fold.Row {
-	n := p.list.Selected()
+func (p *EventsPane) SelectedRow() *fold.Row {
+	n := p.List.Selected()
 	if n < 0 {
 		return nil
 	}
@@ -156,21 +155,21 @@ func (p *eventsPane) SelectedRow() *fold.Row {
 }
 
 // Wheel scrolls by n rows.
-func (p *eventsPane) Wheel(n int) {
-	p.list.Move(n)
+func (p *EventsPane) Wheel(n int) {
+	p.List.Move(n)
 	p.say()
 }
 
 // say puts the visible rows in words, when they changed.
-func (p *eventsPane) say() {
+func (p *EventsPane) say() {
 	rows := p.St.Rows()
-	k := colsKey{st: p.St, offset: p.list.offset, first: rows.First(), total: rows.Total(), h: p.list.h, floor: p.filter.floor}
+	k := colsKey{st: p.St, Offset: p.List.Offset, first: rows.First(), total: rows.Total(), H: p.List.H, Floor: p.Filter.Floor}
 	if k == p.colsFor && p.cols != nil {
 		return
 	}
-	cols := make(map[entry]rowCols, p.list.h)
-	for i := 0; i < p.list.h; i++ {
-		e := p.at(p.list.offset + int64(i))
+	cols := make(map[entry]rowCols, p.List.H)
+	for i := 0; i < p.List.H; i++ {
+		e := p.at(p.List.Offset + int64(i))
 		if e.r == nil {
 			continue
 		}
@@ -185,28 +184,28 @@ func (p *eventsPane) say() {
 
 // View renders the title and the visible rows, as Predraw drew them when
 // nothing they show changed since.
-func (p *eventsPane) View() string {
+func (p *EventsPane) View() string {
 	if p.drawn != "" && p.drawKey() == p.drawnKey && p.sameEntries() {
 		return p.drawn
 	}
-	return p.draw()
+	return p.Draw()
 }
 
-func (p *eventsPane) draw() string {
+func (p *EventsPane) Draw() string {
 	s := p.Sty
 	title := p.TitleStyle(p.focused)
 	head := title.Render("Events") + " " + s.Muted.Render(fmt.Sprint(p.St.Rows().Total()))
-	if p.filter.on() {
-		first, total := p.filter.bounds()
-		head += s.Warn.Render(fmt.Sprintf(" · %d log messages at %s or above", total-first, logFloors()[p.filter.floor]))
+	if p.Filter.on() {
+		first, total := p.Filter.Bounds()
+		head += s.Warn.Render(fmt.Sprintf(" · %d log messages at %s or above", total-first, LogFloors()[p.Filter.Floor]))
 	}
-	if !p.list.follow {
+	if !p.List.Follow {
 		head += s.Subtle.Render(" · paused, G follows")
 	}
 	lines := []string{render.Fit(head, p.w)}
-	sel := p.list.Selected()
-	for i := 0; i < p.list.h; i++ {
-		n := p.list.offset + int64(i)
+	sel := p.List.Selected()
+	for i := 0; i < p.List.H; i++ {
+		n := p.List.Offset + int64(i)
 		e := p.at(n)
 		if e.r == nil {
 			lines = append(lines, strings.Repeat(" ", p.w))
@@ -223,7 +222,7 @@ func (e entry) cols() rowCols {
 	return rowCols{kind: kind, text: asksText(text, e.asks)}
 }
 
-func (p *eventsPane) row(e entry, selected bool) string {
+func (p *EventsPane) row(e entry, selected bool) string {
 	r := e.r
 	ts := render.Clock(r.T, p.Loc)
 	c, ok := p.cols[e]
@@ -251,8 +250,8 @@ func (p *eventsPane) row(e entry, selected bool) string {
 }
 
 // ShortHelp returns the pane's bindings for the help line.
-func (p *eventsPane) ShortHelp() []key.Binding {
-	k := p.keys
+func (p *EventsPane) ShortHelp() []key.Binding {
+	k := p.Keys
 	g := p.Global
 	return []key.Binding{k.Open, g.Copy, k.Level, k.Up, k.Down, k.Bottom, g.NextPane, g.Walk, g.Export, g.Help, g.Quit}
 }

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"bytes"
@@ -36,8 +36,8 @@ func pickedOf(f tooldef.Field, v json.RawMessage) []bool {
 
 // pickedJSON is the array of the choices picked in multi-select field i,
 // or nil when none is and the field is not required.
-func (e *editorPane) pickedJSON(i int) json.RawMessage {
-	f := e.fields[i]
+func (e *EditorPane) pickedJSON(i int) json.RawMessage {
+	f := e.Fields[i]
 	var b bytes.Buffer
 	b.WriteByte('[')
 	n := 0
@@ -61,36 +61,36 @@ func (e *editorPane) pickedJSON(i int) json.RawMessage {
 // choose takes a key on a field that is chosen: ←/→ (and space) cycle a
 // choice, backspace clears one not required; ←/→ move along a
 // multi-select's choices and space picks or unpicks the one shown.
-func (e *editorPane) choose(f tooldef.Field, k string) {
+func (e *EditorPane) choose(f tooldef.Field, k string) {
 	if f.Kind == tooldef.KindMulti {
-		n, at := len(f.Choices), e.choice[e.focus]
+		n, at := len(f.Choices), e.choice[e.Focus]
 		switch k {
 		case "right":
-			e.choice[e.focus] = (at + 1) % n
+			e.choice[e.Focus] = (at + 1) % n
 		case "left":
-			e.choice[e.focus] = (at + n - 1) % n
+			e.choice[e.Focus] = (at + n - 1) % n
 		case "space":
-			e.picks[e.focus][at] = !e.picks[e.focus][at]
+			e.picks[e.Focus][at] = !e.picks[e.Focus][at]
 		}
 		return
 	}
 	n := len(f.Choices)
 	switch {
 	case k == "right" || k == "space":
-		e.choice[e.focus] = (e.choice[e.focus] + 1) % n
-	case k == "left" && e.choice[e.focus] < 0:
-		e.choice[e.focus] = n - 1
+		e.choice[e.Focus] = (e.choice[e.Focus] + 1) % n
+	case k == "left" && e.choice[e.Focus] < 0:
+		e.choice[e.Focus] = n - 1
 	case k == "left":
-		e.choice[e.focus] = (e.choice[e.focus] + n - 1) % n
+		e.choice[e.Focus] = (e.choice[e.Focus] + n - 1) % n
 	case k == "backspace" && !f.Required:
-		e.choice[e.focus] = -1
+		e.choice[e.Focus] = -1
 	}
 }
 
 // multiView draws a multi-select field: the choice under its cursor,
 // checked or not, where the cursor is, and how many are picked.
-func (e *editorPane) multiView(i int) string {
-	f, s := e.fields[i], e.Sty
+func (e *EditorPane) multiView(i int) string {
+	f, s := e.Fields[i], e.Sty
 	at := e.choice[i]
 	cur := string(f.Choices[at])
 	var str string

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -10,10 +10,10 @@ import (
 	"mcpwitness/session"
 )
 
-// logFloors returns the stops of the events pane's level filter, in the
+// LogFloors returns the stops of the events pane's level filter, in the
 // order its key cycles through them: every row (""), then only log
 // messages at each of these levels or above.
-func logFloors() []string { return []string{"", "debug", "info", "warning", "error"} }
+func LogFloors() []string { return []string{"", "debug", "info", "warning", "error"} }
 
 // rowFilter is what the events pane lists: every row, or with a level
 // floor only log messages at it or above; consecutive completions of one
@@ -22,7 +22,7 @@ func logFloors() []string { return []string{"", "debug", "info", "warning", "err
 // entries that rolled off the ring since), each entry the newest row it
 // stands for.
 type rowFilter struct {
-	floor   int // an index of logFloors(); 0 keeps every row
+	Floor   int // an index of LogFloors(); 0 keeps every row
 	st      *fold.State
 	scanned int64 // rows before this stream number were looked at
 	kept    []int64
@@ -31,11 +31,11 @@ type rowFilter struct {
 }
 
 // on says whether the filter keeps only log messages.
-func (f *rowFilter) on() bool { return f.floor > 0 }
+func (f *rowFilter) on() bool { return f.Floor > 0 }
 
 // next moves to the next stop, and starts over.
 func (f *rowFilter) next() {
-	f.floor = (f.floor + 1) % len(logFloors())
+	f.Floor = (f.Floor + 1) % len(LogFloors())
 	f.st, f.scanned, f.kept, f.asks, f.dropped = nil, 0, nil, nil, 0
 }
 
@@ -53,7 +53,7 @@ func (f *rowFilter) keeps(r *fold.Row) bool {
 	}
 	levels := session.LogLevels()
 	at := slices.Index(levels, r.LogLevel)
-	return at < 0 || at >= slices.Index(levels, logFloors()[f.floor]) // an unknown level is shown
+	return at < 0 || at >= slices.Index(levels, LogFloors()[f.Floor]) // an unknown level is shown
 }
 
 // sync looks at the rows added since, and forgets those rolled off. A new
@@ -85,8 +85,8 @@ func (f *rowFilter) sync(st *fold.State) {
 	}
 }
 
-// bounds are the list's numbers: [first, total).
-func (f *rowFilter) bounds() (first, total int64) { return f.dropped, f.dropped + int64(len(f.kept)) }
+// Bounds are the list's numbers: [first, total).
+func (f *rowFilter) Bounds() (first, total int64) { return f.dropped, f.dropped + int64(len(f.kept)) }
 
 // row returns the row at list number n and how many completions it
 // stands for (1 for any other row), or nil.

@@ -1,9 +1,8 @@
-package ui
+package panes
 
 import (
 	"encoding/json"
 	"fmt"
-	"mcpwitness/ui/panes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,27 +15,27 @@ import (
 )
 
 // View renders the editor in exactly h rows.
-func (e *editorPane) View() string {
+func (e *EditorPane) View() string {
 	s := e.Sty
 	mode := "form · ctrl+r raw JSON"
-	if e.raw {
+	if e.Raw {
 		mode = "raw JSON"
 		if e.canForm {
 			mode += " · ctrl+r form"
 		}
 	}
 	title := s.Title.Render("Call "+e.tool.Label) + "  " + s.Muted.Render(mode)
-	check := e.checkLines()
-	if most := max(e.h/3, 1); len(check) > most {
+	check := e.CheckLines()
+	if most := max(e.H/3, 1); len(check) > most {
 		// A low screen keeps room for the fields.
 		check = check[:most]
 	}
-	room := e.h - len(check) - 1
+	room := e.H - len(check) - 1
 	lines := []string{render.Fit(title, e.w), ""}
-	if e.raw {
+	if e.Raw {
 		lines = append(lines, e.rawLines()...)
 	} else {
-		lines = append(lines, e.formWindow(room-len(lines))...)
+		lines = append(lines, e.FormWindow(room-len(lines))...)
 	}
 	if len(lines) > room {
 		lines = lines[:max(room, 1)]
@@ -46,13 +45,13 @@ func (e *editorPane) View() string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, check...)
-	return panes.FitLines(lines, e.w, e.h)
+	return FitLines(lines, e.w, e.H)
 }
 
-// formLineCount is how many lines the whole form takes: a line a field,
+// FormLineCount is how many lines the whole form takes: a line a field,
 // and one more for the focused field's description.
-func (e *editorPane) formLineCount() int {
-	n := len(e.fields)
+func (e *EditorPane) FormLineCount() int {
+	n := len(e.Fields)
 	if e.focusDesc() {
 		n++
 	}
@@ -60,31 +59,31 @@ func (e *editorPane) formLineCount() int {
 }
 
 // focusDesc says whether the focused field shows its description.
-func (e *editorPane) focusDesc() bool {
-	return e.focus < len(e.fields) && e.fields[e.focus].Desc != ""
+func (e *EditorPane) focusDesc() bool {
+	return e.Focus < len(e.Fields) && e.Fields[e.Focus].Desc != ""
 }
 
-// formLines draws lines start to stop (excluded) of the whole form, and
+// FormLines draws lines start to stop (excluded) of the whole form, and
 // only those: a server's schema may have thousands of properties.
-func (e *editorPane) formLines(start, stop int) []string {
+func (e *EditorPane) FormLines(start, stop int) []string {
 	s := e.Sty
-	if len(e.fields) == 0 {
+	if len(e.Fields) == 0 {
 		return []string{" " + s.Muted.Render("This tool takes no arguments; ctrl+s sends {}.")}
 	}
 	lw := e.labelWidth()
 	// The first field drawn: lines past the focused field's description
 	// are one field behind.
 	i := start
-	if e.focusDesc() && start > e.focus {
+	if e.focusDesc() && start > e.Focus {
 		i = start - 1
 	}
 	line := i
-	if e.focusDesc() && i > e.focus {
+	if e.focusDesc() && i > e.Focus {
 		line++
 	}
 	var out []string
-	for ; i < len(e.fields) && line < stop; i++ {
-		f := e.fields[i]
+	for ; i < len(e.Fields) && line < stop; i++ {
+		f := e.Fields[i]
 		label := sanitize.Line(f.Name)
 		if f.Required {
 			label += "*"
@@ -92,7 +91,7 @@ func (e *editorPane) formLines(start, stop int) []string {
 		label = render.Fit(render.Trunc(label, lw), lw)
 		ls := s.Label
 		marker := "  "
-		if i == e.focus {
+		if i == e.Focus {
 			ls = s.LabelFocused
 			marker = s.Title.Render("▸ ")
 		}
@@ -108,7 +107,7 @@ func (e *editorPane) formLines(start, stop int) []string {
 			out = append(out, marker+ls.Render(label)+"  "+value)
 		}
 		line++
-		if i == e.focus && f.Desc != "" {
+		if i == e.Focus && f.Desc != "" {
 			if line >= start && line < stop {
 				out = append(out, strings.Repeat(" ", lw+4)+s.Muted.Render(render.Trunc(sanitize.Line(f.Desc), e.w-lw-5)))
 			}
@@ -118,18 +117,18 @@ func (e *editorPane) formLines(start, stop int) []string {
 	return out
 }
 
-// formWindow is the form's lines in at most room lines (three at least):
+// FormWindow is the form's lines in at most room lines (three at least):
 // the focused field and its description always among them, and a line
 // saying how many fields are left out above or below. Cut from the top
 // only, a long form (server-everything's elicitation of 13 fields in 24
 // rows) hid the field being typed into. Only the lines shown are drawn.
-func (e *editorPane) formWindow(room int) []string {
-	n := e.formLineCount()
+func (e *EditorPane) FormWindow(room int) []string {
+	n := e.FormLineCount()
 	room = max(room, 3)
-	if n <= room || len(e.fields) == 0 {
-		return e.formLines(0, n)
+	if n <= room || len(e.Fields) == 0 {
+		return e.FormLines(0, n)
 	}
-	end := min(e.focus+1, n) // past the focused field's lines
+	end := min(e.Focus+1, n) // past the focused field's lines
 	if e.focusDesc() && room > 3 {
 		// With a mark above and below, three lines hold the field alone.
 		end = min(end+1, n)
@@ -150,15 +149,15 @@ func (e *editorPane) formWindow(room int) []string {
 	if start > 0 {
 		out = append(out, e.Sty.Muted.Render(fmt.Sprintf("  … %s above", fmt.Sprintf("%d %s", start, render.Plural(start, "more field", "more fields")))))
 	}
-	out = append(out, e.formLines(start, stop)...)
+	out = append(out, e.FormLines(start, stop)...)
 	if below := n - stop; below > 0 {
 		out = append(out, e.Sty.Muted.Render(fmt.Sprintf("  … %s below", fmt.Sprintf("%d %s", below, render.Plural(below, "more field", "more fields")))))
 	}
 	return out
 }
 
-func (e *editorPane) choiceView(i int) string {
-	f, s := e.fields[i], e.Sty
+func (e *EditorPane) choiceView(i int) string {
+	f, s := e.Fields[i], e.Sty
 	cur := "–"
 	if c := e.choice[i]; c >= 0 {
 		cur = string(f.Choices[c])
@@ -177,19 +176,19 @@ func (e *editorPane) choiceView(i int) string {
 	return s.Muted.Render("‹ ") + s.Choice.Render(sanitize.Line(cur)) + s.Muted.Render(" › "+pos)
 }
 
-// checkLines renders the live check, wrapped, at most five lines.
-func (e *editorPane) checkLines() []string {
+// CheckLines renders the live check, wrapped, at most five lines.
+func (e *EditorPane) CheckLines() []string {
 	s := e.Sty
 	d := render.NewDoc(e.w-1, s)
-	if e.note != "" {
-		d.Text(s.Fail, "✗ "+e.note, 0)
+	if e.Note != "" {
+		d.Text(s.Fail, "✗ "+e.Note, 0)
 	}
-	c := e.checked
+	c := e.Checked
 	switch {
 	case c == nil:
 		d.Text(s.Muted, "checking…", 0)
-	case c.jsonErr != "":
-		d.Text(s.Fail, "✗ "+c.jsonErr, 0)
+	case c.JsonErr != "":
+		d.Text(s.Fail, "✗ "+c.JsonErr, 0)
 		if bad := strings.Split(string(e.Args()), "\n"); c.jsonLine > 0 && c.jsonLine <= len(bad) {
 			// The line it stops at, and where.
 			num := fmt.Sprintf("  %d │ ", c.jsonLine)
@@ -201,18 +200,18 @@ func (e *editorPane) checkLines() []string {
 		}
 	case c.unchecked != "":
 		d.Text(s.Warn, "? the "+e.schemaNoun()+" cannot be checked: "+c.unchecked, 0)
-	case len(c.errs) == 0 && e.answer:
+	case len(c.Errs) == 0 && e.Answer:
 		d.Text(s.Pass, "✓ the answer matches the requested schema", 0)
-	case len(c.errs) == 0:
+	case len(c.Errs) == 0:
 		d.Text(s.Pass, "✓ arguments match the input schema", 0)
 	default:
 		refused := "sending is refused unless forced"
-		if e.answer {
+		if e.Answer {
 			refused = "accepting is refused"
 		}
 		d.Text(s.Fail, fmt.Sprintf("✗ %d %s against the %s; %s",
-			len(c.errs), render.Plural(len(c.errs), "problem", "problems"), e.schemaNoun(), refused), 0)
-		for _, se := range c.errs {
+			len(c.Errs), render.Plural(len(c.Errs), "problem", "problems"), e.schemaNoun(), refused), 0)
+		for _, se := range c.Errs {
 			d.Segs([]render.Seg{{Text: "  ", Plain: true}, {Text: render.PathOrRoot(se.InstancePath), Style: s.Warn},
 				{Text: "  " + se.Keyword + ": ", Style: s.Muted}, {Text: se.Message, Style: s.Text}}, 4)
 		}
@@ -230,8 +229,8 @@ const schemaBeside = 90
 
 // areaSize is the size of the raw JSON text area: the editor less its
 // title and check, and less the input schema while it shows.
-func (e *editorPane) areaSize() (w, h int) {
-	w, h = max(e.w-2, 10), max(e.h-e.reserved(), 3)
+func (e *EditorPane) areaSize() (w, h int) {
+	w, h = max(e.w-2, 10), max(e.H-e.reserved(), 3)
 	switch {
 	case e.hideSchema || e.tool == nil:
 	case e.w >= schemaBeside:
@@ -244,24 +243,24 @@ func (e *editorPane) areaSize() (w, h int) {
 
 // schemaSize is the size of the input schema shown with the raw JSON,
 // its title line included.
-func (e *editorPane) schemaSize() (w, h int) {
+func (e *EditorPane) schemaSize() (w, h int) {
 	aw, ah := e.areaSize()
 	if e.w >= schemaBeside {
 		return max(e.w-aw-3, 8), ah
 	}
-	return e.w - 2, max(e.h-e.reserved()-ah, 0)
+	return e.w - 2, max(e.H-e.reserved()-ah, 0)
 }
 
 // rawLines are the raw JSON, its syntax error's line marked, with the
 // input schema beside or under it unless hidden.
-func (e *editorPane) rawLines() []string {
-	area := e.markError(strings.Split(e.area.View(), "\n"))
+func (e *EditorPane) rawLines() []string {
+	area := e.markError(strings.Split(e.Area.View(), "\n"))
 	if e.hideSchema {
 		return area
 	}
 	s := e.Sty
 	sw, sh := e.schemaSize()
-	schema := []string{s.Subtle.Render("Input schema · " + e.keys.Schema.Help().Key + " hides")}
+	schema := []string{s.Subtle.Render("Input schema · " + e.Keys.Schema.Help().Key + " hides")}
 	body := e.schemaLines
 	if room, total := sh-1, len(body)+e.schemaLeft; total > room && room > 0 {
 		body = append(append([]string(nil), body[:min(room-1, len(body))]...), s.Muted.Render(fmt.Sprintf("… %d more lines", total-min(room-1, len(body)))))
@@ -288,8 +287,8 @@ var lineNumber = regexp.MustCompile(`^\s*(\d+) `)
 
 // markError marks, in the text area's rows, the line the JSON stops
 // parsing at: its number gives way to ✗.
-func (e *editorPane) markError(rows []string) []string {
-	c := e.checked
+func (e *EditorPane) markError(rows []string) []string {
+	c := e.Checked
 	if c == nil || c.jsonLine == 0 {
 		return rows
 	}
@@ -306,8 +305,8 @@ func (e *editorPane) markError(rows []string) []string {
 
 // schemaNoun names the schema the editor checks against: a tool's input
 // schema, or the schema an elicitation requested.
-func (e *editorPane) schemaNoun() string {
-	if e.answer {
+func (e *EditorPane) schemaNoun() string {
+	if e.Answer {
 		return "requested schema"
 	}
 	return "input schema"

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"encoding/json"
@@ -14,15 +14,15 @@ import (
 // required members, defaults and first enum values ([tooldef.Skeleton]).
 // The property is found in the input schema by the names of the members
 // that enclose the line, read from the indentation.
-func (e *editorPane) insertSkeleton() {
-	lines := strings.Split(e.area.Value(), "\n")
-	row := e.area.Line()
+func (e *EditorPane) insertSkeleton() {
+	lines := strings.Split(e.Area.Value(), "\n")
+	row := e.Area.Line()
 	if row >= len(lines) {
 		return
 	}
 	path, ok := propertyPath(lines, row)
 	if !ok {
-		e.note = `put the cursor on a property's line ("name": …) to insert its skeleton`
+		e.Note = `put the cursor on a property's line ("name": …) to insert its skeleton`
 		return
 	}
 	sub := e.tool.Input
@@ -38,7 +38,7 @@ func (e *editorPane) insertSkeleton() {
 			}
 		}
 		if sub == nil {
-			e.note = "the input schema has no property " + sanitize.Line(strings.Join(path, "."))
+			e.Note = "the input schema has no property " + sanitize.Line(strings.Join(path, "."))
 			return
 		}
 	}
@@ -54,13 +54,13 @@ func (e *editorPane) insertSkeleton() {
 		comma = ","
 	}
 	lines[row] = line[:colon+1] + " " + strings.ReplaceAll(render.SafeJSON(skel), "\n", "\n"+indent) + comma
-	e.area.SetValue(strings.Join(lines, "\n"))
-	e.area.MoveToBegin()
+	e.Area.SetValue(strings.Join(lines, "\n"))
+	e.Area.MoveToBegin()
 	for range row {
-		e.area.CursorDown()
+		e.Area.CursorDown()
 	}
-	e.area.CursorEnd()
-	e.note = ""
+	e.Area.CursorEnd()
+	e.Note = ""
 }
 
 // propertyPath names the property on line row of pretty JSON and the

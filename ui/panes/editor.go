@@ -1,11 +1,10 @@
-package ui
+package panes
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -21,36 +20,36 @@ import (
 	"mcpwitness/tooldef"
 )
 
-// argsCheckedMsg is the live check of the editor's arguments against the
+// ArgsCheckedMsg is the live check of the editor's arguments against the
 // tool's input schema, run in a command.
-type argsCheckedMsg struct {
-	seq     int
-	jsonErr string
+type ArgsCheckedMsg struct {
+	Seq     int
+	JsonErr string
 	// jsonLine and jsonCol are where the JSON stops parsing, from 1; 0
 	// when it is not known.
 	jsonLine, jsonCol int
 	unchecked         string
-	errs              []finding.SchemaError
+	Errs              []finding.SchemaError
 }
 
 // checkArgsCmd validates args against schema off the UI goroutine. The
 // validator is safe for concurrent use.
 func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) tea.Cmd {
 	return func() tea.Msg {
-		msg := argsCheckedMsg{seq: seq}
+		msg := ArgsCheckedMsg{Seq: seq}
 		if !json.Valid(args) {
 			var x any
 			err := json.Unmarshal(args, &x)
-			msg.jsonErr = "not valid JSON"
+			msg.JsonErr = "not valid JSON"
 			var se *json.SyntaxError
 			switch {
 			case errors.As(err, &se):
 				msg.jsonLine, msg.jsonCol = lineCol(args, se.Offset)
-				msg.jsonErr += fmt.Sprintf(" at line %d, column %d: %s", msg.jsonLine, msg.jsonCol, se.Error())
+				msg.JsonErr += fmt.Sprintf(" at line %d, column %d: %s", msg.jsonLine, msg.jsonCol, se.Error())
 			case err != nil:
 				// The input ends too soon: the last line.
 				msg.jsonLine, msg.jsonCol = lineCol(args, int64(len(args)))
-				msg.jsonErr += fmt.Sprintf(" at line %d: %s", msg.jsonLine, err.Error())
+				msg.JsonErr += fmt.Sprintf(" at line %d: %s", msg.jsonLine, err.Error())
 			}
 			return msg
 		}
@@ -65,35 +64,35 @@ func checkArgsCmd(seq int, v *checks.Validator, schema, args json.RawMessage) te
 		case err != nil:
 			msg.unchecked = err.Error()
 		}
-		msg.errs = errs
+		msg.Errs = errs
 		return msg
 	}
 }
 
-// editorPane edits the arguments of one call: a form for flat schemas, raw
+// EditorPane edits the arguments of one call: a form for flat schemas, raw
 // JSON otherwise.
-type editorPane struct {
-	*panes.Common
-	keys *panes.EditorKeyMap
+type EditorPane struct {
+	*Common
+	Keys *EditorKeyMap
 	v    *checks.Validator
-	w, h int
+	w, H int
 
 	tool    *fold.Tool
-	fields  []tooldef.Field
+	Fields  []tooldef.Field
 	inputs  []textinput.Model // one per field; unused for choices
 	choice  []int             // per field: the chosen choice, -1 for none (a multi-select's cursor)
 	picks   [][]bool          // per multi-select field: which of its choices are picked
-	focus   int
+	Focus   int
 	canForm bool
-	raw     bool
-	area    textarea.Model
+	Raw     bool
+	Area    textarea.Model
 
-	checkSeq int
-	checked  *argsCheckedMsg // the newest check result
+	CheckSeq int
+	Checked  *ArgsCheckedMsg // the newest check result
 	// answer says the form answers a server's elicitation: its schema is
 	// the requested one, and accepting it is refused while it fails.
-	answer bool
-	note   string // why the last send did not happen
+	Answer bool
+	Note   string // why the last send did not happen
 
 	// hideSchema hides the input schema shown beside (or under) the raw
 	// JSON; schemaLines is its first lines drawn for the width, in SetSize.
@@ -106,32 +105,32 @@ type editorPane struct {
 	noForm string
 }
 
-func newEditorPane(c *panes.Common, keys *panes.EditorKeyMap, v *checks.Validator) editorPane {
-	return editorPane{Common: c, keys: keys, v: v, area: textarea.New()}
+func NewEditorPane(c *Common, keys *EditorKeyMap, v *checks.Validator) EditorPane {
+	return EditorPane{Common: c, Keys: keys, v: v, Area: textarea.New()}
 }
 
-// maxFormFields bounds the fields of a form: a schema with more
+// MaxFormFields bounds the fields of a form: a schema with more
 // properties is edited as raw JSON (a form of thousands is no help to
 // anyone, and a field each would cost a text input each).
-const maxFormFields = 500
+const MaxFormFields = 500
 
 // Open starts editing a call of t, prefilled from its input schema.
-func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
-	e.tool, e.note, e.checked, e.focus = t, "", nil, 0
-	e.fields, e.canForm = tooldef.FormFields(t.Input)
+func (e *EditorPane) Open(t *fold.Tool) tea.Cmd {
+	e.tool, e.Note, e.Checked, e.Focus = t, "", nil, 0
+	e.Fields, e.canForm = tooldef.FormFields(t.Input)
 	e.noForm = "it is not a flat object of simple values shown safely"
-	if n := len(e.fields); n > maxFormFields {
-		e.fields, e.canForm = nil, false
-		e.noForm = fmt.Sprintf("it has %d properties, and a form takes at most %d", n, maxFormFields)
+	if n := len(e.Fields); n > MaxFormFields {
+		e.Fields, e.canForm = nil, false
+		e.noForm = fmt.Sprintf("it has %d properties, and a form takes at most %d", n, MaxFormFields)
 	}
 	e.nameWidth = 0
-	for _, f := range e.fields {
+	for _, f := range e.Fields {
 		e.nameWidth = max(e.nameWidth, len(f.Name)+1)
 	}
-	e.inputs = make([]textinput.Model, len(e.fields))
-	e.choice = make([]int, len(e.fields))
-	e.picks = make([][]bool, len(e.fields))
-	for i, f := range e.fields {
+	e.inputs = make([]textinput.Model, len(e.Fields))
+	e.choice = make([]int, len(e.Fields))
+	e.picks = make([][]bool, len(e.Fields))
+	for i, f := range e.Fields {
 		in := textinput.New()
 		in.Prompt = ""
 		in.CharLimit = 4096
@@ -161,42 +160,42 @@ func (e *editorPane) Open(t *fold.Tool) tea.Cmd {
 		}
 		e.inputs[i] = in
 	}
-	e.area = textarea.New()
+	e.Area = textarea.New()
 	// Numbered, so a syntax error's line can be found and marked.
-	e.area.ShowLineNumbers = true
-	e.area.Prompt = ""
-	e.area.SetValue(render.SafeJSON(string(tooldef.Skeleton(t.Input))))
-	e.raw = !e.canForm
-	e.restyle()
-	e.SetSize(e.w, e.h)
-	return tea.Batch(e.focusCmd(), e.recheck())
+	e.Area.ShowLineNumbers = true
+	e.Area.Prompt = ""
+	e.Area.SetValue(render.SafeJSON(string(tooldef.Skeleton(t.Input))))
+	e.Raw = !e.canForm
+	e.Restyle()
+	e.SetSize(e.w, e.H)
+	return tea.Batch(e.focusCmd(), e.Recheck())
 }
 
 // Tool returns the tool the editor calls.
-func (e *editorPane) Tool() *fold.Tool { return e.tool }
+func (e *EditorPane) Tool() *fold.Tool { return e.tool }
 
-func (e *editorPane) restyle() {
-	panes.StyleFields(e.inputs, e.Sty)
-	s := e.area.Styles()
+func (e *EditorPane) Restyle() {
+	StyleFields(e.inputs, e.Sty)
+	s := e.Area.Styles()
 	s.Focused.Text, s.Blurred.Text = e.Sty.Text, e.Sty.Text
 	s.Focused.CursorLine = e.Sty.Text
 	s.Focused.Base, s.Blurred.Base = e.Sty.Text, e.Sty.Text
 	s.Cursor.Blink = false
-	e.area.SetStyles(s)
+	e.Area.SetStyles(s)
 	if e.tool != nil {
-		e.SetSize(e.w, e.h) // the schema, drawn in the new styles
+		e.SetSize(e.w, e.H) // the schema, drawn in the new styles
 	}
 }
 
-func (e *editorPane) SetSize(w, h int) {
-	e.w, e.h = w, h
+func (e *EditorPane) SetSize(w, h int) {
+	e.w, e.H = w, h
 	iw := max(w-e.labelWidth()-6, 8)
 	for i := range e.inputs {
 		e.inputs[i].SetWidth(iw)
 	}
 	aw, ah := e.areaSize()
-	e.area.SetWidth(aw)
-	e.area.SetHeight(ah)
+	e.Area.SetWidth(aw)
+	e.Area.SetHeight(ah)
 	e.schemaLines, e.schemaLeft = nil, 0
 	if e.tool != nil && e.Sty != nil {
 		sw, _ := e.schemaSize()
@@ -214,33 +213,33 @@ func (e *editorPane) SetSize(w, h int) {
 }
 
 // reserved is the rows the raw editor leaves for the title and the check.
-func (e *editorPane) reserved() int { return 6 }
+func (e *EditorPane) reserved() int { return 6 }
 
-func (e *editorPane) labelWidth() int {
+func (e *EditorPane) labelWidth() int {
 	return min(max(e.nameWidth, 4), max(e.w/3, 6))
 }
 
-func (e *editorPane) focusCmd() tea.Cmd {
+func (e *EditorPane) focusCmd() tea.Cmd {
 	for i := range e.inputs {
 		e.inputs[i].Blur()
 	}
-	e.area.Blur()
-	if e.raw {
-		return e.area.Focus()
+	e.Area.Blur()
+	if e.Raw {
+		return e.Area.Focus()
 	}
-	if e.focus < len(e.inputs) && !choosing(e.fields[e.focus]) {
-		return e.inputs[e.focus].Focus()
+	if e.Focus < len(e.inputs) && !choosing(e.Fields[e.Focus]) {
+		return e.inputs[e.Focus].Focus()
 	}
 	return nil
 }
 
 // Args returns the arguments as they stand.
-func (e *editorPane) Args() json.RawMessage {
-	if e.raw {
-		return json.RawMessage(strings.TrimSpace(e.area.Value()))
+func (e *EditorPane) Args() json.RawMessage {
+	if e.Raw {
+		return json.RawMessage(strings.TrimSpace(e.Area.Value()))
 	}
 	var members []tooldef.Member
-	for i, f := range e.fields {
+	for i, f := range e.Fields {
 		var v json.RawMessage
 		if f.Kind == tooldef.KindMulti {
 			if v = e.pickedJSON(i); v == nil {
@@ -265,12 +264,12 @@ func (e *editorPane) Args() json.RawMessage {
 
 // Ready says whether the arguments are JSON that can be sent; when not,
 // it says why inline.
-func (e *editorPane) Ready() bool {
+func (e *EditorPane) Ready() bool {
 	if json.Valid(e.Args()) {
-		e.note = ""
+		e.Note = ""
 		return true
 	}
-	e.note = "fix the JSON before sending: it does not parse"
+	e.Note = "fix the JSON before sending: it does not parse"
 	return false
 }
 
@@ -286,25 +285,25 @@ func lineCol(text []byte, off int64) (line, col int) {
 	return line, col
 }
 
-func (e *editorPane) recheck() tea.Cmd {
-	e.checkSeq++
-	return checkArgsCmd(e.checkSeq, e.v, e.tool.Input, e.Args())
+func (e *EditorPane) Recheck() tea.Cmd {
+	e.CheckSeq++
+	return checkArgsCmd(e.CheckSeq, e.v, e.tool.Input, e.Args())
 }
 
 // Update handles keys while the editor is open and check results.
-func (e editorPane) Update(msg tea.Msg) (editorPane, tea.Cmd) {
+func (e EditorPane) Update(msg tea.Msg) (EditorPane, tea.Cmd) {
 	switch msg := msg.(type) {
-	case argsCheckedMsg:
-		if msg.seq == e.checkSeq {
-			e.checked = &msg
+	case ArgsCheckedMsg:
+		if msg.Seq == e.CheckSeq {
+			e.Checked = &msg
 		}
 		return e, nil
 	case tea.KeyPressMsg:
 		before := string(e.Args())
 		cmd := e.key(msg)
 		if string(e.Args()) != before {
-			e.note = ""
-			cmd = tea.Batch(cmd, e.recheck())
+			e.Note = ""
+			cmd = tea.Batch(cmd, e.Recheck())
 		}
 		return e, cmd
 	default:
@@ -315,83 +314,83 @@ func (e editorPane) Update(msg tea.Msg) (editorPane, tea.Cmd) {
 		before := string(e.Args())
 		var cmd tea.Cmd
 		switch {
-		case e.raw:
-			e.area, cmd = e.area.Update(msg)
-		case e.focus < len(e.inputs) && !choosing(e.fields[e.focus]):
-			e.inputs[e.focus], cmd = e.inputs[e.focus].Update(msg)
+		case e.Raw:
+			e.Area, cmd = e.Area.Update(msg)
+		case e.Focus < len(e.inputs) && !choosing(e.Fields[e.Focus]):
+			e.inputs[e.Focus], cmd = e.inputs[e.Focus].Update(msg)
 		}
 		if string(e.Args()) != before {
-			cmd = tea.Batch(cmd, e.recheck())
+			cmd = tea.Batch(cmd, e.Recheck())
 		}
 		return e, cmd
 	}
 }
 
-func (e *editorPane) key(msg tea.KeyPressMsg) tea.Cmd {
-	k := e.keys
+func (e *EditorPane) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := e.Keys
 	if key.Matches(msg, k.Raw) {
-		return e.toggleRaw()
+		return e.ToggleRaw()
 	}
-	if e.raw && key.Matches(msg, k.Schema) {
+	if e.Raw && key.Matches(msg, k.Schema) {
 		e.hideSchema = !e.hideSchema
-		e.SetSize(e.w, e.h)
+		e.SetSize(e.w, e.H)
 		return nil
 	}
-	if e.raw && key.Matches(msg, k.Skeleton) {
+	if e.Raw && key.Matches(msg, k.Skeleton) {
 		e.insertSkeleton()
 		return nil
 	}
-	if e.raw {
+	if e.Raw {
 		var cmd tea.Cmd
-		e.area, cmd = e.area.Update(msg)
+		e.Area, cmd = e.Area.Update(msg)
 		return cmd
 	}
 	switch {
-	case len(e.fields) == 0:
+	case len(e.Fields) == 0:
 		return nil
 	case key.Matches(msg, k.NextField):
-		e.focus = (e.focus + 1) % len(e.fields)
+		e.Focus = (e.Focus + 1) % len(e.Fields)
 		return e.focusCmd()
 	case key.Matches(msg, k.PrevField):
-		e.focus = (e.focus + len(e.fields) - 1) % len(e.fields)
+		e.Focus = (e.Focus + len(e.Fields) - 1) % len(e.Fields)
 		return e.focusCmd()
 	}
-	if f := e.fields[e.focus]; choosing(f) {
+	if f := e.Fields[e.Focus]; choosing(f) {
 		e.choose(f, msg.String())
 		return nil
 	}
 	var cmd tea.Cmd
-	e.inputs[e.focus], cmd = e.inputs[e.focus].Update(msg)
+	e.inputs[e.Focus], cmd = e.inputs[e.Focus].Update(msg)
 	return cmd
 }
 
-// toggleRaw switches between the form and raw JSON, carrying the values.
-func (e *editorPane) toggleRaw() tea.Cmd {
-	if !e.raw {
+// ToggleRaw switches between the form and raw JSON, carrying the values.
+func (e *EditorPane) ToggleRaw() tea.Cmd {
+	if !e.Raw {
 		pretty, _ := render.PrettyJSON(e.Args())
-		e.area.SetValue(render.SafeJSON(pretty))
-		e.raw = true
+		e.Area.SetValue(render.SafeJSON(pretty))
+		e.Raw = true
 		return e.focusCmd()
 	}
 	if !e.canForm {
-		e.note = "this input schema needs raw JSON: " + e.noForm
+		e.Note = "this input schema needs raw JSON: " + e.noForm
 		return nil
 	}
 	if err := e.fillForm(e.Args()); err != nil {
-		e.note = "fix the JSON to go back to the form: " + err.Error()
+		e.Note = "fix the JSON to go back to the form: " + err.Error()
 		return nil
 	}
-	e.raw = false
+	e.Raw = false
 	return e.focusCmd()
 }
 
 // fillForm sets the form's fields from a JSON object.
-func (e *editorPane) fillForm(args json.RawMessage) error {
+func (e *EditorPane) fillForm(args json.RawMessage) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil {
 		return err
 	}
-	for i, f := range e.fields {
+	for i, f := range e.Fields {
 		v, ok := obj[f.Name]
 		if f.Kind == tooldef.KindMulti {
 			e.picks[i] = pickedOf(f, v)
@@ -419,29 +418,29 @@ func (e *editorPane) fillForm(args json.RawMessage) error {
 }
 
 // Fill puts the arguments of an earlier call in the editor.
-func (e *editorPane) Fill(args json.RawMessage) tea.Cmd {
+func (e *EditorPane) Fill(args json.RawMessage) tea.Cmd {
 	pretty, ok := render.PrettyJSON(args)
 	if !ok {
 		return nil
 	}
-	e.area.SetValue(render.SafeJSON(pretty))
-	if !e.raw {
+	e.Area.SetValue(render.SafeJSON(pretty))
+	if !e.Raw {
 		if e.fillForm(args) != nil {
-			e.raw = true
-			return tea.Batch(e.focusCmd(), e.recheck())
+			e.Raw = true
+			return tea.Batch(e.focusCmd(), e.Recheck())
 		}
 	}
-	return e.recheck()
+	return e.Recheck()
 }
 
 // ShortHelp returns the editor's bindings for the help line.
-func (e *editorPane) ShortHelp() []key.Binding {
-	k := e.keys
-	if e.raw && !e.canForm {
+func (e *EditorPane) ShortHelp() []key.Binding {
+	k := e.Keys
+	if e.Raw && !e.canForm {
 		// No form to switch to: ctrl+r would only say so.
 		return []key.Binding{k.Send, k.Skeleton, k.Schema, e.Global.Back}
 	}
-	if e.raw {
+	if e.Raw {
 		return []key.Binding{k.Send, k.Skeleton, k.Schema, k.Raw, e.Global.Back}
 	}
 	return []key.Binding{k.Send, k.NextField, k.Choice, k.Raw, e.Global.Back}
