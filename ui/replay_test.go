@@ -302,7 +302,7 @@ func TestDamagedFileOpensWithAWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// cut the file in the middle of its last line, as a crash would.
+	// Cut the file in the middle of its last line, as a crash would.
 	cut := writeBytes(t, "cut.jsonl", data[:len(data)-20])
 	h := replayHarness(t, cut, 120, 40, "dark")
 	s := h.screen()
