@@ -89,7 +89,7 @@ type EditorPane struct {
 
 	CheckSeq int
 	Checked  *ArgsCheckedMsg // the newest check result
-	// answer says the form answers a server's elicitation: its schema is
+	// Answer says the form answers a server's elicitation: its schema is
 	// the requested one, and accepting it is refused while it fails.
 	Answer bool
 	Note   string // why the last send did not happen

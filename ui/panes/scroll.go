@@ -16,13 +16,13 @@ type Scroller struct {
 	Lines []string
 	Off   int
 	W, H  int
-	// x is the first column shown of lines wider than the window, and
+	// X is the first column shown of lines wider than the window, and
 	// widest the width in cells of the widest line, measured when the
 	// lines were given (see [Scroller.SetWide]); lines given by SetLines
 	// do not scroll sideways.
 	X      int
 	Widest int
-	// ver counts SetLines; drawn is the window as Predraw drew it for
+	// Ver counts SetLines; drawn is the window as Predraw drew it for
 	// drawnKey.
 	Ver      int
 	Drawn    string
