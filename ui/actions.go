@@ -33,7 +33,7 @@ func (m *model) back() tea.Cmd {
 		m.queued = nil
 		return m.setStatus("aborting the walk: no page is accepted after this", levelInfo)
 	case m.tab == tabTools && m.tools.Filtered() && m.mode == modeNormal:
-		m.tools.clearFilter()
+		m.tools.ClearFilter()
 	case m.tab != tabTools && m.items[m.tab.item()].Filtered() && m.mode == modeNormal:
 		m.items[m.tab.item()].clearFilter()
 	case m.detail.ShowsCall() && m.mode == modeNormal:

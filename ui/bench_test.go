@@ -10,6 +10,8 @@ import (
 
 	"mcpwitness/paging"
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // tenThousand returns a model showing a walk of 10,000 tools in pages of
@@ -26,7 +28,7 @@ func tenThousand(b *testing.B) *model {
 	if n := len(m.St.LatestTools().Tools); n != 10000 {
 		b.Fatalf("%d tools", n)
 	}
-	m.tools.move(5000)
+	m.tools.Move(5000)
 	m.sync()
 	m.predraw() // as Update does before each frame
 	return m
@@ -67,7 +69,7 @@ func BenchmarkFilter10kTools(b *testing.B) {
 	w := m.St.LatestTools()
 	b.ReportAllocs()
 	for b.Loop() {
-		filterCmd(1, w, w.Tools, "tl99")()
+		panes.FilterCmd(1, w, w.Tools, "tl99")()
 	}
 }
 
@@ -96,7 +98,7 @@ func tenThousandResources(b *testing.B) *model {
 	if n := m.tabCount(tabResources); n != 10000 {
 		b.Fatalf("%d resources", n)
 	}
-	m.items[tabResources.item()].move(5000)
+	m.items[tabResources.item()].Move(5000)
 	m.sync()
 	m.predraw() // as Update does before each frame
 	return m

@@ -150,8 +150,8 @@ func TestGolden(t *testing.T) {
 	scenes := map[string]func(m *model){
 		"main": func(m *model) {},
 		"result": func(m *model) {
-			m.tools.picked = "forecast_broken"
-			m.tools.reselect()
+			m.tools.PickedKey = "forecast_broken"
+			m.tools.Reselect()
 			m.sync()
 			m.Update(keyMsg("["))
 		},
@@ -183,7 +183,7 @@ func TestGolden(t *testing.T) {
 func pick(m *model, tabKey, key string) {
 	m.Update(keyMsg(tabKey))
 	p := &m.items[m.tab.item()]
-	p.picked = key
+	p.PickedKey = key
 	p.reselect()
 	m.Update(keyMsg("tab")) // the detail pane
 	if sel := p.Selected(); sel == nil || sel.Key != key {

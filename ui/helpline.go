@@ -10,6 +10,8 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/render"
+
+	"mcpwitness/ui/panes"
 )
 
 // hiddenMeaning is what the hidden badge says of an item.
@@ -236,8 +238,8 @@ func (m *model) fullHelp() string {
 			{s.BadgeTask.Render("task"), "execution.taskSupport is \"required\": plain calls are refused"},
 			{s.BadgeOut.Render("out"), "declares an output schema: answers are checked against it"},
 			{s.BadgeRO.Render("ro") + "/" + s.BadgeDestr.Render("destr"), "annotations: read-only / destructive"},
-			{s.Subtle.Render("held"), heldMeaning + " (H hides the column)"},
-			{s.Subtle.Render("own"), ownMeaning},
+			{s.Subtle.Render("held"), panes.HeldMeaning + " (H hides the column)"},
+			{s.Subtle.Render("own"), panes.OwnMeaning},
 			{s.Pass.Render("✓") + " " + s.Fail.Render("✗") + " " + s.Warn.Render("⊘ ? !"), "a tool's newest call: passed, failed, refused or cancelled, unchecked, isError; then how many calls"},
 			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
 			{s.BadgeHeld.Render("sub"), "a resource subscribed to (s): the server says when it changes"},

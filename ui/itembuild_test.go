@@ -57,12 +57,12 @@ func plainView(m *model) string { return ansi.Strip(m.View().Content) }
 // once.
 func TestBigItemDocumentIsBuiltOffTheLoop(t *testing.T) {
 	small := itemModel(t, markdownResource(3), 120)
-	if small.item.builds.pending != (itemKey{}) || !strings.Contains(plainView(small), "paragraph 2 of the readme") {
+	if small.item.builds.Pending != (itemKey{}) || !strings.Contains(plainView(small), "paragraph 2 of the readme") {
 		t.Fatalf("a small document is not drawn at once:\n%s", plainView(small))
 	}
 
 	m := itemModel(t, markdownResource(200), 120)
-	if n := itemDocSize(m.item.builds.pending); n <= bigItemDoc {
+	if n := itemDocSize(m.item.builds.Pending); n <= bigItemDoc {
 		t.Fatalf("the test's answer is %d bytes: not past %d", n, bigItemDoc)
 	}
 	if v := plainView(m); !strings.Contains(v, "rendering…") || strings.Contains(v, "paragraph 0 of the readme") {
@@ -72,8 +72,8 @@ func TestBigItemDocumentIsBuiltOffTheLoop(t *testing.T) {
 	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0 of the readme") {
 		t.Fatalf("the built document is not shown:\n%s", v)
 	}
-	if m.item.builds.pending != (itemKey{}) || m.item.builds.built.item == nil {
-		t.Fatalf("after the build: pending %+v", m.item.builds.pending)
+	if m.item.builds.Pending != (itemKey{}) || m.item.builds.Built.item == nil {
+		t.Fatalf("after the build: pending %+v", m.item.builds.Pending)
 	}
 }
 
@@ -83,10 +83,10 @@ func TestBigItemDocumentIsBuiltOffTheLoop(t *testing.T) {
 func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 	m := itemModel(t, markdownResource(200), 120)
 	buildItemNow(m)
-	shown := m.item.builds.built
+	shown := m.item.builds.Built
 
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	at100 := m.item.builds.pending
+	at100 := m.item.builds.Pending
 	if at100 == (itemKey{}) || at100.width == shown.width {
 		t.Fatalf("a resize did not start a build: pending %+v", at100)
 	}
@@ -96,29 +96,29 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 
 	// Wider again before the build came: the build for 100 is dropped.
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
-	at110 := m.item.builds.pending
+	at110 := m.item.builds.Pending
 	lines, widest := buildItem(m, at100)
 	m.Update(itemBuiltMsg{key: at100, lines: lines, widest: widest})
-	if m.item.builds.built == at100 {
+	if m.item.builds.Built == at100 {
 		t.Fatal("a build for a width no longer wanted was shown")
 	}
 	buildItemNow(m)
-	if m.item.builds.built != at110 {
-		t.Fatalf("the build for the width wanted was not shown: built width %d", m.item.builds.built.width)
+	if m.item.builds.Built != at110 {
+		t.Fatalf("the build for the width wanted was not shown: built width %d", m.item.builds.Built.width)
 	}
 
 	// To 120 and back to 110 before the build came: what shows is wanted,
 	// and the late build for 120 is dropped.
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	at120 := m.item.builds.pending
+	at120 := m.item.builds.Pending
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
-	if m.item.builds.pending != (itemKey{}) {
-		t.Fatalf("back at the width shown, a build is still wanted: %+v", m.item.builds.pending)
+	if m.item.builds.Pending != (itemKey{}) {
+		t.Fatalf("back at the width shown, a build is still wanted: %+v", m.item.builds.Pending)
 	}
 	lines, widest = buildItem(m, at120)
 	m.Update(itemBuiltMsg{key: at120, lines: lines, widest: widest})
-	if m.item.builds.built != at110 {
-		t.Fatalf("a late build replaced the document shown: built width %d", m.item.builds.built.width)
+	if m.item.builds.Built != at110 {
+		t.Fatalf("a late build replaced the document shown: built width %d", m.item.builds.Built.width)
 	}
 
 	// The same resource listed again by a new walk: its document stays
@@ -135,7 +135,7 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 	if now := m.item.Item(); now == was || now.Key != was.Key {
 		t.Fatalf("the pane shows %p (key %q), want the same resource listed again", now, now.Key)
 	}
-	if m.item.builds.pending == (itemKey{}) {
+	if m.item.builds.Pending == (itemKey{}) {
 		t.Fatal("the resource listed again started no build")
 	}
 	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0") {
@@ -151,13 +151,13 @@ func TestHeavyMarkdownReadShows(t *testing.T) {
 	h.key("2")
 	h.key("enter")
 	h.until("the read's document", func() bool {
-		k := h.m.item.builds.built
+		k := h.m.item.builds.Built
 		return k.req != nil && k.req.Done && strings.Contains(h.screen(), "Contents (1)")
 	})
 	h.checkView("the heavy Markdown read")
 	h.key("j")
-	if h.m.item.builds.pending != (itemKey{}) {
-		t.Errorf("a key started a build: %+v", h.m.item.builds.pending)
+	if h.m.item.builds.Pending != (itemKey{}) {
+		t.Errorf("a key started a build: %+v", h.m.item.builds.Pending)
 	}
 }
 
@@ -187,8 +187,8 @@ func TestBigTaskDocumentIsBuiltOffTheLoop(t *testing.T) {
 	text, _ := json.Marshal(strings.Repeat("frame ", 3000) + "the last frame")
 	h.feed(b.renderTask(1, `{"content":[{"type":"text","text":`+string(text)+`}]}`)...)
 	h.key("2")
-	if h.m.tab != tabTasks || h.m.item.builds.pending == (itemKey{}) {
-		t.Fatalf("tab %v, pending %+v: the big task's document was not left to a command", h.m.tab, h.m.item.builds.pending)
+	if h.m.tab != tabTasks || h.m.item.builds.Pending == (itemKey{}) {
+		t.Fatalf("tab %v, pending %+v: the big task's document was not left to a command", h.m.tab, h.m.item.builds.Pending)
 	}
 	h.until("the task's document", func() bool {
 		d := strings.Join(h.m.item.sc.Lines, "\n")

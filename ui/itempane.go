@@ -65,7 +65,7 @@ type itemPane struct {
 	sc panes.Scroller
 	// builds are the keys of the document shown and of one being built
 	// in a command (see [bigItemDoc]).
-	builds builds[itemKey]
+	builds panes.Builds[itemKey]
 	// latest is the newest request about the item, worked out when the
 	// item or the newest request changed (latestFor).
 	latest    *fold.Request
@@ -192,24 +192,24 @@ func (p *itemPane) Sync() tea.Cmd {
 			k.callDone = c != nil && c.Done
 		}
 	}
-	if !p.builds.want(k) {
+	if !p.builds.Want(k) {
 		return nil
 	}
 	if p.it == nil {
-		p.builds.shown(k)
+		p.builds.Shown(k)
 		p.sc.SetLines([]string{p.Sty.Muted.Render("Nothing selected.")})
 		return nil
 	}
 	build, size := p.builder(k)
 	if size <= bigItemDoc {
-		p.builds.shown(k)
+		p.builds.Shown(k)
 		p.sc.SetWide(build())
 		return nil
 	}
-	p.builds.pending = k
-	if b := p.builds.built.item; b == nil || b.Method != k.item.Method || b.Key != k.item.Key {
+	p.builds.Pending = k
+	if b := p.builds.Built.item; b == nil || b.Method != k.item.Method || b.Key != k.item.Key {
 		// Another item (not the same one listed again): its document.
-		p.builds.built = itemKey{}
+		p.builds.Built = itemKey{}
 		p.sc.SetLines([]string{p.Sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
@@ -257,11 +257,11 @@ func itemBuilder(k itemKey, task *taskView, loc *time.Location) func() ([]string
 func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case itemBuiltMsg:
-		if p.builds.came(msg.key) {
+		if p.builds.Came(msg.key) {
 			p.sc.SetWide(msg.lines, msg.widest)
 		}
 	case tea.KeyPressMsg:
-		if !sidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {
+		if !panes.SidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {
 			panes.MoveKey(msg, &p.keys.MoveKeyMap, &p.sc)
 		}
 	}
@@ -288,7 +288,7 @@ func (p *itemPane) View(busy, spin string) string {
 			title = "Prompt"
 		}
 	}
-	head := p.TitleStyle(p.focused).Render(title) + s.Subtle.Render(sidewaysMark(p.sc.Sideways()))
+	head := p.TitleStyle(p.focused).Render(title) + s.Subtle.Render(panes.SidewaysMark(p.sc.Sideways()))
 	right := ""
 	if busy != "" {
 		right = s.Spinner.Render(spin) + " " + s.Text.Render(sanitize.Line(busy)+"…")
@@ -307,6 +307,6 @@ func (p *itemPane) View(busy, spin string) string {
 func (p *itemPane) ShortHelp() []key.Binding {
 	k, g := p.keys, p.Global
 	// Sideways comes early, where a narrow help line keeps it.
-	out := sidewaysHelp([]key.Binding{k.Open}, &k.SidewaysKeyMap, &p.sc)
+	out := panes.SidewaysHelp([]key.Binding{k.Open}, &k.SidewaysKeyMap, &p.sc)
 	return append(out, k.Up, k.Down, g.Tabs, g.NextPane)
 }

@@ -38,7 +38,7 @@ type itemsPane struct {
 	w, h   int
 
 	focused bool
-	pagedList[itemRow]
+	panes.PagedList[itemRow]
 	count int // item rows in rows
 	built itemsBuilt
 	hits  map[*fold.Item]match.Hit // nil: no filter
@@ -49,7 +49,7 @@ type itemsPane struct {
 	// they change (subsFor).
 	subs    map[string]bool
 	subsFor **fold.Request // the fold's array of requests: a new one on every change
-	pt      toolPaints
+	pt      panes.ToolPaints
 	// muted and subtle paint a row's uri and plain badges.
 	muted, subtle panes.Paint
 	// drawn is the pane as Predraw drew it (see itemsdraw.go).
@@ -70,9 +70,9 @@ func newItemsPane(c *panes.Common, keys *panes.ItemsKeyMap, method string) items
 
 func (p *itemsPane) restyle() {
 	p.FilterInput.Restyle(p.Sty)
-	p.pt = newToolPaints(p.Sty)
-	p.pt.badge["sub"] = p.Sty.BadgeHeld.Render("sub")
-	p.pt.badge["upd"] = p.Sty.BadgeStale.Render("upd")
+	p.pt = panes.NewToolPaints(p.Sty)
+	p.pt.Badge["sub"] = p.Sty.BadgeHeld.Render("sub")
+	p.pt.Badge["upd"] = p.Sty.BadgeStale.Render("upd")
 	p.muted, p.subtle = panes.NewPaint(p.Sty.Muted.Render), panes.NewPaint(p.Sty.Subtle.Render)
 }
 
@@ -80,7 +80,7 @@ func (p *itemsPane) restyle() {
 func (p *itemsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.SetWidth(w)
-	p.setHeight(h - 1)
+	p.SetHeight(h - 1)
 }
 
 // Walk returns the walk shown: the newest of the list that accepted a
@@ -109,14 +109,14 @@ func (p *itemsPane) Count() int {
 // SetOwn makes the pane list the session's own tasks (on) or its walks.
 func (p *itemsPane) SetOwn(on bool) {
 	if p.own != on {
-		p.own, p.built, p.ownBuilt, p.rows = on, itemsBuilt{}, ownTasksKey{}, nil
+		p.own, p.built, p.ownBuilt, p.Rows = on, itemsBuilt{}, ownTasksKey{}, nil
 	}
 }
 
 // Selected returns the selected item, or nil.
 func (p *itemsPane) Selected() *fold.Item {
-	if p.cursor >= 0 && p.cursor < len(p.rows) {
-		return p.rows[p.cursor].item
+	if p.Cursor >= 0 && p.Cursor < len(p.Rows) {
+		return p.Rows[p.Cursor].item
 	}
 	return nil
 }
@@ -148,7 +148,7 @@ func (p *itemsPane) Sync() {
 			}
 		}
 	}
-	p.rows, p.count = p.rows[:0], 0
+	p.Rows, p.count = p.Rows[:0], 0
 	if w != nil {
 		p.appendPages(w, items)
 	}
@@ -170,23 +170,23 @@ func (p *itemsPane) appendPages(w *fold.Walk, items []*fold.Item) {
 	next := 0
 	for i := range w.Pages {
 		pg := &w.Pages[i]
-		sep := len(p.rows)
-		p.rows = append(p.rows, itemRow{page: pg})
+		sep := len(p.Rows)
+		p.Rows = append(p.Rows, itemRow{page: pg})
 		for next < len(items) && items[next].Page == pg.Number {
 			if it := items[next]; p.hits == nil || p.kept(it) {
-				p.rows = append(p.rows, itemRow{item: it})
+				p.Rows = append(p.Rows, itemRow{item: it})
 			}
 			next++
 		}
-		n := len(p.rows) - sep - 1
+		n := len(p.Rows) - sep - 1
 		if p.hits != nil {
-			slices.SortStableFunc(p.rows[sep+1:], func(a, b itemRow) int { return int(p.hits[a.item].Rank - p.hits[b.item].Rank) })
+			slices.SortStableFunc(p.Rows[sep+1:], func(a, b itemRow) int { return int(p.hits[a.item].Rank - p.hits[b.item].Rank) })
 			if n == 0 {
-				p.rows = p.rows[:sep]
+				p.Rows = p.Rows[:sep]
 				continue
 			}
 		}
-		p.rows[sep].hits = n
+		p.Rows[sep].hits = n
 		p.count += n
 	}
 }
@@ -224,7 +224,7 @@ func (p *itemsPane) Subscribed(uri string) bool { return p.subs[uri] }
 // reselect puts the cursor back on the picked item, or the nearest row.
 func (p *itemsPane) reselect() {
 	w := p.built.walk
-	p.repick(w != nil && !w.Done)
+	p.Repick(w != nil && !w.Done)
 }
 
 // Focus gives the pane the keys, or takes them.
@@ -243,7 +243,7 @@ func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
 	case panes.FilterCleared:
 		p.Sync()
 	case panes.FilterChanged:
-		p.picked, p.cursor = "", 0
+		p.PickedKey, p.Cursor = "", 0
 		p.Sync()
 	}
 	return p, cmd
@@ -282,4 +282,11 @@ func (p *itemsPane) verb() string {
 		return "result"
 	}
 	return "get"
+}
+
+func (r itemRow) EntryKey() (string, bool) {
+	if r.item == nil {
+		return "", false
+	}
+	return r.item.Key, true
 }

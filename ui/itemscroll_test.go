@@ -114,8 +114,8 @@ func TestItemJSONScrollsSideways(t *testing.T) {
 			h.key("h")
 			h.key("left")
 			h.key("right")
-			if sc.X != x-scrollStep {
-				t.Errorf("h, ← and → moved the window to column %d, want %d", sc.X, x-scrollStep)
+			if sc.X != x-panes.ScrollStep {
+				t.Errorf("h, ← and → moved the window to column %d, want %d", sc.X, x-panes.ScrollStep)
 			}
 			l := h.m.lay
 			px := l.leftW + 5
@@ -123,12 +123,12 @@ func TestItemJSONScrollsSideways(t *testing.T) {
 				px = 5
 			}
 			h.update(tea.MouseWheelMsg{X: px, Y: l.bodyTop + 3, Button: tea.MouseWheelLeft})
-			if sc.X != x-2*scrollStep {
-				t.Errorf("a wheel to the left over the pane moved it to column %d, want %d", sc.X, x-2*scrollStep)
+			if sc.X != x-2*panes.ScrollStep {
+				t.Errorf("a wheel to the left over the pane moved it to column %d, want %d", sc.X, x-2*panes.ScrollStep)
 			}
 			if !l.stacked {
 				h.update(tea.MouseWheelMsg{X: 3, Y: l.bodyTop + 3, Button: tea.MouseWheelRight})
-				if sc.X != x-2*scrollStep {
+				if sc.X != x-2*panes.ScrollStep {
 					t.Errorf("a wheel over the list moved the pane sideways to column %d", sc.X)
 				}
 			}
@@ -162,8 +162,8 @@ func TestItemScrollsSidewaysInAReplay(t *testing.T) {
 	pos := h.position()
 	h.key("l")
 	h.settle()
-	if h.m.item.sc.X != scrollStep || h.position() != pos {
-		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.item.sc.X, h.position(), scrollStep, pos)
+	if h.m.item.sc.X != panes.ScrollStep || h.position() != pos {
+		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.item.sc.X, h.position(), panes.ScrollStep, pos)
 	}
 	h.press("left")
 	if h.position() == pos {
@@ -197,10 +197,10 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 			h.feed(b.connect(), b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: "7", Size: len(frame), Frame: json.RawMessage(frame)}))
 			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			h.key("w")
-			for !h.m.wire.onFrame {
+			for !h.m.wire.OnFrame {
 				h.key("tab")
 			}
-			sc := &h.m.wire.frame
+			sc := &h.m.wire.Frame
 			if sc.Widest <= sc.W || !strings.Contains(ansi.Strip(strings.Join(sc.Lines, "\n")), wideEnd+`"`) {
 				t.Fatalf("the frame's wide line is not whole (widest %d, pane %d):\n%s", sc.Widest, sc.W, ansi.Strip(strings.Join(sc.Lines, "\n")))
 			}
@@ -236,11 +236,11 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 			}
 			x := sc.X
 			h.update(tea.MouseWheelMsg{X: 5, Y: h.m.lay.bodyTop + h.m.lay.bodyH - 2, Button: tea.MouseWheelLeft})
-			if sc.X != x-scrollStep {
-				t.Errorf("a wheel to the left over the frame moved it to column %d, want %d", sc.X, x-scrollStep)
+			if sc.X != x-panes.ScrollStep {
+				t.Errorf("a wheel to the left over the frame moved it to column %d, want %d", sc.X, x-panes.ScrollStep)
 			}
 			h.update(tea.MouseWheelMsg{X: 5, Y: h.m.lay.bodyTop + 1, Button: tea.MouseWheelLeft})
-			if sc.X != x-scrollStep {
+			if sc.X != x-panes.ScrollStep {
 				t.Errorf("a wheel over the list moved the frame to column %d", sc.X)
 			}
 		})
@@ -256,7 +256,7 @@ func buildItem(m *model, k itemKey) ([]string, int) {
 // buildItemNow builds the item's document Sync left to a command, as
 // the command would, and gives it to the model.
 func buildItemNow(m *model) {
-	if k := m.item.builds.pending; k != (itemKey{}) {
+	if k := m.item.builds.Pending; k != (itemKey{}) {
 		lines, widest := buildItem(m, k)
 		m.Update(itemBuiltMsg{key: k, lines: lines, widest: widest})
 	}
@@ -310,7 +310,7 @@ func BenchmarkItemBuildWide(b *testing.B) {
 	m := wideItemModel(b, 200, 300)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.item.builds.built = itemKey{}
+		m.item.builds.Built = itemKey{}
 		m.item.Sync()
 		buildItemNow(m)
 	}

@@ -35,14 +35,14 @@ type itemDrawState struct {
 }
 
 func (p *itemsPane) drawKey() itemsDrawKey {
-	return itemsDrawKey{st: p.St, sty: p.Sty, built: p.built, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, count: p.count,
-		nrows: len(p.rows), focused: p.focused, typing: p.Typing, stale: p.built.walk.Stale(), filtered: p.hits != nil, query: p.Query}
+	return itemsDrawKey{st: p.St, sty: p.Sty, built: p.built, w: p.w, h: p.h, offset: p.Offset, cursor: p.Cursor, count: p.count,
+		nrows: len(p.Rows), focused: p.focused, typing: p.Typing, stale: p.built.walk.Stale(), filtered: p.hits != nil, query: p.Query}
 }
 
 // rowStates appends the state of each visible item to out.
 func (p *itemsPane) rowStates(out []itemDrawState) []itemDrawState {
-	for n := p.offset; n < min(p.offset+p.listHeight(), len(p.rows)); n++ {
-		it := p.rows[n].item
+	for n := p.Offset; n < min(p.Offset+p.ListHeight(), len(p.Rows)); n++ {
+		it := p.Rows[n].item
 		if it == nil || it.URI == "" {
 			out = append(out, itemDrawState{})
 			continue

@@ -25,7 +25,7 @@ func (p *itemsPane) View() string {
 
 // draw renders the title and the visible rows.
 func (p *itemsPane) draw() string {
-	return p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
+	return p.DrawList(p.title(), p.ListHeight(), p.w, p.emptyLine, p.separator,
 		func(r itemRow, cur bool) string { return p.itemLine(r.item, cur) })
 }
 
@@ -85,7 +85,7 @@ func (p *itemsPane) separator(r itemRow) string {
 	if p.hits != nil {
 		shown = r.hits
 	}
-	return p.pt.pageLine(r.page, shown, one, many, p.w, p.Sty.Separator)
+	return p.pt.PageLine(r.page, shown, one, many, p.w, p.Sty.Separator)
 }
 
 // badge is one badge of a row: its text and its drawing.
@@ -99,22 +99,22 @@ func (p *itemsPane) badges(it *fold.Item) []badge {
 	var parts []badge
 	add := func(text, drawn string) { parts = append(parts, badge{text, drawn}) }
 	if it.Bad != "" {
-		add("bad", p.pt.badge["bad"])
+		add("bad", p.pt.Badge["bad"])
 	}
 	if len(it.Unsafe) > 0 {
-		add("hidden", p.pt.badge["hidden"])
+		add("hidden", p.pt.Badge["hidden"])
 	}
 	if it.Method == paging.Tasks().Name {
 		parts = append(parts, p.taskBadges(it)...)
 	}
 	if it.URI != "" && p.Subscribed(it.URI) {
-		add("sub", p.pt.badge["sub"])
+		add("sub", p.pt.Badge["sub"])
 	}
 	if it.URI != "" && p.updatedSinceRead(it.URI) {
-		add("upd", p.pt.badge["upd"])
+		add("upd", p.pt.Badge["upd"])
 	}
 	if p.built.walk != nil && p.built.walk.Stale() {
-		add("stale", p.pt.badge["stale"])
+		add("stale", p.pt.Badge["stale"])
 	}
 	if it.Size != nil {
 		sz := render.Size(int(*it.Size))
@@ -206,9 +206,9 @@ func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
 		if rest != "" {
 			text += "  " + rest
 		}
-		return p.pt.selectedLine(text+pad, badges, p.focused, p.Sty.Mono)
+		return p.pt.SelectedLine(text+pad, badges, p.focused, p.Sty.Mono)
 	}
-	styled := p.pt.text.On(name)
+	styled := p.pt.Text.On(name)
 	if h := p.hits[it]; len(h.Pos) > 0 {
 		styled = render.Highlight(name, h.Pos, p.Sty.Text, p.Sty.Match)
 	}

@@ -162,7 +162,7 @@ func TestReplayShowsTheTabsAsTheyWere(t *testing.T) {
 		t.Errorf("one page in: the tab shows more or less than it:\n%s", s)
 	}
 	h.press("}")
-	h.m.items[tabResources.item()].picked = "demo://changelog"
+	h.m.items[tabResources.item()].PickedKey = "demo://changelog"
 	h.m.items[tabResources.item()].reselect()
 	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	if s := h.screen(); !strings.Contains(s, "Resources 30 ") || !strings.Contains(s, "Latest resources/read") || strings.Contains(s, "enter reads") {

@@ -153,8 +153,8 @@ func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 func (h *harness) startCall(tool string) {
 	h.t.Helper()
 	h.until("no call in flight", func() bool { return h.m.ops.call == nil && !h.m.ops.walking() })
-	h.m.tools.picked = tool
-	h.m.tools.reselect()
+	h.m.tools.PickedKey = tool
+	h.m.tools.Reselect()
 	h.m.sync()
 	h.key("enter")
 	h.key("ctrl+s")
@@ -439,8 +439,8 @@ func TestRootsEditor(t *testing.T) {
 // startCallNoModal sends a call to tool that asks nothing of the person.
 func (h *harness) startCallNoModal(tool string) {
 	h.t.Helper()
-	h.m.tools.picked = tool
-	h.m.tools.reselect()
+	h.m.tools.PickedKey = tool
+	h.m.tools.Reselect()
 	h.m.sync()
 	h.key("enter")
 	h.key("ctrl+s")

@@ -164,7 +164,7 @@ type model struct {
 	strip    bool                   // the tab strip shows (the list panes are a row shorter)
 	declared declared               // what the server declared
 	tab      tab                    // the list shown
-	tools    toolsPane              // tabTools
+	tools    panes.ToolsPane        // tabTools
 	items    [numItemTabs]itemsPane // the other tabs, from tabResources on
 	item     itemPane               // the detail of the selected item
 	detail   detailPane
@@ -176,7 +176,7 @@ type model struct {
 	// level is the log level picked in the picker (an index of
 	// session.LogLevels).
 	level  int
-	wire   wirePane
+	wire   panes.WirePane
 	events panes.EventsPane
 	// whole is an event opened whole, in the place of the detail pane.
 	whole wholeView
@@ -243,14 +243,14 @@ func newModel(o options) *model {
 		sty, _ = themes.ByName(m.theme)
 	}
 	m.Sty = &sty
-	m.tools = newToolsPane(m.Common, &m.keys.Tools)
+	m.tools = panes.NewToolsPane(m.Common, &m.keys.Tools)
 	for t := tabResources; t < numTabs; t++ {
 		m.items[t.item()] = newItemsPane(m.Common, &m.keys.Items, t.method().Name)
 	}
 	m.item = newItemPane(m.Common, &m.keys.Item)
 	m.detail = newDetailPane(m.Common, &m.keys.Detail)
 	m.editor = panes.NewEditorPane(m.Common, &m.keys.Editor, m.v)
-	m.wire = newWirePane(m.Common, &m.keys.Wire)
+	m.wire = panes.NewWirePane(m.Common, &m.keys.Wire)
 	m.ask = askModal{Common: m.Common, keys: &m.keys.Ask}
 	m.events = panes.NewEventsPane(m.Common, &m.keys.Events)
 	m.whole = newWholeView(m.Common, &m.keys.Whole)
@@ -380,7 +380,7 @@ func (m *model) setTheme(name string) {
 		return
 	}
 	m.theme, m.Sty = name, &sty
-	m.tools.restyle()
+	m.tools.Restyle()
 	for i := range m.items {
 		m.items[i].restyle()
 	}

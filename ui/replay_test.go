@@ -75,8 +75,8 @@ func TestReplayLeavesOutWhatNeedsAServer(t *testing.T) {
 	h.key("esc")
 
 	// The refused call: no "f sends it anyway" in a replay.
-	h.m.tools.picked = "render_video"
-	h.m.tools.reselect()
+	h.m.tools.PickedKey = "render_video"
+	h.m.tools.Reselect()
 	h.m.sync()
 	h.key("[")
 	h.settle()
@@ -409,8 +409,8 @@ func TestReplayedCallReadsItsArgumentsBack(t *testing.T) {
 	}
 	h := replayHarness(t, path, 120, 40, "dark")
 	show := func() string {
-		h.m.tools.picked = "weather"
-		h.m.tools.reselect()
+		h.m.tools.PickedKey = "weather"
+		h.m.tools.Reselect()
 		h.m.sync()
 		h.key("[")
 		h.settle()

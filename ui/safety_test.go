@@ -18,6 +18,8 @@ import (
 	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
+
+	"mcpwitness/ui/panes"
 )
 
 // sgr is the only escape sequence our own styles write: select graphic
@@ -203,7 +205,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	h.key("w")
 	h.key("home")
 	for i := range h.m.St.Frames().Len() {
-		h.until("the frame's preview", func() bool { return h.m.wire.building == (frameKey{}) })
+		h.until("the frame's preview", func() bool { return h.m.wire.Building == (panes.FrameKey{}) })
 		h.checkView(fmt.Sprintf("wire frame %d", i))
 		h.key("down")
 	}

@@ -368,7 +368,7 @@ func (r *serversModel) pickerView() string {
 			groups[i] = append(groups[i], render.Fit("    "+sty.Warn.Render("⚠ incomplete "+strings.Join(inc, ", ")), r.w))
 		}
 	}
-	// From the first server on, or from a later one so the picked one shows.
+	// from the first server on, or from a later one so the picked one shows.
 	from, room := 0, h-len(head)
 	for from < r.pick && countLines(groups[from:r.pick+1]) > room {
 		from++

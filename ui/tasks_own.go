@@ -50,12 +50,12 @@ func (p *itemsPane) syncOwn() {
 	if len(tasks) > 0 {
 		k.first = tasks[0]
 	}
-	if k == p.ownBuilt && p.built.walk == nil && p.rows != nil {
+	if k == p.ownBuilt && p.built.walk == nil && p.Rows != nil {
 		return
 	}
 	p.ownBuilt, p.built = k, itemsBuilt{query: p.Query}
 	p.hits = nil
-	p.rows, p.count = p.rows[:0], 0
+	p.Rows, p.count = p.Rows[:0], 0
 	for _, t := range ownTasks(p.St) {
 		it := taskItem(t)
 		if p.Query != "" {
@@ -63,11 +63,11 @@ func (p *itemsPane) syncOwn() {
 				continue
 			}
 		}
-		p.rows = append(p.rows, itemRow{item: it})
+		p.Rows = append(p.Rows, itemRow{item: it})
 		p.count++
 	}
-	if p.rows == nil {
-		p.rows = []itemRow{}
+	if p.Rows == nil {
+		p.Rows = []itemRow{}
 	}
 	p.reselect()
 }
@@ -232,8 +232,8 @@ func (m *model) openTaskCall() tea.Cmd {
 	if t == nil || t.Call == 0 || m.St.Call(t.Call) == nil {
 		return m.setStatus("no call of this session made "+sanitize.Line(it.Key), levelWarn)
 	}
-	m.tools.picked = t.Tool
-	m.tools.reselect()
+	m.tools.PickedKey = t.Tool
+	m.tools.Reselect()
 	sel := m.tools.Selected()
 	if sel == nil || sel.Name != t.Tool {
 		return m.setStatus(sanitize.Line(t.Tool)+" is not listed now; its call is in the events pane", levelWarn)

@@ -191,7 +191,7 @@ func (m *model) opDone(msg tea.Msg) tea.Cmd {
 func (m *model) toPane(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case filterDoneMsg:
+	case panes.FilterDoneMsg:
 		m.tools, cmd = m.tools.Update(msg)
 	case panes.ArgsCheckedMsg:
 		// Each editor numbers its checks apart: only its own take.
@@ -203,7 +203,7 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 		m.item, _ = m.item.Update(msg)
 	case wholeBuiltMsg:
 		m.whole.take(msg)
-	case frameBuiltMsg:
+	case panes.FrameBuiltMsg:
 		m.wire, _ = m.wire.Update(msg)
 	case panes.FormDebounceMsg, panes.FormCompletionsMsg:
 		if m.mode == modeForm {

@@ -26,7 +26,7 @@ type wholeView struct {
 	row    *fold.Row // nil while closed
 	x      render.Whole
 	sc     panes.Scroller
-	builds builds[wholeKey]
+	builds panes.Builds[wholeKey]
 }
 
 // wholeKey is what the document was built for.
@@ -55,7 +55,7 @@ func (v *wholeView) Open(r *fold.Row, x render.Whole) {
 
 // Close goes back to the detail pane.
 func (v *wholeView) Close() {
-	v.row, v.x, v.builds = nil, render.Whole{}, builds[wholeKey]{}
+	v.row, v.x, v.builds = nil, render.Whole{}, panes.Builds[wholeKey]{}
 }
 
 // SetSize sizes the view: a title line over the document.
@@ -81,18 +81,18 @@ func (v *wholeView) Sync() tea.Cmd {
 		return nil
 	}
 	k := wholeKey{row: v.row, w: v.w, sty: v.Sty}
-	if !v.builds.want(k) {
+	if !v.builds.Want(k) {
 		return nil
 	}
 	build, size := wholeBuilder(v.row, v.x, k, v.Loc)
-	if size <= bigDoc {
+	if size <= panes.BigDoc {
 		v.sc.SetWide(build())
-		v.builds.shown(k)
+		v.builds.Shown(k)
 		return nil
 	}
-	v.builds.pending = k
-	if v.builds.built.row != k.row {
-		v.builds.built = wholeKey{}
+	v.builds.Pending = k
+	if v.builds.Built.row != k.row {
+		v.builds.Built = wholeKey{}
 		v.sc.SetLines([]string{v.Sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
@@ -104,7 +104,7 @@ func (v *wholeView) Sync() tea.Cmd {
 // take shows a document built in a command, if it is still the one
 // wanted.
 func (v *wholeView) take(msg wholeBuiltMsg) {
-	if v.row != nil && v.builds.came(msg.key) {
+	if v.row != nil && v.builds.Came(msg.key) {
 		v.sc.SetWide(msg.lines, msg.widest)
 	}
 }
@@ -157,7 +157,7 @@ func (v *wholeView) View() string {
 	}
 	// The marks of more to either side come first: a narrow pane cuts
 	// the end of the line.
-	head := v.TitleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(sidewaysMark(v.sc.Sideways())+" · esc returns")
+	head := v.TitleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(panes.SidewaysMark(v.sc.Sideways())+" · esc returns")
 	if v.sc.More() {
 		head += s.Subtle.Render(" · more below")
 	}

@@ -208,8 +208,8 @@ func TestYCopiesWhatIsSelected(t *testing.T) {
 
 // pickTool selects the tool named name in the tools pane.
 func pickTool(m *model, name string) {
-	m.tools.picked = name
-	m.tools.reselect()
+	m.tools.PickedKey = name
+	m.tools.Reselect()
 	m.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})
 	if t := m.tools.Selected(); t == nil || t.Name != name {
 		panic("no tool " + name)
@@ -261,14 +261,14 @@ func TestClicksSelectFocusAndSwitch(t *testing.T) {
 	// A click on a frame of the wire pane selects it.
 	m.Update(keyMsg("w"))
 	click(5, l.bodyTop+2)
-	if n := m.wire.list.Selected(); m.focus != paneWire || n != m.wire.list.Offset+1 {
-		t.Errorf("a click on the second frame row: focus %v, selected %d (offset %d)", m.focus, n, m.wire.list.Offset)
+	if n := m.wire.List.Selected(); m.focus != paneWire || n != m.wire.List.Offset+1 {
+		t.Errorf("a click on the second frame row: focus %v, selected %d (offset %d)", m.focus, n, m.wire.List.Offset)
 	}
 	m.Update(keyMsg("w"))
 	// A click on a row of the resources list: the second.
 	click(5, l.bodyTop+4)
-	if it := m.items[m.tab.item()].Selected(); it == nil || m.items[m.tab.item()].cursor != 2 {
-		t.Errorf("a click on the second resource row: cursor %d", m.items[m.tab.item()].cursor)
+	if it := m.items[m.tab.item()].Selected(); it == nil || m.items[m.tab.item()].Cursor != 2 {
+		t.Errorf("a click on the second resource row: cursor %d", m.items[m.tab.item()].Cursor)
 	}
 }
 
@@ -276,9 +276,9 @@ func TestToolRowsTellHowTheirCallsWent(t *testing.T) {
 	m := replayModel(t, 120, 40, "dark")
 	for tool, want := range map[string]string{"weather": "✓ 1", "forecast_broken": "✗ 1", "render_video": "⊘ 1", "add": "own"} {
 		var row string
-		for _, r := range m.tools.rows {
-			if r.tool != nil && r.tool.Name == tool {
-				row = ansi.Strip(m.tools.toolLine(r.tool, false, true, false, false))
+		for _, r := range m.tools.Rows {
+			if r.Tool != nil && r.Tool.Name == tool {
+				row = ansi.Strip(m.tools.ToolLine(r.Tool, false, true, false, false))
 			}
 		}
 		if !strings.Contains(row, want) {

@@ -49,7 +49,7 @@ func (m *model) openWholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case m.replay != nil && (msg.String() == "left" || msg.String() == "right"):
 		// The scrubber's: h and l scroll sideways in a replay.
 		return nil, false
-	case sidewaysKey(msg, &k.SidewaysKeyMap, &m.whole.sc):
+	case panes.SidewaysKey(msg, &k.SidewaysKeyMap, &m.whole.sc):
 		return nil, true
 	}
 	return nil, panes.MoveKey(msg, &k.MoveKeyMap, &m.whole.sc)

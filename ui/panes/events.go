@@ -82,7 +82,7 @@ type entry struct {
 }
 
 // rowCols are a row's kind and text columns.
-type rowCols struct{ kind, text string }
+type rowCols struct{ kind, Text string }
 
 // colsKey is what the visible rows depend on.
 type colsKey struct {
@@ -92,7 +92,7 @@ type colsKey struct {
 	Floor                int
 }
 
-type eventPaints struct{ sel, subtle, muted, text, warn, fail Paint }
+type eventPaints struct{ sel, subtle, muted, Text, warn, fail Paint }
 
 func NewEventsPane(c *Common, keys *EventsKeyMap) EventsPane {
 	p := EventsPane{Common: c, Keys: keys, List: NewStreamList()}
@@ -107,7 +107,7 @@ func (p *EventsPane) Focus(on bool) { p.focused = on }
 func (p *EventsPane) Restyle() {
 	s := p.Sty
 	p.pt = eventPaints{sel: NewPaint(s.Selected.Render), subtle: NewPaint(s.Subtle.Render), muted: NewPaint(s.Muted.Render),
-		text: NewPaint(s.Text.Render), warn: NewPaint(s.Warn.Render), fail: NewPaint(s.Fail.Render)}
+		Text: NewPaint(s.Text.Render), warn: NewPaint(s.Warn.Render), fail: NewPaint(s.Fail.Render)}
 }
 
 func (p *EventsPane) SetSize(w, h int) {
@@ -219,7 +219,7 @@ func (p *EventsPane) Draw() string {
 // cols says the entry in its two columns.
 func (e entry) cols() rowCols {
 	kind, text := render.RowText(e.r)
-	return rowCols{kind: kind, text: asksText(text, e.asks)}
+	return rowCols{kind: kind, Text: asksText(text, e.asks)}
 }
 
 func (p *EventsPane) row(e entry, selected bool) string {
@@ -229,7 +229,7 @@ func (p *EventsPane) row(e entry, selected bool) string {
 	if !ok {
 		c = e.cols()
 	}
-	kind, text := fmt.Sprintf("%-10s", render.Trunc(c.kind, 10)), c.text
+	kind, text := fmt.Sprintf("%-10s", render.Trunc(c.kind, 10)), c.Text
 	tw := max(p.w-1-len(ts)-1-10-1, 4)
 	text = render.Trunc(text, tw)
 	pad := strings.Repeat(" ", max(tw-ansi.StringWidth(text), 0))
@@ -237,7 +237,7 @@ func (p *EventsPane) row(e entry, selected bool) string {
 	if selected {
 		return pt.sel.On(" " + ts + " " + kind + " " + text + pad)
 	}
-	ks, xs := pt.muted, pt.text
+	ks, xs := pt.muted, pt.Text
 	switch {
 	case r.Level == fold.LevelWarn:
 		ks = pt.warn

@@ -128,7 +128,7 @@ func (f *FormPane) Suggestions() []string { return f.suggest }
 // Options are what the form was opened with.
 func (f *FormPane) Options() FormOptions { return f.opts }
 
-// NewForm builds the form opts describes, its first field focused.
+// NewForm Builds the form opts describes, its first field focused.
 // The command it returns asks for the first field's completions.
 func NewForm(c *Common, keys *FormKeyMap, opts FormOptions) (FormPane, tea.Cmd) {
 	if opts.Debounce <= 0 {
@@ -228,9 +228,9 @@ func (f FormPane) key(msg tea.KeyPressMsg) (FormPane, tea.Cmd) {
 		}
 		return f, f.submit(false)
 	case key.Matches(msg, k.NextField):
-		return f.move(1)
+		return f.Move(1)
 	case key.Matches(msg, k.PrevField):
-		return f.move(-1)
+		return f.Move(-1)
 	case key.Matches(msg, k.NextSuggst):
 		if len(f.suggest) > 0 {
 			f.selected = min(f.selected+1, len(f.suggest)-1)
@@ -253,8 +253,8 @@ func (f FormPane) key(msg tea.KeyPressMsg) (FormPane, tea.Cmd) {
 	return f, tea.Batch(cmd, f.changed())
 }
 
-// move focuses the field d away, wrapping around.
-func (f FormPane) move(d int) (FormPane, tea.Cmd) {
+// Move focuses the field d away, wrapping around.
+func (f FormPane) Move(d int) (FormPane, tea.Cmd) {
 	if len(f.inputs) == 0 {
 		return f, nil
 	}

@@ -4,7 +4,7 @@ import "charm.land/bubbles/v2/key"
 
 // KeyMap holds every key Binding of the UI, one map per part that owns
 // keys: the root's global keys, each pane's, the editor's, the replay
-// Scrubber's and the help view's. [DefaultKeyMap] builds it; each part's
+// Scrubber's and the help view's. [DefaultKeyMap] Builds it; each part's
 // ShortHelp reads its own map for the help line, and the full help
 // gathers the keys of every map.
 type KeyMap struct {

@@ -17,7 +17,7 @@ type Scroller struct {
 	Off   int
 	W, H  int
 	// X is the first column shown of lines wider than the window, and
-	// widest the width in cells of the widest line, measured when the
+	// widest the width in cells of the widest line, Measured when the
 	// lines were given (see [Scroller.SetWide]); lines given by SetLines
 	// do not scroll sideways.
 	X      int
@@ -63,7 +63,7 @@ func (s *Scroller) SetWide(lines []string, widest int) {
 }
 
 // MeasureLines is the width in cells of the widest of lines (CJK and
-// emoji take two cells). A pane measures once, when it builds its
+// emoji take two cells). A pane measures once, when it Builds its
 // document, so that drawing and scrolling never measure.
 func MeasureLines(lines []string) int {
 	w := 0

@@ -20,3 +20,20 @@ func (p *EventsPane) Click(i int) bool {
 	p.say()
 	return was
 }
+
+// Click puts the cursor on the entry at row i of the window; a separator
+// keeps it where it was.
+func (l *PagedList[R]) Click(i int) {
+	n := l.Offset + i
+	if i < 0 || i >= l.Height || n >= len(l.Rows) || !l.IsEntry(n) {
+		return
+	}
+	l.Cursor = n
+	if k, ok := l.Rows[n].EntryKey(); ok {
+		l.PickedKey = k
+	}
+	l.Follow()
+}
+
+// Click selects the frame at row i of the list.
+func (p *WirePane) Click(i int) { p.List.Click(i) }

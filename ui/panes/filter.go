@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -7,19 +7,19 @@ import (
 	"mcpwitness/match"
 )
 
-// filterDoneMsg carries the result of a fuzzy filter run in a command.
-type filterDoneMsg struct {
+// FilterDoneMsg carries the result of a fuzzy filter run in a command.
+type FilterDoneMsg struct {
 	seq   int
 	walk  *fold.Walk
 	n     int    // how many of the walk's tools were filtered
 	query string // the query filtered for
-	// hits maps each matching tool to how it matched its label.
-	hits map[*fold.Tool]match.Hit
+	// Hits maps each matching tool to how it matched its label.
+	Hits map[*fold.Tool]match.Hit
 }
 
-// filterCmd filters tools for query off the UI goroutine. tools must not
+// FilterCmd filters tools for query off the UI goroutine. tools must not
 // change while it runs (tool entries never do; the slice is a snapshot).
-func filterCmd(seq int, w *fold.Walk, tools []*fold.Tool, query string) tea.Cmd {
+func FilterCmd(seq int, w *fold.Walk, tools []*fold.Tool, query string) tea.Cmd {
 	return func() tea.Msg {
 		hits := make(map[*fold.Tool]match.Hit)
 		for _, t := range tools {
@@ -27,6 +27,6 @@ func filterCmd(seq int, w *fold.Walk, tools []*fold.Tool, query string) tea.Cmd 
 				hits[t] = h
 			}
 		}
-		return filterDoneMsg{seq: seq, walk: w, n: len(tools), query: query, hits: hits}
+		return FilterDoneMsg{seq: seq, walk: w, n: len(tools), query: query, Hits: hits}
 	}
 }

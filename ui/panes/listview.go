@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -11,37 +11,37 @@ import (
 	"mcpwitness/render"
 )
 
-// drawList renders a list pane: its title, then the rows from the offset
+// DrawList renders a list pane: its title, then the rows from the offset
 // in h lines w wide, each a separator (sep) or an entry (line, told
 // whether the cursor is on it), blank below the last row. With no rows
 // the first line says why (empty).
-func (l *pagedList[R]) drawList(title string, h, w int, empty func() string, sep func(R) string, line func(R, bool) string) string {
+func (l *PagedList[R]) DrawList(title string, h, w int, empty func() string, sep func(R) string, line func(R, bool) string) string {
 	var b strings.Builder
 	b.WriteString(title)
-	if len(l.rows) == 0 && h > 0 {
+	if len(l.Rows) == 0 && h > 0 {
 		b.WriteString("\n" + render.Fit(empty(), w))
 		h--
 	}
 	for i := 0; i < h; i++ {
 		b.WriteByte('\n')
-		n := l.offset + i
+		n := l.Offset + i
 		switch {
-		case n >= len(l.rows):
+		case n >= len(l.Rows):
 			b.WriteString(strings.Repeat(" ", w))
-		case !l.isEntry(n):
-			b.WriteString(sep(l.rows[n]))
+		case !l.IsEntry(n):
+			b.WriteString(sep(l.Rows[n]))
 		default:
-			b.WriteString(line(l.rows[n], n == l.cursor))
+			b.WriteString(line(l.Rows[n], n == l.Cursor))
 		}
 	}
 	return b.String()
 }
 
-// pageLine draws the separator of page pg, w wide, for a list of one or
+// PageLine draws the separator of page pg, w wide, for a list of one or
 // many entries; shown is how many of the page's entries the filter kept,
 // or -1 when no filter is applied. It takes the longest form that fits:
 // "page 2 · 10 tools · 4 ms · ttl 30 s", then shorter, then cut in style.
-func (pt *toolPaints) pageLine(pg *fold.Page, shown int, one, many string, w int, style lipgloss.Style) string {
+func (pt *ToolPaints) PageLine(pg *fold.Page, shown int, one, many string, w int, style lipgloss.Style) string {
 	count := fmt.Sprintf("%d %s", pg.Count, render.Plural(pg.Count, one, many))
 	short := fmt.Sprint(pg.Count)
 	if shown >= 0 {
@@ -61,9 +61,9 @@ func (pt *toolPaints) pageLine(pg *fold.Page, shown int, one, many string, w int
 	return render.Fit(style.Render(num+short), w)
 }
 
-// selectedLine draws the row the cursor is on: the marker, text in the
+// SelectedLine draws the row the cursor is on: the marker, text in the
 // selection (dimmer when the pane has not the keys), then badges.
-func (pt *toolPaints) selectedLine(text, badges string, focused, mono bool) string {
+func (pt *ToolPaints) SelectedLine(text, badges string, focused, mono bool) string {
 	style := pt.selBlur
 	if focused {
 		style = pt.sel

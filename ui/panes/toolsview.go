@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // it is the same, the rows drawn last are still right.
 type toolsDrawKey struct {
 	st                          *fold.State
-	w, h, offset, cursor, shown int
+	w, h, Offset, Cursor, Shown int
 	rowsVer, hitsVer, count     int
 	walk                        *fold.Walk
 	focused, done, held, stale  bool
@@ -26,9 +26,9 @@ type toolsDrawKey struct {
 }
 
 // drawKey is the key of what View would draw now.
-func (p *toolsPane) drawKey() toolsDrawKey {
-	h := p.listHeight()
-	k := toolsDrawKey{st: p.St, w: p.w, h: h, offset: p.offset, cursor: p.cursor, shown: min(max(len(p.rows)-p.offset, 0), h),
+func (p *ToolsPane) drawKey() toolsDrawKey {
+	h := p.ListHeight()
+	k := toolsDrawKey{st: p.St, w: p.w, h: h, Offset: p.Offset, Cursor: p.Cursor, Shown: min(max(len(p.Rows)-p.Offset, 0), h),
 		rowsVer: p.rowsVer, hitsVer: p.hitsVer, walk: p.builtWalk, focused: p.focused, typing: p.Typing, query: p.Query,
 		statsRev: p.St.ToolStatsRev(), hideHeld: p.hideHeld}
 	if w := p.builtWalk; w != nil {
@@ -42,43 +42,43 @@ func (p *toolsPane) drawKey() toolsDrawKey {
 // changed, in Update, so that a frame with nothing new in the pane costs
 // a comparison (a walk's wire frames and list requests change nothing
 // here). The styles changing makes a new common, and so a new key.
-func (p *toolsPane) Predraw() {
+func (p *ToolsPane) Predraw() {
 	if p.Typing {
 		return // the input's cursor blinks
 	}
 	if k := p.drawKey(); k != p.drawnKey || p.drawnSty != p.Sty {
-		p.drawn, p.drawnKey, p.drawnSty = p.draw(), k, p.Sty
+		p.drawn, p.drawnKey, p.drawnSty = p.Draw(), k, p.Sty
 	}
 }
 
 // View renders the title and the visible rows only, or returns them as
 // Predraw drew them when nothing they show changed since.
-func (p *toolsPane) View() string {
+func (p *ToolsPane) View() string {
 	if !p.Typing && p.drawn != "" && p.drawnSty == p.Sty && p.drawKey() == p.drawnKey {
 		return p.drawn
 	}
-	return p.draw()
+	return p.Draw()
 }
 
-// draw renders the title and the visible rows.
-func (p *toolsPane) draw() string {
+// Draw renders the title and the visible rows.
+func (p *ToolsPane) Draw() string {
 	held := p.St.Held(p.builtWalk)
 	stale := p.builtWalk.Stale()
 	done := p.builtWalk != nil && p.builtWalk.Done
-	out := p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
-		func(r toolRow, cur bool) string { return p.toolLine(r.tool, cur, done, held, stale) })
+	out := p.DrawList(p.title(), p.ListHeight(), p.w, p.emptyLine, p.separator,
+		func(r toolRow, cur bool) string { return p.ToolLine(r.Tool, cur, done, held, stale) })
 	if p.legendShown() {
 		out += "\n" + p.legend()
 	}
 	return out
 }
 
-func (p *toolsPane) emptyLine() string { return " " + p.Sty.Muted.Render(p.emptyText()) }
+func (p *ToolsPane) emptyLine() string { return " " + p.Sty.Muted.Render(p.emptyText()) }
 
-func (p *toolsPane) emptyText() string {
+func (p *ToolsPane) emptyText() string {
 	w := p.St.LatestTools()
 	switch {
-	case p.Query != "" && p.hits != nil:
+	case p.Query != "" && p.Hits != nil:
 		return "no tool matches " + sanitize.Line(p.Query)
 	case p.Query != "":
 		return "filtering…"
@@ -92,14 +92,14 @@ func (p *toolsPane) emptyText() string {
 	return "the server listed no tools"
 }
 
-func (p *toolsPane) title() string {
+func (p *ToolsPane) title() string {
 	style := p.TitleStyle(p.focused)
 	count := 0
 	if w := p.builtWalk; w != nil {
 		count = len(w.Tools)
 	}
 	counted := fmt.Sprint(count)
-	if p.hits != nil {
+	if p.Hits != nil {
 		counted = fmt.Sprintf("%d of %d", p.toolRows, count)
 	}
 	left := style.Render("Tools") + " " + p.Sty.Muted.Render(counted)
@@ -110,17 +110,17 @@ func (p *toolsPane) title() string {
 	return p.TitleLine(left, right, p.w)
 }
 
-func (p *toolsPane) separator(r toolRow) string {
+func (p *ToolsPane) separator(r toolRow) string {
 	shown := -1
-	if p.hits != nil {
-		shown = r.hits
+	if p.Hits != nil {
+		shown = r.Hits
 	}
-	return p.pt.pageLine(r.page, shown, "tool", "tools", p.w, p.Sty.Separator)
+	return p.pt.PageLine(r.Page, shown, "tool", "tools", p.w, p.Sty.Separator)
 }
 
 // badges returns the badges of t, most important first, and their width.
-// Held and own are a column of their own (see [toolsPane.heldCell]).
-func (p *toolsPane) badges(t *fold.Tool, stale bool) (string, int) {
+// Held and own are a column of their own (see [ToolsPane.heldCell]).
+func (p *ToolsPane) badges(t *fold.Tool, stale bool) (string, int) {
 	var names [8]string
 	n := 0
 	add := func(s string) { names[n] = s; n++ }
@@ -152,16 +152,16 @@ func (p *toolsPane) badges(t *fold.Tool, stale bool) (string, int) {
 			b.WriteByte(' ')
 			w++
 		}
-		b.WriteString(p.pt.badge[name])
+		b.WriteString(p.pt.Badge[name])
 		w += len(name)
 	}
 	return b.String(), w
 }
 
-// toolLine draws one tool row, exactly p.w cells wide: the name, how its
-// calls went (see [toolsPane.callsCell]), its badges and the held/own
+// ToolLine draws one tool row, exactly p.w cells wide: the name, how its
+// calls went (see [ToolsPane.callsCell]), its badges and the held/own
 // column.
-func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) string {
+func (p *ToolsPane) ToolLine(t *fold.Tool, selected, done, held, stale bool) string {
 	badges, bw := p.badges(t, stale)
 	calls, cw := p.callsCell(t)
 	hcell, hw := p.heldCell(done, held)
@@ -178,10 +178,10 @@ func (p *toolsPane) toolLine(t *fold.Tool, selected, done, held, stale bool) str
 	name := render.Trunc(t.Label, nameW)
 	pad := strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	if selected {
-		return p.pt.selectedLine(name+pad, badges, p.focused, p.Sty.Mono)
+		return p.pt.SelectedLine(name+pad, badges, p.focused, p.Sty.Mono)
 	}
-	styled := p.pt.text.On(name)
-	if h := p.hits[t]; len(h.Pos) > 0 {
+	styled := p.pt.Text.On(name)
+	if h := p.Hits[t]; len(h.Pos) > 0 {
 		styled = render.Highlight(name, h.Pos, p.Sty.Text, p.Sty.Match)
 	}
 	return "  " + styled + pad + "  " + badges + " "

@@ -1,8 +1,7 @@
-package ui
+package panes
 
 import (
 	"fmt"
-	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,67 +14,67 @@ import (
 	"mcpwitness/themes"
 )
 
-// frameKey is what a frame document was built from.
-type frameKey struct {
+// FrameKey is what a frame document was built from.
+type FrameKey struct {
 	n     int64
 	width int
 	sty   *themes.Styles
 }
 
-// frameBuiltMsg carries a frame document built in a command, and the
+// FrameBuiltMsg carries a frame document built in a command, and the
 // frame's bytes when they were read from the session file for it.
-type frameBuiltMsg struct {
-	key  frameKey
-	doc  detailDoc
+type FrameBuiltMsg struct {
+	key  FrameKey
+	doc  DetailDoc
 	read fold.Frame
 }
 
-// wirePane lists every frame in and out (the newest [fold.MaxFrames]) and
+// WirePane lists every frame in and out (the newest [fold.MaxFrames]) and
 // shows the selected one pretty-printed.
-type wirePane struct {
-	*panes.Common
-	keys *panes.WireKeyMap
+type WirePane struct {
+	*Common
+	keys *WireKeyMap
 	w, h int
 
 	focused  bool
-	onFrame  bool // the frame view, not the list, has the keys
-	list     panes.StreamList
-	frame    panes.Scroller
-	built    frameKey
-	building frameKey
+	OnFrame  bool // the frame view, not the list, has the keys
+	List     StreamList
+	Frame    Scroller
+	Built    FrameKey
+	Building FrameKey
 	// load reads event i of the session file, for frames a lean state
 	// does not keep; read is the last frame read back, for y.
 	load func(i int) (record.Event, error)
 	read fold.Frame
 }
 
-func newWirePane(c *panes.Common, keys *panes.WireKeyMap) wirePane {
-	return wirePane{Common: c, keys: keys, list: panes.NewStreamList()}
+func NewWirePane(c *Common, keys *WireKeyMap) WirePane {
+	return WirePane{Common: c, keys: keys, List: NewStreamList()}
 }
 
 // Focus gives the pane the keys (the frame view's when frame), or takes
 // them.
-func (p *wirePane) Focus(on, frame bool) { p.focused, p.onFrame = on, on && frame }
+func (p *WirePane) Focus(on, frame bool) { p.focused, p.OnFrame = on, on && frame }
 
 // Busy says whether a frame document is being built in a command.
-func (p *wirePane) Busy() bool { return p.building != (frameKey{}) }
+func (p *WirePane) Busy() bool { return p.Building != (FrameKey{}) }
 
 // SetReplay makes the pane read frames a lean state does not keep back
 // from the session file, with load.
-func (p *wirePane) SetReplay(load func(i int) (record.Event, error)) { p.load = load }
+func (p *WirePane) SetReplay(load func(i int) (record.Event, error)) { p.load = load }
 
-func (p *wirePane) listRows() int { return max((p.h-2)*2/5, 3) }
+func (p *WirePane) listRows() int { return max((p.h-2)*2/5, 3) }
 
-func (p *wirePane) SetSize(w, h int) {
+func (p *WirePane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.list.SetHeight(p.listRows())
+	p.List.SetHeight(p.listRows())
 	// Below the list: its title, its rows and the frame's title.
-	p.frame.SetSize(w, h-p.list.H-2)
+	p.Frame.SetSize(w, h-p.List.H-2)
 }
 
 // Selected returns the selected frame, or nil.
-func (p *wirePane) Selected() *fold.Frame {
-	n := p.list.Selected()
+func (p *WirePane) Selected() *fold.Frame {
+	n := p.List.Selected()
 	if n < 0 {
 		return nil
 	}
@@ -84,65 +83,65 @@ func (p *wirePane) Selected() *fold.Frame {
 
 // Sync follows new frames and rebuilds the frame view when the selection
 // changed. A big frame is built in a command.
-func (p *wirePane) Sync() tea.Cmd {
-	p.list.Sync(p.St.Frames().First(), p.St.Frames().Total())
-	k := frameKey{n: p.list.Selected(), width: p.w, sty: p.Sty}
-	if k == p.built || k == p.building {
+func (p *WirePane) Sync() tea.Cmd {
+	p.List.Sync(p.St.Frames().First(), p.St.Frames().Total())
+	k := FrameKey{n: p.List.Selected(), width: p.w, sty: p.Sty}
+	if k == p.Built || k == p.Building {
 		return nil
 	}
 	f := p.Selected()
 	if f == nil {
-		p.frame.SetLines(nil)
-		p.built = k
+		p.Frame.SetLines(nil)
+		p.Built = k
 		return nil
 	}
 	ff, st, loc, w := *f, p.Sty, p.Loc, max(p.w-2, 10)
 	// The frame's JSON keeps its lines whole and scrolls sideways (h/l), as
-	// the detail pane's does; measured here, in the command for a big one.
-	build := func() detailDoc {
-		return measured(append(httpLines(ff.HTTP, w, st), render.FrameDoc(&ff, w, st, loc)...), nil)
+	// the detail pane's does; Measured here, in the command for a big one.
+	build := func() DetailDoc {
+		return Measured(append(httpLines(ff.HTTP, w, st), render.FrameDoc(&ff, w, st, loc)...), nil)
 	}
 	if load := p.load; ff.Src > 0 && load != nil {
-		p.building = k
-		p.frame.SetLines([]string{st.Muted.Render("reading the frame…")})
+		p.Building = k
+		p.Frame.SetLines([]string{st.Muted.Render("reading the frame…")})
 		return func() tea.Msg {
 			render.ReadFrame(&ff, load)
-			return frameBuiltMsg{key: k, doc: build(), read: ff}
+			return FrameBuiltMsg{key: k, doc: build(), read: ff}
 		}
 	}
-	if len(f.Frame) > bigDoc {
-		p.building = k
-		p.frame.SetLines([]string{st.Muted.Render("rendering…")})
-		return func() tea.Msg { return frameBuiltMsg{key: k, doc: build()} }
+	if len(f.Frame) > BigDoc {
+		p.Building = k
+		p.Frame.SetLines([]string{st.Muted.Render("rendering…")})
+		return func() tea.Msg { return FrameBuiltMsg{key: k, doc: build()} }
 	}
-	if p.built.n != k.n {
-		p.frame.Home()
+	if p.Built.n != k.n {
+		p.Frame.Home()
 	}
 	doc := build()
-	p.frame.SetWide(doc.lines, doc.widest)
-	p.built, p.building = k, frameKey{}
+	p.Frame.SetWide(doc.Lines, doc.Widest)
+	p.Built, p.Building = k, FrameKey{}
 	return nil
 }
 
 // Update handles keys while the pane has focus and built frames.
-func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
+func (p WirePane) Update(msg tea.Msg) (WirePane, tea.Cmd) {
 	switch msg := msg.(type) {
-	case frameBuiltMsg:
-		if msg.key == p.building {
-			p.frame.Home()
-			p.frame.SetWide(msg.doc.lines, msg.doc.widest)
-			p.built, p.building = msg.key, frameKey{}
+	case FrameBuiltMsg:
+		if msg.key == p.Building {
+			p.Frame.Home()
+			p.Frame.SetWide(msg.doc.Lines, msg.doc.Widest)
+			p.Built, p.Building = msg.key, FrameKey{}
 			p.read = msg.read
 		}
 	case tea.KeyPressMsg:
 		k := p.keys
-		if p.onFrame {
-			if !sidewaysKey(msg, &k.SidewaysKeyMap, &p.frame) {
-				panes.MoveKey(msg, &k.MoveKeyMap, &p.frame)
+		if p.OnFrame {
+			if !SidewaysKey(msg, &k.SidewaysKeyMap, &p.Frame) {
+				MoveKey(msg, &k.MoveKeyMap, &p.Frame)
 			}
 			return p, nil
 		}
-		panes.MoveKey(msg, &k.MoveKeyMap, &p.list)
+		MoveKey(msg, &k.MoveKeyMap, &p.List)
 		return p, p.Sync()
 	}
 	return p, nil
@@ -151,7 +150,7 @@ func (p wirePane) Update(msg tea.Msg) (wirePane, tea.Cmd) {
 // Copy is the selected frame's bytes as they went over the wire, for y
 // (sanitised, see [model.copySelected]) and Y (raw); why says why there
 // is nothing to copy yet.
-func (p *wirePane) Copy() (cp render.Copy, why string) {
+func (p *WirePane) Copy() (cp render.Copy, why string) {
 	f := p.Selected()
 	if f == nil {
 		return cp, "no frame selected"
@@ -171,38 +170,38 @@ func (p *wirePane) Copy() (cp render.Copy, why string) {
 
 // Wheel scrolls the list (top part) or the frame (bottom part) at row y
 // of the pane.
-func (p *wirePane) Wheel(y, n int) tea.Cmd {
+func (p *WirePane) Wheel(y, n int) tea.Cmd {
 	if y <= p.listRows() {
-		p.list.Move(n)
+		p.List.Move(n)
 		return p.Sync()
 	}
-	p.frame.ScrollBy(n)
+	p.Frame.ScrollBy(n)
 	return nil
 }
 
 // WheelX scrolls the frame sideways by n cells when row y of the pane is
 // in it (a horizontal wheel); it says whether it was.
-func (p *wirePane) WheelX(y, n int) bool {
+func (p *WirePane) WheelX(y, n int) bool {
 	if y <= p.listRows() {
 		return false
 	}
-	p.frame.ScrollX(n)
+	p.Frame.ScrollX(n)
 	return true
 }
 
 // View renders the list's visible rows and the selected frame.
-func (p *wirePane) View() string {
+func (p *WirePane) View() string {
 	s := p.Sty
-	title := p.TitleStyle(p.focused && !p.onFrame)
+	title := p.TitleStyle(p.focused && !p.OnFrame)
 	kept := p.St.Frames().Len()
 	head := title.Render("Wire") + " " + s.Muted.Render(fmt.Sprintf("%d frames", p.St.Frames().Total()))
 	if p.St.Frames().First() > 0 {
 		head += s.Subtle.Render(fmt.Sprintf(" · newest %d shown; the session record keeps all", kept))
 	}
 	lines := []string{render.Fit(head, p.w)}
-	sel := p.list.Selected()
-	for i := 0; i < p.list.H; i++ {
-		n := p.list.Offset + int64(i)
+	sel := p.List.Selected()
+	for i := 0; i < p.List.H; i++ {
+		n := p.List.Offset + int64(i)
 		f := p.St.Frames().Abs(n)
 		if f == nil {
 			if i == 0 && kept == 0 {
@@ -214,17 +213,17 @@ func (p *wirePane) View() string {
 		}
 		lines = append(lines, p.row(f, n == sel))
 	}
-	fh := p.TitleStyle(p.focused && p.onFrame).Render("Frame") + s.Subtle.Render(sidewaysMark(p.frame.Sideways()))
-	if p.frame.More() {
+	fh := p.TitleStyle(p.focused && p.OnFrame).Render("Frame") + s.Subtle.Render(SidewaysMark(p.Frame.Sideways()))
+	if p.Frame.More() {
 		fh += s.Subtle.Render(" · more below")
 	}
 	lines = append(lines, render.Fit(fh, p.w))
-	return strings.Join(lines, "\n") + "\n" + p.frame.View()
+	return strings.Join(lines, "\n") + "\n" + p.Frame.View()
 }
 
 // row renders one frame in the list: direction, time, method, id, size and
 // the latency of an answer.
-func (p *wirePane) row(f *fold.Frame, selected bool) string {
+func (p *WirePane) row(f *fold.Frame, selected bool) string {
 	s := p.Sty
 	dir, ds := "→", s.Send
 	if f.Dir == record.Recv {
@@ -233,7 +232,7 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 	text := withHTTP(f.HTTP, p.w, func(w int) string { return render.FrameRow(f, w, p.Loc) })
 	if selected {
 		style := s.SelectedBlurred
-		if p.focused && !p.onFrame {
+		if p.focused && !p.OnFrame {
 			style = s.Selected
 		}
 		return render.Fit(style.Render(" "+dir+" "+text), p.w)
@@ -242,12 +241,12 @@ func (p *wirePane) row(f *fold.Frame, selected bool) string {
 }
 
 // ShortHelp returns the pane's bindings for the help line.
-func (p *wirePane) ShortHelp() []key.Binding {
+func (p *WirePane) ShortHelp() []key.Binding {
 	k := p.keys
 	g := p.Global
 	out := []key.Binding{k.Up, k.Down, g.Copy}
-	if p.onFrame {
-		out = sidewaysHelp(out, &k.SidewaysKeyMap, &p.frame)
+	if p.OnFrame {
+		out = SidewaysHelp(out, &k.SidewaysKeyMap, &p.Frame)
 	}
 	return append(out, g.NextPane, g.Wire, g.Export, g.Help, g.Quit)
 }
