@@ -84,7 +84,7 @@ func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
 		if got, want := h.m.tools.View(), h.m.tools.Draw(); got != want {
 			t.Fatalf("after %s the tools pane shows\n%s\nnot\n%s", what, got, want)
 		}
-		for i, sc := range []*panes.Scroller{&h.m.detail.sc, &h.m.item.sc, &h.m.wire.Frame} {
+		for i, sc := range []*panes.Scroller{&h.m.detail.sc, &h.m.item.Sc, &h.m.wire.Frame} {
 			if got, want := sc.View(), sc.Draw(); got != want {
 				t.Fatalf("after %s scroller %d shows\n%s\nnot\n%s", what, i, got, want)
 			}

@@ -271,7 +271,7 @@ func (d *detailPane) builder(k detailKey) func() panes.DetailDoc {
 			load = nil
 		}
 		asks := askLines(askRows(d.St, c), c.Start, w, st, loc)
-		asks = append(asks, taskLines(d.St, c, w, st, loc)...)
+		asks = append(asks, panes.TaskLines(d.St, c, w, st, loc)...)
 		return func() panes.DetailDoc {
 			c, missing := &cc, ""
 			if load != nil {

@@ -66,7 +66,7 @@ func TestItemJSONScrollsSideways(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h := wideItemHarness(t, size[0], size[1])
-			sc := &h.m.item.sc
+			sc := &h.m.item.Sc
 			wide := -1
 			for i, l := range sc.Lines {
 				s := ansi.Strip(l)
@@ -162,8 +162,8 @@ func TestItemScrollsSidewaysInAReplay(t *testing.T) {
 	pos := h.position()
 	h.key("l")
 	h.settle()
-	if h.m.item.sc.X != panes.ScrollStep || h.position() != pos {
-		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.item.sc.X, h.position(), panes.ScrollStep, pos)
+	if h.m.item.Sc.X != panes.ScrollStep || h.position() != pos {
+		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.item.Sc.X, h.position(), panes.ScrollStep, pos)
 	}
 	h.press("left")
 	if h.position() == pos {
@@ -175,7 +175,7 @@ func TestItemScrollGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h := wideItemHarness(t, size[0], size[1])
-			scrollTo(h.m, &h.m.item.sc, "demo://wide.json  application/json")
+			scrollTo(h.m, &h.m.item.Sc, "demo://wide.json  application/json")
 			h.key("l")
 			view := h.m.View().Content
 			checkFits(t, view, size[0], size[1])
@@ -248,17 +248,17 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 }
 
 // buildItem builds the item's document for k, as Sync's command would.
-func buildItem(m *model, k itemKey) ([]string, int) {
-	build, _ := m.item.builder(k)
+func buildItem(m *model, k panes.ItemKey) ([]string, int) {
+	build, _ := m.item.Builder(k)
 	return build()
 }
 
 // buildItemNow builds the item's document Sync left to a command, as
 // the command would, and gives it to the model.
 func buildItemNow(m *model) {
-	if k := m.item.builds.Pending; k != (itemKey{}) {
+	if k := m.item.Builds.Pending; k != (panes.ItemKey{}) {
 		lines, widest := buildItem(m, k)
-		m.Update(itemBuiltMsg{key: k, lines: lines, widest: widest})
+		m.Update(panes.ItemBuiltMsg{Key: k, Lines: lines, Widest: widest})
 	}
 }
 
@@ -279,8 +279,8 @@ func wideItemModel(b *testing.B, n, width int) *model {
 	m.Update(keyMsg("2"))
 	m.Update(keyMsg("tab"))
 	buildItemNow(m)
-	if m.focus != paneDetail || m.item.sc.Widest < width {
-		b.Fatalf("focus %v, widest %d", m.focus, m.item.sc.Widest)
+	if m.focus != paneDetail || m.item.Sc.Widest < width {
+		b.Fatalf("focus %v, widest %d", m.focus, m.item.Sc.Widest)
 	}
 	return m
 }
@@ -310,7 +310,7 @@ func BenchmarkItemBuildWide(b *testing.B) {
 	m := wideItemModel(b, 200, 300)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.item.builds.Built = itemKey{}
+		m.item.Builds.Built = panes.ItemKey{}
 		m.item.Sync()
 		buildItemNow(m)
 	}
@@ -318,7 +318,7 @@ func BenchmarkItemBuildWide(b *testing.B) {
 
 func BenchmarkItemMeasureWide(b *testing.B) {
 	m := wideItemModel(b, 200, 300)
-	lines := m.item.sc.Lines
+	lines := m.item.Sc.Lines
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = panes.MeasureLines(lines)

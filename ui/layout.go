@@ -99,7 +99,7 @@ func (m *model) predraw() {
 		m.items[m.tab.item()].Predraw()
 	}
 	m.detail.Predraw()
-	for _, sc := range []*panes.Scroller{&m.item.sc, &m.wire.Frame, &m.whole.sc} {
+	for _, sc := range []*panes.Scroller{&m.item.Sc, &m.wire.Frame, &m.whole.sc} {
 		sc.Predraw()
 	}
 	m.events.Predraw()

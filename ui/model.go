@@ -166,7 +166,7 @@ type model struct {
 	tab      tab                    // the list shown
 	tools    panes.ToolsPane        // tabTools
 	items    [numItemTabs]itemsPane // the other tabs, from tabResources on
-	item     itemPane               // the detail of the selected item
+	item     panes.ItemPane         // the detail of the selected item
 	detail   detailPane
 	editor   panes.EditorPane
 	form     panes.FormPane
@@ -247,7 +247,7 @@ func newModel(o options) *model {
 	for t := tabResources; t < numTabs; t++ {
 		m.items[t.item()] = newItemsPane(m.Common, &m.keys.Items, t.method().Name)
 	}
-	m.item = newItemPane(m.Common, &m.keys.Item)
+	m.item = panes.NewItemPane(m.Common, &m.keys.Item)
 	m.detail = newDetailPane(m.Common, &m.keys.Detail)
 	m.editor = panes.NewEditorPane(m.Common, &m.keys.Editor, m.v)
 	m.wire = panes.NewWirePane(m.Common, &m.keys.Wire)

@@ -140,7 +140,7 @@ func (m *model) wheelDetailX(ms tea.Mouse) bool {
 	}
 	sc := &m.detail.sc
 	if m.tab != tabTools {
-		sc = &m.item.sc
+		sc = &m.item.Sc
 	}
 	sc.ScrollX(n)
 	return true

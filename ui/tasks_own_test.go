@@ -58,7 +58,7 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	// The failed task is the second row: its document shows the error.
 	h.key("down")
 	h.until("the failed task's document", func() bool {
-		d := strings.Join(h.m.item.sc.Lines, "\n")
+		d := strings.Join(h.m.item.Sc.Lines, "\n")
 		return strings.Contains(d, "a task of this session's own call") && strings.Contains(d, "Error") && strings.Contains(d, "2160p")
 	})
 	h.key("r")

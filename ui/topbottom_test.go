@@ -50,9 +50,9 @@ func TestTopAndBottomMoveEveryPane(t *testing.T) {
 	}
 	h.selectItem("2", "changelog", "demo://changelog")
 	h.key("enter")
-	h.until("the read", func() bool { return h.m.ops.request == nil && h.m.item.sc.More() || h.m.item.sc.Off > 0 })
+	h.until("the read", func() bool { return h.m.ops.request == nil && h.m.item.Sc.More() || h.m.item.Sc.Off > 0 })
 	h.m.setFocus(paneDetail)
-	h.topBottom("the read's document", func() int64 { return int64(h.m.item.sc.Off) })
+	h.topBottom("the read's document", func() int64 { return int64(h.m.item.Sc.Off) })
 
 	h.key("1")
 	h.m.setFocus(paneEvents)

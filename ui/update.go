@@ -199,7 +199,7 @@ func (m *model) toPane(msg tea.Msg) tea.Cmd {
 		m.ask.form, _ = m.ask.form.Update(msg)
 	case docBuiltMsg:
 		m.detail, _ = m.detail.Update(msg)
-	case itemBuiltMsg:
+	case panes.ItemBuiltMsg:
 		m.item, _ = m.item.Update(msg)
 	case wholeBuiltMsg:
 		m.whole.take(msg)

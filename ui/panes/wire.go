@@ -17,7 +17,7 @@ import (
 // FrameKey is what a frame document was built from.
 type FrameKey struct {
 	n     int64
-	width int
+	Width int
 	sty   *themes.Styles
 }
 
@@ -85,7 +85,7 @@ func (p *WirePane) Selected() *fold.Frame {
 // changed. A big frame is built in a command.
 func (p *WirePane) Sync() tea.Cmd {
 	p.List.Sync(p.St.Frames().First(), p.St.Frames().Total())
-	k := FrameKey{n: p.List.Selected(), width: p.w, sty: p.Sty}
+	k := FrameKey{n: p.List.Selected(), Width: p.w, sty: p.Sty}
 	if k == p.Built || k == p.Building {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"strings"
@@ -15,14 +15,13 @@ import (
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
 	"mcpwitness/themes"
-	"mcpwitness/ui/panes"
 )
 
-// itemKey is what an item's document was built from.
-type itemKey struct {
-	item    *fold.Item
-	req     *fold.Request
-	width   int
+// ItemKey is what an item's document was built from.
+type ItemKey struct {
+	Item    *fold.Item
+	Req     *fold.Request
+	Width   int
 	sty     *themes.Styles
 	listing render.ItemListing
 	// task is what the fold knows of the task a Tasks item names (nil for
@@ -32,26 +31,26 @@ type itemKey struct {
 	callDone bool
 }
 
-// bigItemDoc is the size of what an item's document shows from the
+// BigItemDoc is the size of what an item's document shows from the
 // server (its definition and the newest answer about it) past which the
 // document is built in a command instead of in Update. It is smaller
 // than the tool detail's [bigDoc]: an answer may be Markdown, which costs
 // some 1 ms per KiB to draw, and much more when a server nests emphasis.
-const bigItemDoc = 8 << 10
+const BigItemDoc = 8 << 10
 
-// itemBuiltMsg carries an item's document built in a command.
-type itemBuiltMsg struct {
-	key    itemKey
-	lines  []string
-	widest int
+// ItemBuiltMsg carries an item's document built in a command.
+type ItemBuiltMsg struct {
+	Key    ItemKey
+	Lines  []string
+	Widest int
 }
 
-// itemPane shows the selected resource, template or prompt: what it is,
+// ItemPane shows the selected resource, template or prompt: what it is,
 // where it was listed, and the newest request about it (a read or a get)
 // with its verdicts and answer.
-type itemPane struct {
-	*panes.Common
-	keys *panes.ItemKeyMap
+type ItemPane struct {
+	*Common
+	keys *ItemKeyMap
 	w, h int
 
 	focused  bool
@@ -62,43 +61,43 @@ type itemPane struct {
 	// it is not one).
 	tmpl *fold.Template
 
-	sc panes.Scroller
+	Sc Scroller
 	// builds are the keys of the document shown and of one being built
-	// in a command (see [bigItemDoc]).
-	builds panes.Builds[itemKey]
+	// in a command (see [BigItemDoc]).
+	Builds Builds[ItemKey]
 	// latest is the newest request about the item, worked out when the
 	// item or the newest request changed (latestFor).
 	latest    *fold.Request
-	latestFor latestKey
+	latestFor LatestKey
 }
 
-// latestKey is what [itemPane.latest] was worked out for: the item and
+// LatestKey is what [ItemPane.latest] was worked out for: the item and
 // the fold's list of requests, which it replaces (a new array) whenever a
 // request is added or changes.
-type latestKey struct {
-	item *fold.Item
+type LatestKey struct {
+	Item *fold.Item
 	reqs **fold.Request
 	n    int
 }
 
-func newItemPane(c *panes.Common, keys *panes.ItemKeyMap) itemPane {
-	return itemPane{Common: c, keys: keys}
+func NewItemPane(c *Common, keys *ItemKeyMap) ItemPane {
+	return ItemPane{Common: c, keys: keys}
 }
 
 // SetSize sizes the pane: a title row, then the document.
-func (p *itemPane) SetSize(w, h int) {
+func (p *ItemPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.sc.SetSize(w, h-1)
+	p.Sc.SetSize(w, h-1)
 }
 
 // Focus gives the pane the keys, or takes them.
-func (p *itemPane) Focus(on bool) { p.focused = on }
+func (p *ItemPane) Focus(on bool) { p.focused = on }
 
 // Show shows it (nil for nothing); subscribed says whether it is a
 // resource subscribed to.
-func (p *itemPane) Show(it *fold.Item, subscribed bool) {
+func (p *ItemPane) Show(it *fold.Item, subscribed bool) {
 	if it != p.it && (it == nil || p.it == nil || it.Key != p.it.Key) {
-		p.sc.Home()
+		p.Sc.Home()
 		p.tmpl = nil
 		if it != nil && it.URITemplate != "" {
 			p.tmpl, _ = fold.ReadTemplate(it.URITemplate)
@@ -108,16 +107,16 @@ func (p *itemPane) Show(it *fold.Item, subscribed bool) {
 }
 
 // SetReadOnly leaves out what needs a live server (a replay).
-func (p *itemPane) SetReadOnly() { p.readOnly = true }
+func (p *ItemPane) SetReadOnly() { p.readOnly = true }
 
 // Item returns the item shown, or nil.
-func (p *itemPane) Item() *fold.Item { return p.it }
+func (p *ItemPane) Item() *fold.Item { return p.it }
 
 // Latest returns the newest request about the item shown: a read of the
 // resource (or of an expansion of the template), a get of the prompt.
-func (p *itemPane) Latest() *fold.Request {
+func (p *ItemPane) Latest() *fold.Request {
 	reqs := p.St.Requests()
-	k := latestKey{item: p.it, n: len(reqs)}
+	k := LatestKey{Item: p.it, n: len(reqs)}
 	if len(reqs) > 0 {
 		k.reqs = &reqs[0]
 	}
@@ -128,7 +127,7 @@ func (p *itemPane) Latest() *fold.Request {
 }
 
 // find looks for the newest request about the item shown.
-func (p *itemPane) find() *fold.Request {
+func (p *ItemPane) find() *fold.Request {
 	it := p.it
 	if it == nil {
 		return nil
@@ -148,7 +147,7 @@ func (p *itemPane) find() *fold.Request {
 }
 
 // listing is where the item shown stands.
-func (p *itemPane) listing() render.ItemListing {
+func (p *ItemPane) listing() render.ItemListing {
 	var l render.ItemListing
 	if p.it == nil {
 		return l
@@ -184,52 +183,52 @@ func (p *itemPane) listing() render.ItemListing {
 // Sync rebuilds the document when what it shows changed. A big one is
 // built in a command: the pane keeps the item's document as it was (or
 // says it is rendering a new item's) until it comes.
-func (p *itemPane) Sync() tea.Cmd {
-	k := itemKey{item: p.it, req: p.Latest(), width: p.w, sty: p.Sty, listing: p.listing()}
+func (p *ItemPane) Sync() tea.Cmd {
+	k := ItemKey{Item: p.it, Req: p.Latest(), Width: p.w, sty: p.Sty, listing: p.listing()}
 	if p.it != nil && p.it.Method == paging.Tasks().Name {
 		if k.task = p.St.Task(p.it.Key); k.task != nil {
 			c := p.St.Call(k.task.Call)
 			k.callDone = c != nil && c.Done
 		}
 	}
-	if !p.builds.Want(k) {
+	if !p.Builds.Want(k) {
 		return nil
 	}
 	if p.it == nil {
-		p.builds.Shown(k)
-		p.sc.SetLines([]string{p.Sty.Muted.Render("Nothing selected.")})
+		p.Builds.Shown(k)
+		p.Sc.SetLines([]string{p.Sty.Muted.Render("Nothing selected.")})
 		return nil
 	}
-	build, size := p.builder(k)
-	if size <= bigItemDoc {
-		p.builds.Shown(k)
-		p.sc.SetWide(build())
+	build, size := p.Builder(k)
+	if size <= BigItemDoc {
+		p.Builds.Shown(k)
+		p.Sc.SetWide(build())
 		return nil
 	}
-	p.builds.Pending = k
-	if b := p.builds.Built.item; b == nil || b.Method != k.item.Method || b.Key != k.item.Key {
+	p.Builds.Pending = k
+	if b := p.Builds.Built.Item; b == nil || b.Method != k.Item.Method || b.Key != k.Item.Key {
 		// Another item (not the same one listed again): its document.
-		p.builds.Built = itemKey{}
-		p.sc.SetLines([]string{p.Sty.Muted.Render("rendering…")})
+		p.Builds.Built = ItemKey{}
+		p.Sc.SetLines([]string{p.Sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
 		lines, widest := build()
-		return itemBuiltMsg{key: k, lines: lines, widest: widest}
+		return ItemBuiltMsg{Key: k, Lines: lines, Widest: widest}
 	}
 }
 
 // builder returns a function that builds k's document (see
 // [itemBuilder]), reading now from the state what a task's shows, and
 // how much of what the server sent the document shows.
-func (p *itemPane) builder(k itemKey) (build func() ([]string, int), size int) {
-	task := readTaskView(p.St, k.task)
-	return itemBuilder(k, task, p.Loc), itemDocSize(k) + task.size()
+func (p *ItemPane) Builder(k ItemKey) (build func() ([]string, int), size int) {
+	task := ReadTaskView(p.St, k.task)
+	return itemBuilder(k, task, p.Loc), ItemDocSize(k) + task.size()
 }
 
-// itemDocSize is how much of what the server sent k's document shows.
-func itemDocSize(k itemKey) int {
-	n := len(k.item.Raw)
-	if r := k.req; r != nil {
+// ItemDocSize is how much of what the server sent k's document shows.
+func ItemDocSize(k ItemKey) int {
+	n := len(k.Item.Raw)
+	if r := k.Req; r != nil {
 		n += len(r.Result) + len(r.RPCError) + len(r.Params)
 	}
 	return n
@@ -239,41 +238,41 @@ func itemDocSize(k itemKey) int {
 // from task, when it is one the state knows) and measures it; it reads
 // only k (whose item and request the fold never changes), task and loc,
 // so it may run on another goroutine.
-func itemBuilder(k itemKey, task *taskView, loc *time.Location) func() ([]string, int) {
+func itemBuilder(k ItemKey, task *TaskView, loc *time.Location) func() ([]string, int) {
 	return func() ([]string, int) {
 		var lines []string
-		if k.item.Method == paging.Tasks().Name {
-			lines = taskItemLines(task, k.item, k.listing, k.req, max(k.width-2, 10), k.sty, loc)
+		if k.Item.Method == paging.Tasks().Name {
+			lines = TaskItemLines(task, k.Item, k.listing, k.Req, max(k.Width-2, 10), k.sty, loc)
 		} else {
-			lines = render.ItemDoc(k.item, k.listing, k.req, max(k.width-2, 10), k.sty, loc)
+			lines = render.ItemDoc(k.Item, k.listing, k.Req, max(k.Width-2, 10), k.sty, loc)
 		}
-		return lines, panes.MeasureLines(lines)
+		return lines, MeasureLines(lines)
 	}
 }
 
 // Update takes a document built in a command, if it is still the one
 // wanted, and scrolls while focused: down and up, and sideways (h/l)
 // where JSON lines are wider than the pane.
-func (p itemPane) Update(msg tea.Msg) (itemPane, tea.Cmd) {
+func (p ItemPane) Update(msg tea.Msg) (ItemPane, tea.Cmd) {
 	switch msg := msg.(type) {
-	case itemBuiltMsg:
-		if p.builds.Came(msg.key) {
-			p.sc.SetWide(msg.lines, msg.widest)
+	case ItemBuiltMsg:
+		if p.Builds.Came(msg.Key) {
+			p.Sc.SetWide(msg.Lines, msg.Widest)
 		}
 	case tea.KeyPressMsg:
-		if !panes.SidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.sc) {
-			panes.MoveKey(msg, &p.keys.MoveKeyMap, &p.sc)
+		if !SidewaysKey(msg, &p.keys.SidewaysKeyMap, &p.Sc) {
+			MoveKey(msg, &p.keys.MoveKeyMap, &p.Sc)
 		}
 	}
 	return p, nil
 }
 
 // Wheel scrolls by n lines.
-func (p *itemPane) Wheel(n int) { p.sc.ScrollBy(n) }
+func (p *ItemPane) Wheel(n int) { p.Sc.ScrollBy(n) }
 
 // View renders the pane in exactly h rows; busy names a request about the
 // item in flight ("" for none) and spin is the spinner's frame.
-func (p *itemPane) View(busy, spin string) string {
+func (p *ItemPane) View(busy, spin string) string {
 	s := p.Sty
 	title := "Detail"
 	if p.it != nil {
@@ -288,7 +287,7 @@ func (p *itemPane) View(busy, spin string) string {
 			title = "Prompt"
 		}
 	}
-	head := p.TitleStyle(p.focused).Render(title) + s.Subtle.Render(panes.SidewaysMark(p.sc.Sideways()))
+	head := p.TitleStyle(p.focused).Render(title) + s.Subtle.Render(SidewaysMark(p.Sc.Sideways()))
 	right := ""
 	if busy != "" {
 		right = s.Spinner.Render(spin) + " " + s.Text.Render(sanitize.Line(busy)+"…")
@@ -297,16 +296,16 @@ func (p *itemPane) View(busy, spin string) string {
 		head += strings.Repeat(" ", gap) + right
 	}
 	out := render.Fit(head, p.w)
-	if p.sc.Height() > 0 {
-		out += "\n" + p.sc.View()
+	if p.Sc.Height() > 0 {
+		out += "\n" + p.Sc.View()
 	}
 	return out
 }
 
 // ShortHelp returns the pane's bindings for the help line.
-func (p *itemPane) ShortHelp() []key.Binding {
+func (p *ItemPane) ShortHelp() []key.Binding {
 	k, g := p.keys, p.Global
 	// Sideways comes early, where a narrow help line keeps it.
-	out := panes.SidewaysHelp([]key.Binding{k.Open}, &k.SidewaysKeyMap, &p.sc)
+	out := SidewaysHelp([]key.Binding{k.Open}, &k.SidewaysKeyMap, &p.Sc)
 	return append(out, k.Up, k.Down, g.Tabs, g.NextPane)
 }

@@ -1,4 +1,4 @@
-package ui
+package panes
 
 import (
 	"time"
@@ -11,12 +11,12 @@ import (
 	"mcpwitness/themes"
 )
 
-// taskLines draws, under a call's document, the task the call ran as
+// TaskLines draws, under a call's document, the task the call ran as
 // (made as one, or a plain call the server made one on the tasks
 // extension): its id, the lifecycle it followed, and each status with when
 // it was learnt and how (created, get, notification, cancel). Nothing when
 // the call made no task.
-func taskLines(st *fold.State, c *fold.Call, w int, sty *themes.Styles, loc *time.Location) []string {
+func TaskLines(st *fold.State, c *fold.Call, w int, sty *themes.Styles, loc *time.Location) []string {
 	if c == nil || c.TaskID == "" {
 		return nil
 	}
@@ -25,7 +25,7 @@ func taskLines(st *fold.State, c *fold.Call, w int, sty *themes.Styles, loc *tim
 		return nil
 	}
 	d := render.NewDoc(w, sty)
-	d.Heading("Task " + sanitize.Line(t.ID) + " · " + lifecycleName(t.Lifecycle))
+	d.Heading("Task " + sanitize.Line(t.ID) + " · " + LifecycleName(t.Lifecycle))
 	for _, s := range t.Steps {
 		style := sty.Text
 		switch s.Status {
@@ -44,8 +44,8 @@ func taskLines(st *fold.State, c *fold.Call, w int, sty *themes.Styles, loc *tim
 	return d.Lines()
 }
 
-// lifecycleName says which tasks protocol a task followed.
-func lifecycleName(l record.TaskLifecycle) string {
+// LifecycleName says which tasks protocol a task followed.
+func LifecycleName(l record.TaskLifecycle) string {
 	if l == record.LifecycleExtension {
 		return "the io.modelcontextprotocol/tasks extension (2026-07-28)"
 	}
