@@ -33,7 +33,7 @@ func (m *model) back() tea.Cmd {
 		m.queued = nil
 		return m.setStatus("aborting the walk: no page is accepted after this", levelInfo)
 	case m.tab == tabTools && m.tools.Filtered() && m.mode == modeNormal:
-		m.tools.clearFilter()
+		m.tools.ClearFilter()
 	case m.tab != tabTools && m.items[m.tab.item()].Filtered() && m.mode == modeNormal:
 		m.items[m.tab.item()].clearFilter()
 	case m.detail.ShowsCall() && m.mode == modeNormal:
@@ -80,7 +80,7 @@ func (m *model) unable(what string) (tea.Cmd, bool) {
 		return m.setStatus("still connecting; "+what+" once the server answers", levelInfo), true
 	case m.backend == nil:
 		return m.setStatus("no live server: cannot "+what, levelError), true
-	case m.st.Closed():
+	case m.St.Closed():
 		return m.setStatus("cannot "+what+": the session is closed ("+m.closedText()+"); press R to restart the server", levelWarn), true
 	}
 	return nil, false
@@ -88,10 +88,10 @@ func (m *model) unable(what string) (tea.Cmd, bool) {
 
 // closedText says why the session closed.
 func (m *model) closedText() string {
-	if m.st.ClosedWhy() == "" {
+	if m.St.ClosedWhy() == "" {
 		return "session closed"
 	}
-	return m.st.ClosedWhy()
+	return m.St.ClosedWhy()
 }
 
 // startWalk walks the list method; pressed during a walk of it, it aborts

@@ -60,10 +60,10 @@ func TestModalFormOffersTitledChoices(t *testing.T) {
 	h.bridge(log)
 	info := s.Info()
 	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
-	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 1 })
+	h.until("the tools", func() bool { return h.m.St.LatestTools() != nil && len(h.m.St.LatestTools().Tools) == 1 })
 	h.startCall("ask_titled")
 
-	if h.m.ask.form.raw {
+	if h.m.ask.form.Raw {
 		t.Fatalf("the titled choices opened the raw JSON editor:\n%s", h.screen())
 	}
 	scr := h.screen()
@@ -75,7 +75,7 @@ func TestModalFormOffersTitledChoices(t *testing.T) {
 	}
 	// The fields come in the order the schema reached the client.
 	to := func(name string) {
-		for h.m.ask.form.fields[h.m.ask.form.focus].Name != name {
+		for h.m.ask.form.Fields[h.m.ask.form.Focus].Name != name {
 			h.key("tab")
 		}
 	}
@@ -90,8 +90,8 @@ func TestModalFormOffersTitledChoices(t *testing.T) {
 	h.key("right")
 	h.key("space")
 	h.until("the live check", func() bool {
-		c := h.m.ask.form.checked
-		return c != nil && len(c.errs) == 0 && c.jsonErr == ""
+		c := h.m.ask.form.Checked
+		return c != nil && len(c.Errs) == 0 && c.JsonErr == ""
 	})
 	h.key("ctrl+s")
 	if got := h.callAnswer("ask_titled"); got != `{"action":"accept","content":{"heroes":["hero-2"],"interpretation":"computing","pet":"pet-2","sides":["fries","soup"]}}` {

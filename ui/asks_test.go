@@ -37,7 +37,7 @@ func TestEventsFoldConsecutiveCompletions(t *testing.T) {
 	req(record.MethodPing, "", false)
 	req(record.MethodPing, "", false)
 
-	if n := h.m.st.Rows().Total(); n != 12 {
+	if n := h.m.St.Rows().Total(); n != 12 {
 		t.Errorf("the record holds %d rows, want all 12 (connect, 9 completions, 2 pings)", n)
 	}
 	s := h.screen()
@@ -54,7 +54,7 @@ func TestEventsFoldConsecutiveCompletions(t *testing.T) {
 	if n := strings.Count(s, "ping: answered"); n != 2 {
 		t.Errorf("%d ping rows, want 2: only completions fold:\n%s", n, s)
 	}
-	if first, total := h.m.events.filter.bounds(); total-first != 7 {
+	if first, total := h.m.events.Filter.Bounds(); total-first != 7 {
 		t.Errorf("the pane lists %d entries, want 7", total-first)
 	}
 	// The level filter lists log messages alone, as before.

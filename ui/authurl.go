@@ -33,7 +33,7 @@ func (m *model) noteAuth(ev record.Event) tea.Cmd {
 	switch ev.Auth.Step {
 	case record.AuthOpen:
 		m.restarts.authURL = ev.Auth.URL
-		if m.st.Server() != nil {
+		if m.St.Server() != nil {
 			// A restart: the panes stay; the events pane has the URL.
 			text := "authorize mcpwitness: o opens the authorization URL on " + authHost(ev.Auth.URL) + "; the events pane has it (enter shows it whole, y copies it)"
 			if _, err := session.CheckOpenURL(ev.Auth.URL, m.o.Loopback); err != nil {
@@ -59,7 +59,7 @@ func authHost(raw string) string {
 // authScreen reports whether the screen is the first connection's, with
 // an OAuth flow waiting on the browser: its y copies the URL.
 func (m *model) authScreen() bool {
-	return m.restarts.authURL != "" && m.st.Server() == nil && m.o.Dial != nil && m.link != linkFailed && m.mode == modeNormal
+	return m.restarts.authURL != "" && m.St.Server() == nil && m.o.Dial != nil && m.link != linkFailed && m.mode == modeNormal
 }
 
 // authKey opens the authorization URL of the flow waiting on the browser
@@ -92,7 +92,7 @@ func (m *model) authOpened(msg authOpenedMsg) tea.Cmd {
 // authorization URL whole, wrapped to the width, with its host set apart
 // (or why it will not be opened).
 func (m *model) connectingBody() string {
-	s := m.sty
+	s := m.Sty
 	text := s.Spinner.Render(m.spin.View()) + " " + s.Text.Render(m.connectText())
 	if u := m.restarts.authURL; u != "" {
 		w := max(m.w-4, 20)

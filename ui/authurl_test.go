@@ -96,7 +96,7 @@ func TestAuthorizationURLShownWhole(t *testing.T) {
 		t.Fatalf("opening the URL shown: %v", err)
 	}
 	resp.Body.Close()
-	h.until("the connection", func() bool { return h.m.backend != nil && h.m.st.Server() != nil })
+	h.until("the connection", func() bool { return h.m.backend != nil && h.m.St.Server() != nil })
 	if h.m.restarts.authURL != "" || strings.Contains(h.screen(), "asks for authorization") {
 		t.Errorf("the URL is still shown once connected:\n%s", h.screen())
 	}
@@ -163,7 +163,7 @@ func TestAuthorizationURLOpensOnlyOnO(t *testing.T) {
 		t.Errorf("y copied %q (%v), want the authorization URL; status %q", text, ok, h.m.status.text)
 	}
 	h.key("o")
-	h.until("the connection", func() bool { return h.m.backend != nil && h.m.st.Server() != nil })
+	h.until("the connection", func() bool { return h.m.backend != nil && h.m.St.Server() != nil })
 	if b, err := os.ReadFile(argv); err != nil || string(b) != url+"\n" {
 		t.Errorf("the browser got %q (%v), want the URL alone", b, err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"mcpwitness/paging"
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // tenThousand returns a model showing a walk of 10,000 tools in pages of
@@ -23,10 +25,10 @@ func tenThousand(b *testing.B) *model {
 	for _, ev := range walkEvents(e, 1, 100, 100) {
 		m.Update(eventMsg(ev))
 	}
-	if n := len(m.st.LatestTools().Tools); n != 10000 {
+	if n := len(m.St.LatestTools().Tools); n != 10000 {
 		b.Fatalf("%d tools", n)
 	}
-	m.tools.move(5000)
+	m.tools.Move(5000)
 	m.sync()
 	m.predraw() // as Update does before each frame
 	return m
@@ -64,10 +66,10 @@ func BenchmarkMove10kTools(b *testing.B) {
 // the work a filter command does off the UI goroutine.
 func BenchmarkFilter10kTools(b *testing.B) {
 	m := tenThousand(b)
-	w := m.st.LatestTools()
+	w := m.St.LatestTools()
 	b.ReportAllocs()
 	for b.Loop() {
-		filterCmd(1, w, w.Tools, "tl99")()
+		panes.FilterCmd(1, w, w.Tools, "tl99")()
 	}
 }
 
@@ -96,7 +98,7 @@ func tenThousandResources(b *testing.B) *model {
 	if n := m.tabCount(tabResources); n != 10000 {
 		b.Fatalf("%d resources", n)
 	}
-	m.items[tabResources.item()].move(5000)
+	m.items[tabResources.item()].Move(5000)
 	m.sync()
 	m.predraw() // as Update does before each frame
 	return m

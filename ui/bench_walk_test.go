@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 	"testing"
 	"time"
@@ -65,7 +66,7 @@ func BenchmarkLiveWalk10k(b *testing.B) {
 			m.Update(eventMsg(ev))
 			_ = m.View()
 		}
-		if n := len(m.st.LatestTools().Tools); n != 10000 {
+		if n := len(m.St.LatestTools().Tools); n != 10000 {
 			b.Fatalf("%d tools", n)
 		}
 	}
@@ -80,18 +81,18 @@ func TestPredrawnPanesMatchAFreshDraw(t *testing.T) {
 	e := &evs{}
 	check := func(what string) {
 		t.Helper()
-		if got, want := h.m.tools.View(), h.m.tools.draw(); got != want {
+		if got, want := h.m.tools.View(), h.m.tools.Draw(); got != want {
 			t.Fatalf("after %s the tools pane shows\n%s\nnot\n%s", what, got, want)
 		}
-		for i, sc := range []*scroller{&h.m.detail.sc, &h.m.item.sc, &h.m.wire.frame} {
-			if got, want := sc.View(), sc.draw(); got != want {
+		for i, sc := range []*panes.Scroller{&h.m.detail.sc, &h.m.item.Sc, &h.m.wire.Frame} {
+			if got, want := sc.View(), sc.Draw(); got != want {
 				t.Fatalf("after %s scroller %d shows\n%s\nnot\n%s", what, i, got, want)
 			}
 		}
 		if d := &h.m.detail; d.headDrawn != "" && d.headDrawn != d.drawHead(d.headKey()) {
 			t.Fatalf("after %s the detail's title is %q, not %q", what, d.headDrawn, d.drawHead(d.headKey()))
 		}
-		if got, want := h.m.events.View(), h.m.events.draw(); got != want {
+		if got, want := h.m.events.View(), h.m.events.Draw(); got != want {
 			t.Fatalf("after %s the events pane shows\n%s\nnot\n%s", what, got, want)
 		}
 		if got, want := h.m.drawn.header, h.m.drawHeader(); got != want {

@@ -14,13 +14,13 @@ import (
 // and r says it cannot walk a closed session instead of failing silently.
 func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 	h, _, _ := hostileHarness(t, hostiletest.ModeDieOnCall, 120, 40)
-	listed := len(h.m.st.Shown().Tools)
+	listed := len(h.m.St.Shown().Tools)
 	if listed == 0 {
 		t.Fatal("the walk listed no tools")
 	}
 	h.key("enter")
 	h.key("ctrl+s")
-	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
+	h.until("the server to exit", func() bool { return h.m.St.Closed() && h.m.ops.call == nil })
 	h.drain()
 	s := h.screen()
 	head := strings.SplitN(s, "\n", 3)[1]
@@ -34,10 +34,10 @@ func TestServerExitKeepsTheListAndSaysHowToGoOn(t *testing.T) {
 			t.Errorf("the closed session's status line lacks %q: %q", want, status)
 		}
 	}
-	walks := len(h.m.st.Walks())
+	walks := len(h.m.St.Walks())
 	h.key("r")
 	h.drain()
-	if h.m.ops.walking() || len(h.m.st.Walks()) != walks {
+	if h.m.ops.walking() || len(h.m.St.Walks()) != walks {
 		t.Error("r started a walk of a closed session")
 	}
 	s = h.screen()

@@ -31,7 +31,7 @@ func TestWireOfAFailedConnection(t *testing.T) {
 	}})
 	h.bridge(log)
 	h.until("the failed dial and its answer on the wire", func() bool {
-		return h.m.dialErr != nil && h.m.st.Frames().Len() >= 2
+		return h.m.dialErr != nil && h.m.St.Frames().Len() >= 2
 	})
 	s := h.screen()
 	if !strings.Contains(s, "could not connect") || !strings.Contains(s, "w wire") {

@@ -59,7 +59,7 @@ func demoHarness(t *testing.T) (*harness, *session.Session) {
 func (h *harness) firstWalks() {
 	h.t.Helper()
 	h.until("the first walks", func() bool {
-		walks := h.m.st.Walks()
+		walks := h.m.St.Walks()
 		return len(walks) == 4 && !h.m.ops.walking() && !slices.ContainsFunc(walks, func(w *fold.Walk) bool { return !w.Done })
 	})
 }
@@ -87,7 +87,7 @@ func (h *harness) call(tool, typed string) *fold.Call {
 
 func TestDemoServer(t *testing.T) {
 	h, _ := demoHarness(t)
-	w := h.m.st.LatestTools()
+	w := h.m.St.LatestTools()
 	if len(w.Pages) < 4 || len(w.Tools) < 40 {
 		t.Fatalf("walk read %d pages, %d tools; want the demo's paged list", len(w.Pages), len(w.Tools))
 	}
@@ -121,15 +121,15 @@ func TestDemoServer(t *testing.T) {
 	if c.Outcome() != fold.OutcomeRefused || c.Sent {
 		t.Errorf("render_video: %s (sent %v)", render.CallSummary(c), c.Sent)
 	}
-	for i := 0; i < h.m.st.Frames().Len(); i++ {
-		if f := h.m.st.Frames().At(i); f.Method == "tools/call" && strings.Contains(string(f.Frame), "render_video") {
+	for i := 0; i < h.m.St.Frames().Len(); i++ {
+		if f := h.m.St.Frames().At(i); f.Method == "tools/call" && strings.Contains(string(f.Frame), "render_video") {
 			t.Errorf("a refused call reached the wire: %s", f.Frame)
 		}
 	}
 	if s := h.screen(); !strings.Contains(s, "nothing was sent") {
 		t.Errorf("refused screen:\n%s", s)
 	}
-	if n := len(h.m.st.CallsOf("weather")); n != 1 {
+	if n := len(h.m.St.CallsOf("weather")); n != 1 {
 		t.Errorf("weather has %d calls in its history, want 1", n)
 	}
 }
@@ -142,7 +142,7 @@ func TestDemoProgressAndCancel(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r") // raw JSON: a long, slow count
-	h.m.editor.area.SetValue(`{"steps": 100, "delay_ms": 50}`)
+	h.m.editor.Area.SetValue(`{"steps": 100, "delay_ms": 50}`)
 	h.key("ctrl+s")
 	h.until("progress", func() bool { c := h.m.detail.Call(); return c != nil && c.HasProgress && c.Progress >= 2 })
 	if s := h.screen(); !strings.Contains(s, "calling slow_count…") || !strings.Contains(s, "/100 step") {
@@ -156,8 +156,8 @@ func TestDemoProgressAndCancel(t *testing.T) {
 	}
 	found := false
 	h.until("notifications/cancelled on the wire", func() bool {
-		for i := 0; i < h.m.st.Frames().Len(); i++ {
-			if h.m.st.Frames().At(i).Method == "notifications/cancelled" {
+		for i := 0; i < h.m.St.Frames().Len(); i++ {
+			if h.m.St.Frames().At(i).Method == "notifications/cancelled" {
 				found = true
 			}
 		}
@@ -167,13 +167,13 @@ func TestDemoProgressAndCancel(t *testing.T) {
 
 func TestDemoToggleToolsWalksAgain(t *testing.T) {
 	h, _ := demoHarness(t)
-	before := len(h.m.st.LatestTools().Tools)
+	before := len(h.m.St.LatestTools().Tools)
 	h.call("toggle_tools", "")
 	h.until("the walk list_changed starts", func() bool {
-		w := h.m.st.LatestTools()
+		w := h.m.St.LatestTools()
 		return w.ID > 1 && w.Done && len(w.Tools) == before+3
 	})
-	if w := h.m.st.LatestTools(); !w.AfterChange {
+	if w := h.m.St.LatestTools(); !w.AfterChange {
 		t.Error("the second walk is not tied to list_changed")
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"mcpwitness/ui/panes"
 	"strings"
 	"time"
 
@@ -18,10 +19,6 @@ import (
 	"mcpwitness/record"
 	"mcpwitness/themes"
 )
-
-// bigDoc is the size of raw JSON past which a document is built in a
-// command instead of in Update.
-const bigDoc = 64 << 10
 
 // detailKey is what a detail document was built from; a new key means a
 // rebuild.
@@ -43,7 +40,7 @@ type detailKey struct {
 // docBuiltMsg carries a document built in a command.
 type docBuiltMsg struct {
 	key detailKey
-	doc detailDoc
+	doc panes.DetailDoc
 }
 
 // detailPane shows the selected tool, or one of its calls.
@@ -52,8 +49,8 @@ type detailPane struct {
 	headDrawn string
 	headFor   detailHead
 
-	*common
-	keys *DetailKeyMap
+	*panes.Common
+	keys *panes.DetailKeyMap
 	w, h int
 
 	focused bool
@@ -68,22 +65,22 @@ type detailPane struct {
 	// point shown.
 	absent string
 
-	sc scroller
+	sc panes.Scroller
 	// doc is the document as built; pick is the place (from 1) among its
 	// verdicts of the one picked, 0 for none (see verdictpick.go).
-	doc    detailDoc
+	doc    panes.DetailDoc
 	pick   int
-	builds builds[detailKey]
+	builds panes.Builds[detailKey]
 	bar    progress.Model
 }
 
-func newDetailPane(c *common, keys *DetailKeyMap) detailPane {
-	d := detailPane{common: c, keys: keys}
+func newDetailPane(c *panes.Common, keys *panes.DetailKeyMap) detailPane {
+	d := detailPane{Common: c, keys: keys}
 	d.restyle()
 	return d
 }
 
-func (d *detailPane) restyle() { d.bar = newBar(d.sty) }
+func (d *detailPane) restyle() { d.bar = newBar(d.Sty) }
 
 // newBar returns a progress bar in the styles of s.
 func newBar(s *themes.Styles) progress.Model {
@@ -133,7 +130,7 @@ func (d *detailPane) ShowCall(t *fold.Tool, id int64) {
 func (d *detailPane) Focus(on bool) { d.focused = on }
 
 // Busy says whether a document is being built in a command.
-func (d *detailPane) Busy() bool { return d.builds.busy() }
+func (d *detailPane) Busy() bool { return d.builds.Busy() }
 
 // SetReplay makes the pane read-only, leaving out what needs a live
 // server, and read what a lean state does not keep back from the session
@@ -177,7 +174,7 @@ func (d *detailPane) Call() *fold.Call {
 	if d.call == 0 {
 		return nil
 	}
-	return d.st.Call(d.call)
+	return d.St.Call(d.call)
 }
 
 // history returns the calls of the shown tool, oldest first.
@@ -185,7 +182,7 @@ func (d *detailPane) history() []*fold.Call {
 	if d.tool == nil {
 		return nil
 	}
-	return d.st.CallsOf(d.tool.Name)
+	return d.St.CallsOf(d.tool.Name)
 }
 
 // StepCall moves through the shown tool's calls: -1 older, +1 newer. Past
@@ -211,14 +208,14 @@ func (d *detailPane) StepCall(dir int) {
 }
 
 func (d *detailPane) key() detailKey {
-	k := detailKey{tool: d.tool, call: d.call, width: d.w, sty: d.sty}
+	k := detailKey{tool: d.tool, call: d.call, width: d.w, sty: d.Sty}
 	if d.tool == nil {
 		k.absent = d.absent
 		return k
 	}
 	if c := d.Call(); c != nil {
 		k.rev = c.Rev
-		k.asks = len(askRows(d.st, c))
+		k.asks = len(askRows(d.St, c))
 		return k
 	}
 	calls := d.history()
@@ -226,8 +223,8 @@ func (d *detailPane) key() detailKey {
 	for _, c := range calls {
 		k.rev += c.Rev
 	}
-	if w := d.st.Walk(d.tool.Walk); w != nil {
-		k.held, k.stale, k.done = d.st.Held(w), w.Stale(), w.Done
+	if w := d.St.Walk(d.tool.Walk); w != nil {
+		k.held, k.stale, k.done = d.St.Held(w), w.Stale(), w.Done
 	}
 	return k
 }
@@ -237,33 +234,33 @@ func (d *detailPane) key() detailKey {
 func (d *detailPane) Sync() tea.Cmd {
 	d.fit()
 	k := d.key()
-	if !d.builds.want(k) {
+	if !d.builds.Want(k) {
 		return nil
 	}
 	build := d.builder(k)
 	c := d.Call()
-	if d.tool != nil && len(d.tool.Raw) > bigDoc || c != nil && (len(c.Result) > bigDoc || d.mustLoad(c)) {
-		d.builds.pending = k
-		d.setDoc(detailDoc{lines: []string{d.sty.Muted.Render("rendering…")}})
+	if d.tool != nil && len(d.tool.Raw) > panes.BigDoc || c != nil && (len(c.Result) > panes.BigDoc || d.mustLoad(c)) {
+		d.builds.Pending = k
+		d.setDoc(panes.DetailDoc{Lines: []string{d.Sty.Muted.Render("rendering…")}})
 		return func() tea.Msg { return docBuiltMsg{key: k, doc: build()} }
 	}
 	d.setDoc(build())
-	d.builds.shown(k)
+	d.builds.Shown(k)
 	return nil
 }
 
 // builder returns a function that builds the document for k from values
 // copied now, so it may run on another goroutine.
-func (d *detailPane) builder(k detailKey) func() detailDoc {
-	st, loc, w := d.sty, d.loc, max(d.w-2, 10)
+func (d *detailPane) builder(k detailKey) func() panes.DetailDoc {
+	st, loc, w := d.Sty, d.Loc, max(d.w-2, 10)
 	t := k.tool
 	if t == nil {
 		if k.absent != "" {
-			return func() detailDoc {
-				return detailDoc{lines: []string{st.Muted.Render(sanitize.Line(k.absent) + " is not listed at this point of the session.")}}
+			return func() panes.DetailDoc {
+				return panes.DetailDoc{Lines: []string{st.Muted.Render(sanitize.Line(k.absent) + " is not listed at this point of the session.")}}
 			}
 		}
-		return func() detailDoc { return detailDoc{lines: []string{st.Muted.Render("No tool selected.")}} }
+		return func() panes.DetailDoc { return panes.DetailDoc{Lines: []string{st.Muted.Render("No tool selected.")}} }
 	}
 	ro := d.readOnly
 	if c := d.Call(); c != nil {
@@ -273,9 +270,9 @@ func (d *detailPane) builder(k detailKey) func() detailDoc {
 		if !d.mustLoad(c) {
 			load = nil
 		}
-		asks := askLines(askRows(d.st, c), c.Start, w, st, loc)
-		asks = append(asks, taskLines(d.st, c, w, st, loc)...)
-		return func() detailDoc {
+		asks := askLines(askRows(d.St, c), c.Start, w, st, loc)
+		asks = append(asks, panes.TaskLines(d.St, c, w, st, loc)...)
+		return func() panes.DetailDoc {
 			c, missing := &cc, ""
 			if load != nil {
 				var err error
@@ -284,7 +281,7 @@ func (d *detailPane) builder(k detailKey) func() detailDoc {
 				}
 			}
 			lines, spans := render.CallDocSpans(c, t, w, st, loc, ro, missing)
-			return measured(append(lines, asks...), spans)
+			return panes.Measured(append(lines, asks...), spans)
 		}
 	}
 	calls := append([]*fold.Call(nil), d.history()...)
@@ -292,8 +289,8 @@ func (d *detailPane) builder(k detailKey) func() detailDoc {
 	for i, c := range calls {
 		summaries[i] = fmt.Sprintf("#%d  %s  %s", c.ID, render.Clock(c.Start, loc), render.CallSummary(c))
 	}
-	return func() detailDoc {
-		return measured(render.ToolDoc(t, summaries, render.Listing{Done: k.done, Held: k.held, Stale: k.stale}, w, st, ro), nil)
+	return func() panes.DetailDoc {
+		return panes.Measured(render.ToolDoc(t, summaries, render.Listing{Done: k.done, Held: k.held, Stale: k.stale}, w, st, ro), nil)
 	}
 }
 
@@ -307,12 +304,12 @@ func (d *detailPane) mustLoad(c *fold.Call) bool {
 func (d detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 	switch msg := msg.(type) {
 	case docBuiltMsg:
-		if d.builds.came(msg.key) {
+		if d.builds.Came(msg.key) {
 			d.setDoc(msg.doc)
 		}
 	case tea.KeyPressMsg:
-		if !sidewaysKey(msg, &d.keys.SidewaysKeyMap, &d.sc) {
-			moveKey(msg, &d.keys.MoveKeyMap, &d.sc)
+		if !panes.SidewaysKey(msg, &d.keys.SidewaysKeyMap, &d.sc) {
+			panes.MoveKey(msg, &d.keys.MoveKeyMap, &d.sc)
 		}
 	}
 	return d, nil
@@ -332,7 +329,7 @@ func (d *detailPane) View(spin string, now time.Time) string {
 	lines := []string{head}
 	lines = append(lines, d.liveLines(spin, now)...)
 	out := strings.Join(lines, "\n")
-	if d.sc.h > 0 {
+	if d.sc.Height() > 0 {
 		out += "\n" + d.sc.View()
 	}
 	return out
@@ -353,7 +350,7 @@ type detailHead struct {
 }
 
 func (d *detailPane) headKey() detailHead {
-	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.sty}
+	k := detailHead{calls: len(d.history()), w: d.w, focused: d.focused, sty: d.Sty}
 	k.col, k.more = d.sc.Sideways()
 	if c := d.Call(); c != nil {
 		k.call = c.ID
@@ -373,11 +370,11 @@ func (d *detailPane) drawHead(k detailHead) string {
 	}
 	switch {
 	case k.nth > 0:
-		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] call %d of %d", k.nth, k.calls))
+		right = d.Sty.Subtle.Render(fmt.Sprintf("[ ] call %d of %d", k.nth, k.calls))
 	case k.calls > 0:
-		right = d.sty.Subtle.Render(fmt.Sprintf("[ ] %d %s", k.calls, render.Plural(k.calls, "call", "calls")))
+		right = d.Sty.Subtle.Render(fmt.Sprintf("[ ] %d %s", k.calls, render.Plural(k.calls, "call", "calls")))
 	}
-	head := d.titleStyle(k.focused).Render(title) + d.sty.Subtle.Render(sidewaysMark(k.col, k.more))
+	head := d.TitleStyle(k.focused).Render(title) + d.Sty.Subtle.Render(panes.SidewaysMark(k.col, k.more))
 	if gap := d.w - lipgloss.Width(head) - lipgloss.Width(right) - 1; gap > 0 {
 		head += strings.Repeat(" ", gap) + right
 	}
@@ -395,7 +392,7 @@ func (d *detailPane) Predraw() {
 
 // ShortHelp returns the pane's bindings for the help line.
 func (d *detailPane) ShortHelp() []key.Binding {
-	k, g := d.keys, d.global
+	k, g := d.keys, d.Global
 	if d.confirm {
 		return []key.Binding{k.Confirm, g.Back}
 	}
@@ -406,10 +403,10 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		out := []key.Binding{k.Call, g.Copy, k.PrevCall, k.NextCall, g.Back}
 		if _, ok := d.Picked(); ok {
 			out = []key.Binding{k.OpenVerdict, k.NextVerdict, g.Copy, k.PrevCall, k.NextCall, g.Back}
-		} else if len(d.doc.spans) > 0 {
+		} else if len(d.doc.Spans) > 0 {
 			out = []key.Binding{k.Call, k.NextVerdict, g.Copy, k.PrevCall, k.NextCall, g.Back}
 		}
-		out = sidewaysHelp(out, &k.SidewaysKeyMap, &d.sc)
+		out = panes.SidewaysHelp(out, &k.SidewaysKeyMap, &d.sc)
 		if c.Outcome() == fold.OutcomeRefused {
 			out = append([]key.Binding{k.Force}, out...)
 		}
@@ -419,5 +416,18 @@ func (d *detailPane) ShortHelp() []key.Binding {
 		return out
 	}
 	out := []key.Binding{k.Call, g.Copy, k.Up, k.Down, k.PrevCall, g.NextPane}
-	return sidewaysHelp(out, &k.SidewaysKeyMap, &d.sc)
+	return panes.SidewaysHelp(out, &k.SidewaysKeyMap, &d.sc)
 }
+
+// setDoc shows doc, keeping the verdict picked while the call has it and
+// the window sideways within the widest line.
+func (d *detailPane) setDoc(doc panes.DetailDoc) {
+	d.doc = doc
+	if d.pick > len(doc.Spans) {
+		d.pick = 0
+	}
+	d.remark()
+}
+
+// remark gives the scroller the document's lines with the pick marked.
+func (d *detailPane) remark() { d.sc.SetWide(d.markedLines(), d.doc.Widest) }

@@ -34,7 +34,7 @@ func (d *detailPane) liveRows() int {
 // liveLines are the lines that change without an event: the spinner and
 // progress of a call in flight, and the confirmation prompt.
 func (d *detailPane) liveLines(spin string, now time.Time) []string {
-	s := d.sty
+	s := d.Sty
 	c := d.Call()
 	switch {
 	case c != nil && !c.Done:

@@ -12,6 +12,8 @@ import (
 
 	"mcpwitness/finding"
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // wideEnd ends the wide line of wideCall's structuredContent.
@@ -82,19 +84,19 @@ func TestDetailJSONScrollsSideways(t *testing.T) {
 			d := &h.m.detail
 			// The JSON line is whole in the document; prose wraps.
 			wide := -1
-			for i, l := range d.doc.lines {
+			for i, l := range d.doc.Lines {
 				s := ansi.Strip(l)
 				if strings.Contains(s, `"report": "wide wide`) && strings.HasSuffix(s, wideEnd+`",`) {
 					wide = i
 				}
-				if ansi.StringWidth(l) > d.sc.w && !strings.Contains(s, `"`) {
-					t.Errorf("a line of prose is wider than the pane (%d): %q", d.sc.w, s)
+				if ansi.StringWidth(l) > d.sc.W && !strings.Contains(s, `"`) {
+					t.Errorf("a line of prose is wider than the pane (%d): %q", d.sc.W, s)
 				}
 			}
 			if wide < 0 {
-				t.Fatalf("the structuredContent's wide line is not whole:\n%s", ansi.Strip(strings.Join(d.doc.lines, "\n")))
+				t.Fatalf("the structuredContent's wide line is not whole:\n%s", ansi.Strip(strings.Join(d.doc.Lines, "\n")))
 			}
-			d.sc.off = wide - 2
+			d.sc.Off = wide - 2
 			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			lines := h.detailLines()
 			checkFits(t, h.m.View().Content, size[0], size[1])
@@ -115,18 +117,18 @@ func TestDetailJSONScrollsSideways(t *testing.T) {
 			if !strings.Contains(lines[0], "← col ") || strings.Contains(lines[0], "→") && !strings.Contains(lines[0], "← col") {
 				t.Errorf("the title does not mark more to the left: %q", lines[0])
 			}
-			if strings.Contains(lines[0], " →") && d.sc.x+d.sc.w >= d.doc.widest {
+			if strings.Contains(lines[0], " →") && d.sc.X+d.sc.W >= d.doc.Widest {
 				t.Errorf("the title marks more to the right at the right end: %q", lines[0])
 			}
-			x := d.sc.x
+			x := d.sc.X
 			h.key("h")
 			h.key("left")
-			if d.sc.x != x-2*scrollStep {
-				t.Errorf("h and ← moved the window to column %d, want %d", d.sc.x, x-2*scrollStep)
+			if d.sc.X != x-2*panes.ScrollStep {
+				t.Errorf("h and ← moved the window to column %d, want %d", d.sc.X, x-2*panes.ScrollStep)
 			}
 			h.key("right")
-			if d.sc.x != x-scrollStep {
-				t.Errorf("→ moved the window to column %d, want %d", d.sc.x, x-scrollStep)
+			if d.sc.X != x-panes.ScrollStep {
+				t.Errorf("→ moved the window to column %d, want %d", d.sc.X, x-panes.ScrollStep)
 			}
 			// A horizontal wheel over the detail pane scrolls it; over the
 			// tools it does not.
@@ -136,19 +138,19 @@ func TestDetailJSONScrollsSideways(t *testing.T) {
 				px = 5
 			}
 			h.update(tea.MouseWheelMsg{X: px, Y: l.bodyTop + 3, Button: tea.MouseWheelLeft})
-			if d.sc.x != x-2*scrollStep {
-				t.Errorf("a wheel to the left over the detail moved it to column %d, want %d", d.sc.x, x-2*scrollStep)
+			if d.sc.X != x-2*panes.ScrollStep {
+				t.Errorf("a wheel to the left over the detail moved it to column %d, want %d", d.sc.X, x-2*panes.ScrollStep)
 			}
 			if !l.stacked {
 				h.update(tea.MouseWheelMsg{X: 3, Y: l.bodyTop + 3, Button: tea.MouseWheelRight})
-				if d.sc.x != x-2*scrollStep {
-					t.Errorf("a wheel over the tools moved the detail sideways to column %d", d.sc.x)
+				if d.sc.X != x-2*panes.ScrollStep {
+					t.Errorf("a wheel over the tools moved the detail sideways to column %d", d.sc.X)
 				}
 			}
 			// Another call, or the tool, starts at the left edge.
 			h.key("]")
-			if d.sc.x != 0 {
-				t.Errorf("the tool's document starts at column %d, want 0", d.sc.x)
+			if d.sc.X != 0 {
+				t.Errorf("the tool's document starts at column %d, want 0", d.sc.X)
 			}
 		})
 	}
@@ -159,12 +161,12 @@ func TestDetailSchemaLinesAreWhole(t *testing.T) {
 	h := wideHarness(t, 80, 24)
 	h.key("]")
 	d := &h.m.detail
-	doc := ansi.Strip(strings.Join(d.doc.lines, "\n"))
+	doc := ansi.Strip(strings.Join(d.doc.Lines, "\n"))
 	if !strings.Contains(doc, `"description": "`+strings.Repeat("the report's body, ", 8)+`"`) {
 		t.Errorf("the output schema's description is not on one line:\n%s", doc)
 	}
-	if d.doc.widest <= d.sc.w {
-		t.Errorf("the widest line is %d cells in a pane of %d", d.doc.widest, d.sc.w)
+	if d.doc.Widest <= d.sc.W {
+		t.Errorf("the widest line is %d cells in a pane of %d", d.doc.Widest, d.sc.W)
 	}
 	if s := h.detailLines()[0]; !strings.Contains(s, "more →") {
 		t.Errorf("the title does not say there is more to the right: %q", s)
@@ -186,8 +188,8 @@ func TestDetailScrollsSidewaysInAReplay(t *testing.T) {
 	pos := h.position()
 	h.key("l")
 	h.settle()
-	if h.m.detail.sc.x != scrollStep || h.position() != pos {
-		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.detail.sc.x, h.position(), scrollStep, pos)
+	if h.m.detail.sc.X != panes.ScrollStep || h.position() != pos {
+		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.detail.sc.X, h.position(), panes.ScrollStep, pos)
 	}
 	h.press("left")
 	if h.position() == pos {
@@ -226,8 +228,8 @@ func wideModel(b *testing.B, n, width int) *model {
 	}
 	m.Update(keyMsg("["))
 	m.Update(keyMsg("tab"))
-	if m.focus != paneDetail || m.detail.doc.widest < width {
-		b.Fatalf("focus %v, widest %d", m.focus, m.detail.doc.widest)
+	if m.focus != paneDetail || m.detail.doc.Widest < width {
+		b.Fatalf("focus %v, widest %d", m.focus, m.detail.doc.Widest)
 	}
 	return m
 }
@@ -266,9 +268,9 @@ func BenchmarkDetailBuildWide(b *testing.B) {
 // the build.
 func BenchmarkDetailMeasureWide(b *testing.B) {
 	m := wideModel(b, 200, 300)
-	lines := m.detail.doc.lines
+	lines := m.detail.doc.Lines
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = measured(lines, nil)
+		_ = panes.Measured(lines, nil)
 	}
 }

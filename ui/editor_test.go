@@ -22,19 +22,19 @@ func rawEditor(t *testing.T, w, h int) *harness {
 	hs, _ := callScreen(t, &fakeBackend{}, entitiesTool)
 	hs.update(tea.WindowSizeMsg{Width: w, Height: h})
 	hs.key("enter")
-	if hs.m.mode != modeEditor || !hs.m.editor.raw {
+	if hs.m.mode != modeEditor || !hs.m.editor.Raw {
 		t.Fatal("enter did not open the raw JSON editor of a nested schema")
 	}
-	hs.until("the first check", func() bool { return hs.m.editor.checked != nil })
+	hs.until("the first check", func() bool { return hs.m.editor.Checked != nil })
 	return hs
 }
 
 // setRaw replaces the raw JSON and waits for its check.
 func setRaw(h *harness, text string) {
-	h.m.editor.area.SetValue(text)
-	h.exec(h.m.editor.recheck())
-	seq := h.m.editor.checkSeq
-	h.until("the check of the new text", func() bool { return h.m.editor.checked != nil && h.m.editor.checked.seq == seq })
+	h.m.editor.Area.SetValue(text)
+	h.exec(h.m.editor.Recheck())
+	seq := h.m.editor.CheckSeq
+	h.until("the check of the new text", func() bool { return h.m.editor.Checked != nil && h.m.editor.Checked.Seq == seq })
 }
 
 func TestRawEditorShowsTheSchemaAndMarksTheError(t *testing.T) {
@@ -73,18 +73,18 @@ func TestRawEditorShowsTheSchemaAndMarksTheError(t *testing.T) {
 func TestSkeletonOfThePropertyUnderTheCursor(t *testing.T) {
 	h := rawEditor(t, 120, 40)
 	setRaw(h, "{\n  \"entities\": []\n}")
-	h.m.editor.area.MoveToBegin()
-	h.m.editor.area.CursorDown()
+	h.m.editor.Area.MoveToBegin()
+	h.m.editor.Area.CursorDown()
 	h.key("ctrl+x")
-	got := h.m.editor.area.Value()
+	got := h.m.editor.Area.Value()
 	for _, want := range []string{`"entities": [`, `"entityType": "person"`, `"name": ""`, `"observations": []`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("ctrl+x on entities gave %q, want it to hold %q", got, want)
 		}
 	}
-	h.until("the check of the skeleton", func() bool { return h.m.editor.checked != nil && h.m.editor.checked.jsonErr == "" })
+	h.until("the check of the skeleton", func() bool { return h.m.editor.Checked != nil && h.m.editor.Checked.JsonErr == "" })
 	// On a line that is no property it says what to do.
-	h.m.editor.area.MoveToBegin()
+	h.m.editor.Area.MoveToBegin()
 	h.key("ctrl+x")
 	if !strings.Contains(h.screen(), "put the cursor on a property's line") {
 		t.Errorf("ctrl+x off a property says nothing:\n%s", h.screen())

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // wideSchema is an object schema of n string properties p00000 …, every
@@ -45,21 +47,21 @@ func wideToolModel(t testing.TB, n int) *model {
 // it shows: whatever the field focused, the window holds it, is a run of
 // the whole form's lines, and counts those above and below it.
 func TestWideFormWindow(t *testing.T) {
-	m := wideToolModel(t, maxFormFields)
+	m := wideToolModel(t, panes.MaxFormFields)
 	m.Update(keyMsg("enter"))
 	e := &m.editor
-	if m.mode != modeEditor || e.raw || len(e.fields) != maxFormFields {
-		t.Fatalf("mode %v raw %v fields %d: want the form of %d fields", m.mode, e.raw, len(e.fields), maxFormFields)
+	if m.mode != modeEditor || e.Raw || len(e.Fields) != panes.MaxFormFields {
+		t.Fatalf("mode %v raw %v fields %d: want the form of %d fields", m.mode, e.Raw, len(e.Fields), panes.MaxFormFields)
 	}
 	plain := func(ls []string) string { return ansi.Strip(strings.Join(ls, "\n")) }
-	for _, focus := range []int{0, 1, 2, 3, 30, 31, 250, maxFormFields - 2, maxFormFields - 1} {
-		e.focus = focus
-		all := e.formLines(0, e.formLineCount())
-		if len(all) != e.formLineCount() {
-			t.Fatalf("focus %d: the whole form is %d lines, counted %d", focus, len(all), e.formLineCount())
+	for _, focus := range []int{0, 1, 2, 3, 30, 31, 250, panes.MaxFormFields - 2, panes.MaxFormFields - 1} {
+		e.Focus = focus
+		all := e.FormLines(0, e.FormLineCount())
+		if len(all) != e.FormLineCount() {
+			t.Fatalf("focus %d: the whole form is %d lines, counted %d", focus, len(all), e.FormLineCount())
 		}
 		for _, room := range []int{3, 4, 10, 25} {
-			win := e.formWindow(room)
+			win := e.FormWindow(room)
 			if len(win) > room {
 				t.Errorf("focus %d room %d: %d lines", focus, room, len(win))
 			}
@@ -86,21 +88,21 @@ func TestWideFormWindow(t *testing.T) {
 // A schema with more properties than a form takes is edited as raw JSON,
 // and ctrl+r says why.
 func TestTooManyPropertiesForAForm(t *testing.T) {
-	m := wideToolModel(t, maxFormFields+1)
+	m := wideToolModel(t, panes.MaxFormFields+1)
 	m.Update(keyMsg("enter"))
-	if m.mode != modeEditor || !m.editor.raw || m.editor.fields != nil {
-		t.Fatalf("mode %v raw %v fields %d: want raw JSON", m.mode, m.editor.raw, len(m.editor.fields))
+	if m.mode != modeEditor || !m.editor.Raw || m.editor.Fields != nil {
+		t.Fatalf("mode %v raw %v fields %d: want raw JSON", m.mode, m.editor.Raw, len(m.editor.Fields))
 	}
 	m.Update(keyMsg("ctrl+r"))
-	if want := fmt.Sprintf("it has %d properties, and a form takes at most %d", maxFormFields+1, maxFormFields); !strings.Contains(m.editor.note, want) {
-		t.Errorf("ctrl+r said %q, want %q", m.editor.note, want)
+	if want := fmt.Sprintf("it has %d properties, and a form takes at most %d", panes.MaxFormFields+1, panes.MaxFormFields); !strings.Contains(m.editor.Note, want) {
+		t.Errorf("ctrl+r said %q, want %q", m.editor.Note, want)
 	}
 }
 
 // BenchmarkOpenWideForm measures enter on a tool of as many properties
 // as a form takes, and of ten thousand (raw JSON).
 func BenchmarkOpenWideForm(b *testing.B) {
-	for _, n := range []int{maxFormFields, 10000} {
+	for _, n := range []int{panes.MaxFormFields, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
@@ -117,7 +119,7 @@ func BenchmarkOpenWideForm(b *testing.B) {
 // fields as a form takes; BenchmarkTypeWideRaw in the raw JSON of ten
 // thousand properties.
 func BenchmarkTypeWideForm(b *testing.B) {
-	m := wideToolModel(b, maxFormFields)
+	m := wideToolModel(b, panes.MaxFormFields)
 	m.Update(keyMsg("enter"))
 	for b.Loop() {
 		m.Update(keyMsg("a"))

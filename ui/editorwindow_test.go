@@ -34,7 +34,7 @@ func TestALongFormShowsTheFocusedField(t *testing.T) {
 		{9, []string{"▸ f09", "field number 9", "more fields above", "more fields below"}, []string{"f00"}},
 		{11, []string{"▸ f11", "field number 11", "more fields above"}, []string{"below"}},
 	} {
-		e.focus = tc.focus
+		e.Focus = tc.focus
 		view := ansi.Strip(e.View())
 		if n := strings.Count(view, "\n") + 1; n > 12 {
 			t.Errorf("focus %d: %d lines in a pane of 12", tc.focus, n)
@@ -60,19 +60,19 @@ func TestRawEditorOffersTheFormOnlyWhenThereIsOne(t *testing.T) {
 	e := &h.m.editor
 	offers := func() bool {
 		for _, b := range e.ShortHelp() {
-			if b.Help().Desc == e.keys.Raw.Help().Desc {
+			if b.Help().Desc == e.Keys.Raw.Help().Desc {
 				return true
 			}
 		}
 		return false
 	}
 	e.Open(&fold.Tool{Name: "flat", Label: "flat", Input: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)})
-	e.toggleRaw()
-	if !e.raw || !offers() {
-		t.Errorf("a flat schema in raw JSON (raw %v): ctrl+r not offered", e.raw)
+	e.ToggleRaw()
+	if !e.Raw || !offers() {
+		t.Errorf("a flat schema in raw JSON (raw %v): ctrl+r not offered", e.Raw)
 	}
 	e.Open(&fold.Tool{Name: "nested", Label: "nested", Input: json.RawMessage(`{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object"}}}}`)})
-	if !e.raw || offers() {
-		t.Errorf("a schema with no form (raw %v): ctrl+r offered", e.raw)
+	if !e.Raw || offers() {
+		t.Errorf("a schema with no form (raw %v): ctrl+r offered", e.Raw)
 	}
 }

@@ -24,12 +24,12 @@ func TestFilterRanksMatchesAndCountsThem(t *testing.T) {
 		t.Fatalf("enter kept %v selected, want the exact match long", sel)
 	}
 	var order []string
-	for _, r := range h.m.tools.rows {
+	for _, r := range h.m.tools.Rows {
 		switch {
-		case r.page != nil:
-			order = append(order, "page"+itoa64(int64(r.page.Number)))
+		case r.Page != nil:
+			order = append(order, "page"+itoa64(int64(r.Page.Number)))
 		default:
-			order = append(order, r.tool.Name)
+			order = append(order, r.Tool.Name)
 		}
 	}
 	want := "page2 long longest_job slow_long page1 belong lxoxnxg"
@@ -87,14 +87,14 @@ func TestFilterOfALongListRunsInACommand(t *testing.T) {
 	h.feed(walkEvents(b, 1, 5, 1000)...)
 	h.key("/")
 	_, cmd := h.m.Update(keyMsg("9"))
-	if h.m.tools.hits != nil {
+	if h.m.tools.Hits != nil {
 		t.Fatal("a 5000-tool filter ran inside Update")
 	}
 	h.exec(cmd)
-	h.until("the filter result", func() bool { return h.m.tools.hits != nil })
-	for _, r := range h.m.tools.rows {
-		if r.tool != nil && !strings.Contains(r.tool.Name, "9") {
-			t.Fatalf("row %s does not match 9", r.tool.Name)
+	h.until("the filter result", func() bool { return h.m.tools.Hits != nil })
+	for _, r := range h.m.tools.Rows {
+		if r.Tool != nil && !strings.Contains(r.Tool.Name, "9") {
+			t.Fatalf("row %s does not match 9", r.Tool.Name)
 		}
 	}
 }

@@ -57,5 +57,5 @@ func TestForcedCallShowsTheRefusalOverridden(t *testing.T) {
 // detailText is the detail pane's whole document, stripped, its wrapped
 // lines joined with single spaces.
 func (h *harness) detailText() string {
-	return strings.Join(strings.Fields(ansi.Strip(strings.Join(h.m.detail.sc.lines, "\n"))), " ")
+	return strings.Join(strings.Fields(ansi.Strip(strings.Join(h.m.detail.sc.Lines, "\n"))), " ")
 }

@@ -9,6 +9,8 @@ import (
 	"mcpwitness/paging"
 	"mcpwitness/record"
 	"mcpwitness/session"
+
+	"mcpwitness/ui/panes"
 )
 
 // openForm opens the form of a template's variables or a prompt's
@@ -18,7 +20,7 @@ func (m *model) openForm(it *fold.Item) tea.Cmd {
 		return cmd
 	}
 	m.formID++
-	opts := FormOptions{ID: m.formID, Target: it.Key, Description: it.Description}
+	opts := panes.FormOptions{ID: m.formID, Target: it.Key, Description: it.Description}
 	last := m.lastValues(it)
 	var ref session.CompleteRef
 	switch it.Method {
@@ -27,21 +29,21 @@ func (m *model) openForm(it *fold.Item) tea.Cmd {
 		if err != nil {
 			return m.setStatus(err.Error(), levelError)
 		}
-		opts.Kind, ref = FormTemplate, session.CompleteRef{Template: it.URITemplate}
+		opts.Kind, ref = panes.FormTemplate, session.CompleteRef{Template: it.URITemplate}
 		for _, v := range t.Vars() {
-			opts.Fields = append(opts.Fields, FormField{Name: v, Value: last[v]})
+			opts.Fields = append(opts.Fields, panes.FormField{Name: v, Value: last[v]})
 		}
 	default:
-		opts.Kind, ref = FormPrompt, session.CompleteRef{Prompt: it.Name}
+		opts.Kind, ref = panes.FormPrompt, session.CompleteRef{Prompt: it.Name}
 		for _, a := range it.Arguments {
-			opts.Fields = append(opts.Fields, FormField{Name: a.Name, Description: a.Description, Required: a.Required, Value: last[a.Name]})
+			opts.Fields = append(opts.Fields, panes.FormField{Name: a.Name, Description: a.Description, Required: a.Required, Value: last[a.Name]})
 		}
 	}
 	if m.caps().Completions {
 		opts.Complete = m.completer(ref)
 	}
 	var cmd tea.Cmd
-	m.form, cmd = newForm(m.common, &m.keys.Form, opts)
+	m.form, cmd = panes.NewForm(m.Common, &m.keys.Form, opts)
 	m.form.SetSize(m.lay.rightW, m.lay.bodyH)
 	m.formItem = it
 	m.mode = modeForm
@@ -74,7 +76,7 @@ func (m *model) lastValues(it *fold.Item) map[string]string {
 
 // completer returns the form's way to ask for completions of ref's
 // arguments: completion/complete through the backend, in a command.
-func (m *model) completer(ref session.CompleteRef) CompleteFunc {
+func (m *model) completer(ref session.CompleteRef) panes.CompleteFunc {
 	b, tasks, ctx := m.backend, m.o.Tasks, m.o.Ctx
 	return func(field, value string, all map[string]string) tea.Cmd {
 		delete(all, field)
@@ -87,8 +89,8 @@ func (m *model) completer(ref session.CompleteRef) CompleteFunc {
 
 // completionsOf reads a completion/complete answer into what the form
 // shows.
-func completionsOf(r *session.RequestResult) FormCompletionsMsg {
-	var msg FormCompletionsMsg
+func completionsOf(r *session.RequestResult) panes.FormCompletionsMsg {
+	var msg panes.FormCompletionsMsg
 	switch {
 	case r.Err != nil:
 		msg.Err = r.Err.Error()
@@ -114,17 +116,17 @@ func completionsOf(r *session.RequestResult) FormCompletionsMsg {
 // gets the prompt; a cancel closes the form.
 func (m *model) formDone(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case FormCancelMsg:
+	case panes.FormCancelMsg:
 		if msg.Form == m.formID && m.mode == modeForm {
 			m.mode = modeNormal
 		}
-	case FormSubmitMsg:
+	case panes.FormSubmitMsg:
 		if msg.Form != m.formID || m.mode != modeForm {
 			return nil
 		}
 		m.mode = modeNormal
 		it := m.formItem
-		if msg.Kind == FormPrompt {
+		if msg.Kind == panes.FormPrompt {
 			return m.getPrompt(it, msg.Values, msg.Forced)
 		}
 		t, err := fold.ReadTemplate(it.URITemplate)

@@ -150,8 +150,8 @@ func TestGolden(t *testing.T) {
 	scenes := map[string]func(m *model){
 		"main": func(m *model) {},
 		"result": func(m *model) {
-			m.tools.picked = "forecast_broken"
-			m.tools.reselect()
+			m.tools.PickedKey = "forecast_broken"
+			m.tools.Reselect()
 			m.sync()
 			m.Update(keyMsg("["))
 		},
@@ -183,7 +183,7 @@ func TestGolden(t *testing.T) {
 func pick(m *model, tabKey, key string) {
 	m.Update(keyMsg(tabKey))
 	p := &m.items[m.tab.item()]
-	p.picked = key
+	p.PickedKey = key
 	p.reselect()
 	m.Update(keyMsg("tab")) // the detail pane
 	if sel := p.Selected(); sel == nil || sel.Key != key {
@@ -195,12 +195,12 @@ func pick(m *model, tabKey, key string) {
 // every page of the walk, and the three calls with their verdicts.
 func TestReplayMatchesTheLiveSession(t *testing.T) {
 	m := replayModel(t, 120, 40, "dark")
-	w := m.st.LatestTools()
+	w := m.St.LatestTools()
 	if w == nil || !w.Done || len(w.Pages) < 4 {
 		t.Fatalf("replayed walk: %+v", w)
 	}
 	for tool, want := range map[string]fold.Outcome{"weather": fold.OutcomePass, "forecast_broken": fold.OutcomeFail, "render_video": fold.OutcomeRefused} {
-		calls := m.st.CallsOf(tool)
+		calls := m.St.CallsOf(tool)
 		if len(calls) != 1 || calls[0].Outcome() != want {
 			t.Errorf("%s: %d calls, outcome %v; want one, %v", tool, len(calls), outcomeOf(calls), want)
 		}

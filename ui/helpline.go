@@ -10,6 +10,8 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/render"
+
+	"mcpwitness/ui/panes"
 )
 
 // hiddenMeaning is what the hidden badge says of an item.
@@ -75,7 +77,7 @@ func (m *model) ownBindings() (short []key.Binding, ok bool) {
 		open.SetHelp("o", "open URL")
 		cp.SetHelp("y", "copy URL")
 		return []key.Binding{open, cp, g.Wire, g.Export, g.Help, g.Quit}, true
-	case m.st.Server() == nil && m.replay == nil:
+	case m.St.Server() == nil && m.replay == nil:
 		return []key.Binding{g.Wire, g.Export, g.Help, g.Quit}, true
 	case m.mode == modeEditor:
 		return m.editor.ShortHelp(), true
@@ -117,7 +119,7 @@ func (m *model) paneBindings() []key.Binding {
 func (m *model) helpLine() string {
 	short := m.bindings()
 	var key strings.Builder
-	fmt.Fprintf(&key, "%d %p", m.w, m.sty)
+	fmt.Fprintf(&key, "%d %p", m.w, m.Sty)
 	for _, b := range short {
 		key.WriteString("|" + b.Help().Key + b.Help().Desc)
 	}
@@ -207,8 +209,8 @@ func (m *model) keyGroups() [][]key.Binding {
 // fullHelp lists every key, grouped, with what the badges mean. It is
 // built only while help is open.
 func (m *model) fullHelp() string {
-	s := m.sty
-	return m.memo.get("fullhelp", fmt.Sprintf("%d %p %v", m.w, m.sty, m.replay != nil), func() string {
+	s := m.Sty
+	return m.memo.get("fullhelp", fmt.Sprintf("%d %p %v", m.w, m.Sty, m.replay != nil), func() string {
 		groups := m.keyGroups()
 		var keys string
 		switch {
@@ -236,8 +238,8 @@ func (m *model) fullHelp() string {
 			{s.BadgeTask.Render("task"), "execution.taskSupport is \"required\": plain calls are refused"},
 			{s.BadgeOut.Render("out"), "declares an output schema: answers are checked against it"},
 			{s.BadgeRO.Render("ro") + "/" + s.BadgeDestr.Render("destr"), "annotations: read-only / destructive"},
-			{s.Subtle.Render("held"), heldMeaning + " (H hides the column)"},
-			{s.Subtle.Render("own"), ownMeaning},
+			{s.Subtle.Render("held"), panes.HeldMeaning + " (H hides the column)"},
+			{s.Subtle.Render("own"), panes.OwnMeaning},
 			{s.Pass.Render("✓") + " " + s.Fail.Render("✗") + " " + s.Warn.Render("⊘ ? !"), "a tool's newest call: passed, failed, refused or cancelled, unchecked, isError; then how many calls"},
 			{s.BadgeStale.Render("stale"), "the server said its list changed after this walk"},
 			{s.BadgeHeld.Render("sub"), "a resource subscribed to (s): the server says when it changes"},

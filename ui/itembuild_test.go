@@ -13,6 +13,8 @@ import (
 	"mcpwitness/internal/hostiletest"
 	"mcpwitness/paging"
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // resourceReading is wideResource with a read whose answer is text of
@@ -57,13 +59,13 @@ func plainView(m *model) string { return ansi.Strip(m.View().Content) }
 // once.
 func TestBigItemDocumentIsBuiltOffTheLoop(t *testing.T) {
 	small := itemModel(t, markdownResource(3), 120)
-	if small.item.builds.pending != (itemKey{}) || !strings.Contains(plainView(small), "paragraph 2 of the readme") {
+	if small.item.Builds.Pending != (panes.ItemKey{}) || !strings.Contains(plainView(small), "paragraph 2 of the readme") {
 		t.Fatalf("a small document is not drawn at once:\n%s", plainView(small))
 	}
 
 	m := itemModel(t, markdownResource(200), 120)
-	if n := itemDocSize(m.item.builds.pending); n <= bigItemDoc {
-		t.Fatalf("the test's answer is %d bytes: not past %d", n, bigItemDoc)
+	if n := panes.ItemDocSize(m.item.Builds.Pending); n <= panes.BigItemDoc {
+		t.Fatalf("the test's answer is %d bytes: not past %d", n, panes.BigItemDoc)
 	}
 	if v := plainView(m); !strings.Contains(v, "rendering…") || strings.Contains(v, "paragraph 0 of the readme") {
 		t.Fatalf("while the document is built the pane does not say so:\n%s", v)
@@ -72,8 +74,8 @@ func TestBigItemDocumentIsBuiltOffTheLoop(t *testing.T) {
 	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0 of the readme") {
 		t.Fatalf("the built document is not shown:\n%s", v)
 	}
-	if m.item.builds.pending != (itemKey{}) || m.item.builds.built.item == nil {
-		t.Fatalf("after the build: pending %+v", m.item.builds.pending)
+	if m.item.Builds.Pending != (panes.ItemKey{}) || m.item.Builds.Built.Item == nil {
+		t.Fatalf("after the build: pending %+v", m.item.Builds.Pending)
 	}
 }
 
@@ -83,11 +85,11 @@ func TestBigItemDocumentIsBuiltOffTheLoop(t *testing.T) {
 func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 	m := itemModel(t, markdownResource(200), 120)
 	buildItemNow(m)
-	shown := m.item.builds.built
+	shown := m.item.Builds.Built
 
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
-	at100 := m.item.builds.pending
-	if at100 == (itemKey{}) || at100.width == shown.width {
+	at100 := m.item.Builds.Pending
+	if at100 == (panes.ItemKey{}) || at100.Width == shown.Width {
 		t.Fatalf("a resize did not start a build: pending %+v", at100)
 	}
 	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0") {
@@ -96,29 +98,29 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 
 	// Wider again before the build came: the build for 100 is dropped.
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
-	at110 := m.item.builds.pending
+	at110 := m.item.Builds.Pending
 	lines, widest := buildItem(m, at100)
-	m.Update(itemBuiltMsg{key: at100, lines: lines, widest: widest})
-	if m.item.builds.built == at100 {
+	m.Update(panes.ItemBuiltMsg{Key: at100, Lines: lines, Widest: widest})
+	if m.item.Builds.Built == at100 {
 		t.Fatal("a build for a width no longer wanted was shown")
 	}
 	buildItemNow(m)
-	if m.item.builds.built != at110 {
-		t.Fatalf("the build for the width wanted was not shown: built width %d", m.item.builds.built.width)
+	if m.item.Builds.Built != at110 {
+		t.Fatalf("the build for the width wanted was not shown: built width %d", m.item.Builds.Built.Width)
 	}
 
 	// To 120 and back to 110 before the build came: what shows is wanted,
 	// and the late build for 120 is dropped.
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	at120 := m.item.builds.pending
+	at120 := m.item.Builds.Pending
 	m.Update(tea.WindowSizeMsg{Width: 110, Height: 40})
-	if m.item.builds.pending != (itemKey{}) {
-		t.Fatalf("back at the width shown, a build is still wanted: %+v", m.item.builds.pending)
+	if m.item.Builds.Pending != (panes.ItemKey{}) {
+		t.Fatalf("back at the width shown, a build is still wanted: %+v", m.item.Builds.Pending)
 	}
 	lines, widest = buildItem(m, at120)
-	m.Update(itemBuiltMsg{key: at120, lines: lines, widest: widest})
-	if m.item.builds.built != at110 {
-		t.Fatalf("a late build replaced the document shown: built width %d", m.item.builds.built.width)
+	m.Update(panes.ItemBuiltMsg{Key: at120, Lines: lines, Widest: widest})
+	if m.item.Builds.Built != at110 {
+		t.Fatalf("a late build replaced the document shown: built width %d", m.item.Builds.Built.Width)
 	}
 
 	// The same resource listed again by a new walk: its document stays
@@ -135,7 +137,7 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 	if now := m.item.Item(); now == was || now.Key != was.Key {
 		t.Fatalf("the pane shows %p (key %q), want the same resource listed again", now, now.Key)
 	}
-	if m.item.builds.pending == (itemKey{}) {
+	if m.item.Builds.Pending == (panes.ItemKey{}) {
 		t.Fatal("the resource listed again started no build")
 	}
 	if v := plainView(m); strings.Contains(v, "rendering…") || !strings.Contains(v, "paragraph 0") {
@@ -147,17 +149,17 @@ func TestItemDocumentRebuildKeepsWhatShows(t *testing.T) {
 // document is built while the UI goes on, and then shows.
 func TestHeavyMarkdownReadShows(t *testing.T) {
 	h, _, _ := hostileHarness(t, hostiletest.ModeHeavyMarkdown, 120, 40)
-	h.until("the resources", func() bool { return h.m.st.Walk(2) != nil && h.m.st.Walk(2).Done })
+	h.until("the resources", func() bool { return h.m.St.Walk(2) != nil && h.m.St.Walk(2).Done })
 	h.key("2")
 	h.key("enter")
 	h.until("the read's document", func() bool {
-		k := h.m.item.builds.built
-		return k.req != nil && k.req.Done && strings.Contains(h.screen(), "Contents (1)")
+		k := h.m.item.Builds.Built
+		return k.Req != nil && k.Req.Done && strings.Contains(h.screen(), "Contents (1)")
 	})
 	h.checkView("the heavy Markdown read")
 	h.key("j")
-	if h.m.item.builds.pending != (itemKey{}) {
-		t.Errorf("a key started a build: %+v", h.m.item.builds.pending)
+	if h.m.item.Builds.Pending != (panes.ItemKey{}) {
+		t.Errorf("a key started a build: %+v", h.m.item.Builds.Pending)
 	}
 }
 
@@ -187,11 +189,11 @@ func TestBigTaskDocumentIsBuiltOffTheLoop(t *testing.T) {
 	text, _ := json.Marshal(strings.Repeat("frame ", 3000) + "the last frame")
 	h.feed(b.renderTask(1, `{"content":[{"type":"text","text":`+string(text)+`}]}`)...)
 	h.key("2")
-	if h.m.tab != tabTasks || h.m.item.builds.pending == (itemKey{}) {
-		t.Fatalf("tab %v, pending %+v: the big task's document was not left to a command", h.m.tab, h.m.item.builds.pending)
+	if h.m.tab != tabTasks || h.m.item.Builds.Pending == (panes.ItemKey{}) {
+		t.Fatalf("tab %v, pending %+v: the big task's document was not left to a command", h.m.tab, h.m.item.Builds.Pending)
 	}
 	h.until("the task's document", func() bool {
-		d := strings.Join(h.m.item.sc.lines, "\n")
+		d := strings.Join(h.m.item.Sc.Lines, "\n")
 		return strings.Contains(d, "completed: done") && strings.Contains(d, "the last frame")
 	})
 }
@@ -213,7 +215,7 @@ func TestListedTaskDocumentFollowsItsStatus(t *testing.T) {
 			Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhasePage}}),
 		b.ev(record.Event{Kind: record.KindWalk, Method: m, Walk: &record.WalkInfo{ID: 1, Method: m, State: record.PhaseDone, Pages: 1, Items: 1, Ms: 3}}))
 	h.key("2")
-	doc := func() string { return strings.Join(h.m.item.sc.lines, "\n") }
+	doc := func() string { return strings.Join(h.m.item.Sc.Lines, "\n") }
 	if h.m.tab != tabTasks || !strings.Contains(doc(), "working: scene 1 of 3") {
 		t.Fatalf("tab %v; the listed task's document:\n%s", h.m.tab, doc())
 	}
@@ -232,7 +234,7 @@ func TestOwnTaskDocumentGainsItsCallsResult(t *testing.T) {
 	evs := b.renderTask(1, `{"content":[{"type":"text","text":"Rendered 1 scenes"}]}`)
 	h.feed(evs[:3]...)
 	h.key("2")
-	doc := func() string { return strings.Join(h.m.item.sc.lines, "\n") }
+	doc := func() string { return strings.Join(h.m.item.Sc.Lines, "\n") }
 	if !strings.Contains(doc(), "completed: done") || strings.Contains(doc(), "Rendered 1 scenes") {
 		t.Fatalf("before the call's end, the task's document:\n%s", doc())
 	}

@@ -9,6 +9,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/match"
 	"mcpwitness/record"
+	"mcpwitness/ui/panes"
 )
 
 // itemRow is one row of an items pane: a page separator or an item.
@@ -31,26 +32,26 @@ type itemsBuilt struct {
 // and filters them. It shows the newest walk of its list that accepted a
 // page.
 type itemsPane struct {
-	*common
-	keys   *ItemsKeyMap
+	*panes.Common
+	keys   *panes.ItemsKeyMap
 	method string
 	w, h   int
 
 	focused bool
-	pagedList[itemRow]
+	panes.PagedList[itemRow]
 	count int // item rows in rows
 	built itemsBuilt
 	hits  map[*fold.Item]match.Hit // nil: no filter
 
-	filterInput
+	panes.FilterInput
 
 	// subs are the uris subscribed to, worked out from the requests when
 	// they change (subsFor).
 	subs    map[string]bool
 	subsFor **fold.Request // the fold's array of requests: a new one on every change
-	pt      toolPaints
+	pt      panes.ToolPaints
 	// muted and subtle paint a row's uri and plain badges.
-	muted, subtle paint
+	muted, subtle panes.Paint
 	// drawn is the pane as Predraw drew it (see itemsdraw.go).
 	drawn itemsDrawn
 
@@ -61,25 +62,25 @@ type itemsPane struct {
 	ownBuilt ownTasksKey
 }
 
-func newItemsPane(c *common, keys *ItemsKeyMap, method string) itemsPane {
-	p := itemsPane{common: c, keys: keys, method: method, filterInput: newFilterInput(&keys.MoveKeyMap, &keys.Filter)}
+func newItemsPane(c *panes.Common, keys *panes.ItemsKeyMap, method string) itemsPane {
+	p := itemsPane{Common: c, keys: keys, method: method, FilterInput: panes.NewFilterInput(&keys.MoveKeyMap, &keys.Filter)}
 	p.restyle()
 	return p
 }
 
 func (p *itemsPane) restyle() {
-	p.filterInput.restyle(p.sty)
-	p.pt = newToolPaints(p.sty)
-	p.pt.badge["sub"] = p.sty.BadgeHeld.Render("sub")
-	p.pt.badge["upd"] = p.sty.BadgeStale.Render("upd")
-	p.muted, p.subtle = newPaint(p.sty.Muted.Render), newPaint(p.sty.Subtle.Render)
+	p.FilterInput.Restyle(p.Sty)
+	p.pt = panes.NewToolPaints(p.Sty)
+	p.pt.Badge["sub"] = p.Sty.BadgeHeld.Render("sub")
+	p.pt.Badge["upd"] = p.Sty.BadgeStale.Render("upd")
+	p.muted, p.subtle = panes.NewPaint(p.Sty.Muted.Render), panes.NewPaint(p.Sty.Subtle.Render)
 }
 
 // SetSize sizes the pane: a title row, then the list.
 func (p *itemsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.setWidth(w)
-	p.setHeight(h - 1)
+	p.SetWidth(w)
+	p.SetHeight(h - 1)
 }
 
 // Walk returns the walk shown: the newest of the list that accepted a
@@ -88,34 +89,34 @@ func (p *itemsPane) Walk() *fold.Walk {
 	if p.own {
 		return nil
 	}
-	walks := p.st.Walks()
+	walks := p.St.Walks()
 	for i := len(walks) - 1; i >= 0; i-- {
 		if w := walks[i]; w.Method == p.method && len(w.Pages) > 0 {
 			return w
 		}
 	}
-	return p.st.Latest(p.method)
+	return p.St.Latest(p.method)
 }
 
 // Count is the number of items the shown walk listed.
 func (p *itemsPane) Count() int {
 	if p.own {
-		return len(ownTasks(p.st))
+		return len(ownTasks(p.St))
 	}
-	return len(p.st.Items(p.Walk()))
+	return len(p.St.Items(p.Walk()))
 }
 
 // SetOwn makes the pane list the session's own tasks (on) or its walks.
 func (p *itemsPane) SetOwn(on bool) {
 	if p.own != on {
-		p.own, p.built, p.ownBuilt, p.rows = on, itemsBuilt{}, ownTasksKey{}, nil
+		p.own, p.built, p.ownBuilt, p.Rows = on, itemsBuilt{}, ownTasksKey{}, nil
 	}
 }
 
 // Selected returns the selected item, or nil.
 func (p *itemsPane) Selected() *fold.Item {
-	if p.cursor >= 0 && p.cursor < len(p.rows) {
-		return p.rows[p.cursor].item
+	if p.Cursor >= 0 && p.Cursor < len(p.Rows) {
+		return p.Rows[p.Cursor].item
 	}
 	return nil
 }
@@ -129,8 +130,8 @@ func (p *itemsPane) Sync() {
 		return
 	}
 	w := p.Walk()
-	items := p.st.Items(w)
-	b := itemsBuilt{walk: w, items: len(items), query: p.query}
+	items := p.St.Items(w)
+	b := itemsBuilt{walk: w, items: len(items), query: p.Query}
 	if w != nil {
 		b.pages = len(w.Pages)
 	}
@@ -139,15 +140,15 @@ func (p *itemsPane) Sync() {
 	}
 	p.built = b
 	p.hits = nil
-	if p.query != "" {
+	if p.Query != "" {
 		p.hits = map[*fold.Item]match.Hit{}
 		for _, it := range items {
-			if h, ok := findItem(p.query, it); ok {
+			if h, ok := findItem(p.Query, it); ok {
 				p.hits[it] = h
 			}
 		}
 	}
-	p.rows, p.count = p.rows[:0], 0
+	p.Rows, p.count = p.Rows[:0], 0
 	if w != nil {
 		p.appendPages(w, items)
 	}
@@ -169,23 +170,23 @@ func (p *itemsPane) appendPages(w *fold.Walk, items []*fold.Item) {
 	next := 0
 	for i := range w.Pages {
 		pg := &w.Pages[i]
-		sep := len(p.rows)
-		p.rows = append(p.rows, itemRow{page: pg})
+		sep := len(p.Rows)
+		p.Rows = append(p.Rows, itemRow{page: pg})
 		for next < len(items) && items[next].Page == pg.Number {
 			if it := items[next]; p.hits == nil || p.kept(it) {
-				p.rows = append(p.rows, itemRow{item: it})
+				p.Rows = append(p.Rows, itemRow{item: it})
 			}
 			next++
 		}
-		n := len(p.rows) - sep - 1
+		n := len(p.Rows) - sep - 1
 		if p.hits != nil {
-			slices.SortStableFunc(p.rows[sep+1:], func(a, b itemRow) int { return int(p.hits[a.item].Rank - p.hits[b.item].Rank) })
+			slices.SortStableFunc(p.Rows[sep+1:], func(a, b itemRow) int { return int(p.hits[a.item].Rank - p.hits[b.item].Rank) })
 			if n == 0 {
-				p.rows = p.rows[:sep]
+				p.Rows = p.Rows[:sep]
 				continue
 			}
 		}
-		p.rows[sep].hits = n
+		p.Rows[sep].hits = n
 		p.count += n
 	}
 }
@@ -195,7 +196,7 @@ func (p *itemsPane) kept(it *fold.Item) bool { _, ok := p.hits[it]; return ok }
 // syncSubs works out which uris are subscribed to: those whose newest
 // answered subscribe or unsubscribe is a subscribe.
 func (p *itemsPane) syncSubs() {
-	reqs := p.st.Requests()
+	reqs := p.St.Requests()
 	var base **fold.Request
 	if len(reqs) > 0 {
 		base = &reqs[0]
@@ -223,26 +224,26 @@ func (p *itemsPane) Subscribed(uri string) bool { return p.subs[uri] }
 // reselect puts the cursor back on the picked item, or the nearest row.
 func (p *itemsPane) reselect() {
 	w := p.built.walk
-	p.repick(w != nil && !w.Done)
+	p.Repick(w != nil && !w.Done)
 }
 
 // Focus gives the pane the keys, or takes them.
 func (p *itemsPane) Focus(on bool) { p.focused = on }
 
 func (p *itemsPane) clearFilter() {
-	p.clear()
+	p.Clear()
 	p.Sync()
 }
 
 // Update handles keys while the pane has focus, and what its filter
 // input is given; a new query puts the cursor on the best match.
 func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
-	ev, cmd := p.filterInput.Update(msg, &p)
+	ev, cmd := p.FilterInput.Update(msg, &p)
 	switch ev {
-	case filterCleared:
+	case panes.FilterCleared:
 		p.Sync()
-	case filterChanged:
-		p.picked, p.cursor = "", 0
+	case panes.FilterChanged:
+		p.PickedKey, p.Cursor = "", 0
 		p.Sync()
 	}
 	return p, cmd
@@ -250,10 +251,10 @@ func (p itemsPane) Update(msg tea.Msg) (itemsPane, tea.Cmd) {
 
 // ShortHelp returns the bindings shown in the help line for this pane.
 func (p *itemsPane) ShortHelp() []key.Binding {
-	if p.typing {
-		return p.typingHelp()
+	if p.Typing {
+		return p.TypingHelp()
 	}
-	k, g := p.keys, p.global
+	k, g := p.keys, p.Global
 	open := k.Open
 	open.SetHelp("enter", p.verb())
 	out := []key.Binding{open}
@@ -281,4 +282,11 @@ func (p *itemsPane) verb() string {
 		return "result"
 	}
 	return "get"
+}
+
+func (r itemRow) EntryKey() (string, bool) {
+	if r.item == nil {
+		return "", false
+	}
+	return r.item.Key, true
 }

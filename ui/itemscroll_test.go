@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 	"testing"
 	"time"
@@ -65,24 +66,24 @@ func TestItemJSONScrollsSideways(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h := wideItemHarness(t, size[0], size[1])
-			sc := &h.m.item.sc
+			sc := &h.m.item.Sc
 			wide := -1
-			for i, l := range sc.lines {
+			for i, l := range sc.Lines {
 				s := ansi.Strip(l)
 				if strings.Contains(s, `"rows": "晴れ sunny`) && strings.HasSuffix(s, wideEnd+`",`) {
 					wide = i
 				}
-				if ansi.StringWidth(l) > sc.w && !strings.Contains(s, `"`) {
-					t.Errorf("a line of prose is wider than the pane (%d): %q", sc.w, s)
+				if ansi.StringWidth(l) > sc.W && !strings.Contains(s, `"`) {
+					t.Errorf("a line of prose is wider than the pane (%d): %q", sc.W, s)
 				}
 			}
 			if wide < 0 {
-				t.Fatalf("the contents' wide line is not whole:\n%s", ansi.Strip(strings.Join(sc.lines, "\n")))
+				t.Fatalf("the contents' wide line is not whole:\n%s", ansi.Strip(strings.Join(sc.Lines, "\n")))
 			}
-			if sc.widest != measureLines(sc.lines) || sc.widest <= sc.w {
-				t.Fatalf("the widest line is %d cells (measured %d) in a pane of %d", sc.widest, measureLines(sc.lines), sc.w)
+			if sc.Widest != panes.MeasureLines(sc.Lines) || sc.Widest <= sc.W {
+				t.Fatalf("the widest line is %d cells (measured %d) in a pane of %d", sc.Widest, panes.MeasureLines(sc.Lines), sc.W)
 			}
-			sc.off = wide - 2
+			sc.Off = wide - 2
 			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			lines := h.detailLines()
 			checkFits(t, h.m.View().Content, size[0], size[1])
@@ -106,15 +107,15 @@ func TestItemJSONScrollsSideways(t *testing.T) {
 			if !strings.Contains(lines[0], "← col ") || strings.HasSuffix(strings.TrimSpace(lines[0]), "→") {
 				t.Errorf("at the right end the title does not mark more to the left only: %q", lines[0])
 			}
-			if sc.x != sc.widest-sc.w {
-				t.Errorf("l stopped at column %d, want %d", sc.x, sc.widest-sc.w)
+			if sc.X != sc.Widest-sc.W {
+				t.Errorf("l stopped at column %d, want %d", sc.X, sc.Widest-sc.W)
 			}
-			x := sc.x
+			x := sc.X
 			h.key("h")
 			h.key("left")
 			h.key("right")
-			if sc.x != x-scrollStep {
-				t.Errorf("h, ← and → moved the window to column %d, want %d", sc.x, x-scrollStep)
+			if sc.X != x-panes.ScrollStep {
+				t.Errorf("h, ← and → moved the window to column %d, want %d", sc.X, x-panes.ScrollStep)
 			}
 			l := h.m.lay
 			px := l.leftW + 5
@@ -122,25 +123,25 @@ func TestItemJSONScrollsSideways(t *testing.T) {
 				px = 5
 			}
 			h.update(tea.MouseWheelMsg{X: px, Y: l.bodyTop + 3, Button: tea.MouseWheelLeft})
-			if sc.x != x-2*scrollStep {
-				t.Errorf("a wheel to the left over the pane moved it to column %d, want %d", sc.x, x-2*scrollStep)
+			if sc.X != x-2*panes.ScrollStep {
+				t.Errorf("a wheel to the left over the pane moved it to column %d, want %d", sc.X, x-2*panes.ScrollStep)
 			}
 			if !l.stacked {
 				h.update(tea.MouseWheelMsg{X: 3, Y: l.bodyTop + 3, Button: tea.MouseWheelRight})
-				if sc.x != x-2*scrollStep {
-					t.Errorf("a wheel over the list moved the pane sideways to column %d", sc.x)
+				if sc.X != x-2*panes.ScrollStep {
+					t.Errorf("a wheel over the list moved the pane sideways to column %d", sc.X)
 				}
 			}
 			// Narrower, the window stays within the widest line; another
 			// item starts at the left edge.
 			h.update(tea.WindowSizeMsg{Width: size[0] + 40, Height: size[1]})
-			if sc.x > sc.widest-sc.w {
-				t.Errorf("after a resize the window starts at column %d, past %d", sc.x, sc.widest-sc.w)
+			if sc.X > sc.Widest-sc.W {
+				t.Errorf("after a resize the window starts at column %d, past %d", sc.X, sc.Widest-sc.W)
 			}
 			h.m.item.Show(nil, false)
 			h.m.item.Sync()
-			if sc.x != 0 {
-				t.Errorf("with nothing shown the window starts at column %d", sc.x)
+			if sc.X != 0 {
+				t.Errorf("with nothing shown the window starts at column %d", sc.X)
 			}
 		})
 	}
@@ -161,8 +162,8 @@ func TestItemScrollsSidewaysInAReplay(t *testing.T) {
 	pos := h.position()
 	h.key("l")
 	h.settle()
-	if h.m.item.sc.x != scrollStep || h.position() != pos {
-		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.item.sc.x, h.position(), scrollStep, pos)
+	if h.m.item.Sc.X != panes.ScrollStep || h.position() != pos {
+		t.Errorf("l in a replay: column %d at %s, want %d at %s", h.m.item.Sc.X, h.position(), panes.ScrollStep, pos)
 	}
 	h.press("left")
 	if h.position() == pos {
@@ -174,7 +175,7 @@ func TestItemScrollGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			h := wideItemHarness(t, size[0], size[1])
-			scrollTo(h.m, &h.m.item.sc, "demo://wide.json  application/json")
+			scrollTo(h.m, &h.m.item.Sc, "demo://wide.json  application/json")
 			h.key("l")
 			view := h.m.View().Content
 			checkFits(t, view, size[0], size[1])
@@ -196,16 +197,16 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 			h.feed(b.connect(), b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: "7", Size: len(frame), Frame: json.RawMessage(frame)}))
 			h.update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 			h.key("w")
-			for !h.m.wire.onFrame {
+			for !h.m.wire.OnFrame {
 				h.key("tab")
 			}
-			sc := &h.m.wire.frame
-			if sc.widest <= sc.w || !strings.Contains(ansi.Strip(strings.Join(sc.lines, "\n")), wideEnd+`"`) {
-				t.Fatalf("the frame's wide line is not whole (widest %d, pane %d):\n%s", sc.widest, sc.w, ansi.Strip(strings.Join(sc.lines, "\n")))
+			sc := &h.m.wire.Frame
+			if sc.Widest <= sc.W || !strings.Contains(ansi.Strip(strings.Join(sc.Lines, "\n")), wideEnd+`"`) {
+				t.Fatalf("the frame's wide line is not whole (widest %d, pane %d):\n%s", sc.Widest, sc.W, ansi.Strip(strings.Join(sc.Lines, "\n")))
 			}
-			for i, l := range sc.lines {
+			for i, l := range sc.Lines {
 				if strings.Contains(l, wideEnd) {
-					sc.off = i
+					sc.Off = i
 				}
 			}
 			title := func() string {
@@ -227,37 +228,37 @@ func TestFrameJSONScrollsSideways(t *testing.T) {
 				h.key("l")
 			}
 			checkFits(t, h.m.View().Content, size[0], size[1])
-			if !strings.Contains(h.screen(), wideEnd) || sc.x != sc.widest-sc.w {
-				t.Errorf("l does not bring the end into view (column %d of %d):\n%s", sc.x, sc.widest-sc.w, h.screen())
+			if !strings.Contains(h.screen(), wideEnd) || sc.X != sc.Widest-sc.W {
+				t.Errorf("l does not bring the end into view (column %d of %d):\n%s", sc.X, sc.Widest-sc.W, h.screen())
 			}
 			if s := title(); !strings.Contains(s, "Frame ← col ") {
 				t.Errorf("the frame's title does not mark more to the left: %q", s)
 			}
-			x := sc.x
+			x := sc.X
 			h.update(tea.MouseWheelMsg{X: 5, Y: h.m.lay.bodyTop + h.m.lay.bodyH - 2, Button: tea.MouseWheelLeft})
-			if sc.x != x-scrollStep {
-				t.Errorf("a wheel to the left over the frame moved it to column %d, want %d", sc.x, x-scrollStep)
+			if sc.X != x-panes.ScrollStep {
+				t.Errorf("a wheel to the left over the frame moved it to column %d, want %d", sc.X, x-panes.ScrollStep)
 			}
 			h.update(tea.MouseWheelMsg{X: 5, Y: h.m.lay.bodyTop + 1, Button: tea.MouseWheelLeft})
-			if sc.x != x-scrollStep {
-				t.Errorf("a wheel over the list moved the frame to column %d", sc.x)
+			if sc.X != x-panes.ScrollStep {
+				t.Errorf("a wheel over the list moved the frame to column %d", sc.X)
 			}
 		})
 	}
 }
 
 // buildItem builds the item's document for k, as Sync's command would.
-func buildItem(m *model, k itemKey) ([]string, int) {
-	build, _ := m.item.builder(k)
+func buildItem(m *model, k panes.ItemKey) ([]string, int) {
+	build, _ := m.item.Builder(k)
 	return build()
 }
 
 // buildItemNow builds the item's document Sync left to a command, as
 // the command would, and gives it to the model.
 func buildItemNow(m *model) {
-	if k := m.item.builds.pending; k != (itemKey{}) {
+	if k := m.item.Builds.Pending; k != (panes.ItemKey{}) {
 		lines, widest := buildItem(m, k)
-		m.Update(itemBuiltMsg{key: k, lines: lines, widest: widest})
+		m.Update(panes.ItemBuiltMsg{Key: k, Lines: lines, Widest: widest})
 	}
 }
 
@@ -278,8 +279,8 @@ func wideItemModel(b *testing.B, n, width int) *model {
 	m.Update(keyMsg("2"))
 	m.Update(keyMsg("tab"))
 	buildItemNow(m)
-	if m.focus != paneDetail || m.item.sc.widest < width {
-		b.Fatalf("focus %v, widest %d", m.focus, m.item.sc.widest)
+	if m.focus != paneDetail || m.item.Sc.Widest < width {
+		b.Fatalf("focus %v, widest %d", m.focus, m.item.Sc.Widest)
 	}
 	return m
 }
@@ -309,7 +310,7 @@ func BenchmarkItemBuildWide(b *testing.B) {
 	m := wideItemModel(b, 200, 300)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.item.builds.built = itemKey{}
+		m.item.Builds.Built = panes.ItemKey{}
 		m.item.Sync()
 		buildItemNow(m)
 	}
@@ -317,9 +318,9 @@ func BenchmarkItemBuildWide(b *testing.B) {
 
 func BenchmarkItemMeasureWide(b *testing.B) {
 	m := wideItemModel(b, 200, 300)
-	lines := m.item.sc.lines
+	lines := m.item.Sc.Lines
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = measureLines(lines)
+		_ = panes.MeasureLines(lines)
 	}
 }

@@ -35,19 +35,19 @@ type itemDrawState struct {
 }
 
 func (p *itemsPane) drawKey() itemsDrawKey {
-	return itemsDrawKey{st: p.st, sty: p.sty, built: p.built, w: p.w, h: p.h, offset: p.offset, cursor: p.cursor, count: p.count,
-		nrows: len(p.rows), focused: p.focused, typing: p.typing, stale: p.built.walk.Stale(), filtered: p.hits != nil, query: p.query}
+	return itemsDrawKey{st: p.St, sty: p.Sty, built: p.built, w: p.w, h: p.h, offset: p.Offset, cursor: p.Cursor, count: p.count,
+		nrows: len(p.Rows), focused: p.focused, typing: p.Typing, stale: p.built.walk.Stale(), filtered: p.hits != nil, query: p.Query}
 }
 
 // rowStates appends the state of each visible item to out.
 func (p *itemsPane) rowStates(out []itemDrawState) []itemDrawState {
-	for n := p.offset; n < min(p.offset+p.listHeight(), len(p.rows)); n++ {
-		it := p.rows[n].item
+	for n := p.Offset; n < min(p.Offset+p.ListHeight(), len(p.Rows)); n++ {
+		it := p.Rows[n].item
 		if it == nil || it.URI == "" {
 			out = append(out, itemDrawState{})
 			continue
 		}
-		t, _ := p.st.Updated(it.URI)
+		t, _ := p.St.Updated(it.URI)
 		out = append(out, itemDrawState{sub: p.Subscribed(it.URI), updated: t, read: p.updatedSinceRead(it.URI)})
 	}
 	return out
@@ -55,7 +55,7 @@ func (p *itemsPane) rowStates(out []itemDrawState) []itemDrawState {
 
 // sameDrawn says whether what Predraw drew is what the pane shows now.
 func (p *itemsPane) sameDrawn() bool {
-	if p.typing || p.drawKey() != p.drawn.key {
+	if p.Typing || p.drawKey() != p.drawn.key {
 		return false
 	}
 	var buf [64]itemDrawState
@@ -74,7 +74,7 @@ func (p *itemsPane) sameDrawn() bool {
 // Predraw draws the pane again when what it shows changed, in Update: a
 // frame with nothing new in the pane costs a comparison.
 func (p *itemsPane) Predraw() {
-	if p.typing {
+	if p.Typing {
 		return // the input's cursor blinks
 	}
 	if p.drawn.text != "" && p.sameDrawn() {

@@ -25,11 +25,11 @@ func (p *itemsPane) View() string {
 
 // draw renders the title and the visible rows.
 func (p *itemsPane) draw() string {
-	return p.drawList(p.title(), p.listHeight(), p.w, p.emptyLine, p.separator,
+	return p.DrawList(p.title(), p.ListHeight(), p.w, p.emptyLine, p.separator,
 		func(r itemRow, cur bool) string { return p.itemLine(r.item, cur) })
 }
 
-func (p *itemsPane) emptyLine() string { return " " + p.sty.Muted.Render(p.emptyText()) }
+func (p *itemsPane) emptyLine() string { return " " + p.Sty.Muted.Render(p.emptyText()) }
 
 // noun is what the list holds, one and many.
 func (p *itemsPane) noun() (one, many string) {
@@ -38,11 +38,11 @@ func (p *itemsPane) noun() (one, many string) {
 }
 
 func (p *itemsPane) emptyText() string {
-	w := p.st.Latest(p.method)
+	w := p.St.Latest(p.method)
 	_, many := p.noun()
 	switch {
-	case p.query != "":
-		return "nothing matches " + sanitize.Line(p.query)
+	case p.Query != "":
+		return "nothing matches " + sanitize.Line(p.Query)
 	case p.own:
 		return "no task yet: a call the server makes a task shows here"
 	case w == nil:
@@ -57,7 +57,7 @@ func (p *itemsPane) emptyText() string {
 
 // title is the list's walk, its state and the filter.
 func (p *itemsPane) title() string {
-	s := p.sty
+	s := p.Sty
 	count := fmt.Sprint(p.Count())
 	if p.hits != nil {
 		count = fmt.Sprintf("%d of %d", p.count, p.Count())
@@ -69,14 +69,14 @@ func (p *itemsPane) title() string {
 		// Not a server listing: the tasks of this session's own calls.
 		name, right = "This session's tasks", s.Subtle.Render("no tasks/list")
 	}
-	left := p.titleStyle(p.focused).Render(name) + " " + s.Muted.Render(count)
+	left := p.TitleStyle(p.focused).Render(name) + " " + s.Muted.Render(count)
 	if w := p.built.walk; w != nil {
 		right = s.Subtle.Render(fmt.Sprintf("walk #%d", w.ID))
 		if w.Done && w.Incomplete.Finding() {
 			right = s.Warn.Render("⚠ "+string(w.Incomplete)) + " " + right
 		}
 	}
-	return p.titleLine(left, right, p.w)
+	return p.TitleLine(left, right, p.w)
 }
 
 func (p *itemsPane) separator(r itemRow) string {
@@ -85,7 +85,7 @@ func (p *itemsPane) separator(r itemRow) string {
 	if p.hits != nil {
 		shown = r.hits
 	}
-	return p.pt.pageLine(r.page, shown, one, many, p.w, p.sty.Separator)
+	return p.pt.PageLine(r.page, shown, one, many, p.w, p.Sty.Separator)
 }
 
 // badge is one badge of a row: its text and its drawing.
@@ -99,36 +99,36 @@ func (p *itemsPane) badges(it *fold.Item) []badge {
 	var parts []badge
 	add := func(text, drawn string) { parts = append(parts, badge{text, drawn}) }
 	if it.Bad != "" {
-		add("bad", p.pt.badge["bad"])
+		add("bad", p.pt.Badge["bad"])
 	}
 	if len(it.Unsafe) > 0 {
-		add("hidden", p.pt.badge["hidden"])
+		add("hidden", p.pt.Badge["hidden"])
 	}
 	if it.Method == paging.Tasks().Name {
 		parts = append(parts, p.taskBadges(it)...)
 	}
 	if it.URI != "" && p.Subscribed(it.URI) {
-		add("sub", p.pt.badge["sub"])
+		add("sub", p.pt.Badge["sub"])
 	}
 	if it.URI != "" && p.updatedSinceRead(it.URI) {
-		add("upd", p.pt.badge["upd"])
+		add("upd", p.pt.Badge["upd"])
 	}
 	if p.built.walk != nil && p.built.walk.Stale() {
-		add("stale", p.pt.badge["stale"])
+		add("stale", p.pt.Badge["stale"])
 	}
 	if it.Size != nil {
 		sz := render.Size(int(*it.Size))
-		add(sz, p.muted.on(sz))
+		add(sz, p.muted.On(sz))
 	}
 	if it.Method == paging.Prompts().Name && len(it.Arguments) > 0 {
 		n := fmt.Sprintf("%d %s", len(it.Arguments), render.Plural(len(it.Arguments), "arg", "args"))
-		add(n, p.muted.on(n))
+		add(n, p.muted.On(n))
 	}
 	if m := render.ShortMIME(it.MIMEType); m != "" && it.MIMEType != "text/plain" { // plain text is the common case: no news
-		add(m, p.subtle.on(m))
+		add(m, p.subtle.On(m))
 	}
 	if a := render.ShortAnnotations(it.Annotations); a != "" {
-		add(a, p.subtle.on(a))
+		add(a, p.subtle.On(a))
 	}
 	return parts
 }
@@ -157,11 +157,11 @@ func fitBadges(bs []badge, w, minName int) (string, int) {
 // updatedSinceRead says whether the server said uri changed after it was
 // last read (or it was never read).
 func (p *itemsPane) updatedSinceRead(uri string) bool {
-	t, ok := p.st.Updated(uri)
+	t, ok := p.St.Updated(uri)
 	if !ok {
 		return false
 	}
-	return t.After(lastRead(p.st, uri))
+	return t.After(lastRead(p.St, uri))
 }
 
 // lastRead is when uri was last read (the zero time if never).
@@ -206,14 +206,14 @@ func (p *itemsPane) itemLine(it *fold.Item, selected bool) string {
 		if rest != "" {
 			text += "  " + rest
 		}
-		return p.pt.selectedLine(text+pad, badges, p.focused, p.sty.Mono)
+		return p.pt.SelectedLine(text+pad, badges, p.focused, p.Sty.Mono)
 	}
-	styled := p.pt.text.on(name)
+	styled := p.pt.Text.On(name)
 	if h := p.hits[it]; len(h.Pos) > 0 {
-		styled = render.Highlight(name, h.Pos, p.sty.Text, p.sty.Match)
+		styled = render.Highlight(name, h.Pos, p.Sty.Text, p.Sty.Match)
 	}
 	if rest != "" {
-		styled += "  " + p.muted.on(rest)
+		styled += "  " + p.muted.On(rest)
 	}
 	return "  " + styled + pad + "  " + badges + " "
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strconv"
 	"strings"
 
@@ -82,10 +83,10 @@ func (m *model) predraw() {
 		return
 	}
 	l := m.lay
-	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", m.w, m.sty), func() string { return m.sty.Rule.Render(strings.Repeat("─", m.w)) })
-	m.drawn.vrule = m.memo.get("vrule", fmt.Sprintf("%p", m.sty), func() string { return " " + m.sty.Rule.Render("│") + " " })
-	if m.hp.sty != m.sty {
-		m.hp = newHeaderPaints(m.sty)
+	m.drawn.rule = m.memo.get("rule", fmt.Sprintf("%d %p", m.w, m.Sty), func() string { return m.Sty.Rule.Render(strings.Repeat("─", m.w)) })
+	m.drawn.vrule = m.memo.get("vrule", fmt.Sprintf("%p", m.Sty), func() string { return " " + m.Sty.Rule.Render("│") + " " })
+	if m.hp.sty != m.Sty {
+		m.hp = newHeaderPaints(m.Sty)
 	}
 	m.drawn.header = m.header()
 	m.drawn.help = m.helpLine()
@@ -98,7 +99,7 @@ func (m *model) predraw() {
 		m.items[m.tab.item()].Predraw()
 	}
 	m.detail.Predraw()
-	for _, sc := range []*scroller{&m.item.sc, &m.wire.frame, &m.whole.sc} {
+	for _, sc := range []*panes.Scroller{&m.item.Sc, &m.wire.Frame, &m.whole.sc} {
 		sc.Predraw()
 	}
 	m.events.Predraw()
@@ -141,11 +142,11 @@ func (m *model) header() string {
 		ws = fmt.Sprint(walk.ID, walk.Done, len(walk.Pages), walk.Incomplete)
 	}
 	spin := ""
-	if m.replay == nil && (m.st.Out() > 0 || m.ops.call != nil) {
+	if m.replay == nil && (m.St.Out() > 0 || m.ops.call != nil) {
 		spin = m.spin.View()
 	}
-	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v %d %d %s", m.w, m.sty, m.st.Server(), m.st.ShownRev(), m.st.Gen(), m.st.Out(), ws,
-		m.st.LastAnswer().UnixNano(), m.ops.calling(), m.st.Closed(), spin, m.link, m.tab, m.tabCount(m.tab), m.pingText())
+	key := fmt.Sprintf("%d %p %p %d %d %d %s %d %s %v %s %v %d %d %s", m.w, m.Sty, m.St.Server(), m.St.ShownRev(), m.St.Gen(), m.St.Out(), ws,
+		m.St.LastAnswer().UnixNano(), m.ops.calling(), m.St.Closed(), spin, m.link, m.tab, m.tabCount(m.tab), m.pingText())
 	if r := m.replay; r != nil {
 		key += fmt.Sprintf(" replay %v %s", r.Loaded(), m.inFlight())
 	}
@@ -153,12 +154,12 @@ func (m *model) header() string {
 }
 
 func (m *model) drawHeader() string {
-	s, w := m.sty, m.w
+	s, w := m.Sty, m.w
 	var line1 string
 	if m.replay != nil {
 		line1 = m.replayLine1()
 		line1 = render.Fit(line1, w)
-	} else if srv := m.st.Server(); srv != nil {
+	} else if srv := m.St.Server(); srv != nil {
 		// Who the server is changes once a session: drawn once, not on
 		// every page of a walk.
 		line1 = m.memo.get("server", fmt.Sprintf("%d %p %p", w, s, srv), func() string { return render.Fit(" "+m.serverText(srv), w) })
@@ -169,16 +170,16 @@ func (m *model) drawHeader() string {
 	hp := m.headerPaints()
 	spin := "  "
 	switch {
-	case m.st.Out() > 0 && m.replay != nil:
+	case m.St.Out() > 0 && m.replay != nil:
 		// A replay stands still: no spinner for what was out then.
-		spin = " " + hp.spinner.on("⋯")
-	case m.st.Out() > 0:
-		spin = " " + hp.spinner.on(m.spin.View())
+		spin = " " + hp.spinner.On("⋯")
+	case m.St.Out() > 0:
+		spin = " " + hp.spinner.On(m.spin.View())
 	}
-	gen := hp.key.on("gen ") + hp.bold.on(strconv.FormatInt(m.st.Gen(), 10)) +
-		hp.key.on(" · out ") + hp.bold.on(strconv.Itoa(m.st.Out())) + spin
-	line2 := " " + gen + hp.subtle.on(" │  ") + m.walkText(hp)
-	line2 += hp.subtle.on("  │  ") + hp.key.on("last answer ") + hp.text.on(render.Clock(m.st.LastAnswer(), m.o.Loc))
+	gen := hp.key.On("gen ") + hp.bold.On(strconv.FormatInt(m.St.Gen(), 10)) +
+		hp.key.On(" · out ") + hp.bold.On(strconv.Itoa(m.St.Out())) + spin
+	line2 := " " + gen + hp.subtle.On(" │  ") + m.walkText(hp)
+	line2 += hp.subtle.On("  │  ") + hp.key.On("last answer ") + hp.text.On(render.Clock(m.St.LastAnswer(), m.o.Loc))
 	if p := m.pingText(); p != "" {
 		line2 += s.Subtle.Render("  │  ") + s.HeaderKey.Render(p)
 	}
@@ -186,9 +187,9 @@ func (m *model) drawHeader() string {
 	switch {
 	case m.ops.call != nil:
 		r2 = s.Spinner.Render(m.spin.View()) + s.Text.Render(" calling "+sanitize.Line(m.ops.call.tool)+" ")
-	case m.replay != nil && len(m.st.Running()) > 0:
+	case m.replay != nil && len(m.St.Running()) > 0:
 		r2 = s.Spinner.Render("⋯") + s.Text.Render(" "+m.inFlight()+" ")
-	case m.st.Closed():
+	case m.St.Closed():
 		r2 = s.Warn.Render("session closed ")
 	}
 	return line1 + "\n" + joinEnds(line2, r2, w)
@@ -198,13 +199,13 @@ func (m *model) drawHeader() string {
 // second line is drawn again on most events of a walk.
 type headerPaints struct {
 	sty                                                 *themes.Styles
-	key, bold, subtle, text, spinner, muted, warn, pass paint
+	key, bold, subtle, text, spinner, muted, warn, pass panes.Paint
 }
 
 func newHeaderPaints(s *themes.Styles) headerPaints {
-	return headerPaints{sty: s, key: newPaint(s.HeaderKey.Render), bold: newPaint(s.Bold.Render), subtle: newPaint(s.Subtle.Render),
-		text: newPaint(s.Text.Render), spinner: newPaint(s.Spinner.Render), muted: newPaint(s.Muted.Render),
-		warn: newPaint(s.Warn.Render), pass: newPaint(s.Pass.Render)}
+	return headerPaints{sty: s, key: panes.NewPaint(s.HeaderKey.Render), bold: panes.NewPaint(s.Bold.Render), subtle: panes.NewPaint(s.Subtle.Render),
+		text: panes.NewPaint(s.Text.Render), spinner: panes.NewPaint(s.Spinner.Render), muted: panes.NewPaint(s.Muted.Render),
+		warn: panes.NewPaint(s.Warn.Render), pass: panes.NewPaint(s.Pass.Render)}
 }
 
 // headerPaints are the paints of the styles now, made in predraw.
@@ -215,7 +216,7 @@ func (m *model) headerPaints() *headerPaints { return &m.hp }
 func (m *model) walkText(hp *headerPaints) string {
 	if m.tab == tabTasks && m.declared.ownTasks {
 		n := m.tabCount(m.tab)
-		return hp.muted.on(fmt.Sprintf("%d %s of this session · no tasks/list", n, render.Plural(n, "task", "tasks")))
+		return hp.muted.On(fmt.Sprintf("%d %s of this session · no tasks/list", n, render.Plural(n, "task", "tasks")))
 	}
 	walk := m.tabWalk()
 	wstyle := hp.text
@@ -229,18 +230,18 @@ func (m *model) walkText(hp *headerPaints) string {
 	case walk.Done:
 		wstyle = hp.pass
 	}
-	text := wstyle.on(render.WalkSummary(walk))
+	text := wstyle.On(render.WalkSummary(walk))
 	if walk != nil && walk.Done {
 		// What the pane lists: a later walk that failed lists nothing,
 		// and the pane keeps the last good one.
 		n := walk.Items
-		if sw := m.st.Shown(); m.tab == tabTools && sw != nil && len(sw.Pages) > 0 {
+		if sw := m.St.Shown(); m.tab == tabTools && sw != nil && len(sw.Pages) > 0 {
 			n = len(sw.Tools)
 		} else if m.tab != tabTools {
 			n = m.tabCount(m.tab)
 		}
 		one, many := m.tab.nouns()
-		text += hp.muted.on(fmt.Sprintf(" · %d %s", n, render.Plural(n, one, many)))
+		text += hp.muted.On(fmt.Sprintf(" · %d %s", n, render.Plural(n, one, many)))
 	}
 	return text
 }
@@ -248,7 +249,7 @@ func (m *model) walkText(hp *headerPaints) string {
 // serverText says who the server is: name, version, protocol, transport
 // and target, every part it sent shown safely.
 func (m *model) serverText(srv *record.ServerInfo) string {
-	s := m.sty
+	s := m.Sty
 	text := s.Server.Render(sanitize.Line(srv.Name))
 	if srv.Version != "" {
 		text += " " + s.Text.Render(sanitize.Line(srv.Version))
@@ -304,9 +305,9 @@ func (m *model) body() string {
 	case m.mode == modeWire:
 		// Before a connection too: the wire shows how an attempt went.
 		return m.wire.View()
-	case m.st.Server() == nil && m.link == linkFailed:
+	case m.St.Server() == nil && m.link == linkFailed:
 		return m.failedBody()
-	case m.st.Server() == nil && m.o.Dial != nil:
+	case m.St.Server() == nil && m.o.Dial != nil:
 		return m.connectingBody()
 	}
 	return m.panesBody()
@@ -314,8 +315,8 @@ func (m *model) body() string {
 
 // failedBody says why the connection failed and what to do next.
 func (m *model) failedBody() string {
-	msg := m.sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
-		m.sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then press R to try again; q quits.")
+	msg := m.Sty.Fail.Render("✗ "+sanitize.Text(m.dialErr.Error())) + "\n\n" +
+		m.Sty.Muted.Render("w shows the frames of the attempt, e exports them. Check the command or URL, then press R to try again; q quits.")
 	return m.block(lipgloss.NewStyle().Width(m.w-4).Render(msg), m.w, m.lay.bodyH)
 }
 
@@ -344,7 +345,7 @@ func (m *model) sideBySide(left, right string) string {
 	rl := strings.Split(right, "\n")
 	rule := m.drawn.vrule
 	if rule == "" {
-		rule = " " + m.sty.Rule.Render("│") + " "
+		rule = " " + m.Sty.Rule.Render("│") + " "
 	}
 	var b strings.Builder
 	for i := 0; i < m.lay.bodyH; i++ {
@@ -381,18 +382,18 @@ func (m *model) block(text string, w, h int) string {
 }
 
 func (m *model) statusLine() string {
-	s := m.sty
+	s := m.Sty
 	if m.replay != nil {
 		return m.replayStatus()
 	}
 	if m.mode == modeLevel {
 		return m.levelLine()
 	}
-	if m.status.text == "" && m.st.Closed() {
+	if m.status.text == "" && m.St.Closed() {
 		// Until something else is said: the session is over, and what
 		// can still be done.
 		text := "⚠ the session is closed"
-		if why := m.st.ClosedWhy(); why != "" && why != "session closed" {
+		if why := m.St.ClosedWhy(); why != "" && why != "session closed" {
 			text = "⚠ " + why + " · the session is closed"
 		}
 		return render.Fit(" "+s.Warn.Render(sanitize.Line(text))+s.Muted.Render(" · q quit, e export, w wire"), m.w)

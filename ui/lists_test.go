@@ -22,7 +22,7 @@ import (
 func (h *harness) allWalked(n int) {
 	h.t.Helper()
 	h.until("every first walk", func() bool {
-		walks := h.m.st.Walks()
+		walks := h.m.St.Walks()
 		return len(walks) == n && !h.m.ops.walking() && !slices.ContainsFunc(walks, func(w *fold.Walk) bool { return !w.Done })
 	})
 }
@@ -38,7 +38,7 @@ func TestItemTabsShowACursorLoop(t *testing.T) {
 		method string
 	}{{"2", paging.Resources().Name}, {"3", paging.ResourceTemplates().Name}, {"4", paging.Prompts().Name}} {
 		h.key(tb.key)
-		w := h.m.st.Latest(tb.method)
+		w := h.m.St.Latest(tb.method)
 		if w == nil || w.Incomplete != paging.CursorRepeated || len(w.Pages) != 3 {
 			t.Fatalf("%s: walk %+v", tb.method, w)
 		}
@@ -46,8 +46,8 @@ func TestItemTabsShowACursorLoop(t *testing.T) {
 		if !strings.Contains(s, "⚠ cursor-repeated") || !strings.Contains(h.headerLines()[1], "⚠ incomplete: cursor-repeated") {
 			t.Errorf("%s: the tab does not say the walk is incomplete:\n%s", tb.method, s)
 		}
-		if !strings.Contains(s, "page 3 · ") || h.m.tabCount(h.m.tab) != len(h.m.st.Items(w)) || len(h.m.st.Items(w)) == 0 {
-			t.Errorf("%s: %d listed, %d read:\n%s", tb.method, h.m.tabCount(h.m.tab), len(h.m.st.Items(w)), s)
+		if !strings.Contains(s, "page 3 · ") || h.m.tabCount(h.m.tab) != len(h.m.St.Items(w)) || len(h.m.St.Items(w)) == 0 {
+			t.Errorf("%s: %d listed, %d read:\n%s", tb.method, h.m.tabCount(h.m.tab), len(h.m.St.Items(w)), s)
 		}
 	}
 }
@@ -148,7 +148,7 @@ func TestReplayShowsTheTabsAsTheyWere(t *testing.T) {
 	}
 	h.press("{")
 	for i := 0; ; i++ {
-		w := h.m.st.Latest(paging.Resources().Name)
+		w := h.m.St.Latest(paging.Resources().Name)
 		if w != nil && len(w.Pages) == 1 {
 			break
 		}
@@ -162,7 +162,7 @@ func TestReplayShowsTheTabsAsTheyWere(t *testing.T) {
 		t.Errorf("one page in: the tab shows more or less than it:\n%s", s)
 	}
 	h.press("}")
-	h.m.items[tabResources.item()].picked = "demo://changelog"
+	h.m.items[tabResources.item()].PickedKey = "demo://changelog"
 	h.m.items[tabResources.item()].reselect()
 	h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	if s := h.screen(); !strings.Contains(s, "Resources 30 ") || !strings.Contains(s, "Latest resources/read") || strings.Contains(s, "enter reads") {

@@ -4,6 +4,7 @@ package ui
 
 import (
 	"encoding/json"
+	"mcpwitness/ui/panes"
 	"os"
 	"strconv"
 	"strings"
@@ -92,19 +93,19 @@ type (
 
 // askModal is the modal's state: the requests waiting, the first shown.
 type askModal struct {
-	*common
-	keys  *AskKeyMap
+	*panes.Common
+	keys  *panes.AskKeyMap
 	w, h  int
 	queue []*askReq
 	// from is the mode the modal opened over.
 	from mode
 
-	form   editorPane     // an elicitation's form: the call editor's
-	reply  textarea.Model // a sampling reply
+	form   panes.EditorPane // an elicitation's form: the call editor's
+	reply  textarea.Model   // a sampling reply
 	path   textinput.Model
 	pathOn bool // the file path input has the keys
 	stop   int  // the stop reason picked, in stopReasons
-	sc     scroller
+	sc     panes.Scroller
 	note   string
 }
 
@@ -240,14 +241,14 @@ func (m *model) showAsk() tea.Cmd {
 	}
 	a := &m.ask
 	a.note, a.pathOn, a.stop = "", false, 0
-	a.sc = scroller{}
+	a.sc = panes.Scroller{}
 	var cmd tea.Cmd
 	switch r.kind {
 	case askForm:
-		a.form = newEditorPane(m.common, &m.keys.Editor, m.v)
-		a.form.answer = true
+		a.form = panes.NewEditorPane(m.Common, &m.keys.Editor, m.v)
+		a.form.Answer = true
 		// Its checks are numbered apart from the call editor's.
-		a.form.checkSeq = 1 << 30
+		a.form.CheckSeq = 1 << 30
 		a.resize(m.w, m.h)
 		cmd = a.form.Open(&fold.Tool{Name: "elicitation", Label: "elicitation", Input: r.schema})
 	case askSampling:
@@ -353,7 +354,7 @@ func (m *model) keyAsk(msg tea.KeyPressMsg) tea.Cmd {
 		m.mode = a.from
 		return nil
 	}
-	if moveKey(msg, &k.Scroll, &a.sc) {
+	if panes.MoveKey(msg, &k.Scroll, &a.sc) {
 		return nil
 	}
 	switch r.kind {
@@ -394,7 +395,7 @@ func (m *model) keyAskForm(msg tea.KeyPressMsg) tea.Cmd {
 			a.note = "fix the JSON before accepting: " + err.Error()
 			return nil
 		}
-		if c := a.form.checked; c != nil && (len(c.errs) > 0 || c.jsonErr != "") {
+		if c := a.form.Checked; c != nil && (len(c.Errs) > 0 || c.JsonErr != "") {
 			a.note = "the answer does not match the requested schema; fix the fields, or decline or cancel"
 			return nil
 		}
@@ -477,4 +478,19 @@ func (m *model) toAsk(msg tea.Msg) tea.Cmd {
 		a.reply, cmd = a.reply.Update(msg)
 	}
 	return cmd
+}
+
+// ShortHelp returns the keys of the request shown, for the help line.
+func (a *askModal) ShortHelp() []key.Binding {
+	k := a.keys
+	r := a.current()
+	switch {
+	case r == nil:
+		return nil
+	case r.kind == askForm:
+		return []key.Binding{k.Accept, k.Decline, k.Cancel}
+	case r.kind == askURL:
+		return []key.Binding{k.Open, k.Accept, k.Decline, k.Cancel}
+	}
+	return []key.Binding{k.Accept, k.Decline, k.Stop, k.Load, k.Scroll.PageDown}
 }

@@ -21,6 +21,8 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/record"
 	"mcpwitness/session"
+
+	"mcpwitness/ui/panes"
 )
 
 // askSchema is the form the asking server's ask_form asks for.
@@ -85,7 +87,7 @@ func newAskingServer(t *testing.T) *askingServer {
 			URL: u, ElicitationID: "e1"}))
 	})
 	srv.AddTool(&mcp.Tool{Name: "ask_wide", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "All of it?", RequestedSchema: json.RawMessage(wideSchema(maxFormFields + 1))}))
+		return answer(req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "All of it?", RequestedSchema: json.RawMessage(wideSchema(panes.MaxFormFields + 1))}))
 	})
 	srv.AddTool(&mcp.Tool{Name: "read_roots", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return answer(req.Session.ListRoots(ctx, nil))
@@ -142,7 +144,7 @@ func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 	h.bridge(log)
 	info := s.Info()
 	h.feed(record.Event{Kind: record.KindConnect, Server: &info})
-	h.until("the tools", func() bool { return h.m.st.LatestTools() != nil && len(h.m.st.LatestTools().Tools) == 8 })
+	h.until("the tools", func() bool { return h.m.St.LatestTools() != nil && len(h.m.St.LatestTools().Tools) == 8 })
 	return h, srv
 }
 
@@ -151,8 +153,8 @@ func askHarness(t *testing.T, protocol ...string) (*harness, *askingServer) {
 func (h *harness) startCall(tool string) {
 	h.t.Helper()
 	h.until("no call in flight", func() bool { return h.m.ops.call == nil && !h.m.ops.walking() })
-	h.m.tools.picked = tool
-	h.m.tools.reselect()
+	h.m.tools.PickedKey = tool
+	h.m.tools.Reselect()
 	h.m.sync()
 	h.key("enter")
 	h.key("ctrl+s")
@@ -204,18 +206,18 @@ func TestModalElicitationForm(t *testing.T) {
 	}
 	// The required name is missing: the live check says so and accept is
 	// refused.
-	h.until("the live check", func() bool { return h.m.ask.form.checked != nil })
+	h.until("the live check", func() bool { return h.m.ask.form.Checked != nil })
 	h.key("ctrl+s")
 	if h.m.mode != modeAsk || !strings.Contains(h.screen(), "does not match the requested schema") {
 		t.Fatalf("an answer missing a required field was accepted:\n%s", h.screen())
 	}
-	for h.m.ask.form.fields[h.m.ask.form.focus].Name != "name" {
+	for h.m.ask.form.Fields[h.m.ask.form.Focus].Name != "name" {
 		h.key("tab")
 	}
 	h.typeText("Ada")
 	h.until("the check of the typed name", func() bool {
-		c := h.m.ask.form.checked
-		return c != nil && len(c.errs) == 0 && c.jsonErr == ""
+		c := h.m.ask.form.Checked
+		return c != nil && len(c.Errs) == 0 && c.JsonErr == ""
 	})
 	t.Run("golden", func(t *testing.T) { modalGolden(t, h) })
 	h.key("ctrl+s")
@@ -250,14 +252,14 @@ func TestModalElicitationForm(t *testing.T) {
 func TestModalElicitationTooWideForAForm(t *testing.T) {
 	h, _ := askHarness(t)
 	h.startCall("ask_wide")
-	if f := &h.m.ask.form; !f.raw || f.fields != nil {
-		t.Fatalf("raw %v, %d fields: want raw JSON", f.raw, len(f.fields))
+	if f := &h.m.ask.form; !f.Raw || f.Fields != nil {
+		t.Fatalf("raw %v, %d fields: want raw JSON", f.Raw, len(f.Fields))
 	}
 	if s := h.screen(); !strings.Contains(s, "All of it?") || !strings.Contains(s, "raw JSON") {
 		t.Errorf("the modal:\n%s", s)
 	}
 	h.key("ctrl+r")
-	if want := fmt.Sprintf("it has %d properties", maxFormFields+1); !strings.Contains(h.screen(), want) {
+	if want := fmt.Sprintf("it has %d properties", panes.MaxFormFields+1); !strings.Contains(h.screen(), want) {
 		t.Errorf("ctrl+r does not say %q:\n%s", want, h.screen())
 	}
 	h.key("esc")
@@ -357,13 +359,13 @@ func TestModalAnswersAnInputRequestInAResult(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "an input request in the call's result") {
 		t.Errorf("the modal does not say how it was asked:\n%s", s)
 	}
-	for h.m.ask.form.fields[h.m.ask.form.focus].Name != "name" {
+	for h.m.ask.form.Fields[h.m.ask.form.Focus].Name != "name" {
 		h.key("tab")
 	}
 	h.typeText("Ada")
 	h.until("the check of the typed name", func() bool {
-		c := h.m.ask.form.checked
-		return c != nil && len(c.errs) == 0
+		c := h.m.ask.form.Checked
+		return c != nil && len(c.Errs) == 0
 	})
 	h.key("ctrl+s")
 	if got := h.callAnswer("ask_in_result"); got != `{"action":"accept","content":{"colour":"green","name":"Ada"}}` {
@@ -437,8 +439,8 @@ func TestRootsEditor(t *testing.T) {
 // startCallNoModal sends a call to tool that asks nothing of the person.
 func (h *harness) startCallNoModal(tool string) {
 	h.t.Helper()
-	h.m.tools.picked = tool
-	h.m.tools.reselect()
+	h.m.tools.PickedKey = tool
+	h.m.tools.Reselect()
 	h.m.sync()
 	h.key("enter")
 	h.key("ctrl+s")

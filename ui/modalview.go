@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -56,7 +57,7 @@ func (a *askModal) resize(w, h int) {
 
 // view draws the modal's box.
 func (m *model) askView() string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	r := a.current()
 	if r == nil {
 		return ""
@@ -77,7 +78,7 @@ func (m *model) askView() string {
 		body = m.samplingBody(iw)
 	}
 	lines = append(lines, body...)
-	inner := fitLines(padLines(lines, ih), iw, ih)
+	inner := panes.FitLines(padLines(lines, ih), iw, ih)
 	return lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Title.GetForeground()).
 		Padding(0, 1).Render(inner)
 }
@@ -87,7 +88,7 @@ func (m *model) askedBy(r *askReq) string {
 	who := "asked outside any call"
 	if r.call != 0 {
 		who = fmt.Sprintf("asked by call #%d", r.call)
-		if c := m.st.Call(r.call); c != nil {
+		if c := m.St.Call(r.call); c != nil {
 			who += " " + sanitize.Line(c.Tool)
 		}
 	}
@@ -115,7 +116,7 @@ func padLines(lines []string, n int) []string {
 // headLines are an elicitation's message and the findings on its request,
 // at most most lines.
 func (m *model) headLines(r *askReq, w, most int) []string {
-	s := m.sty
+	s := m.Sty
 	d := render.NewDoc(w, s)
 	if r.message != "" {
 		d.Text(s.Text, r.message, 0)
@@ -133,17 +134,17 @@ func (m *model) headLines(r *askReq, w, most int) []string {
 // formBody is an elicitation form: the message, the findings, the form
 // with its live check, and the keys.
 func (m *model) formBody(r *askReq, w, h int) []string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	out := m.headLines(r, w, max(h/3, 2))
 	out = append(out, "")
-	check := a.form.checkLines()
+	check := a.form.CheckLines()
 	keys := s.Muted.Render("ctrl+s accept · ctrl+x decline · esc cancel · tab next field · ←/→ choose · ctrl+r raw JSON")
 	room := h - len(out) - len(check) - 3
 	var fields []string
-	if a.form.raw {
-		fields = strings.Split(a.form.area.View(), "\n")
+	if a.form.Raw {
+		fields = strings.Split(a.form.Area.View(), "\n")
 	} else {
-		fields = a.form.formWindow(room)
+		fields = a.form.FormWindow(room)
 	}
 	if len(fields) > room {
 		fields = fields[:max(room, 1)]
@@ -160,7 +161,7 @@ func (m *model) formBody(r *askReq, w, h int) []string {
 // urlBody is a URL elicitation: the message, the URL shown safely, what
 // became of it, and the keys.
 func (m *model) urlBody(r *askReq, w int) []string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	out := m.headLines(r, w, 6)
 	out = append(out, "", s.Bold.Render("URL"))
 	d := render.NewDoc(w, s)
@@ -189,10 +190,10 @@ func (m *model) urlBody(r *askReq, w int) []string {
 // samplingBody is a sampling request (scrollable), the reply and its
 // stop reason, and the keys.
 func (m *model) samplingBody(w int) []string {
-	a, s := &m.ask, m.sty
+	a, s := &m.ask, m.Sty
 	out := strings.Split(a.sc.View(), "\n")
 	label := "Reply · stop reason " + stopReasons()[a.stop] + " (ctrl+t) · ctrl+l load from a file"
-	if a.sc.more() {
+	if a.sc.More() {
 		label = "↓ more of the request (pgdn) · " + label
 	}
 	out = append(out, s.Bold.Render(render.Trunc(label, w)))
@@ -216,7 +217,7 @@ func (m *model) samplingBody(w int) []string {
 // system prompt, the model preferences, the token bound, the tools, and
 // what the request did wrong.
 func samplingLines(params json.RawMessage, w int, a *askModal) []string {
-	s := a.sty
+	s := a.Sty
 	var p struct {
 		Messages []struct {
 			Role    string          `json:"role"`

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"maps"
+	"mcpwitness/ui/panes"
 	"reflect"
 	"testing"
 )
@@ -15,12 +16,12 @@ func TestViewChangesNothing(t *testing.T) {
 		for _, k := range keys {
 			m.Update(keyMsg(k))
 		}
-		memo, help, doc, frame, md := maps.Clone(m.memo), m.helpView.sc, m.detail.sc, m.wire.frame, m.mode
+		memo, help, doc, frame, md := maps.Clone(m.memo), m.helpView.Sc, m.detail.sc, m.wire.Frame, m.mode
 		first := m.View().Content
 		if !maps.EqualFunc(memo, m.memo, func(a, b [2]string) bool { return a == b }) {
 			t.Errorf("after %v: View wrote the drawing cache", keys)
 		}
-		for name, pair := range map[string][2]scroller{"help": {help, m.helpView.sc}, "detail": {doc, m.detail.sc}, "frame": {frame, m.wire.frame}} {
+		for name, pair := range map[string][2]panes.Scroller{"help": {help, m.helpView.Sc}, "detail": {doc, m.detail.sc}, "frame": {frame, m.wire.Frame}} {
 			if !reflect.DeepEqual(pair[0], pair[1]) {
 				t.Errorf("after %v: View resized or moved the %s scroller", keys, name)
 			}

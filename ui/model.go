@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"mcpwitness/ui/panes"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -145,8 +146,8 @@ type options struct {
 // into its state and lays the panes out.
 type model struct {
 	o options
-	*common
-	keys  KeyMap // the panes' maps point into it
+	*panes.Common
+	keys  panes.KeyMap // the panes' maps point into it
 	theme string
 	fixed bool // the theme was chosen, not guessed
 	w, h  int
@@ -163,20 +164,20 @@ type model struct {
 	strip    bool                   // the tab strip shows (the list panes are a row shorter)
 	declared declared               // what the server declared
 	tab      tab                    // the list shown
-	tools    toolsPane              // tabTools
+	tools    panes.ToolsPane        // tabTools
 	items    [numItemTabs]itemsPane // the other tabs, from tabResources on
-	item     itemPane               // the detail of the selected item
+	item     panes.ItemPane         // the detail of the selected item
 	detail   detailPane
-	editor   editorPane
-	form     formPane
+	editor   panes.EditorPane
+	form     panes.FormPane
 	// formID numbers the forms opened; formItem is what the open one fills.
 	formID   int
 	formItem *fold.Item
 	// level is the log level picked in the picker (an index of
 	// session.LogLevels).
 	level  int
-	wire   wirePane
-	events eventsPane
+	wire   panes.WirePane
+	events panes.EventsPane
 	// whole is an event opened whole, in the place of the detail pane.
 	whole wholeView
 	focus pane
@@ -187,13 +188,13 @@ type model struct {
 	queued   []paging.Method // the first walks not started yet
 
 	help     help.Model
-	helpView helpView // the full help
+	helpView panes.HelpView // the full help
 	spin     spinner.Model
 	spinning bool           // a tick is on its way
 	bar      progress.Model // reading a replay's file
 
 	replay *replay.Replay // nil for a live session
-	scrub  scrubber       // a replay's control
+	scrub  panes.Scrubber // a replay's control
 
 	status status // the status line's message
 	// ask is the modal answering the server's requests; roots the roots
@@ -221,8 +222,8 @@ func newModel(o options) *model {
 	if o.Loc == nil {
 		o.Loc = time.Local
 	}
-	m := &model{o: o, keys: DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
-	m.common = &common{st: fold.New(nil), global: &m.keys.Global, loc: o.Loc}
+	m := &model{o: o, keys: panes.DefaultKeyMap(), backend: o.Backend, v: checks.NewValidator(), memo: memo{}}
+	m.Common = &panes.Common{St: fold.New(nil), Global: &m.keys.Global, Loc: o.Loc}
 	switch {
 	case o.Backend != nil:
 		m.link = linkUp
@@ -241,23 +242,23 @@ func newModel(o options) *model {
 		m.theme = themes.Dark
 		sty, _ = themes.ByName(m.theme)
 	}
-	m.sty = &sty
-	m.tools = newToolsPane(m.common, &m.keys.Tools)
+	m.Sty = &sty
+	m.tools = panes.NewToolsPane(m.Common, &m.keys.Tools)
 	for t := tabResources; t < numTabs; t++ {
-		m.items[t.item()] = newItemsPane(m.common, &m.keys.Items, t.method().Name)
+		m.items[t.item()] = newItemsPane(m.Common, &m.keys.Items, t.method().Name)
 	}
-	m.item = newItemPane(m.common, &m.keys.Item)
-	m.detail = newDetailPane(m.common, &m.keys.Detail)
-	m.editor = newEditorPane(m.common, &m.keys.Editor, m.v)
-	m.wire = newWirePane(m.common, &m.keys.Wire)
-	m.ask = askModal{common: m.common, keys: &m.keys.Ask}
-	m.events = newEventsPane(m.common, &m.keys.Events)
-	m.whole = newWholeView(m.common, &m.keys.Whole)
+	m.item = panes.NewItemPane(m.Common, &m.keys.Item)
+	m.detail = newDetailPane(m.Common, &m.keys.Detail)
+	m.editor = panes.NewEditorPane(m.Common, &m.keys.Editor, m.v)
+	m.wire = panes.NewWirePane(m.Common, &m.keys.Wire)
+	m.ask = askModal{Common: m.Common, keys: &m.keys.Ask}
+	m.events = panes.NewEventsPane(m.Common, &m.keys.Events)
+	m.whole = newWholeView(m.Common, &m.keys.Whole)
 	m.help = help.New()
-	m.help.Styles = m.sty.Help
-	m.helpView = helpView{keys: &m.keys.Help}
-	m.bar = newBar(m.sty)
-	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.sty.Spinner))
+	m.help.Styles = m.Sty.Help
+	m.helpView = panes.HelpView{Keys: &m.keys.Help}
+	m.bar = newBar(m.Sty)
+	m.spin = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.Sty.Spinner))
 	m.setFocus(paneTools)
 	m.syncDeclared()
 	if o.Replay != nil {
@@ -304,7 +305,7 @@ func (m *model) sync() tea.Cmd {
 	}
 	if sel, shown := m.tools.Selected(), m.detail.Tool(); m.mode != modeEditor && !m.tools.Pending() {
 		switch {
-		case sel == nil && shown != nil && (m.st.Shown() == nil || len(m.st.Shown().Tools) == 0):
+		case sel == nil && shown != nil && (m.St.Shown() == nil || len(m.St.Shown().Tools) == 0):
 			m.detail.ShowTool(nil)
 		case sel != nil && (shown == nil || shown.Name != sel.Name):
 			m.detail.ShowTool(sel)
@@ -332,7 +333,7 @@ func (m *model) busy() bool {
 	if r := m.replay; r != nil {
 		return !r.Loaded() || r.Running() || m.detail.Busy() || m.wire.Busy()
 	}
-	return m.link == linkDialing || m.st.Out() > 0 || m.ops.walking() || m.ops.call != nil || m.ops.request != nil || m.ops.ping != nil || m.ops.export ||
+	return m.link == linkDialing || m.St.Out() > 0 || m.ops.walking() || m.ops.call != nil || m.ops.request != nil || m.ops.ping != nil || m.ops.export ||
 		m.detail.Busy() || m.wire.Busy()
 }
 
@@ -378,18 +379,18 @@ func (m *model) setTheme(name string) {
 	if !ok {
 		return
 	}
-	m.theme, m.sty = name, &sty
-	m.tools.restyle()
+	m.theme, m.Sty = name, &sty
+	m.tools.Restyle()
 	for i := range m.items {
 		m.items[i].restyle()
 	}
-	m.form.restyle()
+	m.form.Restyle()
 	m.detail.restyle()
-	m.editor.restyle()
-	m.events.restyle()
-	m.bar = newBar(m.sty)
-	m.help.Styles = m.sty.Help
-	m.spin.Style = m.sty.Spinner
+	m.editor.Restyle()
+	m.events.Restyle()
+	m.bar = newBar(m.Sty)
+	m.help.Styles = m.Sty.Help
+	m.spin.Style = m.Sty.Spinner
 }
 
 // View lays the panes out; it renders only what is visible.

@@ -45,7 +45,7 @@ func TestWalkShowsPagesAsTheyArrive(t *testing.T) {
 			t.Errorf("after the walk, screen lacks %q:\n%s", want, s)
 		}
 	}
-	w := h.m.st.LatestTools()
+	w := h.m.St.LatestTools()
 	if got := []int{w.Pages[0].Number, w.Pages[1].Number}; got[0] != 1 || got[1] != 2 {
 		t.Errorf("pages in arrival order = %v, want [1 2]", got)
 	}
@@ -83,11 +83,11 @@ func TestCallRunsInACommand(t *testing.T) {
 	f := &fakeBackend{}
 	h, _ := callScreen(t, f, tool("weather", `"inputSchema":{"type":"object","properties":{"city":{"type":"string"},"units":{"type":"string","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"]}`))
 	h.key("enter")
-	if h.m.mode != modeEditor || h.m.editor.raw {
+	if h.m.mode != modeEditor || h.m.editor.Raw {
 		t.Fatal("enter did not open the form editor")
 	}
 	h.typeText("Lisbon")
-	h.until("the live check", func() bool { return h.m.editor.checked != nil && len(h.m.editor.checked.errs) == 0 })
+	h.until("the live check", func() bool { return h.m.editor.Checked != nil && len(h.m.editor.Checked.Errs) == 0 })
 	if s := h.screen(); !strings.Contains(s, "✓ arguments match the input schema") || !strings.Contains(s, "‹ celsius ›") {
 		t.Errorf("editor screen:\n%s", s)
 	}
@@ -270,10 +270,10 @@ func TestResizeKeepsEveryLineInside(t *testing.T) {
 
 func TestThemeCycles(t *testing.T) {
 	h := newHarness(t, options{})
-	before := h.m.sty
+	before := h.m.Sty
 	h.key("t")
-	if h.m.theme != "light" || h.m.sty == before || h.m.tools.sty != h.m.sty || h.m.detail.sty != h.m.sty {
-		t.Errorf("after t: theme %q, styles replaced %v", h.m.theme, h.m.sty != before)
+	if h.m.theme != "light" || h.m.Sty == before || h.m.tools.Sty != h.m.Sty || h.m.detail.Sty != h.m.Sty {
+		t.Errorf("after t: theme %q, styles replaced %v", h.m.theme, h.m.Sty != before)
 	}
 	for range 3 {
 		h.key("t")
@@ -311,7 +311,7 @@ func TestWireKeepsTheNewestFrames(t *testing.T) {
 		h.feed(b.ev(record.Event{Kind: record.KindWire, Dir: record.Recv, ID: fmt.Sprint(i), Size: 10,
 			Frame: json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`, i)), LatencyMs: 4}))
 	}
-	if n := h.m.st.Frames().Len(); n != fold.MaxFrames {
+	if n := h.m.St.Frames().Len(); n != fold.MaxFrames {
 		t.Errorf("wire keeps %d frames, want %d", n, fold.MaxFrames)
 	}
 	h.key("w")
@@ -418,14 +418,14 @@ func TestWheelScrollsThePaneUnderThePointer(t *testing.T) {
 	if sel := h.m.tools.Selected(); sel == nil || sel.Name != "tool_0004" {
 		t.Errorf("wheel over the tools pane: selected %v, want tool_0004", sel)
 	}
-	before := h.m.detail.sc.off
+	before := h.m.detail.sc.Off
 	h.m.detail.sc.SetLines(make([]string, 200))
 	wheel(l.leftW+5, l.bodyTop+3, tea.MouseWheelDown)
-	if h.m.detail.sc.off == before {
+	if h.m.detail.sc.Off == before {
 		t.Error("wheel over the detail pane did not scroll it")
 	}
 	wheel(5, l.eventsTop+2, tea.MouseWheelUp)
-	if h.m.events.list.follow {
+	if h.m.events.List.Follow {
 		t.Error("wheel over the events pane did not scroll it")
 	}
 }
@@ -435,8 +435,8 @@ func TestPasteGoesToTheInputWithTheKeys(t *testing.T) {
 	h, _ := callScreen(t, f, tool("echo", `"inputSchema":{"type":"object","properties":{"message":{"type":"string"}}}`))
 	h.key("/")
 	h.update(tea.PasteMsg{Content: "ech"})
-	if h.m.tools.query != "ech" {
-		t.Errorf("filter after paste = %q", h.m.tools.query)
+	if h.m.tools.Query != "ech" {
+		t.Errorf("filter after paste = %q", h.m.tools.Query)
 	}
 	h.key("enter")
 	h.key("enter")

@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"mcpwitness/ui/panes"
 )
 
 // click takes a left click while browsing: on a list row it focuses the
@@ -15,7 +17,7 @@ import (
 func (m *model) click(ms tea.Mouse) tea.Cmd {
 	switch l := m.lay; {
 	case ms.Button != tea.MouseLeft || !m.mode.free(),
-		m.replay != nil && !m.replay.Loaded() || m.st.Server() == nil && m.replay == nil:
+		m.replay != nil && !m.replay.Loaded() || m.St.Server() == nil && m.replay == nil:
 		return nil
 	case !l.short && ms.Y >= l.eventsTop && ms.Y < l.eventsTop+l.eventsH:
 		return m.clickEvents(ms.Y - l.eventsTop)
@@ -34,7 +36,7 @@ func (m *model) clickBody(x, y int) tea.Cmd {
 	case l.short && m.focus == paneEvents:
 		return m.clickEvents(y)
 	case m.mode == modeWire:
-		if y >= 1 && y <= m.wire.list.h {
+		if y >= 1 && y <= m.wire.List.H {
 			m.setFocus(paneWire)
 			m.wire.Click(y - 1)
 			return m.wire.Sync()
@@ -92,44 +94,6 @@ func (m *model) clickTab(x int) {
 	}
 }
 
-// Click puts the cursor on the entry at row i of the window; a separator
-// keeps it where it was.
-func (l *pagedList[R]) Click(i int) {
-	n := l.offset + i
-	if i < 0 || i >= l.height || n >= len(l.rows) || !l.isEntry(n) {
-		return
-	}
-	l.cursor = n
-	if k, ok := l.rows[n].entryKey(); ok {
-		l.picked = k
-	}
-	l.follow()
-}
-
-// click puts the cursor on row i of the window; it says whether the row
-// was there already.
-func (l *streamList) click(i int) (was bool) {
-	n := l.offset + int64(i)
-	if i < 0 || i >= l.h || n < l.first || n >= l.total {
-		return false
-	}
-	was = n == l.Selected()
-	l.cursor, l.follow = n, n == l.total-1
-	l.clamp()
-	return was
-}
-
-// Click selects the event at row i of the list; it says whether it was
-// selected already.
-func (p *eventsPane) Click(i int) bool {
-	was := p.list.click(i)
-	p.say()
-	return was
-}
-
-// Click selects the frame at row i of the list.
-func (p *wirePane) Click(i int) { p.list.click(i) }
-
 // wheelWhole scrolls the event opened whole while the pointer is over it
 // (sideways with a horizontal wheel); it says whether it was.
 func (m *model) wheelWhole(ms tea.Mouse) bool {
@@ -145,11 +109,39 @@ func (m *model) wheelWhole(ms tea.Mouse) bool {
 	case tea.MouseWheelDown:
 		m.whole.sc.ScrollBy(3)
 	case tea.MouseWheelLeft:
-		m.whole.sc.ScrollX(-scrollStep)
+		m.whole.sc.ScrollX(-panes.ScrollStep)
 	case tea.MouseWheelRight:
-		m.whole.sc.ScrollX(scrollStep)
+		m.whole.sc.ScrollX(panes.ScrollStep)
 	default:
 		return false
 	}
+	return true
+}
+
+// wheelDetailX scrolls the document on the right (the detail pane, an
+// item's pane), or the wire pane's frame, sideways with a horizontal
+// wheel while the pointer is over it; it says whether it did. An event opened whole has its own
+// wheel (see [model.wheelWhole]).
+func (m *model) wheelDetailX(ms tea.Mouse) bool {
+	l := m.lay
+	n := panes.ScrollStep
+	if ms.Button == tea.MouseWheelLeft {
+		n = -panes.ScrollStep
+	}
+	switch {
+	case ms.Button != tea.MouseWheelLeft && ms.Button != tea.MouseWheelRight:
+		return false
+	case m.mode == modeWire && ms.Y >= l.bodyTop && ms.Y < l.bodyTop+l.bodyH:
+		return m.wire.WheelX(ms.Y-l.bodyTop, n)
+	case m.mode != modeNormal || m.whole.Shown(),
+		ms.Y < l.bodyTop || ms.Y >= l.bodyTop+l.bodyH,
+		l.stacked && m.focus != paneDetail, !l.stacked && ms.X < l.leftW+3:
+		return false
+	}
+	sc := &m.detail.sc
+	if m.tab != tabTools {
+		sc = &m.item.Sc
+	}
+	sc.ScrollX(n)
 	return true
 }

@@ -42,8 +42,8 @@ func TestNarrowScreensKeepTheirKeys(t *testing.T) {
 				m := openModel(t, size[0], size[1], "mono")
 				m.backend, m.link = &fakeBackend{}, linkUp
 				if sc.name == "result" {
-					m.tools.picked = "forecast_broken"
-					m.tools.reselect()
+					m.tools.PickedKey = "forecast_broken"
+					m.tools.Reselect()
 					m.sync()
 				}
 				m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

@@ -41,7 +41,7 @@ func (m *model) folded(j *replay.Job) tea.Cmd {
 		if m.o.Ctx.Err() != nil {
 			return nil
 		}
-		m.st = r.State()
+		m.St = r.State()
 		msg := o.Err.Error()
 		if o.Cut {
 			// Show what was read.
@@ -49,7 +49,7 @@ func (m *model) folded(j *replay.Job) tea.Cmd {
 		}
 		return m.setStatus(msg, levelError)
 	}
-	m.st = r.State() // the panes share it
+	m.St = r.State() // the panes share it
 	cmd := m.runFold(o.Next)
 	if o.Loaded {
 		return tea.Batch(m.loadedStatus(), cmd)
@@ -61,7 +61,7 @@ func (m *model) folded(j *replay.Job) tea.Cmd {
 // holds it, else folded in commands.
 func (m *model) moveTo(t int) tea.Cmd {
 	cmd := m.runFold(m.replay.MoveTo(t))
-	m.st = m.replay.State()
+	m.St = m.replay.State()
 	return cmd
 }
 

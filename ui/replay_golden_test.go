@@ -22,8 +22,8 @@ func TestReplayGolden(t *testing.T) {
 				t.Run(fmt.Sprintf("%s_%dx%d_%s", scene, size[0], size[1], theme), func(t *testing.T) {
 					h := replayHarness(t, fixture, size[0], size[1], theme)
 					if scene == "call" {
-						h.m.tools.picked = "forecast_broken"
-						h.m.tools.reselect()
+						h.m.tools.PickedKey = "forecast_broken"
+						h.m.tools.Reselect()
 						h.m.sync()
 					}
 					h.press(scenes[scene]...)

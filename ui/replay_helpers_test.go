@@ -15,6 +15,8 @@ import (
 	"mcpwitness/record"
 	"mcpwitness/replay"
 	"mcpwitness/session"
+
+	"mcpwitness/ui/panes"
 )
 
 // writeSession writes a session file holding evs and returns its path.
@@ -85,7 +87,7 @@ func (h *harness) settle() {
 func (h *harness) settled() bool {
 	r := h.m.replay
 	return r.Loaded() && !r.Running() && r.Pos() == r.Target() &&
-		h.m.detail.builds.pending == (detailKey{}) && h.m.wire.building == (frameKey{})
+		h.m.detail.builds.Pending == (detailKey{}) && h.m.wire.Building == (panes.FrameKey{})
 }
 
 // press presses a key of the scrubber and waits for the screen to follow.

@@ -44,7 +44,7 @@ func TestLargeFileReplaysWithBoundedHeap(t *testing.T) {
 	if grew > st.Size()/3 {
 		t.Errorf("replaying %d MB grew the heap by %d MB", st.Size()>>20, grew>>20)
 	}
-	if w := h.m.st.Frames().Len(); w < 1000 {
+	if w := h.m.St.Frames().Len(); w < 1000 {
 		t.Errorf("the wire pane keeps %d frames", w)
 	}
 	if s := h.screen(); !strings.Contains(s, "Frame") || !strings.Contains(s, `"jsonrpc"`) {

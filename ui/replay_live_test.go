@@ -17,6 +17,8 @@ import (
 
 	"mcpwitness/fold"
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // TestRecordThenOpenMatchesTheLiveSession drives a live session against the
@@ -38,8 +40,8 @@ func TestRecordThenOpenMatchesTheLiveSession(t *testing.T) {
 	}
 	compare("the events pane", func(h *harness) string { return ansi.Strip(h.m.events.View()) })
 	// The same tool selected on both sides.
-	replay.m.tools.picked = live.m.tools.picked
-	replay.m.tools.reselect()
+	replay.m.tools.PickedKey = live.m.tools.PickedKey
+	replay.m.tools.Reselect()
 	compare("the tools pane", func(h *harness) string { return ansi.Strip(h.m.tools.View()) })
 
 	compareDetails(t, live, replay)
@@ -99,7 +101,7 @@ func recordLive(t *testing.T) (live *harness, path string, logged int) {
 		}
 	}
 	sess.Load().Close()
-	live.until("every event", func() bool { return live.m.st.Closed() && int64(live.m.st.Applied()) == count.Load() })
+	live.until("every event", func() bool { return live.m.St.Closed() && int64(live.m.St.Applied()) == count.Load() })
 	if err := rec.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -124,17 +126,17 @@ func compareDetails(t *testing.T, live, replay *harness) {
 	replay.m.detail.readOnly = false
 	for _, tool := range []string{"weather", "forecast_broken", "render_video", "fail_always", "add"} {
 		for _, h := range []*harness{live, replay} {
-			h.m.tools.picked = tool
-			h.m.tools.reselect()
+			h.m.tools.PickedKey = tool
+			h.m.tools.Reselect()
 			h.m.detail.ShowTool(h.m.tools.Selected())
 			h.update(tea.WindowSizeMsg{Width: 120, Height: 40})
-			h.until("the tool's document", func() bool { return h.m.detail.builds.pending == (detailKey{}) })
+			h.until("the tool's document", func() bool { return h.m.detail.builds.Pending == (detailKey{}) })
 		}
 		compare(tool+"'s detail", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
-		for range live.m.st.CallsOf(tool) {
+		for range live.m.St.CallsOf(tool) {
 			for _, h := range []*harness{live, replay} {
 				h.key("[")
-				h.until("the call's document", func() bool { return h.m.detail.builds.pending == (detailKey{}) })
+				h.until("the call's document", func() bool { return h.m.detail.builds.Pending == (detailKey{}) })
 			}
 			compare(tool+"'s call", func(h *harness) string { return ansi.Strip(h.m.detail.View("", t0)) })
 		}
@@ -148,7 +150,7 @@ func compareWire(t *testing.T, live, replay *harness) {
 	compare := func(what string, get func(h *harness) string) { comparePanes(t, live, replay, what, get) }
 	for _, h := range []*harness{live, replay} {
 		h.key("w")
-		h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) })
+		h.until("the frame", func() bool { return h.m.wire.Building == (panes.FrameKey{}) })
 	}
 	for i := range 12 {
 		compare("the wire pane", func(h *harness) string { return ansi.Strip(h.m.wire.View()) })
@@ -157,7 +159,7 @@ func compareWire(t *testing.T, live, replay *harness) {
 			if i%3 == 0 {
 				h.key("pgup")
 			}
-			h.until("the frame", func() bool { return h.m.wire.building == (frameKey{}) })
+			h.until("the frame", func() bool { return h.m.wire.Building == (panes.FrameKey{}) })
 		}
 	}
 }

@@ -81,7 +81,7 @@ func TestReplayStopsAtARestart(t *testing.T) {
 	if what := h.m.replay.What(); !strings.Contains(what, "restarting") || !strings.Contains(what, "as a new process") {
 		t.Errorf("the restart is described as %q", what)
 	}
-	if w := h.m.st.Shown(); w == nil || len(w.Tools) == 0 {
+	if w := h.m.St.Shown(); w == nil || len(w.Tools) == 0 {
 		t.Errorf("at the restart no tools are shown")
 	}
 	h.press("<")

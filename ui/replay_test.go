@@ -39,7 +39,7 @@ func TestReplayOpensAtTheEnd(t *testing.T) {
 		t.Errorf("position %q, want %s", got, want)
 	}
 	for tool, want := range map[string]fold.Outcome{"weather": fold.OutcomePass, "forecast_broken": fold.OutcomeFail, "render_video": fold.OutcomeRefused} {
-		if cs := h.m.st.CallsOf(tool); len(cs) != 1 || cs[0].Outcome() != want {
+		if cs := h.m.St.CallsOf(tool); len(cs) != 1 || cs[0].Outcome() != want {
 			t.Errorf("%s: %d calls, outcome %v; want one, %v", tool, len(cs), outcomeOf(cs), want)
 		}
 	}
@@ -75,8 +75,8 @@ func TestReplayLeavesOutWhatNeedsAServer(t *testing.T) {
 	h.key("esc")
 
 	// The refused call: no "f sends it anyway" in a replay.
-	h.m.tools.picked = "render_video"
-	h.m.tools.reselect()
+	h.m.tools.PickedKey = "render_video"
+	h.m.tools.Reselect()
 	h.m.sync()
 	h.key("[")
 	h.settle()
@@ -128,7 +128,7 @@ func scrubThroughTheWalk(t *testing.T, h *harness) {
 	t.Helper()
 	// Moments: connect, walk start, then per page a request and the page.
 	h.press(">", ">", ">", ">")
-	if w := h.m.st.LatestTools(); w == nil || len(w.Pages) != 1 {
+	if w := h.m.St.LatestTools(); w == nil || len(w.Pages) != 1 {
 		t.Fatalf("after four moments: walk %+v", w)
 	}
 	h.press(">", ">")
@@ -142,14 +142,14 @@ func scrubThroughTheWalk(t *testing.T, h *harness) {
 	if !strings.Contains(head, "walking page 3…") || !strings.Contains(head, "gen 2 · out 1") {
 		t.Errorf("after asking for page 3: %q", head)
 	}
-	if h.m.st.Out() != 1 || h.m.st.Gen() != 2 {
-		t.Errorf("state after asking for page 3: gen %d out %d", h.m.st.Gen(), h.m.st.Out())
+	if h.m.St.Out() != 1 || h.m.St.Gen() != 2 {
+		t.Errorf("state after asking for page 3: gen %d out %d", h.m.St.Gen(), h.m.St.Out())
 	}
 	// One event at a time: the request frame goes out, the answer comes.
 	at := h.m.replay.Pos()
 	h.press(".")
-	if h.m.replay.Pos() != at+1 || h.m.st.Frames().Total() != 5 {
-		t.Errorf(". went from %d to %d; %d frames", at, h.m.replay.Pos(), h.m.st.Frames().Total())
+	if h.m.replay.Pos() != at+1 || h.m.St.Frames().Total() != 5 {
+		t.Errorf(". went from %d to %d; %d frames", at, h.m.replay.Pos(), h.m.St.Frames().Total())
 	}
 	h.press(",", ",")
 	if h.m.replay.Pos() != at-1 || !strings.Contains(h.headerLines()[1], "gen 2 · out 0") {
@@ -163,14 +163,14 @@ func scrubThroughTheWalk(t *testing.T, h *harness) {
 func scrubToTheCallAndTheEnd(t *testing.T, h *harness, n int) {
 	t.Helper()
 	// The call's start: the call is in flight at that point.
-	for h.m.replay.Pos() < n && len(h.m.st.Running()) == 0 {
+	for h.m.replay.Pos() < n && len(h.m.St.Running()) == 0 {
 		h.press(">")
 	}
 	if s := h.screen(); !strings.Contains(s, "calling tool_0003") {
 		t.Errorf("the call in flight is not shown:\n%s", s)
 	}
 	h.press("}")
-	if h.m.replay.Pos() != n || len(h.m.st.Running()) != 0 || !strings.Contains(h.screen(), "✓ 5 pages · 50 tools") {
+	if h.m.replay.Pos() != n || len(h.m.St.Running()) != 0 || !strings.Contains(h.screen(), "✓ 5 pages · 50 tools") {
 		t.Errorf("} went to %d:\n%s", h.m.replay.Pos(), h.screen())
 	}
 	// Back to the middle of the walk and on to the end again: the same end
@@ -201,7 +201,7 @@ func TestEveryPointMatchesAFoldFromTheStart(t *testing.T) {
 		for i, ev := range events[:p] {
 			want.ApplyAt(ev, i+1)
 		}
-		if got := fingerprint(h.m.st); got != fingerprint(want) {
+		if got := fingerprint(h.m.St); got != fingerprint(want) {
 			t.Errorf("at %d:\n%s\nwant:\n%s", p, got, fingerprint(want))
 		}
 	}
@@ -244,7 +244,7 @@ func TestSnapshotsNeverChange(t *testing.T) {
 		p := (i * 37) % (len(all) + 1)
 		h.exec(h.m.moveTo(p))
 		h.settle()
-		if got, want := fingerprint(h.m.st), foldTo(p); got != want {
+		if got, want := fingerprint(h.m.St), foldTo(p); got != want {
 			t.Fatalf("at %d:\n%s\nwant:\n%s", p, got, want)
 		}
 	}
@@ -409,8 +409,8 @@ func TestReplayedCallReadsItsArgumentsBack(t *testing.T) {
 	}
 	h := replayHarness(t, path, 120, 40, "dark")
 	show := func() string {
-		h.m.tools.picked = "weather"
-		h.m.tools.reselect()
+		h.m.tools.PickedKey = "weather"
+		h.m.tools.Reselect()
 		h.m.sync()
 		h.key("[")
 		h.settle()

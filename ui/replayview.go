@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
@@ -17,9 +18,9 @@ import (
 // server are switched off, so they are absent from the help too.
 func (m *model) startReplay(r *replay.Replay) {
 	m.replay = r
-	m.st = r.State()
-	disableLiveKeys(&m.keys)
-	m.scrub = scrubber{keys: &m.keys.Scrubber}
+	m.St = r.State()
+	panes.DisableLiveKeys(&m.keys)
+	m.scrub = panes.Scrubber{Keys: &m.keys.Scrubber}
 	m.detail.SetReplay(r.File().Event)
 	m.item.SetReadOnly()
 	m.wire.SetReplay(r.File().Event)
@@ -58,12 +59,12 @@ func (m *model) replayKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // replayLine1 is the header's first line in a replay: the badge, the file
 // and when it was recorded, then the server as known at this point.
 func (m *model) replayLine1() string {
-	s, r := m.sty, m.replay
+	s, r := m.Sty, m.replay
 	line := " " + s.Selected.Bold(true).Render(" REPLAY ") + " " + s.Bold.Render(sanitize.Line(r.Name()))
 	if t := r.Started(); !t.IsZero() {
 		line += s.Muted.Render(" · recorded " + t.In(m.o.Loc).Format("2006-01-02 15:04 MST"))
 	}
-	if srv := m.st.Server(); srv != nil {
+	if srv := m.St.Server(); srv != nil {
 		line += s.Muted.Render(" · ") + m.serverText(srv)
 	} else if r.Loaded() {
 		line += s.Muted.Render(" · not connected yet at this point")
@@ -73,7 +74,7 @@ func (m *model) replayLine1() string {
 
 // inFlight names the calls in flight at this point of a replay.
 func (m *model) inFlight() string {
-	run := m.st.Running()
+	run := m.St.Running()
 	if len(run) == 0 {
 		return ""
 	}
@@ -87,7 +88,7 @@ func (m *model) inFlight() string {
 // replayStatus is the status line of a replay: where the scrubber is, then
 // the status message or what happened at that point.
 func (m *model) replayStatus() string {
-	s, r := m.sty, m.replay
+	s, r := m.Sty, m.replay
 	if !r.Loaded() {
 		return render.Fit(" "+s.Spinner.Render(m.spin.View())+" "+s.Text.Render(m.readingText()), m.w)
 	}
@@ -100,7 +101,7 @@ func (m *model) replayStatus() string {
 		head += s.Muted.Render(" · end")
 	}
 	when := ""
-	if at := m.st.At(); !at.IsZero() {
+	if at := m.St.At(); !at.IsZero() {
 		rel := max(at.Sub(r.Meta().First), 0)
 		when = s.Muted.Render(" · ") + s.Text.Render(render.ClockMs(at, m.o.Loc)) + s.Muted.Render(" · +"+render.Dur(rel))
 	}
@@ -139,7 +140,7 @@ func (m *model) replayStatus() string {
 // replaced them.
 func (m *model) replayOldList() bool {
 	old := m.replay.OldWalk(m.replay.Pos())
-	w := m.st.Shown()
+	w := m.St.Shown()
 	return old > 0 && w != nil && w.ID <= old
 }
 
@@ -154,7 +155,7 @@ func (m *model) readingText() string {
 
 // loadingBody is the body while the file is read the first time.
 func (m *model) loadingBody() string {
-	s, r := m.sty, m.replay
+	s, r := m.Sty, m.replay
 	bar := m.bar
 	bar.SetWidth(min(max(m.w-8, 10), 60))
 	frac := 0.0
@@ -174,7 +175,7 @@ func (m *model) loadingBody() string {
 
 // replayHelp is what the full help says about a replay.
 func (m *model) replayHelp() string {
-	s, r := m.sty, m.replay
+	s, r := m.Sty, m.replay
 	return "\n  " + s.Title.Render("Replay") + "\n\n" +
 		"  " + s.Muted.Render(fmt.Sprintf("%s, read-only: the screen shows the session as it was after the event", sanitize.Line(r.Name()))) + "\n" +
 		"  " + s.Muted.Render("the status line names. Walking, calling and exporting need a live server and are") + "\n" +

@@ -164,7 +164,7 @@ func (m *model) setLogLevel(level string) tea.Cmd {
 
 // lastPing is the newest ping that ended, or nil.
 func (m *model) lastPing() *fold.Request {
-	reqs := m.st.Requests()
+	reqs := m.St.Requests()
 	for i := len(reqs) - 1; i >= 0; i-- {
 		if r := reqs[i]; r.Method == record.MethodPing && r.Done {
 			return r

@@ -90,7 +90,7 @@ func (m *model) restart() tea.Cmd {
 	m.queued = nil
 	m.restarts.running = true
 	m.restarts.want = m.restarts.connects + 1
-	m.restarts.oldWalk = newestWalk(m.st.Walks())
+	m.restarts.oldWalk = newestWalk(m.St.Walks())
 	ctx := m.o.Ctx
 	return tea.Batch(m.setStatus("restarting the server…", levelInfo), m.o.Tasks.cmd(func() tea.Msg {
 		n, err := r.Restart(ctx)
@@ -185,8 +185,8 @@ func (m *model) closedOffer(why string) string {
 func (m *model) keepLost() tea.Cmd {
 	switch {
 	case m.replay != nil || m.backend == nil || m.restarts.running || m.status.text != "":
-	case m.st.Closed() && m.st.ClosedWhy() != "session closed":
-		return m.setStatus(m.closedOffer(m.st.ClosedWhy()), levelWarn)
+	case m.St.Closed() && m.St.ClosedWhy() != "session closed":
+		return m.setStatus(m.closedOffer(m.St.ClosedWhy()), levelWarn)
 	case m.restarts.lost != "":
 		return m.setStatus(lostText(m.restarts.lost), levelWarn)
 	case m.oldList() && !m.ops.walking():
@@ -198,7 +198,7 @@ func (m *model) keepLost() tea.Cmd {
 // oldList says whether the tools shown were listed on a connection a
 // restart has since ended, and no walk has replaced them.
 func (m *model) oldList() bool {
-	w := m.st.Shown()
+	w := m.St.Shown()
 	return m.restarts.oldWalk > 0 && w != nil && w.ID <= m.restarts.oldWalk
 }
 
@@ -219,7 +219,7 @@ func (m *model) offersRestart() bool {
 	case m.replay != nil || m.restarts.running:
 		return false
 	case m.backend != nil:
-		return m.st.Closed() || m.restarts.lost != ""
+		return m.St.Closed() || m.restarts.lost != ""
 	}
 	return m.link == linkFailed && m.o.Dial != nil
 }

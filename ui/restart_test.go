@@ -44,7 +44,7 @@ func TestRestartAfterTheServerExits(t *testing.T) {
 	h, s, _ := hostileHarness(t, hostiletest.ModeDieOnCall, 120, 40)
 	h.key("enter")
 	h.key("ctrl+s")
-	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
+	h.until("the server to exit", func() bool { return h.m.St.Closed() && h.m.ops.call == nil })
 	h.drain()
 	if st := h.statusText(); !strings.Contains(st, "R restarts the server") {
 		t.Errorf("after the server exited the status line does not offer R: %q", st)
@@ -53,19 +53,19 @@ func TestRestartAfterTheServerExits(t *testing.T) {
 	if st := h.statusText(); !strings.Contains(st, "press R to restart") {
 		t.Errorf("r on a closed session does not offer R: %q", st)
 	}
-	gen, walks := h.m.st.Gen(), toolsWalks(h.m.st)
+	gen, walks := h.m.St.Gen(), toolsWalks(h.m.St)
 
 	h.key("R")
 	h.until("the restart and a new walk of the tools", func() bool {
-		return !h.m.restarts.running && !h.m.st.Closed() && toolsWalks(h.m.st) > walks && !h.m.ops.walking()
+		return !h.m.restarts.running && !h.m.St.Closed() && toolsWalks(h.m.St) > walks && !h.m.ops.walking()
 	})
 	if h.m.backend == Backend(s) {
 		t.Error("the UI still talks to the session that ended")
 	}
-	if h.m.st.Gen() <= gen {
-		t.Errorf("generation %d after the restart, want more than %d", h.m.st.Gen(), gen)
+	if h.m.St.Gen() <= gen {
+		t.Errorf("generation %d after the restart, want more than %d", h.m.St.Gen(), gen)
 	}
-	if len(h.m.st.Shown().Tools) == 0 {
+	if len(h.m.St.Shown().Tools) == 0 {
 		t.Error("no tools shown after the restart")
 	}
 }
@@ -135,7 +135,7 @@ func httpHarness(t *testing.T, url string) *harness {
 func TestLostHTTPSessionOffersRestart(t *testing.T) {
 	url, forget := forgettingDemo(t)
 	h := httpHarness(t, url)
-	walks := toolsWalks(h.m.st)
+	walks := toolsWalks(h.m.St)
 
 	forget()
 	h.key("r")
@@ -153,7 +153,7 @@ func TestLostHTTPSessionOffersRestart(t *testing.T) {
 
 	h.key("R")
 	h.until("a new session and its walks", func() bool {
-		return !h.m.restarts.running && toolsWalks(h.m.st) > walks+1 && !h.m.ops.walking()
+		return !h.m.restarts.running && toolsWalks(h.m.St) > walks+1 && !h.m.ops.walking()
 	})
 	if h.m.restarts.lost != "" {
 		t.Errorf("the lost session %q is still shown after the restart", h.m.restarts.lost)
@@ -161,7 +161,7 @@ func TestLostHTTPSessionOffersRestart(t *testing.T) {
 	if st := h.statusText(); strings.Contains(st, "lost HTTP session") {
 		t.Errorf("status line after the restart: %q", st)
 	}
-	if w := h.m.st.Latest(paging.Tools().Name); w == nil || !w.Done || w.Err != "" || len(h.m.st.Shown().Tools) == 0 {
+	if w := h.m.St.Latest(paging.Tools().Name); w == nil || !w.Done || w.Err != "" || len(h.m.St.Shown().Tools) == 0 {
 		t.Errorf("the walk after the restart: %+v", w)
 	}
 }
@@ -175,7 +175,7 @@ func TestHelpOffersRestartWhenClosed(t *testing.T) {
 	}
 	h.key("enter")
 	h.key("ctrl+s")
-	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
+	h.until("the server to exit", func() bool { return h.m.St.Closed() && h.m.ops.call == nil })
 	h.drain()
 	lines := strings.Split(h.screen(), "\n")
 	if help := lines[len(lines)-1]; !strings.HasPrefix(strings.TrimSpace(help), "R restart server") {
@@ -235,9 +235,9 @@ func TestRedialAfterAFailedStart(t *testing.T) {
 	}
 	h.key("R")
 	h.until("the second attempt's walks", func() bool {
-		return h.m.link == linkUp && h.m.st.Server() != nil && toolsWalks(h.m.st) > 0 && !h.m.ops.walking()
+		return h.m.link == linkUp && h.m.St.Server() != nil && toolsWalks(h.m.St) > 0 && !h.m.ops.walking()
 	})
-	if len(h.m.st.Shown().Tools) == 0 {
+	if len(h.m.St.Shown().Tools) == 0 {
 		t.Error("no tools after connecting again")
 	}
 }
@@ -248,7 +248,7 @@ func TestListsFromBeforeTheRestartAreMarked(t *testing.T) {
 	h, s, _ := hostileHarness(t, hostiletest.ModeDieOnCall, 120, 40)
 	h.key("enter")
 	h.key("ctrl+s")
-	h.until("the server to exit", func() bool { return h.m.st.Closed() && h.m.ops.call == nil })
+	h.until("the server to exit", func() bool { return h.m.St.Closed() && h.m.ops.call == nil })
 	// A restart whose connection fails leaves the old lists shown.
 	h.m.o.Ctx = canceledCtx()
 	h.key("R")

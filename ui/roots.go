@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"mcpwitness/ui/panes"
 	"slices"
 	"strings"
 
@@ -120,7 +121,7 @@ func (m *model) keyRoots(msg tea.KeyPressMsg) tea.Cmd {
 
 // rootsView draws the roots editor's box.
 func (m *model) rootsView() string {
-	r, s := &m.roots, m.sty
+	r, s := &m.roots, m.Sty
 	bw, _ := boxSize(m.w, m.h)
 	iw := bw - 4
 	ih := min(max(len(r.roots)+8, 10), max(m.h-4, 8)-2)
@@ -147,7 +148,7 @@ func (m *model) rootsView() string {
 	}
 	lines = append(padLines(lines, ih-1), s.Muted.Render(fmt.Sprintf("a add a directory · d remove · ↑/↓ move · esc close · %d %s",
 		len(r.roots), render.Plural(len(r.roots), "root", "roots"))))
-	inner := fitLines(lines, iw, ih)
+	inner := panes.FitLines(lines, iw, ih)
 	return lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Title.GetForeground()).
 		Padding(0, 1).Render(inner)
 }

@@ -18,6 +18,8 @@ import (
 	"mcpwitness/record"
 	"mcpwitness/sanitize"
 	"mcpwitness/session"
+
+	"mcpwitness/ui/panes"
 )
 
 // sgr is the only escape sequence our own styles write: select graphic
@@ -93,7 +95,7 @@ func hostileHarness(t *testing.T, mode string, w, hgt int) (*harness, *session.S
 		}
 	}()
 	h.until("the first walk", func() bool {
-		w := h.m.st.LatestTools()
+		w := h.m.St.LatestTools()
 		return w != nil && w.Done && !h.m.ops.walking()
 	})
 	return h, s, rec
@@ -124,8 +126,8 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	h, s, rec := hostileHarness(t, hostiletest.ModeEvilStrings, 160, 60)
 	h.until("every stderr line", func() bool {
 		n := 0
-		for i := 0; i < h.m.st.Rows().Len(); i++ {
-			if h.m.st.Rows().At(i).Kind == fold.RowStderr {
+		for i := 0; i < h.m.St.Rows().Len(); i++ {
+			if h.m.St.Rows().At(i).Kind == fold.RowStderr {
 				n++
 			}
 		}
@@ -137,7 +139,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	h.m.setFocus(paneEvents)
 	h.key("g")
 	const shown = "instructions: instructions [␛[2J"
-	for i := 0; i < h.m.st.Rows().Len() && !strings.Contains(h.screen(), shown); i++ {
+	for i := 0; i < h.m.St.Rows().Len() && !strings.Contains(h.screen(), shown); i++ {
 		h.key("j")
 	}
 	if !strings.Contains(h.screen(), shown) {
@@ -149,7 +151,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 		t.Errorf("escape characters are not shown visibly:\n%s", h.screen())
 	}
 
-	tools := h.m.st.Shown().Tools
+	tools := h.m.St.Shown().Tools
 	if len(tools) != 14 {
 		t.Fatalf("the walk listed %d tools, want 14", len(tools))
 	}
@@ -194,7 +196,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	h.key("tab")
 	h.key("tab")
 	h.key("home")
-	for range h.m.st.Rows().Len() {
+	for range h.m.St.Rows().Len() {
 		h.checkView("the events pane")
 		h.key("down")
 	}
@@ -202,8 +204,8 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 	// The wire pane, every frame and its preview.
 	h.key("w")
 	h.key("home")
-	for i := range h.m.st.Frames().Len() {
-		h.until("the frame's preview", func() bool { return h.m.wire.building == (frameKey{}) })
+	for i := range h.m.St.Frames().Len() {
+		h.until("the frame's preview", func() bool { return h.m.wire.Building == (panes.FrameKey{}) })
 		h.checkView(fmt.Sprintf("wire frame %d", i))
 		h.key("down")
 	}
@@ -214,7 +216,7 @@ func TestServerStringsNeverReachTheTerminal(t *testing.T) {
 
 	// The server's end.
 	s.Close()
-	h.until("the closed event", func() bool { return h.m.st.Closed() })
+	h.until("the closed event", func() bool { return h.m.St.Closed() })
 	h.checkView("after the server exited")
 
 	// A recorded session holds the raw bytes: its replay is shown clean.

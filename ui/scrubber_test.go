@@ -1,13 +1,17 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+
+	"mcpwitness/ui/panes"
+)
 
 // TestScrubberTargets checks where each scrubber key asks to go: a step
 // either way, the moment before or after (the ends past the last), the
 // start and the end.
 func TestScrubberTargets(t *testing.T) {
-	km := DefaultScrubberKeyMap()
-	s := scrubber{keys: &km}
+	km := panes.DefaultScrubberKeyMap()
+	s := panes.Scrubber{Keys: &km}
 	moments := []int{3, 10, 20}
 	for _, c := range []struct {
 		key        string

@@ -250,15 +250,15 @@ func (m *model) serverState() serverState {
 		return serverState{word: "failed", why: why, mark: "✗", bad: true}
 	case m.link == linkDialing:
 		return serverState{word: "connecting", mark: "◌"}
-	case m.replay != nil && m.replay.Loaded() && m.st.Server() == nil:
+	case m.replay != nil && m.replay.Loaded() && m.St.Server() == nil:
 		// A replay of a server that never answered the handshake.
-		why := m.st.ClosedWhy()
+		why := m.St.ClosedWhy()
 		if why == "" {
 			why = "no handshake in the file"
 		}
 		return serverState{word: "failed", why: why, mark: "✗", bad: true}
-	case m.st.Closed():
-		return serverState{word: "closed", why: m.st.ClosedWhy(), mark: "○", bad: true}
+	case m.St.Closed():
+		return serverState{word: "closed", why: m.St.ClosedWhy(), mark: "○", bad: true}
 	}
 	return serverState{word: "ready", mark: "●"}
 }
@@ -267,7 +267,7 @@ func (m *model) serverState() serverState {
 // failed, refused and unchecked.
 func (m *model) failingVerdicts() int {
 	n := 0
-	for _, c := range m.st.Calls() {
+	for _, c := range m.St.Calls() {
 		for _, v := range c.Verdicts {
 			if v.Status == finding.Fail || v.Status == finding.Refused || v.Status == finding.Unchecked {
 				n++
@@ -284,7 +284,7 @@ func (m *model) incompleteWalks() []string {
 	var out []string
 	for t := tabTools; t < numTabs; t++ {
 		name := t.method().Name
-		if w := m.st.Latest(name); w != nil && w.Done && w.Incomplete.Finding() {
+		if w := m.St.Latest(name); w != nil && w.Done && w.Incomplete.Finding() {
 			out = append(out, name+": "+string(w.Incomplete))
 		}
 	}
@@ -293,7 +293,7 @@ func (m *model) incompleteWalks() []string {
 
 // toolCount is the number of tools m's newest shown walk lists.
 func (m *model) toolCount() int {
-	if w := m.st.Shown(); w != nil {
+	if w := m.St.Shown(); w != nil {
 		return len(w.Tools)
 	}
 	return 0
@@ -305,7 +305,7 @@ func (s *serverView) name() string { return sanitize.Line(strings.Join(s.names, 
 // stripView is the line under the screen: every server with its state's
 // mark, the current one highlighted, and the key of the picker.
 func (r *serversModel) stripView() string {
-	sty := r.current().m.sty
+	sty := r.current().m.Sty
 	parts := []string{sty.Muted.Render("servers")}
 	for i, s := range r.servers {
 		st := s.m.serverState()
@@ -334,7 +334,7 @@ func (r *serversModel) stripView() string {
 // hash, and why a failed or closed one ended and which of its lists a walk
 // could not read whole.
 func (r *serversModel) pickerView() string {
-	sty := r.current().m.sty
+	sty := r.current().m.Sty
 	h := max(r.h-1, 1)
 	head := []string{sty.Title.Render("Servers") + sty.Muted.Render("  ↑/↓ move · enter or 1–9 switch · esc close"), ""}
 	groups := make([][]string, len(r.servers)) // each server's row, and why under it
@@ -352,7 +352,7 @@ func (r *serversModel) pickerView() string {
 		cols := []string{
 			fmt.Sprintf("%d %s", i+1, s.name()),
 			state,
-			fmt.Sprintf("gen %d · out %d", m.st.Gen(), m.st.Out()),
+			fmt.Sprintf("gen %d · out %d", m.St.Gen(), m.St.Out()),
 			fmt.Sprintf("%d %s", m.toolCount(), render.Plural(m.toolCount(), "tool", "tools")),
 			fmt.Sprintf("%d failing", m.failingVerdicts()),
 		}
@@ -368,7 +368,7 @@ func (r *serversModel) pickerView() string {
 			groups[i] = append(groups[i], render.Fit("    "+sty.Warn.Render("⚠ incomplete "+strings.Join(inc, ", ")), r.w))
 		}
 	}
-	// From the first server on, or from a later one so the picked one shows.
+	// from the first server on, or from a later one so the picked one shows.
 	from, room := 0, h-len(head)
 	for from < r.pick && countLines(groups[from:r.pick+1]) > room {
 		from++

@@ -37,7 +37,7 @@ func (r *serversModel) keep(i int, evs ...record.Event) {
 // server's number and name, oldest first, filling the screen above the
 // servers' line.
 func (r *serversModel) allEventsView() string {
-	sty := r.current().m.sty
+	sty := r.current().m.Sty
 	h := max(r.h-1, 1)
 	lines := []string{sty.Title.Render("Events of every server") + sty.Muted.Render(fmt.Sprintf("  %d kept · E or esc closes", len(r.all)))}
 	room := h - len(lines)

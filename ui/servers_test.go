@@ -150,8 +150,8 @@ func TestServersSwitchKeepsEachServer(t *testing.T) {
 	h.typeText("echo")
 	// S while typing is a letter of the query, not the picker.
 	h.typeText("S")
-	if h.r.picking || h.r.servers[0].m.tools.filterInput.input.Value() != "echoS" {
-		t.Fatalf("S while filtering: picking %v, query %q", h.r.picking, h.r.servers[0].m.tools.filterInput.input.Value())
+	if h.r.picking || h.r.servers[0].m.tools.FilterInput.Input.Value() != "echoS" {
+		t.Fatalf("S while filtering: picking %v, query %q", h.r.picking, h.r.servers[0].m.tools.FilterInput.Input.Value())
 	}
 	h.key("backspace")
 	h.key("enter")
@@ -200,7 +200,7 @@ func TestServersSwitchKeepsEachServer(t *testing.T) {
 	if h.r.cur != 0 {
 		t.Fatalf("S 1: current %d", h.r.cur)
 	}
-	if q := h.r.servers[0].m.tools.filterInput.query; q != "echo" {
+	if q := h.r.servers[0].m.tools.FilterInput.Query; q != "echo" {
 		t.Errorf("alpha's filter is %q after switching back, want echo", q)
 	}
 	if sel := h.r.servers[0].m.tools.Selected(); sel == nil || sel.Name != "echo" {
@@ -323,7 +323,7 @@ func TestServersPickerSaysIncompleteWalks(t *testing.T) {
 		[]func(context.Context, *record.Log) (Backend, error){demoDial(t), loopDial})
 	h.until("both walked", func() bool {
 		for _, v := range h.r.servers {
-			if w := v.m.st.Latest("tools/list"); w == nil || !w.Done || v.m.ops.walking() {
+			if w := v.m.St.Latest("tools/list"); w == nil || !w.Done || v.m.ops.walking() {
 				return false
 			}
 		}

@@ -77,11 +77,11 @@ func TestSpoolCapIsSaidOnceAndExportKeepsWhatWasWritten(t *testing.T) {
 	h.firstWalks()
 	h.key("r") // more events: the spool says nothing more
 	h.until("the walk again", func() bool {
-		walks := h.m.st.Walks()
+		walks := h.m.St.Walks()
 		return len(walks) == 5 && walks[4].Done && !h.m.ops.walking()
 	})
 	h.drain()
-	if n := spoolRows(h.m.st); n != 1 {
+	if n := spoolRows(h.m.St); n != 1 {
 		t.Errorf("%d rows say the spool stopped, want one", n)
 	}
 
@@ -91,10 +91,10 @@ func TestSpoolCapIsSaidOnceAndExportKeepsWhatWasWritten(t *testing.T) {
 	path := exported.FindStringSubmatch(h.m.status.text)[2]
 
 	r := replayHarness(t, path, 120, 40, "dark")
-	if n := spoolRows(r.m.st); n != 1 {
+	if n := spoolRows(r.m.St); n != 1 {
 		t.Fatalf("the export, opened, has %d rows saying the spool stopped; want its last", n)
 	}
-	rows := r.m.st.Rows()
+	rows := r.m.St.Rows()
 	if last := rows.At(rows.Len() - 1); !strings.HasPrefix(last.Text, "the export spool reached 16 KiB at ") {
 		t.Errorf("the export, opened, ends with %s %q; want the note", last.Kind, last.Text)
 	}
@@ -140,7 +140,7 @@ func TestSpoolCapIsSaidOnEveryServer(t *testing.T) {
 		t.Errorf("the screen does not say the spool stopped:\n%s", s)
 	}
 	for i, v := range h.r.servers {
-		if n := spoolRows(v.m.st); n != 0 {
+		if n := spoolRows(v.m.St); n != 0 {
 			t.Errorf("server %d folded %d rows of the shared spool; its events are its own", i+1, n)
 		}
 	}

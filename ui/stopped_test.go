@@ -29,10 +29,10 @@ func TestStoppedWalkIsNoWarning(t *testing.T) {
 		t.Errorf("header line = %q, want the stopped walk without a warning", head)
 	}
 	raw := h.m.View().Content
-	if want := h.m.sty.Pass.Render("✓ stopped at page 2"); !strings.Contains(raw, want) {
+	if want := h.m.Sty.Pass.Render("✓ stopped at page 2"); !strings.Contains(raw, want) {
 		t.Errorf("the stopped walk is not drawn as a pass %q:\n%q", want, h.m.drawn.header)
 	}
-	if strings.Contains(raw, h.m.sty.Warn.Render("✓ stopped at page 2")) {
+	if strings.Contains(raw, h.m.Sty.Warn.Render("✓ stopped at page 2")) {
 		t.Error("the stopped walk is drawn as a warning")
 	}
 }

@@ -98,7 +98,7 @@ func (m *model) tabs() []tab { return m.declared.tabs }
 // syncDeclared reads the capabilities of the state's server when it is a
 // new one.
 func (m *model) syncDeclared() {
-	srv := m.st.Server()
+	srv := m.St.Server()
 	if srv == m.declared.from && m.declared.tabs != nil {
 		return
 	}
@@ -157,7 +157,7 @@ func (m *model) switchTab(n int) bool {
 // tabCount is the number of items the tab's list holds now.
 func (m *model) tabCount(t tab) int {
 	if t == tabTools {
-		if w := m.st.Shown(); w != nil {
+		if w := m.St.Shown(); w != nil {
 			return len(w.Tools)
 		}
 		return 0
@@ -168,7 +168,7 @@ func (m *model) tabCount(t tab) int {
 // tabStripDrawn is the tab strip drawn for the list pane's width, cached
 // in Update (see [model.predraw]).
 func (m *model) tabStripDrawn() string {
-	key := fmt.Sprintf("%d %p %d %v %d %d %d %d %d %v", m.lay.leftW, m.sty, m.tab, m.focus == paneTools,
+	key := fmt.Sprintf("%d %p %d %v %d %d %d %d %d %v", m.lay.leftW, m.Sty, m.tab, m.focus == paneTools,
 		m.tabCount(tabTools), m.tabCount(tabResources), m.tabCount(tabTemplates), m.tabCount(tabPrompts), m.tabCount(tabTasks), m.ops.walks)
 	return m.memo.get("tabs", key, func() string { return m.tabStrip(m.lay.leftW) })
 }
@@ -178,7 +178,7 @@ func (m *model) tabStripDrawn() string {
 // a space between them rather than " · ", so that all five tabs show in
 // an 80-column terminal ("Tools 17 Res 7 Tmpl 2 Prm 4 Tsk 0").
 func (m *model) tabStrip(w int) string {
-	s := m.sty
+	s := m.Sty
 	tabs := m.tabs()
 	for _, f := range []struct {
 		short bool
@@ -200,7 +200,7 @@ func (m *model) tabStrip(w int) string {
 			plain += ansi.StringWidth(name) + 1 + ansi.StringWidth(n)
 			style, count := s.Muted, s.Subtle
 			if t == m.tab {
-				style, count = m.titleStyle(m.focus == paneTools), s.Muted
+				style, count = m.TitleStyle(m.focus == paneTools), s.Muted
 			}
 			parts[i] = style.Render(name) + " " + count.Render(n)
 		}
@@ -224,7 +224,7 @@ func (m *model) syncItems() tea.Cmd {
 	for i := range m.items {
 		m.items[i].Sync()
 	}
-	if m.tab != tabTools && m.st.Server() != nil && !slices.Contains(m.tabs(), m.tab) {
+	if m.tab != tabTools && m.St.Server() != nil && !slices.Contains(m.tabs(), m.tab) {
 		// A server that does not offer the list. (Before the handshake,
 		// as a replay moves back, the tab stays.)
 		m.tab = tabTools
@@ -275,7 +275,7 @@ func (m *model) listView() string {
 func (m *model) rightView() string {
 	spin, now := m.spin.View(), m.o.Now()
 	if m.replay != nil {
-		spin, now = "⋯", m.st.At()
+		spin, now = "⋯", m.St.At()
 	}
 	switch {
 	case m.mode == modeEditor:
@@ -306,15 +306,15 @@ func (t tab) nouns() (one, many string) {
 // tabWalk is the newest walk of the tab's list, for the header.
 func (m *model) tabWalk() *fold.Walk {
 	if m.tab == tabTools {
-		return m.st.LatestTools()
+		return m.St.LatestTools()
 	}
-	return m.st.Latest(m.tab.method().Name)
+	return m.St.Latest(m.tab.method().Name)
 }
 
 // levelLine is the status line while the log level picker is open: the
 // levels, the one picked bright.
 func (m *model) levelLine() string {
-	s := m.sty
+	s := m.Sty
 	var b strings.Builder
 	b.WriteString(" " + s.Bold.Render("log level") + " ")
 	for i, l := range session.LogLevels() {

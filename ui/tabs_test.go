@@ -10,6 +10,8 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/paging"
 	"mcpwitness/record"
+
+	"mcpwitness/ui/panes"
 )
 
 // selectItem switches to the tab of tabKey and filters its list for
@@ -32,7 +34,7 @@ func (h *harness) latest(method, about string) *fold.Request {
 	h.t.Helper()
 	var got *fold.Request
 	h.until(method+" "+about, func() bool {
-		reqs := h.m.st.Requests()
+		reqs := h.m.St.Requests()
 		for i := len(reqs) - 1; i >= 0; i-- {
 			if r := reqs[i]; r.Method == method && r.About == about && r.Done && h.m.ops.request == nil {
 				got = r
@@ -55,7 +57,7 @@ func TestTabsShowEveryListTheDemoDeclares(t *testing.T) {
 	}
 	// One walk each, tools first, every one complete.
 	var lists []string
-	for _, w := range h.m.st.Walks() {
+	for _, w := range h.m.St.Walks() {
 		if !w.Complete() {
 			t.Errorf("walk #%d of %s: %+v", w.ID, w.Method, w)
 		}
@@ -174,7 +176,7 @@ func TestFormCompletesAsTheUserTypes(t *testing.T) {
 	h.key("enter")
 	h.key("tab") // language
 	h.typeText("Ru")
-	h.until("completions for language", func() bool { return slices.Contains(h.m.form.suggest, "Rust") })
+	h.until("completions for language", func() bool { return slices.Contains(h.m.form.Suggestions(), "Rust") })
 	h.key("down")
 	h.key("enter") // picks Rust
 	if v := h.m.form.Values()["language"]; v != "Rust" {
@@ -185,7 +187,7 @@ func TestFormCompletesAsTheUserTypes(t *testing.T) {
 	var asked []string
 	h.until("the completion requests in the fold", func() bool {
 		asked = asked[:0]
-		for _, r := range h.m.st.Requests() {
+		for _, r := range h.m.St.Requests() {
 			if r.Method == record.MethodComplete {
 				asked = append(asked, r.About)
 			}
@@ -201,8 +203,8 @@ func TestTemplateFormReadsTheExpandedURI(t *testing.T) {
 	h, _ := demoHarness(t)
 	h.selectItem("3", "weather", "demo://weather/{city}")
 	h.key("enter")
-	if h.m.mode != modeForm || len(h.m.form.opts.Fields) != 1 || h.m.form.opts.Fields[0].Name != "city" {
-		t.Fatalf("template form: mode %v fields %+v", h.m.mode, h.m.form.opts.Fields)
+	if h.m.mode != modeForm || len(h.m.form.Options().Fields) != 1 || h.m.form.Options().Fields[0].Name != "city" {
+		t.Fatalf("template form: mode %v fields %+v", h.m.mode, h.m.form.Options().Fields)
 	}
 	h.typeText("Lisbon")
 	h.key("enter")
@@ -238,7 +240,7 @@ func TestSubscriptionMarksTheRowWhenTheResourceChanges(t *testing.T) {
 	h.key("1")
 	h.call("note_add", "milk")
 	h.key("2")
-	h.until("the update", func() bool { _, ok := h.m.st.Updated("demo://notepad"); return ok })
+	h.until("the update", func() bool { _, ok := h.m.St.Updated("demo://notepad"); return ok })
 	if !strings.Contains(row(), "upd") {
 		t.Errorf("updated row %q", row())
 	}
@@ -341,7 +343,7 @@ func TestEventsFilterByLogLevel(t *testing.T) {
 	} {
 		h.key("v")
 		if got := visible(); !slices.Equal(got, want) {
-			t.Errorf("at %s: %v, want %v", logFloors()[h.m.events.filter.floor], got, want)
+			t.Errorf("at %s: %v, want %v", panes.LogFloors()[h.m.events.Filter.Floor], got, want)
 		}
 	}
 	h.feed(b.ev(record.Event{Kind: record.KindNotification, Method: "notifications/message", Level: "alert", Text: "said at alert"}))

@@ -53,7 +53,7 @@ func TestTapeRunsATask(t *testing.T) {
 		t.Error("the tape's task step waits for no Tasks tab")
 	}
 	completed := false
-	for _, tk := range h.m.st.Tasks() {
+	for _, tk := range h.m.St.Tasks() {
 		completed = completed || tk.Tool == "render_video" && tk.Status == record.TaskCompleted
 	}
 	if !completed || h.m.tab != tabTools {

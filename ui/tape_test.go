@@ -3,6 +3,7 @@ package ui
 import (
 	"bufio"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"os"
 	"os/exec"
 	"reflect"
@@ -94,10 +95,10 @@ func (s stroke) String() string { return string(s) }
 // arguments).
 func TestTapeFollowsTheKeyMap(t *testing.T) {
 	keys := tapeKeys(t, "../demo.tape")
-	live := DefaultKeyMap()
+	live := panes.DefaultKeyMap()
 	// A replay's keys: those of a live session that need a server are off.
 	replay := live
-	disableLiveKeys(&replay)
+	panes.DisableLiveKeys(&replay)
 	w := &tapeWalk{km: live, live: live, replay: replay, all: bindings(live), shell: true} // the tape starts at a shell prompt
 	for _, k := range keys {
 		w.press(t, k)
@@ -126,7 +127,7 @@ const (
 // tapeWalk follows a tape's keys: at the shell, in mcpwitness (live or a
 // replay, with their key maps), in the filter or the editor.
 type tapeWalk struct {
-	km, live, replay KeyMap
+	km, live, replay panes.KeyMap
 	all              []key.Binding // every binding of km
 	mode             tapeMode
 	tab              tab  // the tab shown, as the demo declares all four
@@ -230,7 +231,7 @@ func (w *tapeWalk) inForm(t *testing.T, k tapeKey) {
 }
 
 // bindings returns every binding of km, in every part's map.
-func bindings(km KeyMap) []key.Binding {
+func bindings(km panes.KeyMap) []key.Binding {
 	var all []key.Binding
 	var walk func(v reflect.Value)
 	walk = func(v reflect.Value) {

@@ -106,7 +106,7 @@ func (m *model) runAsTask() tea.Cmd {
 // listTasksOnce walks tasks/list when the Tasks tab has not been listed
 // yet.
 func (m *model) listTasksOnce() tea.Cmd {
-	if m.backend == nil || m.declared.ownTasks || m.st.Latest(paging.Tasks().Name) != nil || m.ops.walks[paging.Tasks().Name] != nil {
+	if m.backend == nil || m.declared.ownTasks || m.St.Latest(paging.Tasks().Name) != nil || m.ops.walks[paging.Tasks().Name] != nil {
 		return nil
 	}
 	return m.startWalk(paging.Tasks())

@@ -100,7 +100,7 @@ func (h *harness) refusedRender(n int) *fold.Call {
 	h.key("enter")
 	h.key("ctrl+r")
 	board, _ := json.Marshal(strings.TrimSpace(strings.Repeat("scene\n", n)))
-	h.m.editor.area.SetValue(`{"storyboard":` + string(board) + `}`)
+	h.m.editor.Area.SetValue(`{"storyboard":` + string(board) + `}`)
 	h.key("ctrl+s")
 	h.until("the refused call", func() bool {
 		c := h.m.detail.Call()
@@ -143,7 +143,7 @@ func testTaskKeyRuns(t *testing.T, version string) {
 	if string(c.Args) != string(refused.Args) {
 		t.Errorf("args %s, want the refused call's %s", c.Args, refused.Args)
 	}
-	if task := h.m.st.Task(c.TaskID); task == nil || len(task.Steps) < 3 || task.Call != c.ID {
+	if task := h.m.St.Task(c.TaskID); task == nil || len(task.Steps) < 3 || task.Call != c.ID {
 		t.Errorf("task %+v: want its statuses, tied to call %d", task, c.ID)
 	}
 	// The call's document shows its task, the lifecycle it followed and
@@ -161,12 +161,12 @@ func testTaskKeyRuns(t *testing.T, version string) {
 	}
 	// On 2026-07-28 the extension runs, not 2025-11-25's tasks with a
 	// finding: a plain tools/call declaring it, tasks/get, no tasks/result.
-	if task := h.m.st.Task(c.TaskID); task == nil || task.Lifecycle != record.LifecycleExtension {
+	if task := h.m.St.Task(c.TaskID); task == nil || task.Lifecycle != record.LifecycleExtension {
 		t.Errorf("task %+v: want the extension's lifecycle", task)
 	}
 	seen := map[string]int{}
-	for i := 0; i < h.m.st.Frames().Len(); i++ {
-		f := h.m.st.Frames().At(i)
+	for i := 0; i < h.m.St.Frames().Len(); i++ {
+		f := h.m.St.Frames().At(i)
 		seen[f.Method]++
 		if f.Method == "tools/call" && strings.Contains(string(f.Frame), `"task":{`) {
 			t.Errorf("a tools/call carried 2025-11-25's task parameter: %s", f.Frame)
@@ -189,7 +189,7 @@ func TestTaskKeyOnAToolThatForbidsTasksSays(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"a":"not a number"}`)
+	h.m.editor.Area.SetValue(`{"a":"not a number"}`)
 	h.key("ctrl+s")
 	h.until("the refused call", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
 	h.key("T")
@@ -216,8 +216,8 @@ func testEscCancels(t *testing.T, version string) {
 		t.Errorf("after esc: cancelled %v status %q", c.Cancelled, c.TaskStatus)
 	}
 	h.until("tasks/cancel on the wire", func() bool {
-		for i := 0; i < h.m.st.Frames().Len(); i++ {
-			if h.m.st.Frames().At(i).Method == "tasks/cancel" {
+		for i := 0; i < h.m.St.Frames().Len(); i++ {
+			if h.m.St.Frames().At(i).Method == "tasks/cancel" {
 				return true
 			}
 		}
@@ -235,7 +235,7 @@ func TestTasksTabListsTasksAndShowsAResult(t *testing.T) {
 	h.key("T")
 	h.until("the task's end", func() bool { c := h.m.detail.Call(); return c != nil && c.AsTask && c.Done })
 	h.until("the tasks listed again after the task", func() bool {
-		w := h.m.st.Latest(paging.Tasks().Name)
+		w := h.m.St.Latest(paging.Tasks().Name)
 		return w != nil && w.Done && h.m.items[tabTasks.item()].Count() == 1
 	})
 	h.key("5")
@@ -243,7 +243,7 @@ func TestTasksTabListsTasksAndShowsAResult(t *testing.T) {
 		t.Fatalf("tab %v after 5, want Tasks", h.m.tab)
 	}
 	h.until("tasks/list walked", func() bool {
-		w := h.m.st.Latest(paging.Tasks().Name)
+		w := h.m.St.Latest(paging.Tasks().Name)
 		return w != nil && w.Done && h.m.items[tabTasks.item()].Count() == 1 && !h.m.ops.walking()
 	})
 	if s := h.screen(); !strings.Contains(s, "Tasks 1") || !strings.Contains(s, "│ Task ") || !strings.Contains(s, "task-1") || !strings.Contains(s, "completed") {
@@ -285,7 +285,7 @@ func TestPlainCallMadeATaskShowsItsStatus(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3","language":"de"}`)
+	h.m.editor.Area.SetValue(`{"url":"https://example.com/a.mp3","language":"de"}`)
 	h.key("ctrl+s")
 	h.until("the task's live status", func() bool {
 		c := h.m.detail.Call()
@@ -312,7 +312,7 @@ func TestExtensionTaskInputOpensTheModal(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3"}`)
+	h.m.editor.Area.SetValue(`{"url":"https://example.com/a.mp3"}`)
 	h.key("ctrl+s")
 	h.until("the modal for the task's input request", func() bool { return h.m.mode == modeAsk && h.m.ask.current() != nil })
 	if s := h.screen(); !strings.Contains(s, "elicitation/create") || !strings.Contains(s, "which language is spoken") {
@@ -325,8 +325,8 @@ func TestExtensionTaskInputOpensTheModal(t *testing.T) {
 		t.Errorf("task status %q result %s, want it completed with the language accepted", c.TaskStatus, c.Result)
 	}
 	update := false
-	for i := 0; i < h.m.st.Frames().Len(); i++ {
-		update = update || h.m.st.Frames().At(i).Method == "tasks/update"
+	for i := 0; i < h.m.St.Frames().Len(); i++ {
+		update = update || h.m.St.Frames().At(i).Method == "tasks/update"
 	}
 	if !update {
 		t.Error("no tasks/update on the wire")

@@ -33,7 +33,7 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"storyboard":"a","resolution":"2160p"}`)
+	h.m.editor.Area.SetValue(`{"storyboard":"a","resolution":"2160p"}`)
 	h.key("ctrl+s")
 	// The call's events can come before its end: T waits for the end.
 	h.until("the refused call", func() bool {
@@ -58,7 +58,7 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	// The failed task is the second row: its document shows the error.
 	h.key("down")
 	h.until("the failed task's document", func() bool {
-		d := strings.Join(h.m.item.sc.lines, "\n")
+		d := strings.Join(h.m.item.Sc.Lines, "\n")
 		return strings.Contains(d, "a task of this session's own call") && strings.Contains(d, "Error") && strings.Contains(d, "2160p")
 	})
 	h.key("r")
@@ -73,8 +73,8 @@ func TestOwnTasksTabOnTheExtension(t *testing.T) {
 	if d := h.detailText(); !strings.Contains(d, "Rendered 1 scenes") {
 		t.Errorf("the call's document lacks its result:\n%s", d)
 	}
-	for i := 0; i < h.m.st.Frames().Len(); i++ {
-		if f := h.m.st.Frames().At(i); f.Method == paging.Tasks().Name || f.Method == "tasks/result" {
+	for i := 0; i < h.m.St.Frames().Len(); i++ {
+		if f := h.m.St.Frames().At(i); f.Method == paging.Tasks().Name || f.Method == "tasks/result" {
 			t.Errorf("%s went out on the extension: %s", f.Method, f.Frame)
 		}
 	}
@@ -155,7 +155,7 @@ func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
 	h.key("esc")
 	h.key("enter")
 	h.key("ctrl+r")
-	h.m.editor.area.SetValue(`{"url":"https://example.com/a.mp3"}`)
+	h.m.editor.Area.SetValue(`{"url":"https://example.com/a.mp3"}`)
 	h.key("ctrl+s")
 	// A plain call asks nothing: the demo detects the language.
 	h.until("the plain call's end", func() bool { c := h.m.detail.Call(); return h.m.ops.call == nil && c != nil && c.Done })
@@ -168,11 +168,11 @@ func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
 	}
 	h.key("T")
 	h.until("the task's request", func() bool { return h.m.mode == modeAsk && h.m.ask.current() != nil })
-	for h.m.ask.form.fields[h.m.ask.form.focus].Name != "language" {
+	for h.m.ask.form.Fields[h.m.ask.form.Focus].Name != "language" {
 		h.key("tab")
 	}
 	h.key("right") // en → de
-	h.until("the live check", func() bool { c := h.m.ask.form.checked; return c != nil && len(c.errs) == 0 })
+	h.until("the live check", func() bool { c := h.m.ask.form.Checked; return c != nil && len(c.Errs) == 0 })
 	h.key("ctrl+s")
 	h.until("the task's end", func() bool {
 		c := h.m.detail.Call()
@@ -182,7 +182,7 @@ func TestTaskKeyRunsAPlainCallAsATaskThatAsksForInput(t *testing.T) {
 	if !c.AsTask || c.TaskStatus != record.TaskCompleted || !strings.Contains(string(c.Result), "[de]") || string(c.Args) != string(plain.Args) {
 		t.Errorf("task call: asTask %v status %q args %s result %s, want the plain call's arguments, completed in de", c.AsTask, c.TaskStatus, c.Args, c.Result)
 	}
-	if task := h.m.st.Task(c.TaskID); task == nil || !slices.ContainsFunc(task.Steps, func(s fold.TaskStep) bool { return s.Status == record.TaskInputRequired }) {
+	if task := h.m.St.Task(c.TaskID); task == nil || !slices.ContainsFunc(task.Steps, func(s fold.TaskStep) bool { return s.Status == record.TaskInputRequired }) {
 		t.Errorf("task %+v: no input_required status", task)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"mcpwitness/record"
 	"mcpwitness/themes"
+
+	"mcpwitness/ui/panes"
 )
 
 // Update folds events into the state and routes everything else; then the
@@ -189,25 +191,25 @@ func (m *model) opDone(msg tea.Msg) tea.Cmd {
 func (m *model) toPane(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case filterDoneMsg:
+	case panes.FilterDoneMsg:
 		m.tools, cmd = m.tools.Update(msg)
-	case argsCheckedMsg:
+	case panes.ArgsCheckedMsg:
 		// Each editor numbers its checks apart: only its own take.
 		m.editor, _ = m.editor.Update(msg)
 		m.ask.form, _ = m.ask.form.Update(msg)
 	case docBuiltMsg:
 		m.detail, _ = m.detail.Update(msg)
-	case itemBuiltMsg:
+	case panes.ItemBuiltMsg:
 		m.item, _ = m.item.Update(msg)
 	case wholeBuiltMsg:
 		m.whole.take(msg)
-	case frameBuiltMsg:
+	case panes.FrameBuiltMsg:
 		m.wire, _ = m.wire.Update(msg)
-	case formDebounceMsg, FormCompletionsMsg:
+	case panes.FormDebounceMsg, panes.FormCompletionsMsg:
 		if m.mode == modeForm {
 			m.form, cmd = m.form.Update(msg)
 		}
-	case FormSubmitMsg, FormCancelMsg:
+	case panes.FormSubmitMsg, panes.FormCancelMsg:
 		return m.formDone(msg)
 	default:
 		return m.toInput(msg)
@@ -255,7 +257,7 @@ func (m *model) tick(msg spinner.TickMsg) tea.Cmd {
 // list_changed starts a walk of that list (after the one in flight, if
 // any).
 func (m *model) applyEvent(ev record.Event) tea.Cmd {
-	m.st.Apply(ev)
+	m.St.Apply(ev)
 	if cmd := m.noteConnection(ev); cmd != nil {
 		return cmd
 	}

@@ -21,10 +21,10 @@ import (
 // picked; ok is false when none is.
 func (d *detailPane) Picked() (i int, ok bool) {
 	c := d.Call()
-	if d.pick == 0 || d.pick > len(d.doc.spans) || c == nil {
+	if d.pick == 0 || d.pick > len(d.doc.Spans) || c == nil {
 		return 0, false
 	}
-	i = d.doc.spans[d.pick-1].Index
+	i = d.doc.Spans[d.pick-1].Index
 	return i, i < len(c.Verdicts)
 }
 
@@ -32,56 +32,50 @@ func (d *detailPane) Picked() (i int, ok bool) {
 // previous), from none to the first or last and past either end back to
 // none, and scrolls the picked one into view.
 func (d *detailPane) PickVerdict(dir int) {
-	n := len(d.doc.spans)
+	n := len(d.doc.Spans)
 	if n == 0 || d.Call() == nil {
 		return
 	}
 	d.pick = (d.pick + dir + n + 1) % (n + 1)
 	d.remark()
 	if d.pick > 0 {
-		d.showSpan(d.doc.spans[d.pick-1])
+		d.showSpan(d.doc.Spans[d.pick-1])
 	}
 }
 
 // showSpan scrolls the document so that the lines of s are in view, its
 // first line at least.
 func (d *detailPane) showSpan(s render.VerdictSpan) {
-	switch {
-	case s.From < d.sc.off:
-		d.sc.off = s.From
-	case s.To > d.sc.off+d.sc.h:
-		d.sc.off = min(s.To-d.sc.h, s.From)
-	}
-	d.sc.clamp()
+	d.sc.ShowSpan(s.From, s.To)
 }
 
 // markedLines are the document's lines with the picked verdict's first
 // line drawn selected; without a pick, the lines as built.
 func (d *detailPane) markedLines() []string {
-	if d.pick == 0 || d.pick > len(d.doc.spans) {
-		return d.doc.lines
+	if d.pick == 0 || d.pick > len(d.doc.Spans) {
+		return d.doc.Lines
 	}
-	s := d.doc.spans[d.pick-1]
-	if s.From >= len(d.doc.lines) {
-		return d.doc.lines
+	s := d.doc.Spans[d.pick-1]
+	if s.From >= len(d.doc.Lines) {
+		return d.doc.Lines
 	}
-	out := slices.Clone(d.doc.lines)
+	out := slices.Clone(d.doc.Lines)
 	line := ansi.Strip(out[s.From])
 	if len(line) > 0 && line[0] == ' ' {
 		line = "▸" + line[1:]
 	}
-	out[s.From] = d.sty.Selected.Render(line)
+	out[s.From] = d.Sty.Selected.Render(line)
 	return out
 }
 
 // verdictAt is the place among the document's verdicts (from 1) of the
 // one drawn at row y of the pane (its title is row 0), 0 for none.
 func (d *detailPane) verdictAt(y int) int {
-	n := d.sc.off + y - 1 - d.liveRows()
-	if y < 1+d.liveRows() || n >= len(d.doc.lines) {
+	n := d.sc.Offset() + y - 1 - d.liveRows()
+	if y < 1+d.liveRows() || n >= len(d.doc.Lines) {
 		return 0
 	}
-	for i, s := range d.doc.spans {
+	for i, s := range d.doc.Spans {
 		if n >= s.From && n < s.To {
 			return i + 1
 		}
@@ -152,8 +146,8 @@ func (m *model) openVerdict() tea.Cmd {
 	}
 	v := c.Verdicts[i]
 	r := verdictRow(c)
-	x := render.Whole{Call: c, Tool: m.detail.Tool(), Frames: relatedFrames(m.st, r, 24), Verdict: &v}
-	if srv := m.st.Server(); srv != nil {
+	x := render.Whole{Call: c, Tool: m.detail.Tool(), Frames: relatedFrames(m.St, r, 24), Verdict: &v}
+	if srv := m.St.Server(); srv != nil {
 		x.Server = srv.Name
 	}
 	m.whole.Open(r, x)

@@ -52,7 +52,7 @@ func TestNPicksAVerdictAndEnterOpensItWhole(t *testing.T) {
 	if !h.m.whole.Shown() || h.m.mode != modeNormal {
 		t.Fatalf("enter on a picked verdict: whole %v, mode %v", h.m.whole.Shown(), h.m.mode)
 	}
-	doc := ansi.Strip(strings.Join(h.m.whole.sc.lines, "\n"))
+	doc := ansi.Strip(strings.Join(h.m.whole.sc.Lines, "\n"))
 	for _, want := range []string{"verdict  14:05:00.", "Verdict", "✗ fail  output-schema",
 		"Structured content does not match the tool's output schema: /pages: Value is string but should be integer (and 1 more)",
 		"Paths (2)", "/pages", "type: Value is string but should be integer", "(root)", "additionalProperties: Additional property 'extra' is not allowed",
@@ -123,7 +123,7 @@ func TestAClickPicksAVerdictAndASecondOpensIt(t *testing.T) {
 		t.Fatalf("a click on a verdict: focus %v, picked %q, whole %v", h.m.focus, got, h.m.whole.Shown())
 	}
 	click()
-	if !h.m.whole.Shown() || !strings.Contains(ansi.Strip(strings.Join(h.m.whole.sc.lines, "\n")), "✓ pass  structured-content") {
+	if !h.m.whole.Shown() || !strings.Contains(ansi.Strip(strings.Join(h.m.whole.sc.Lines, "\n")), "✓ pass  structured-content") {
 		t.Errorf("a second click did not open the verdict whole:\n%s", h.screen())
 	}
 }
@@ -138,7 +138,7 @@ func TestAVerdictOpensWholeInAReplay(t *testing.T) {
 	h.settle()
 	h.key("n")
 	h.key("enter")
-	if !h.m.whole.Shown() || !strings.Contains(ansi.Strip(strings.Join(h.m.whole.sc.lines, "\n")), "Paths (2)") {
+	if !h.m.whole.Shown() || !strings.Contains(ansi.Strip(strings.Join(h.m.whole.sc.Lines, "\n")), "Paths (2)") {
 		t.Errorf("n, enter in a replay did not open the verdict whole:\n%s", h.screen())
 	}
 }

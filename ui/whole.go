@@ -12,20 +12,21 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/render"
 	"mcpwitness/themes"
+	"mcpwitness/ui/panes"
 )
 
 // wholeView shows one event opened whole, in the place of the detail
 // pane: its time, where it came from, all it says and the wire frames it
 // relates to. Esc returns to the detail pane.
 type wholeView struct {
-	*common
-	keys *WholeKeyMap
+	*panes.Common
+	keys *panes.WholeKeyMap
 	w, h int
 
 	row    *fold.Row // nil while closed
 	x      render.Whole
-	sc     scroller
-	builds builds[wholeKey]
+	sc     panes.Scroller
+	builds panes.Builds[wholeKey]
 }
 
 // wholeKey is what the document was built for.
@@ -35,8 +36,8 @@ type wholeKey struct {
 	sty *themes.Styles
 }
 
-func newWholeView(c *common, keys *WholeKeyMap) wholeView {
-	return wholeView{common: c, keys: keys}
+func newWholeView(c *panes.Common, keys *panes.WholeKeyMap) wholeView {
+	return wholeView{Common: c, keys: keys}
 }
 
 // Shown says whether an event is open.
@@ -54,7 +55,7 @@ func (v *wholeView) Open(r *fold.Row, x render.Whole) {
 
 // Close goes back to the detail pane.
 func (v *wholeView) Close() {
-	v.row, v.x, v.builds = nil, render.Whole{}, builds[wholeKey]{}
+	v.row, v.x, v.builds = nil, render.Whole{}, panes.Builds[wholeKey]{}
 }
 
 // SetSize sizes the view: a title line over the document.
@@ -79,20 +80,20 @@ func (v *wholeView) Sync() tea.Cmd {
 	if v.row == nil {
 		return nil
 	}
-	k := wholeKey{row: v.row, w: v.w, sty: v.sty}
-	if !v.builds.want(k) {
+	k := wholeKey{row: v.row, w: v.w, sty: v.Sty}
+	if !v.builds.Want(k) {
 		return nil
 	}
-	build, size := wholeBuilder(v.row, v.x, k, v.loc)
-	if size <= bigDoc {
+	build, size := wholeBuilder(v.row, v.x, k, v.Loc)
+	if size <= panes.BigDoc {
 		v.sc.SetWide(build())
-		v.builds.shown(k)
+		v.builds.Shown(k)
 		return nil
 	}
-	v.builds.pending = k
-	if v.builds.built.row != k.row {
-		v.builds.built = wholeKey{}
-		v.sc.SetLines([]string{v.sty.Muted.Render("rendering…")})
+	v.builds.Pending = k
+	if v.builds.Built.row != k.row {
+		v.builds.Built = wholeKey{}
+		v.sc.SetLines([]string{v.Sty.Muted.Render("rendering…")})
 	}
 	return func() tea.Msg {
 		lines, widest := build()
@@ -103,7 +104,7 @@ func (v *wholeView) Sync() tea.Cmd {
 // take shows a document built in a command, if it is still the one
 // wanted.
 func (v *wholeView) take(msg wholeBuiltMsg) {
-	if v.row != nil && v.builds.came(msg.key) {
+	if v.row != nil && v.builds.Came(msg.key) {
 		v.sc.SetWide(msg.lines, msg.widest)
 	}
 }
@@ -123,7 +124,7 @@ func wholeBuilder(r *fold.Row, x render.Whole, k wholeKey, loc *time.Location) (
 	x.Frames = slices.Clone(x.Frames)
 	return func() ([]string, int) {
 		lines := render.RowDoc(&row, x, max(k.w-2, 10), k.sty, loc)
-		return lines, measureLines(lines)
+		return lines, panes.MeasureLines(lines)
 	}, size
 }
 
@@ -142,22 +143,22 @@ func (v *wholeView) Copy() render.Copy {
 	}
 	cp := render.RowCopy(v.row)
 	if cp.What == render.CopyEvent {
-		cp.Text = render.ClockMs(v.row.T, v.loc) + " " + cp.Text
+		cp.Text = render.ClockMs(v.row.T, v.Loc) + " " + cp.Text
 	}
 	return cp
 }
 
 // View draws the title and the document's window, exactly h rows.
 func (v *wholeView) View() string {
-	s := v.sty
+	s := v.Sty
 	title := "Event"
 	if v.x.Verdict != nil {
 		title = "Verdict"
 	}
 	// The marks of more to either side come first: a narrow pane cuts
 	// the end of the line.
-	head := v.titleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(sidewaysMark(v.sc.Sideways())+" · esc returns")
-	if v.sc.more() {
+	head := v.TitleStyle(true).Render(title) + s.Muted.Render(" whole") + s.Subtle.Render(panes.SidewaysMark(v.sc.Sideways())+" · esc returns")
+	if v.sc.More() {
 		head += s.Subtle.Render(" · more below")
 	}
 	return render.Fit(head, v.w) + "\n" + v.sc.View()
@@ -165,7 +166,7 @@ func (v *wholeView) View() string {
 
 // ShortHelp returns the view's bindings for the help line.
 func (v *wholeView) ShortHelp() []key.Binding {
-	k, g := v.keys, v.global
+	k, g := v.keys, v.Global
 	return []key.Binding{k.Close, g.Copy, k.Down, k.Right, g.NextPane, g.Help, g.Quit}
 }
 
@@ -175,9 +176,9 @@ var headings = []string{"Verdicts", "Arguments", "Error", "JSON-RPC error", "str
 
 // sectionAt names the section of sc's document in view: the nearest
 // heading at or above the top line of its window, "" above the first.
-func sectionAt(sc *scroller) string {
-	for i := min(sc.off, len(sc.lines)-1); i >= 0; i-- {
-		line := strings.TrimSpace(ansi.Strip(sc.lines[i]))
+func sectionAt(sc *panes.Scroller) string {
+	for i := min(sc.Offset(), sc.Len()-1); i >= 0; i-- {
+		line := strings.TrimSpace(ansi.Strip(lineAt(sc, i)))
 		for _, h := range headings {
 			if line == h || strings.HasSuffix(h, "(") && strings.HasPrefix(line, h) {
 				return line
@@ -194,13 +195,13 @@ func (m *model) openWhole() tea.Cmd {
 	if r == nil {
 		return m.setStatus("no event selected", levelInfo)
 	}
-	x := render.Whole{Frames: relatedFrames(m.st, r, 24)}
-	if srv := m.st.Server(); srv != nil {
+	x := render.Whole{Frames: relatedFrames(m.St, r, 24)}
+	if srv := m.St.Server(); srv != nil {
 		x.Server = srv.Name
 	}
 	if r.Kind == fold.RowCall && r.Call != nil {
-		x.Call = m.st.Call(r.Call.ID)
-		x.Tool = toolNamed(m.st, r.Call.Tool)
+		x.Call = m.St.Call(r.Call.ID)
+		x.Tool = toolNamed(m.St, r.Call.Tool)
 	}
 	m.whole.Open(r, x)
 	if m.mode == modeWire {
@@ -317,4 +318,10 @@ func (q *frameQuery) answers(frames *fold.Ring[*fold.Frame]) {
 			q.picked = append(q.picked, n)
 		}
 	}
+}
+
+// lineAt is line i of sc's content, "" past its end.
+func lineAt(sc *panes.Scroller, i int) string {
+	l, _ := sc.Line(i)
+	return l
 }

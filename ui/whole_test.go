@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/base64"
 	"fmt"
+	"mcpwitness/ui/panes"
 	"reflect"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestEnterOpensAnEventWhole(t *testing.T) {
 	if !m.whole.Shown() || m.focus != paneDetail {
 		t.Fatalf("enter on a call's event: whole shown %v, focus %v; want shown, detail", m.whole.Shown(), m.focus)
 	}
-	lines := m.whole.sc.lines
+	lines := m.whole.sc.Lines
 	doc := ansi.Strip(strings.Join(lines, "\n"))
 	for _, want := range []string{
 		"14:05:02.", "server mcpwitness-demo", "request id 14",
@@ -73,7 +74,7 @@ func TestANotificationOpensWholeWithItsFrame(t *testing.T) {
 	m := replayModel(t, 80, 24, "dark")
 	selectEvent(t, m, func(r *fold.Row) bool { return r.Kind == fold.RowNotify })
 	m.Update(keyMsg("enter"))
-	doc := ansi.Strip(strings.Join(m.whole.sc.lines, "\n"))
+	doc := ansi.Strip(strings.Join(m.whole.sc.Lines, "\n"))
 	for _, want := range []string{"Params", `"toolsListChanged": true`, "Wire frames (1)", "notifications/subscriptions/acknowledged"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the notification opened whole lacks %q:\n%s", want, doc)
@@ -207,8 +208,8 @@ func TestYCopiesWhatIsSelected(t *testing.T) {
 
 // pickTool selects the tool named name in the tools pane.
 func pickTool(m *model, name string) {
-	m.tools.picked = name
-	m.tools.reselect()
+	m.tools.PickedKey = name
+	m.tools.Reselect()
 	m.Update(tea.WindowSizeMsg{Width: m.w, Height: m.h})
 	if t := m.tools.Selected(); t == nil || t.Name != name {
 		panic("no tool " + name)
@@ -217,10 +218,10 @@ func pickTool(m *model, name string) {
 
 // scrollTo scrolls sc down until a line reading heading (or starting
 // with it) is the top of its window.
-func scrollTo(m *model, sc *scroller, heading string) {
-	for i, l := range sc.lines {
+func scrollTo(m *model, sc *panes.Scroller, heading string) {
+	for i, l := range sc.Lines {
 		if s := strings.TrimSpace(ansi.Strip(l)); s == heading || strings.HasPrefix(s, heading) {
-			sc.off = i
+			sc.Off = i
 			return
 		}
 	}
@@ -260,14 +261,14 @@ func TestClicksSelectFocusAndSwitch(t *testing.T) {
 	// A click on a frame of the wire pane selects it.
 	m.Update(keyMsg("w"))
 	click(5, l.bodyTop+2)
-	if n := m.wire.list.Selected(); m.focus != paneWire || n != m.wire.list.offset+1 {
-		t.Errorf("a click on the second frame row: focus %v, selected %d (offset %d)", m.focus, n, m.wire.list.offset)
+	if n := m.wire.List.Selected(); m.focus != paneWire || n != m.wire.List.Offset+1 {
+		t.Errorf("a click on the second frame row: focus %v, selected %d (offset %d)", m.focus, n, m.wire.List.Offset)
 	}
 	m.Update(keyMsg("w"))
 	// A click on a row of the resources list: the second.
 	click(5, l.bodyTop+4)
-	if it := m.items[m.tab.item()].Selected(); it == nil || m.items[m.tab.item()].cursor != 2 {
-		t.Errorf("a click on the second resource row: cursor %d", m.items[m.tab.item()].cursor)
+	if it := m.items[m.tab.item()].Selected(); it == nil || m.items[m.tab.item()].Cursor != 2 {
+		t.Errorf("a click on the second resource row: cursor %d", m.items[m.tab.item()].Cursor)
 	}
 }
 
@@ -275,9 +276,9 @@ func TestToolRowsTellHowTheirCallsWent(t *testing.T) {
 	m := replayModel(t, 120, 40, "dark")
 	for tool, want := range map[string]string{"weather": "✓ 1", "forecast_broken": "✗ 1", "render_video": "⊘ 1", "add": "own"} {
 		var row string
-		for _, r := range m.tools.rows {
-			if r.tool != nil && r.tool.Name == tool {
-				row = ansi.Strip(m.tools.toolLine(r.tool, false, true, false, false))
+		for _, r := range m.tools.Rows {
+			if r.Tool != nil && r.Tool.Name == tool {
+				row = ansi.Strip(m.tools.ToolLine(r.Tool, false, true, false, false))
 			}
 		}
 		if !strings.Contains(row, want) {
@@ -362,13 +363,13 @@ func TestWheelScrollsTheEventOpenedWhole(t *testing.T) {
 	m.Update(keyMsg("enter"))
 	l := m.lay
 	m.Update(tea.MouseWheelMsg{X: l.leftW + 10, Y: l.bodyTop + 3, Button: tea.MouseWheelDown})
-	if m.whole.sc.off != 3 {
-		t.Errorf("the wheel over the event opened whole scrolled it to %d, want 3", m.whole.sc.off)
+	if m.whole.sc.Off != 3 {
+		t.Errorf("the wheel over the event opened whole scrolled it to %d, want 3", m.whole.sc.Off)
 	}
 	// Over the tools it scrolls the tools, not the event.
 	m.Update(tea.MouseWheelMsg{X: 5, Y: l.bodyTop + 3, Button: tea.MouseWheelDown})
-	if m.whole.sc.off != 3 {
-		t.Errorf("the wheel over the tools scrolled the event opened whole to %d", m.whole.sc.off)
+	if m.whole.sc.Off != 3 {
+		t.Errorf("the wheel over the tools scrolled the event opened whole to %d", m.whole.sc.Off)
 	}
 }
 
@@ -376,7 +377,7 @@ func TestVerdictMessagesWrapInTheCallView(t *testing.T) {
 	m := replayModel(t, 80, 24, "dark")
 	pickTool(m, "forecast_broken")
 	m.Update(keyMsg("["))
-	doc := ansi.Strip(strings.Join(m.detail.sc.lines, "\n"))
+	doc := ansi.Strip(strings.Join(m.detail.sc.Lines, "\n"))
 	i := strings.Index(doc, "Verdicts")
 	j := strings.Index(doc, "Arguments")
 	if i < 0 || j < i {

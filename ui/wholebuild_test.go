@@ -34,8 +34,8 @@ func bigCallModel(t testing.TB, n int) *model {
 // buildWholeNow builds the event's document Sync left to a command, as
 // the command would, and gives it to the model.
 func buildWholeNow(m *model) {
-	if k := m.whole.builds.pending; k != (wholeKey{}) {
-		build, _ := wholeBuilder(m.whole.row, m.whole.x, k, m.loc)
+	if k := m.whole.builds.Pending; k != (wholeKey{}) {
+		build, _ := wholeBuilder(m.whole.row, m.whole.x, k, m.Loc)
 		lines, widest := build()
 		m.Update(wholeBuiltMsg{key: k, lines: lines, widest: widest})
 	}
@@ -48,30 +48,30 @@ func TestBigCallOpenedWholeIsBuiltOffTheLoop(t *testing.T) {
 	m := bigCallModel(t, 200<<10)
 	selectEvent(t, m, isCall("big"))
 	m.Update(keyMsg("enter"))
-	if !m.whole.Shown() || m.whole.builds.pending == (wholeKey{}) {
-		t.Fatalf("whole shown %v, pending %+v: the big call's document was not left to a command", m.whole.Shown(), m.whole.builds.pending)
+	if !m.whole.Shown() || m.whole.builds.Pending == (wholeKey{}) {
+		t.Fatalf("whole shown %v, pending %+v: the big call's document was not left to a command", m.whole.Shown(), m.whole.builds.Pending)
 	}
 	if s := ansi.Strip(m.View().Content); !strings.Contains(s, "rendering…") {
 		t.Errorf("while the document is built the view does not say so:\n%s", s)
 	}
 	buildWholeNow(m)
-	doc := func() string { return ansi.Strip(strings.Join(m.whole.sc.lines, "\n")) }
-	if d := doc(); !strings.Contains(d, "the end") || m.whole.builds.pending != (wholeKey{}) {
+	doc := func() string { return ansi.Strip(strings.Join(m.whole.sc.Lines, "\n")) }
+	if d := doc(); !strings.Contains(d, "the end") || m.whole.builds.Pending != (wholeKey{}) {
 		t.Fatalf("the built document is not shown:\n%.2000s", d)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	if m.whole.builds.pending == (wholeKey{}) || !strings.Contains(doc(), "the end") {
-		t.Fatalf("a resize: pending %+v; the document shown:\n%.2000s", m.whole.builds.pending, doc())
+	if m.whole.builds.Pending == (wholeKey{}) || !strings.Contains(doc(), "the end") {
+		t.Fatalf("a resize: pending %+v; the document shown:\n%.2000s", m.whole.builds.Pending, doc())
 	}
 	m.Update(keyMsg("esc"))
-	if m.whole.Shown() || m.whole.builds.pending != (wholeKey{}) {
-		t.Fatalf("closed: shown %v, pending %+v", m.whole.Shown(), m.whole.builds.pending)
+	if m.whole.Shown() || m.whole.builds.Pending != (wholeKey{}) {
+		t.Fatalf("closed: shown %v, pending %+v", m.whole.Shown(), m.whole.builds.Pending)
 	}
 
 	small := bigCallModel(t, 100)
 	selectEvent(t, small, isCall("big"))
 	small.Update(keyMsg("enter"))
-	if small.whole.builds.pending != (wholeKey{}) || !strings.Contains(ansi.Strip(strings.Join(small.whole.sc.lines, "\n")), "the end") {
+	if small.whole.builds.Pending != (wholeKey{}) || !strings.Contains(ansi.Strip(strings.Join(small.whole.sc.Lines, "\n")), "the end") {
 		t.Fatal("a small call's document is not built at once")
 	}
 }

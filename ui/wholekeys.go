@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"mcpwitness/ui/panes"
 )
 
 // wholeKey takes the keys of what this file's parts add to browsing,
@@ -48,8 +49,8 @@ func (m *model) openWholeKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	case m.replay != nil && (msg.String() == "left" || msg.String() == "right"):
 		// The scrubber's: h and l scroll sideways in a replay.
 		return nil, false
-	case sidewaysKey(msg, &k.SidewaysKeyMap, &m.whole.sc):
+	case panes.SidewaysKey(msg, &k.SidewaysKeyMap, &m.whole.sc):
 		return nil, true
 	}
-	return nil, moveKey(msg, &k.MoveKeyMap, &m.whole.sc)
+	return nil, panes.MoveKey(msg, &k.MoveKeyMap, &m.whole.sc)
 }

@@ -18,7 +18,7 @@ func TestWireShowsHTTPExchanges(t *testing.T) {
 	h.key("w")
 	h.until("the wire pane", func() bool { return h.m.mode == modeWire })
 	var id string
-	fr := h.m.st.Frames()
+	fr := h.m.St.Frames()
 	for n := fr.First(); n < fr.Total(); n++ {
 		if f := fr.Abs(n); f.HTTP != nil && f.HTTP.SessionID != "" {
 			id = f.HTTP.SessionID
