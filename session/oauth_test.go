@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"mcpwitness/internal/oauthtest"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -206,7 +207,7 @@ func TestOAuthClientCredentialsKey(t *testing.T) {
 	}
 
 	other := filepath.Join(t.TempDir(), "other.pem")
-	writeECKey(t, other)
+	oauthtest.WriteECKey(t, other)
 	target.ClientKey = other
 	_, err := Dial(context.Background(), target, &Options{Log: record.NewLog(nil), Timeout: 10 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "invalid_client: the client assertion's signature does not verify") {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"mcpwitness/internal/oauthtest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -45,7 +46,7 @@ func authServer(t *testing.T, edit func(meta map[string]any)) string {
 }
 
 func TestOAuthOpensNoHostileAuthorizationEndpoint(t *testing.T) {
-	argv := recordingBrowser(t)
+	argv := oauthtest.RecordingBrowser(t)
 	for _, endpoint := range []string{"file://localhost/etc/passwd", "smb://localhost/share", "vscode://localhost/x"} {
 		url := authServer(t, func(meta map[string]any) { meta["authorization_endpoint"] = endpoint })
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -72,7 +73,7 @@ func TestOAuthOpensNoHostileAuthorizationEndpoint(t *testing.T) {
 }
 
 func TestOAuthNoAuthBrowserLeavesTheURLToTheCaller(t *testing.T) {
-	argv := recordingBrowser(t)
+	argv := oauthtest.RecordingBrowser(t)
 	url, _ := authDemo(t)
 	log := record.NewLog(&record.LogOptions{History: true})
 	urls := make(chan string, 4)

@@ -53,7 +53,7 @@ type Target struct {
 	// the UI: the authorization URL. The events always carry it.
 	Notice io.Writer
 	// NoAuthBrowser leaves opening the authorization URL to the caller
-	// (the UI opens it on a key): the session checks it ([CheckOpenURL])
+	// (the UI opens it on a key): the session checks it ([oauth.CheckOpenURL])
 	// and shows it in its AuthOpen event, but opens no browser.
 	NoAuthBrowser bool
 	// Unattended says no person can act on a notice (a headless run whose

@@ -9,7 +9,7 @@ import (
 
 	"mcpwitness/record"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+	"mcpwitness/session/oauth"
 )
 
 // authOpenedMsg says which command opened the authorization URL, or why
@@ -36,7 +36,7 @@ func (m *model) noteAuth(ev record.Event) tea.Cmd {
 		if m.St.Server() != nil {
 			// A restart: the panes stay; the events pane has the URL.
 			text := "authorize mcpwitness: o opens the authorization URL on " + authHost(ev.Auth.URL) + "; the events pane has it (enter shows it whole, y copies it)"
-			if _, err := session.CheckOpenURL(ev.Auth.URL, m.o.Loopback); err != nil {
+			if _, err := oauth.CheckOpenURL(ev.Auth.URL, m.o.Loopback); err != nil {
 				text = "OAuth: " + err.Error()
 			}
 			return m.setStatus(text, levelWarn)
@@ -49,7 +49,7 @@ func (m *model) noteAuth(ev record.Event) tea.Cmd {
 
 // authHost is the host of an authorization URL, sanitised.
 func authHost(raw string) string {
-	u, err := session.CheckOpenURL(raw, true)
+	u, err := oauth.CheckOpenURL(raw, true)
 	if err != nil {
 		return "?"
 	}
@@ -63,18 +63,18 @@ func (m *model) authScreen() bool {
 }
 
 // authKey opens the authorization URL of the flow waiting on the browser
-// on o, if [session.CheckOpenURL] allows it; else the status line says
+// on o, if [oauth.CheckOpenURL] allows it; else the status line says
 // why not. It takes no other key, and none when no flow waits.
 func (m *model) authKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.restarts.authURL == "" || !m.mode.free() || m.replay != nil || !key.Matches(msg, m.keys.Global.OpenAuth) {
 		return nil, false
 	}
 	u, ctx, loopback := m.restarts.authURL, m.o.Ctx, m.o.Loopback
-	if _, err := session.CheckOpenURL(u, loopback); err != nil {
+	if _, err := oauth.CheckOpenURL(u, loopback); err != nil {
 		return m.setStatus("not opened: "+err.Error(), levelError), true
 	}
 	return tea.Batch(m.setStatus("opening the authorization URL…", levelInfo), m.o.Tasks.cmd(func() tea.Msg {
-		cmd, err := session.OpenURL(ctx, u, loopback)
+		cmd, err := oauth.OpenURL(ctx, u, loopback)
 		return authOpenedMsg{cmd: cmd, err: err}
 	})), true
 }
@@ -102,7 +102,7 @@ func (m *model) connectingBody() string {
 			lines = append(lines, s.Text.Render(l))
 		}
 		text += strings.Join(lines, "\n") + "\n\n"
-		if p, err := session.CheckOpenURL(u, m.o.Loopback); err != nil {
+		if p, err := oauth.CheckOpenURL(u, m.o.Loopback); err != nil {
 			text += s.Fail.Render(ansi.Wordwrap("✗ o will not open it: "+err.Error(), w, ""))
 		} else {
 			text += s.Bold.Render("host: ") + s.Info.Render(sanitize.Line(p.Host))

@@ -18,6 +18,7 @@ import (
 	"mcpwitness/fold"
 	"mcpwitness/record"
 	"mcpwitness/session"
+	"mcpwitness/session/oauth"
 )
 
 // The modal that answers the server's own requests: a sampling request, an
@@ -370,13 +371,13 @@ func (m *model) keyAsk(msg tea.KeyPressMsg) tea.Cmd {
 			return m.replyAsk(session.Reply{Result: &mcp.ElicitResult{Action: "cancel"}, Text: "cancel"}, "cancel")
 		case key.Matches(msg, k.Open), msg.String() == "o":
 			u, ctx, loopback := r.url, m.o.Ctx, m.o.Loopback
-			if _, err := session.CheckOpenURL(u, loopback); err != nil {
+			if _, err := oauth.CheckOpenURL(u, loopback); err != nil {
 				a.note = "not opened: " + err.Error()
 				return nil
 			}
 			a.note = "opening…"
 			return m.o.Tasks.cmd(func() tea.Msg {
-				cmd, err := session.OpenURL(ctx, u, loopback)
+				cmd, err := oauth.OpenURL(ctx, u, loopback)
 				return urlOpenedMsg{cmd: cmd, err: err}
 			})
 		}

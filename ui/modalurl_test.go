@@ -1,31 +1,17 @@
 package ui
 
 import (
+	"mcpwitness/internal/oauthtest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"charm.land/bubbletea/v2"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// recordingBrowser sets $BROWSER to a script that writes its arguments,
-// one a line, to the file it returns.
-func recordingBrowser(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	out, script := filepath.Join(dir, "argv"), filepath.Join(dir, "browser")
-	body := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '" + out + "'; done\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("BROWSER", script)
-	return out
-}
-
 func TestModalElicitationURLRefusesUnsafeURLs(t *testing.T) {
-	argv := recordingBrowser(t)
+	argv := oauthtest.RecordingBrowser(t)
 	h, srv := askHarness(t)
 	for _, tt := range []struct{ url, why string }{
 		{"--gpu-launcher=touch /tmp/pwned", "starts with a dash"},

@@ -11,7 +11,7 @@ import (
 
 	"mcpwitness/render"
 	"mcpwitness/sanitize"
-	"mcpwitness/session"
+	"mcpwitness/session/oauth"
 )
 
 // The modal's drawing: a bordered box over the middle of the screen.
@@ -169,7 +169,7 @@ func (m *model) urlBody(r *askReq, w int) []string {
 	out = append(out, d.Lines()...)
 	out = append(out, "")
 	keys := "o open in the browser · enter accept · ctrl+x decline · esc cancel"
-	if u, err := session.CheckOpenURL(r.url, m.o.Loopback); err != nil {
+	if u, err := oauth.CheckOpenURL(r.url, m.o.Loopback); err != nil {
 		d = render.NewDoc(w, s)
 		d.Text(s.Fail, "✗ o will not open it: "+err.Error(), 0)
 		out = append(out, d.Lines()...)

@@ -123,7 +123,7 @@ type options struct {
 	Dial   func(ctx context.Context) (Backend, error)
 	Target string // shown while connecting
 	// Loopback says the server is on loopback, where a plain http URL of
-	// its may be opened (see [session.CheckOpenURL]).
+	// its may be opened (see [oauth.CheckOpenURL]).
 	Loopback bool
 	Theme    string // "" chooses: dark, light on a light background, mono with NoColor
 	NoColor  bool

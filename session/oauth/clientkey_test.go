@@ -10,7 +10,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
+	"mcpwitness/internal/oauthtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,23 +20,6 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
-
-// writeECKey writes a new P-256 key to path, PKCS #8 in PEM.
-func mustPKCS8(t *testing.T, key any) []byte {
-	t.Helper()
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return der
-}
-
-func writePEM(t *testing.T, path, typ string, der []byte) {
-	t.Helper()
-	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestClientKeySignsAssertions loads each kind of key in each PEM form it
 // comes in, signs a client assertion with it, and checks the assertion as
@@ -56,16 +39,16 @@ func TestClientKeySignsAssertions(t *testing.T) {
 		der            []byte
 		pub            crypto.PublicKey
 	}{
-		{"P-256 PKCS8", "PRIVATE KEY", "ES256", mustPKCS8(t, p256), &p256.PublicKey},
+		{"P-256 PKCS8", "PRIVATE KEY", "ES256", oauthtest.PKCS8(t, p256), &p256.PublicKey},
 		{"P-384 SEC1", "EC PRIVATE KEY", "ES384", sec1, &p384.PublicKey},
-		{"P-521 PKCS8", "PRIVATE KEY", "ES512", mustPKCS8(t, p521), &p521.PublicKey},
+		{"P-521 PKCS8", "PRIVATE KEY", "ES512", oauthtest.PKCS8(t, p521), &p521.PublicKey},
 		{"RSA PKCS1", "RSA PRIVATE KEY", "RS256", x509.MarshalPKCS1PrivateKey(rsaKey), &rsaKey.PublicKey},
-		{"RSA PKCS8", "PRIVATE KEY", "RS256", mustPKCS8(t, rsaKey), &rsaKey.PublicKey},
-		{"Ed25519", "PRIVATE KEY", "EdDSA", mustPKCS8(t, edKey), edKey.Public()},
+		{"RSA PKCS8", "PRIVATE KEY", "RS256", oauthtest.PKCS8(t, rsaKey), &rsaKey.PublicKey},
+		{"Ed25519", "PRIVATE KEY", "EdDSA", oauthtest.PKCS8(t, edKey), edKey.Public()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "key.pem")
-			writePEM(t, path, tc.typ, tc.der)
+			oauthtest.WritePEM(t, path, tc.typ, tc.der)
 			alg, err := LoadClientKey(path)
 			if err != nil || alg != tc.alg {
 				t.Fatalf("LoadClientKey: %q, %v; want %s", alg, err, tc.alg)
@@ -130,11 +113,11 @@ func TestClientKeyRefusals(t *testing.T) {
 	small, _ := rsa.GenerateKey(rand.Reader, 1024)
 	p224, _ := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
 	files := map[string]func(string){
-		"small.pem":     func(p string) { writePEM(t, p, "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(small)) },
-		"p224.pem":      func(p string) { writePEM(t, p, "PRIVATE KEY", mustPKCS8(t, p224)) },
-		"encrypted.pem": func(p string) { writePEM(t, p, "ENCRYPTED PRIVATE KEY", []byte("x")) },
-		"cert.pem":      func(p string) { writePEM(t, p, "CERTIFICATE", []byte("x")) },
-		"broken.pem":    func(p string) { writePEM(t, p, "PRIVATE KEY", []byte("not DER")) },
+		"small.pem":     func(p string) { oauthtest.WritePEM(t, p, "RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(small)) },
+		"p224.pem":      func(p string) { oauthtest.WritePEM(t, p, "PRIVATE KEY", oauthtest.PKCS8(t, p224)) },
+		"encrypted.pem": func(p string) { oauthtest.WritePEM(t, p, "ENCRYPTED PRIVATE KEY", []byte("x")) },
+		"cert.pem":      func(p string) { oauthtest.WritePEM(t, p, "CERTIFICATE", []byte("x")) },
+		"broken.pem":    func(p string) { oauthtest.WritePEM(t, p, "PRIVATE KEY", []byte("not DER")) },
 		"text.pem":      func(p string) { _ = os.WriteFile(p, []byte("hello\n"), 0o600) },
 		"huge.pem":      func(p string) { _ = os.WriteFile(p, make([]byte, maxKeyFile+1), 0o600) },
 	}

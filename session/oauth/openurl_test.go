@@ -1,9 +1,8 @@
 package oauth
 
 import (
+	"mcpwitness/internal/oauthtest"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -75,25 +74,8 @@ func TestCheckOpenURL(t *testing.T) {
 	}
 }
 
-// recordingBrowser sets $BROWSER to a script that writes its arguments,
-// one a line, to the file it returns, and exits.
-func recordingBrowser(t *testing.T) string {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Fatal("the recording browser is a shell script")
-	}
-	dir := t.TempDir()
-	out, script := filepath.Join(dir, "argv"), filepath.Join(dir, "browser")
-	body := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\" >> '" + out + "'; done\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("BROWSER", script)
-	return out
-}
-
 func TestOpenURLRefusesBeforeRunningTheBrowser(t *testing.T) {
-	out := recordingBrowser(t)
+	out := oauthtest.RecordingBrowser(t)
 	for _, raw := range []string{"--gpu-launcher=touch /tmp/x", "javascript:alert(1)", "file://localhost/etc/passwd"} {
 		if cmd, err := OpenURL(t.Context(), raw, true); err == nil || cmd != "" {
 			t.Errorf("OpenURL(%q) = %q, %v; want a refusal that runs nothing", raw, cmd, err)
